@@ -1,0 +1,185 @@
+"""The ``mazziere`` command.
+
+Every command reports bad input as one line on stderr and exits with code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from typing import Annotated
+
+import click
+import typer
+
+from mazziere import evaluate as ev
+from mazziere.cards import format_cards, parse_cards
+from mazziere.rules import RULESETS, Game, find_rules
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Mazziere: Poker all'italiana and Texas Hold'em.",
+    pretty_exceptions_enable=False,
+)
+bench_app = typer.Typer(help="Benchmarks against other poker libraries, measured in one run.")
+app.add_typer(bench_app, name="bench")
+
+RulesOption = Annotated[
+    str,
+    typer.Option(
+        "--rules",
+        "-r",
+        help=f"Rule set: {', '.join(sorted(RULESETS))}.",
+    ),
+]
+
+
+class UsageProblem(click.UsageError):
+    """A bad argument, reported as one line."""
+
+
+def _order_groups(values: list[ev.HandValue]) -> list[list[int]]:
+    """Groups of indices, best first, peeling off each pot's winners in turn.
+
+    Peeling (rather than sorting) keeps italian-classic's straight-flush
+    cycle honest: each group is what would win among the hands left.
+    """
+    left = list(range(len(values)))
+    groups: list[list[int]] = []
+    while left:
+        best = ev.best_hands([values[i] for i in left])
+        group = [left[i] for i in best]
+        groups.append(group)
+        left = [i for i in left if i not in group]
+    return groups
+
+
+@app.command()
+def compare(
+    hands: Annotated[list[str], typer.Argument(help="Hands, each quoted: 'Ah Kh Qh Jh Th'.")],
+    rules: RulesOption = "holdem",
+    players: Annotated[
+        int | None,
+        typer.Option(help="Players dealt in (sets the italian-classic deck; default: the hands)."),
+    ] = None,
+    board: Annotated[str | None, typer.Option(help="Hold'em board cards.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Rank hands, best first; tied hands share a place."""
+    rule_set = find_rules(rules)
+    if board is not None and rule_set.game != Game.HOLDEM:
+        raise UsageProblem(f"{rule_set.name} has no board")
+    deck_players = players
+    if deck_players is None and len(set(rule_set.deck_lowest_rank.values())) > 1:
+        deck_players = len(hands)
+    if deck_players is not None:
+        rule_set.check_players(deck_players)
+    parsed = [parse_cards(hand) for hand in hands]
+    board_cards = parse_cards(board) if board is not None else []
+    parse_cards([c for hand in parsed for c in hand] + board_cards)  # no card twice
+    values = [
+        ev.evaluate(hand, rules=rule_set, players=deck_players, board=board_cards or None)
+        for hand in parsed
+    ]
+    groups = _order_groups(values)
+    if as_json:
+        payload = {
+            "rules": rule_set.name,
+            "players": deck_players,
+            "order": groups,
+            "hands": [
+                {
+                    "cards": format_cards(hand),
+                    "category": value.category.value,
+                    "name_it": value.name_it,
+                    "best": format_cards(value.cards),
+                }
+                for hand, value in zip(parsed, values, strict=True)
+            ],
+        }
+        typer.echo(json.dumps(payload, ensure_ascii=False))
+        return
+    deck = rule_set.deck(deck_players)
+    header = f"{rule_set.title}: {len(deck)}-card deck"
+    if board_cards:
+        header += f", board {format_cards(board_cards, pretty=True)}"
+    typer.echo(header)
+    for place, group in enumerate(groups, start=1):
+        tie = "=" if len(group) > 1 else " "
+        for i in group:
+            value = values[i]
+            typer.echo(
+                f"{place:>2}{tie} #{i} {format_cards(parsed[i], pretty=True):<18} "
+                f"{value.name_en} ({value.name_it}): {value.describe('it')}; "
+                f"best {format_cards(value.cards, pretty=True)}"
+            )
+
+
+@app.command()
+def demo(
+    seed: Annotated[int | None, typer.Option(help="Seed for a repeatable deal.")] = None,
+) -> None:
+    """Deal one hand of each rule set and rank it (the main job until the room exists)."""
+    import random
+
+    rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
+    for name, players in (("italian-classic", 4), ("italian-32", 4), ("holdem", 6)):
+        rule_set = find_rules(name)
+        deck = rule_set.deck(players).shuffled(rng)
+        typer.echo(f"\n== {rule_set.title}, {players} players, {len(deck)} cards ==")
+        board = deck[: rule_set.board_cards]
+        rest = deck[rule_set.board_cards :]
+        hands = [rest[i * rule_set.hole_cards : (i + 1) * rule_set.hole_cards] for i in range(players)]
+        if board:
+            typer.echo(f"board: {format_cards(board, pretty=True)}")
+        values = [ev.evaluate(h, rules=rule_set, players=players, board=board or None) for h in hands]
+        win = ev.best_hands(values)
+        for i, (hand, value) in enumerate(zip(hands, values, strict=True)):
+            mark = "  <- wins" if i in win else ""
+            typer.echo(
+                f"  seat {i + 1}: {format_cards(hand, pretty=True):<18} {value.describe('it')}{mark}"
+            )
+
+
+@bench_app.command("eval")
+def bench_eval(
+    hands: Annotated[int, typer.Option(help="Hands per timing.")] = 100_000,
+    repeats: Annotated[int, typer.Option(help="Timings per figure (the median is kept).")] = 5,
+    seed: Annotated[int, typer.Option(help="Seed of the random hands.")] = 1,
+) -> None:
+    """Hand-evaluation speed: ours against treys, eval7, phevaluator and pokerkit."""
+    from mazziere import bench
+
+    if hands < 1000 or repeats < 1:
+        raise UsageProblem("--hands must be at least 1000 and --repeats at least 1")
+    bench.run_eval_benchmark(hands=hands, repeats=repeats, seed=seed, echo=typer.echo)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the command; bad input is one line and exit code 2."""
+    command = typer.main.get_command(app)
+    try:
+        command.main(args=argv, prog_name="mazziere", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+        return 0
+    except click.UsageError as exc:
+        click.echo(f"mazziere: error: {exc.format_message()}", err=True)
+        return 2
+    except click.ClickException as exc:
+        click.echo(f"mazziere: error: {exc.format_message()}", err=True)
+        return 2
+    except click.exceptions.Abort:
+        return 130
+    except ValueError as exc:
+        click.echo(f"mazziere: error: {exc}", err=True)
+        return 2
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
