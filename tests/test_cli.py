@@ -17,8 +17,16 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 def test_compare_json_golden(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(
-        capsys, "compare", "--rules", "italian-classic", "--players", "4",
-        "K♥Q♥10♥9♥8♥", "A♠K♠J♠9♠8♠", "A♣A♠A♦K♣K♠".replace("A♠", "A♥"), "--json",
+        capsys,
+        "compare",
+        "--rules",
+        "italian-classic",
+        "--players",
+        "4",
+        "K♥Q♥10♥9♥8♥",
+        "A♠K♠J♠9♠8♠",
+        "A♣A♥A♦K♣K♦",
+        "--json",
     )
     assert code == 0 and err == ""
     payload = json.loads(out)
@@ -27,16 +35,33 @@ def test_compare_json_golden(capsys: pytest.CaptureFixture[str]) -> None:
         "players": 4,
         "order": [[0], [1], [2]],
         "hands": [
-            {"cards": "Kh Qh Th 9h 8h", "category": "flush", "name_it": "colore", "best": "Kh Qh Th 9h 8h"},
-            {"cards": "As Ks Js 9s 8s", "category": "flush", "name_it": "colore", "best": "As Ks Js 9s 8s"},
-            {"cards": "Ac Ah Ad Kc Ks", "category": "full_house", "name_it": "full", "best": "Ah Ad Ac Kc Ks"},
+            {
+                "cards": "Kh Qh Th 9h 8h",
+                "category": "flush",
+                "name_it": "colore",
+                "best": "Kh Qh Th 9h 8h",
+            },
+            {
+                "cards": "As Ks Js 9s 8s",
+                "category": "flush",
+                "name_it": "colore",
+                "best": "As Ks Js 9s 8s",
+            },
+            {
+                "cards": "Ac Ah Ad Kc Kd",
+                "category": "full_house",
+                "name_it": "full",
+                "best": "Ah Ad Ac Kd Kc",
+            },
         ],
     }
     assert out.count("\n") == 1
 
 
 def test_compare_json_ties_share_a_group(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "compare", "--board", "Qc Jd Ts 2h 3c", "Ah Kh", "As Kd", "2d 2s", "--json")
+    code, out, _ = run(
+        capsys, "compare", "--board", "Qc Jd Ts 2h 3c", "Ah Kh", "As Kd", "2d 2s", "--json"
+    )
     payload = json.loads(out)
     assert code == 0
     assert payload["rules"] == "holdem" and payload["players"] is None
@@ -49,15 +74,30 @@ def test_compare_italian_32_and_players_default(capsys: pytest.CaptureFixture[st
     _, out, _ = run(capsys, "compare", "-r", "italian-32", "K♥Q♥10♥9♥8♥", "A♠K♠J♠9♠8♠", "--json")
     assert json.loads(out)["order"] == [[1], [0]]
     # italian-classic without --players: the deck of as many players as hands.
-    _, out, _ = run(capsys, "compare", "-r", "italian-classic", "A♣7♠8♦9♣10♥", "K♥K♠K♦Q♣J♠", "Q♥Q♠Q♦J♣9♠", "--json")
+    # With 3 players the deck runs 8 to A, so A-8-9-10-J is the minima.
+    hands = ["A♣8♠9♦10♣J♥", "K♥K♠K♦Q♣J♠", "Q♥Q♠Q♦J♣9♠"]
+    _, out, _ = run(capsys, "compare", "-r", "italian-classic", *hands, "--json")
     payload = json.loads(out)
     assert payload["players"] == 3
-    assert payload["hands"][0]["category"] == "high_card"  # 28 cards: 8 is the lowest rank
+    assert payload["hands"][0]["category"] == "straight"
+    assert payload["hands"][0]["best"] == "Jh Tc 9d 8s Ac"
+    _, out, _ = run(capsys, "compare", "-r", "italian-classic", "--players", "4", *hands, "--json")
+    assert json.loads(out)["hands"][0]["category"] == "high_card"
 
 
 def test_compare_cycle_is_peeled_not_sorted(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run(capsys, "compare", "-r", "italian-classic", "-p" if False else "--players", "4",
-                    "A♠7♠8♠9♠10♠", "A♥K♥Q♥J♥10♥", "K♦Q♦J♦10♦9♦", "--json")
+    _, out, _ = run(
+        capsys,
+        "compare",
+        "-r",
+        "italian-classic",
+        "-p" if False else "--players",
+        "4",
+        "A♠7♠8♠9♠10♠",
+        "A♥K♥Q♥J♥10♥",
+        "K♦Q♦J♦10♦9♦",
+        "--json",
+    )
     # All three classes: the massima wins; then minima vs media: media.
     assert json.loads(out)["order"] == [[1], [2], [0]]
 
@@ -78,9 +118,12 @@ def test_compare_text_output(capsys: pytest.CaptureFixture[str]) -> None:
         (["compare", "Ah Kh Qh Jh Th", "Ah Kd Qd Jd 9d"], "duplicate card 'Ah'"),
         (["compare", "-r", "omaha", "Ah Kh Qh Jh Th"], "unknown rules 'omaha'"),
         (["compare", "-r", "italian-32", "Ah Kh Qh Jh"], "exactly 5 cards"),
-        (["compare", "-r", "italian-classic", "--players", "9", "Ah Kh Qh Jh Th"], "2 to 6 players"),
+        (
+            ["compare", "-r", "italian-classic", "--players", "9", "Ah Kh Qh Jh Th"],
+            "2 to 6 players",
+        ),
         (["compare", "-r", "italian-32", "--board", "2c 3c 4c", "Ah Kh Qh Jh Th"], "no board"),
-        (["compare", "--players", "x", "Ah Kh Qh Jh Th"], "'x'"),
+        (["compare", "--players", "x", "Ah Kh Qh Jh Th"], "'--players'"),
         (["compare"], "Missing argument"),
         (["frobnicate"], "No such command"),
     ],

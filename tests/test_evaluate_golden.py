@@ -76,13 +76,21 @@ def test_seed_000_examples() -> None:
     # "K♥ Q♥ 10♥ 9♥ 8♥ batte A♠ K♠ J♠ 9♠ 8♠"
     assert winners(["K♥ Q♥ 10♥ 9♥ 8♥", "A♠ K♠ J♠ 9♠ 8♠"], rules="italian-classic", players=4) == [0]
     # NB.2: "la scala minima di picche è superiore alla massima di cuori"
-    assert winners(["A♠ 7♠ 8♠ 9♠ 10♠", "A♥ K♥ Q♥ J♥ 10♥"], rules="italian-classic", players=4) == [0]
+    assert winners(["A♠ 7♠ 8♠ 9♠ 10♠", "A♥ K♥ Q♥ J♥ 10♥"], rules="italian-classic", players=4) == [
+        0
+    ]
     # Straights: top card, then the suits from the top card.
-    assert winners(["K♣ Q♥ J♠ 10♦ 9♥", "K♥ Q♣ J♦ 10♠ 9♣"], rules="italian-classic", players=4) == [1]
+    assert winners(["K♣ Q♥ J♠ 10♦ 9♥", "K♥ Q♣ J♦ 10♠ 9♣"], rules="italian-classic", players=4) == [
+        1
+    ]
     # Minima 10-9-8-7-A is the lowest straight.
-    assert winners(["10♦ 9♦ 8♠ 7♣ A♥", "J♣ 10♣ 9♠ 8♥ 7♥"], rules="italian-classic", players=4) == [1]
+    assert winners(["10♦ 9♦ 8♠ 7♣ A♥", "J♣ 10♣ 9♠ 8♥ 7♥"], rules="italian-classic", players=4) == [
+        1
+    ]
     # High card: ranks first, then suits from the highest card.
-    assert winners(["A♥ K♠ 10♠ 8♦ 7♣", "A♦ K♥ 10♥ 8♥ 7♥"], rules="italian-classic", players=4) == [0]
+    assert winners(["A♥ K♠ 10♠ 8♦ 7♣", "A♦ K♥ 10♥ 8♥ 7♥"], rules="italian-classic", players=4) == [
+        0
+    ]
     assert winners(["A♦ K♠ 10♠ 8♦ 7♣", "A♥ K♥ J♥ 8♥ 7♠"], rules="italian-classic", players=4) == [1]
     # Two pair: pairs, then the fifth card's rank, then its suit.
     assert winners(["Q♣ Q♠ 9♦ 9♣ 8♥", "Q♥ Q♦ 9♥ 9♠ 8♦"], rules="italian-classic", players=4) == [0]

@@ -58,7 +58,9 @@ def test_differences_are_parameters() -> None:
 def test_a_house_rule_is_a_new_rule_set_not_an_if() -> None:
     # A house that plays the 32-card deck with the classic flush rule.
     house = register_rules(
-        dataclasses.replace(ITALIAN_32, name="house-suit-flush", flush_order=FlushOrder.SUIT_THEN_RANKS)
+        dataclasses.replace(
+            ITALIAN_32, name="house-suit-flush", flush_order=FlushOrder.SUIT_THEN_RANKS
+        )
     )
     try:
         hands = ["K♥ Q♥ 10♥ 9♥ 8♥", "A♠ K♠ J♠ 9♠ 8♠"]

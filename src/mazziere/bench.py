@@ -6,6 +6,7 @@ as such.  Every figure is the median of ``repeats`` timings.
 
 from __future__ import annotations
 
+import functools
 import random
 import statistics
 import time
@@ -14,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from mazziere import evaluate as ev
 from mazziere.cards import CARDS, Card
+from mazziere.evaluate import evaluate_batch, holdem_strength5, holdem_strength7, ranking_for
 from mazziere.rules import find_rules
 
 Echo = Callable[[str], Any]
@@ -39,18 +40,20 @@ def _loop(function: Callable[[Any], object], items: Sequence[Any]) -> Callable[[
     return run
 
 
-def _peer_evaluators(size: int) -> dict[str, tuple[Callable[[Any], object], Callable[[list[Card]], Any]]]:
+def _peer_evaluators(
+    size: int,
+) -> dict[str, tuple[Callable[[Any], object], Callable[[list[Card]], Any]]]:
     """name -> (evaluate one hand, convert one hand of our cards to its input)."""
     peers: dict[str, tuple[Callable[[Any], object], Callable[[list[Card]], Any]]] = {}
     try:
-        import eval7
+        import eval7  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         eval7_cards = {c: eval7.Card(str(c)) for c in CARDS}
         peers["eval7"] = (eval7.evaluate, lambda hand: [eval7_cards[c] for c in hand])
     except ImportError:
         pass
     try:
-        import treys
+        import treys  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         evaluator = treys.Evaluator()
         treys_cards = {c: treys.Card.new(str(c)) for c in CARDS}
@@ -62,7 +65,7 @@ def _peer_evaluators(size: int) -> dict[str, tuple[Callable[[Any], object], Call
     except ImportError:
         pass
     try:
-        import phevaluator
+        import phevaluator  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         ph_cards = {c: phevaluator.Card(str(c)).id_ for c in CARDS}
 
@@ -92,7 +95,7 @@ def run_eval_benchmark(*, hands: int, repeats: int, seed: int, echo: Echo) -> di
     rng = random.Random(seed)
     figures: dict[str, float] = {}
     echo(f"hands per timing: {hands}; median of {repeats} timings; seed {seed}")
-    for size, ours in ((7, ev.holdem_strength7), (5, ev.holdem_strength5)):
+    for size, ours in ((7, holdem_strength7), (5, holdem_strength5)):
         deals = [[CARDS[i] for i in rng.sample(range(52), size)] for _ in range(hands)]
         ours_rate = median_rate(_loop(ours, deals), hands, repeats)
         figures[f"holdem{size}.mazziere"] = ours_rate
@@ -108,29 +111,33 @@ def run_eval_benchmark(*, hands: int, repeats: int, seed: int, echo: Echo) -> di
     batch = 1_000_000
     deals7 = np.argsort(np.random.default_rng(seed).random((batch, 52)), axis=1)[:, :7]
     deals7 = deals7.astype(np.uint8)
-    rate = median_rate(lambda: ev.evaluate_batch(deals7), batch, repeats)
+    rate = median_rate(lambda: evaluate_batch(deals7), batch, repeats)
     figures["holdem7.batch"] = rate
     echo(f"\nHold'em 7-card batch (evaluate_batch, numpy, {batch} hands per call)")
     echo(f"  {'mazziere':<12} {rate / 1e6:8.3f} M hands/s")
     best_peer = max(
-        (v for k, v in figures.items() if k.startswith("holdem7.") and "mazziere" not in k and "batch" not in k),
+        (
+            v
+            for k, v in figures.items()
+            if k.startswith("holdem7.") and "mazziere" not in k and "batch" not in k
+        ),
         default=0.0,
     )
     if best_peer:
         echo(f"  {'':<12} {rate / best_peer:8.1f}x the fastest peer's single-call rate")
     for name, players in (("italian-classic", 4), ("italian-classic", 6), ("italian-32", None)):
-        ranking = ev.ranking_for(name, players)
+        ranking = ranking_for(name, players)
         deck = list(find_rules(name).deck(players))
         deals5 = [rng.sample(deck, 5) for _ in range(hands)]
         single = median_rate(_loop(ranking.strength, deals5), hands, repeats)
         big = np.array([rng.sample(deck, 5) for _ in range(batch // 10)], dtype=np.uint8)
         big = np.tile(big, (10, 1))
         batch_rate = median_rate(
-            lambda big=big, name=name, players=players: ev.evaluate_batch(big, rules=name, players=players),
-            len(big),
-            repeats,
+            functools.partial(evaluate_batch, big, rules=name, players=players), len(big), repeats
         )
-        label = f"{name}" + (f" ({players} players, {len(deck)} cards)" if players else f" ({len(deck)} cards)")
+        label = f"{name}" + (
+            f" ({players} players, {len(deck)} cards)" if players else f" ({len(deck)} cards)"
+        )
         figures[f"{name}{players or ''}.single"] = single
         figures[f"{name}{players or ''}.batch"] = batch_rate
         echo(f"\n{label}: no peer evaluates Italian poker")

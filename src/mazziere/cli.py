@@ -10,16 +10,14 @@ import secrets
 import sys
 from typing import Annotated
 
-import click
 import typer
 
-from mazziere import evaluate as ev
 from mazziere.cards import format_cards, parse_cards
+from mazziere.evaluate import HandValue, best_hands, evaluate
 from mazziere.rules import RULESETS, Game, find_rules
 
 app = typer.Typer(
     add_completion=False,
-    no_args_is_help=True,
     help="Mazziere: Poker all'italiana and Texas Hold'em.",
     pretty_exceptions_enable=False,
 )
@@ -36,11 +34,11 @@ RulesOption = Annotated[
 ]
 
 
-class UsageProblem(click.UsageError):
+class UsageProblem(typer.BadParameter):
     """A bad argument, reported as one line."""
 
 
-def _order_groups(values: list[ev.HandValue]) -> list[list[int]]:
+def _order_groups(values: list[HandValue]) -> list[list[int]]:
     """Groups of indices, best first, peeling off each pot's winners in turn.
 
     Peeling (rather than sorting) keeps italian-classic's straight-flush
@@ -49,7 +47,7 @@ def _order_groups(values: list[ev.HandValue]) -> list[list[int]]:
     left = list(range(len(values)))
     groups: list[list[int]] = []
     while left:
-        best = ev.best_hands([values[i] for i in left])
+        best = best_hands([values[i] for i in left])
         group = [left[i] for i in best]
         groups.append(group)
         left = [i for i in left if i not in group]
@@ -80,7 +78,7 @@ def compare(
     board_cards = parse_cards(board) if board is not None else []
     parse_cards([c for hand in parsed for c in hand] + board_cards)  # no card twice
     values = [
-        ev.evaluate(hand, rules=rule_set, players=deck_players, board=board_cards or None)
+        evaluate(hand, rules=rule_set, players=deck_players, board=board_cards or None)
         for hand in parsed
     ]
     groups = _order_groups(values)
@@ -131,16 +129,17 @@ def demo(
         typer.echo(f"\n== {rule_set.title}, {players} players, {len(deck)} cards ==")
         board = deck[: rule_set.board_cards]
         rest = deck[rule_set.board_cards :]
-        hands = [rest[i * rule_set.hole_cards : (i + 1) * rule_set.hole_cards] for i in range(players)]
+        hands = [
+            rest[i * rule_set.hole_cards : (i + 1) * rule_set.hole_cards] for i in range(players)
+        ]
         if board:
             typer.echo(f"board: {format_cards(board, pretty=True)}")
-        values = [ev.evaluate(h, rules=rule_set, players=players, board=board or None) for h in hands]
-        win = ev.best_hands(values)
+        values = [evaluate(h, rules=rule_set, players=players, board=board or None) for h in hands]
+        win = best_hands(values)
         for i, (hand, value) in enumerate(zip(hands, values, strict=True)):
             mark = "  <- wins" if i in win else ""
-            typer.echo(
-                f"  seat {i + 1}: {format_cards(hand, pretty=True):<18} {value.describe('it')}{mark}"
-            )
+            shown = format_cards(hand, pretty=True)
+            typer.echo(f"  seat {i + 1}: {shown:<18} {value.describe('it')}{mark}")
 
 
 @bench_app.command("eval")
@@ -159,25 +158,21 @@ def bench_eval(
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the command; bad input is one line and exit code 2."""
+    args = sys.argv[1:] if argv is None else argv
     command = typer.main.get_command(app)
     try:
-        command.main(args=argv, prog_name="mazziere", standalone_mode=False)
-    except click.exceptions.NoArgsIsHelpError as exc:
-        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
-        return 0
-    except click.UsageError as exc:
-        click.echo(f"mazziere: error: {exc.format_message()}", err=True)
-        return 2
-    except click.ClickException as exc:
-        click.echo(f"mazziere: error: {exc.format_message()}", err=True)
-        return 2
-    except click.exceptions.Abort:
-        return 130
-    except ValueError as exc:
-        click.echo(f"mazziere: error: {exc}", err=True)
-        return 2
-    except click.exceptions.Exit as exc:
+        command.main(args=args or ["--help"], prog_name="mazziere", standalone_mode=False)
+    except typer.Exit as exc:
         return exc.exit_code
+    except typer.Abort:
+        return 130
+    except typer.TyperException as exc:  # usage errors: bad option, missing argument...
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        print(f"mazziere: error: {message}", file=sys.stderr)
+        return 2
+    except ValueError as exc:  # our precise errors: cards, rules, players
+        print(f"mazziere: error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

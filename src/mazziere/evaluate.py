@@ -35,7 +35,7 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -112,7 +112,7 @@ for _part in range(1 << _SUIT_BITS):
 _FLUSH_SUIT5: dict[int, int] = {5 * SUIT_KEYS[s]: s for s in range(4)}
 
 
-class StraightFlushClass(str, Enum):
+class StraightFlushClass(StrEnum):
     """Italian classes of straight flush: ace low, middle, ace high."""
 
     MINIMA = "minima"
@@ -164,7 +164,9 @@ class Ranking:
         self._straights = [
             (top, sum(1 << r for r in range(top - 4, top + 1))) for top in range(14, low + 3, -1)
         ]
-        self._straights.append((low + 3, (1 << Rank.ACE) | sum(1 << r for r in range(low, low + 4))))
+        self._straights.append(
+            (low + 3, (1 << Rank.ACE) | sum(1 << r for r in range(low, low + 4)))
+        )
         keys = self._pattern_keys()
         ordered = sorted(keys)
         self._strength_of_key = {key: i + 1 for i, key in enumerate(ordered)}
@@ -340,9 +342,9 @@ class Ranking:
         for ranks in itertools.combinations(range(14, low - 1, -1), 5):
             self.flush[sum(1 << r for r in ranks)] = strength_of[self._flush_key(ranks, 0)]
         for size in (6, 7):
-            for ranks in itertools.combinations(range(14, low - 1, -1), size):
-                mask = sum(1 << r for r in ranks)
-                self.flush[mask] = max([self.flush[mask ^ (1 << r)] for r in ranks])
+            for more in itertools.combinations(range(14, low - 1, -1), size):
+                mask = sum(1 << r for r in more)
+                self.flush[mask] = max([self.flush[mask ^ (1 << r)] for r in more])
 
     # ------------------------------------------------------------------ lookups
 
@@ -415,7 +417,7 @@ def ranking_for(rules: str | RuleSet, players: int | None = None) -> Ranking:
     ``players`` is needed only where the deck depends on it (italian-classic).
 
     >>> ranking_for("italian-classic", players=2)
-    <Ranking 9-A, 440 values>
+    <Ranking 9-A, 648 values>
     """
     return _ranking(_spec(find_rules(rules), players))
 
@@ -439,7 +441,7 @@ def holdem_strength7(cards: Sequence[int]) -> int:
 
     >>> holdem_strength7(parse_cards("Ah Kh Qh Jh Th 2c 3d"))
     7462
-    >>> holdem_strength7(parse_cards("7h 5d 4c 3s 2h 9c 8d")) > holdem_strength7(
+    >>> holdem_strength7(parse_cards("2h 2d 4c 3s 7h 9c 8d")) > holdem_strength7(
     ...     parse_cards("Ah Kh Qd Js 9c 3d 2s"))
     True
     """
@@ -542,7 +544,7 @@ class HandValue:
 
     def _cmp(self, other: object) -> int:
         if not isinstance(other, HandValue):
-            return NotImplemented
+            raise TypeError(f"cannot compare a hand value with {type(other).__name__}")
         if other._ranking is not self._ranking:
             raise ValueError("cannot compare hand values of different rule sets or decks")
         if self.strength == other.strength:
@@ -586,9 +588,9 @@ class HandValue:
 def _display_order(cards: Sequence[Card], category: Category, lowest: int) -> tuple[Card, ...]:
     counts = Counter(c.rank for c in cards)
     ordered = sorted(cards, key=lambda c: (counts[c.rank], c), reverse=True)
-    if category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH) and ordered[0].rank == Rank.ACE:
-        if ordered[1].rank == lowest + 3:  # the minima: the ace plays low, last
-            ordered = [*ordered[1:], ordered[0]]
+    straight = category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH)
+    if straight and ordered[0].rank == Rank.ACE and ordered[1].rank == lowest + 3:
+        ordered = [*ordered[1:], ordered[0]]  # the minima: the ace plays low, last
     return tuple(ordered)
 
 
@@ -670,7 +672,7 @@ def best_hands(values: Sequence[HandValue]) -> list[int]:
     >>> hands = ["Ad Kd Qd Jd Td", "As 7s 8s 9s Ts", "Kh Qh Jh Th 9h"]
     >>> values = [evaluate(h, rules="italian-classic", players=4) for h in hands]
     >>> best_hands(values[:2]), best_hands(values[1:]), best_hands([values[0], values[2]])
-    ([1], [2], [0])
+    ([1], [1], [0])
     >>> best_hands(values)
     [0]
     """
@@ -759,9 +761,9 @@ def evaluate_batch(
     of :meth:`Ranking.strength`; the input is trusted (no duplicate checks).
 
     >>> import numpy as np
-    >>> hands = np.array([parse_cards("Ah Kh Qh Jh Th 2c 3d"), parse_cards("2c 3d 4h 5s 7c 8d 9h")])
-    >>> evaluate_batch(hands).tolist()
-    [7462, 1]
+    >>> hands = np.array([parse_cards("Ah Kh Qh Jh Th 2c 3d"), parse_cards("2c 3d 4h 5s 7c 9d 8h")])
+    >>> evaluate_batch(hands).tolist()  # a royal flush; nine-high, the weakest seven cards
+    [7462, 49]
     """
     rule_set = find_rules(rules)
     spec = _spec(rule_set, players)
@@ -786,14 +788,18 @@ def evaluate_batch(
 _BATCH_CHUNK = 1 << 15
 
 
-def _key_sum(hands: npt.NDArray[np.integer[Any]], keys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    total = keys[hands[:, 0]]
+def _key_sum(
+    hands: npt.NDArray[np.integer[Any]], keys: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    total: npt.NDArray[np.int64] = keys[hands[:, 0]]
     for column in range(1, hands.shape[1]):
         total += keys[hands[:, column]]
     return total
 
 
-def _italian_chunk(hands: npt.NDArray[np.integer[Any]], tables: dict[str, Any]) -> npt.NDArray[np.int64]:
+def _italian_chunk(
+    hands: npt.NDArray[np.integer[Any]], tables: dict[str, Any]
+) -> npt.NDArray[np.int64]:
     total = _key_sum(hands, tables["key"])
     suit = tables["flush_suit"][(total >> _IT_SUIT_SHIFT) & 4095]
     rank_part = total >> _IT_RANK_SHIFT
@@ -805,7 +811,9 @@ def _italian_chunk(hands: npt.NDArray[np.integer[Any]], tables: dict[str, Any]) 
     return result
 
 
-def _holdem_chunk(hands: npt.NDArray[np.integer[Any]], tables: dict[str, Any]) -> npt.NDArray[np.int64]:
+def _holdem_chunk(
+    hands: npt.NDArray[np.integer[Any]], tables: dict[str, Any]
+) -> npt.NDArray[np.int64]:
     total = _key_sum(hands, tables["key"])
     suit = tables["flush_suit"][total & 4095]
     result: npt.NDArray[np.int64] = tables[f"nonflush{hands.shape[1]}"][total >> _SUIT_BITS]
