@@ -156,6 +156,36 @@ def bench_eval(
     bench.run_eval_benchmark(hands=hands, repeats=repeats, seed=seed, echo=typer.echo)
 
 
+# --- hand engine: `mazziere replay`, `mazziere bench engine` -------------------------
+
+
+@bench_app.command("engine")
+def bench_engine(
+    rules: RulesOption = "holdem",
+    hands: Annotated[int, typer.Option(help="Our hands per timing.")] = 5000,
+    peer_hands: Annotated[int, typer.Option(help="Each peer's hands per timing.")] = 200,
+    repeats: Annotated[int, typer.Option(help="Timings per figure (the median is kept).")] = 5,
+    seed: Annotated[int, typer.Option(help="Seed of the random policy and the cards.")] = 1,
+) -> None:
+    """Hand-engine speed: random six-max hands, ours against pokerkit, in one run."""
+    from mazziere import bench_engine as engine_bench
+
+    find_rules(rules)
+    if hands < 100 or peer_hands < 10 or repeats < 1:
+        raise UsageProblem("--hands >= 100, --peer-hands >= 10 and --repeats >= 1, please")
+    engine_bench.run_engine_benchmark(
+        rules=rules,
+        hands=hands,
+        peer_hands=peer_hands,
+        repeats=repeats,
+        seed=seed,
+        echo=typer.echo,
+    )
+
+
+# --- end of the hand-engine commands -------------------------------------------------
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the command; bad input is one line and exit code 2."""
     args = sys.argv[1:] if argv is None else argv
