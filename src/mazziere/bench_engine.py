@@ -52,9 +52,7 @@ def _load(target: str) -> RandomHandPlayer:
     return player
 
 
-def decide(
-    rng: random.Random, to_call: int, bounds: tuple[int, int] | None
-) -> tuple[str, int]:
+def decide(rng: random.Random, to_call: int, bounds: tuple[int, int] | None) -> tuple[str, int]:
     """The random policy: ``("fold", 0)``, ``("call", 0)`` (check or call) or ``("raise", to)``.
 
     A loose, passive random player, as at a low-stakes table: facing a bet it

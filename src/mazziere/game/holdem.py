@@ -99,11 +99,12 @@ class HoldemSetup:
     min_raise_rule: MinRaiseRule = MinRaiseRule.LARGEST_INCREMENT
     rake: Rake | None = None
     ask_show: bool = False
-    rules: str = HOLDEM.name
+    rules: RuleSet = HOLDEM
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
-        data = dataclasses.asdict(self)
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        data["rules"] = self.rules.name
         data["min_raise_rule"] = self.min_raise_rule.value
         if self.rake is not None:
             data["rake"] = {
@@ -218,7 +219,7 @@ class HoldemHand(BettingHand):
             min_raise_rule=min_raise_rule,
             rake=rake,
             ask_show=ask_show,
-            rules=rule_set.name,
+            rules=rule_set,
         )
         self._start(setup, rule_set, deck, rng)
 
@@ -232,7 +233,7 @@ class HoldemHand(BettingHand):
     ) -> HoldemHand:
         """A new hand with this setup (the first record of another hand's log, say)."""
         hand = cls.__new__(cls)
-        hand._start(setup, find_rules(setup.rules), deck, rng)
+        hand._start(setup, setup.rules, deck, rng)
         return hand
 
     def _start(
