@@ -937,6 +937,11 @@ class BettingHand:
         return build_pots(committed, self.folded, self.dead)
 
     @property
+    def rake_taken(self) -> int:
+        """The house's share taken so far (when the pots are awarded)."""
+        return self._rake_taken
+
+    @property
     def total_pot(self) -> int:
         """Every chip in the middle: pots and this round's bets."""
         return sum(self.committed) + sum(self.dead)
