@@ -864,6 +864,28 @@ def _check_amount(amount: object) -> int:
     return amount
 
 
+# Enum members as module constants: reading one off its class costs ten times more.
+_ACTIONKIND_ALL_IN = ActionKind.ALL_IN
+_ACTIONKIND_BET = ActionKind.BET
+_ACTIONKIND_CALL = ActionKind.CALL
+_ACTIONKIND_CHECK = ActionKind.CHECK
+_ACTIONKIND_FOLD = ActionKind.FOLD
+_ACTIONKIND_MUCK = ActionKind.MUCK
+_ACTIONKIND_RAISE = ActionKind.RAISE
+_ACTIONKIND_SHOW = ActionKind.SHOW
+_ACTIONKIND_TIMEOUT = ActionKind.TIMEOUT
+_BETTINGSTRUCTURE_NO_LIMIT = BettingStructure.NO_LIMIT
+_BETTINGSTRUCTURE_POT_LIMIT = BettingStructure.POT_LIMIT
+_MINRAISERULE_LARGEST_INCREMENT = MinRaiseRule.LARGEST_INCREMENT
+_MINRAISERULE_LAST_INCREMENT = MinRaiseRule.LAST_INCREMENT
+_ODDCHIPRULE_CLOCKWISE_FROM_BUTTON = OddChipRule.CLOCKWISE_FROM_BUTTON
+_ODDCHIPRULE_RANDOM_WINNER = OddChipRule.RANDOM_WINNER
+_PHASE_BETTING = Phase.BETTING
+_PHASE_DEALING = Phase.DEALING
+_PHASE_OVER = Phase.OVER
+_PHASE_SHOWDOWN = Phase.SHOWDOWN
+
+
 class BettingHand:
     """Base of every hand: positions, stacks, the log, betting rounds, showdown, pots, awards.
 
@@ -908,7 +930,7 @@ class BettingHand:
         for stack in stacks:
             if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
                 raise HandSetupError(f"stacks are positive whole chips (int), not {stack!r}")
-        if odd_chip is OddChipRule.RANDOM_WINNER and rng is None:
+        if odd_chip is _ODDCHIPRULE_RANDOM_WINNER and rng is None:
             raise HandSetupError("the random odd-chip rule needs a random source (rng)")
         n = len(stacks)
         self.n = n
@@ -923,7 +945,7 @@ class BettingHand:
         self.mucked: set[int] = set()
         self.log: list[Record] = []
         self.actor: int | None = None
-        self.phase: Phase = Phase.DEALING
+        self.phase: Phase = _PHASE_DEALING
         self.structure = structure
         self.min_raise_rule = min_raise_rule
         self.odd_chip = odd_chip
@@ -950,7 +972,7 @@ class BettingHand:
     @property
     def is_over(self) -> bool:
         """True once the pots are awarded."""
-        return self.phase is Phase.OVER
+        return self.phase is _PHASE_OVER
 
     @property
     def button(self) -> int:
@@ -1067,7 +1089,7 @@ class BettingHand:
         ``aggressor`` who made it.  ``min_bet`` is the smallest opening bet.
         """
         n = self.n
-        self.phase = Phase.BETTING
+        self.phase = _PHASE_BETTING
         self.current_bet = max(self.bets)
         self.min_bet = min_bet
         self.min_increment = max(min_bet, increment)
@@ -1152,8 +1174,8 @@ class BettingHand:
 
     def _check_turn(self, position: int | None) -> int:
         phase = self.phase
-        if phase is not Phase.BETTING:
-            if phase is Phase.OVER:
+        if phase is not _PHASE_BETTING:
+            if phase is _PHASE_OVER:
                 raise HandOverError("the hand is over")
             raise WrongPhaseError(f"no betting now: the hand is at the {phase.value}")
         actor = self.actor
@@ -1177,7 +1199,7 @@ class BettingHand:
         else:
             return None  # nobody could call more
         low = current + self.min_increment if current else self.min_bet
-        if self.structure is BettingStructure.POT_LIMIT:
+        if self.structure is _BETTINGSTRUCTURE_POT_LIMIT:
             high = current + self.total_pot + (current - bets[i])
             high = max(high, low)
         else:
@@ -1200,7 +1222,7 @@ class BettingHand:
         In the showdown: show, and muck when the hand cannot win.
         """
         phase = self.phase
-        if phase is Phase.BETTING:
+        if phase is _PHASE_BETTING:
             i = self.actor
             assert i is not None
             bet = self.bets[i]
@@ -1215,7 +1237,7 @@ class BettingHand:
                     return LegalActions(i, _CALL_ALL_IN, stack)
                 return LegalActions(i, _CALL_ONLY, to_call)
             low, high = bounds
-            capped = self.structure is not BettingStructure.NO_LIMIT and high < stack + bet
+            capped = self.structure is not _BETTINGSTRUCTURE_NO_LIMIT and high < stack + bet
             if not current:
                 kinds = _BET_NO_ALL_IN if capped else _BET
             elif to_call:
@@ -1223,11 +1245,11 @@ class BettingHand:
             else:
                 kinds = _RAISE_CHECK_NO_ALL_IN if capped else _RAISE_CHECK
             return LegalActions(i, kinds, to_call, low, high)
-        if phase is Phase.SHOWDOWN and self.actor is not None:
+        if phase is _PHASE_SHOWDOWN and self.actor is not None:
             if self._muck_allowed(self.actor):
                 return LegalActions(self.actor, _SHOW_OR_MUCK)
             return LegalActions(self.actor, _SHOW_ONLY)
-        if phase is Phase.OVER:
+        if phase is _PHASE_OVER:
             return NO_ACTIONS
         return self._legal_other()
 
@@ -1248,13 +1270,17 @@ class BettingHand:
     def fold(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
         """Fold: the player gives up the hand and every pot."""
         i = self.actor
-        if i is None or self.phase is not Phase.BETTING or (position is not None and position != i):
+        if (
+            i is None
+            or self.phase is not _PHASE_BETTING
+            or (position is not None and position != i)
+        ):
             i = self._check_turn(position)  # raises the precise error
         self.folded[i] = True
         self._live -= 1
         self._active -= 1
         self._acted[i] = True
-        record = PlayerActed(i, ActionKind.FOLD, 0, self.bets[i], False, timed_out)
+        record = PlayerActed(i, _ACTIONKIND_FOLD, 0, self.bets[i], False, timed_out)
         self.log.append(record)
         self._after_action(i)
         return record
@@ -1282,7 +1308,7 @@ class BettingHand:
         i = self.actor
         if (
             i is None
-            or self.phase is not Phase.BETTING
+            or self.phase is not _PHASE_BETTING
             or (position is not None and position != i)
             or self.bets[i] < self.current_bet
         ):
@@ -1290,7 +1316,7 @@ class BettingHand:
         assert i is not None
         self._acted[i] = True
         self._faced[i] = self.current_bet
-        record = PlayerActed(i, ActionKind.CHECK, 0, self.bets[i], False, timed_out)
+        record = PlayerActed(i, _ACTIONKIND_CHECK, 0, self.bets[i], False, timed_out)
         self.log.append(record)
         self._after_action(i)
         return record
@@ -1316,7 +1342,7 @@ class BettingHand:
         i = self.actor
         if (
             i is None
-            or self.phase is not Phase.BETTING
+            or self.phase is not _PHASE_BETTING
             or (position is not None and position != i)
             or self.bets[i] >= self.current_bet
         ):
@@ -1332,7 +1358,7 @@ class BettingHand:
         self.committed[i] += added
         self._acted[i] = True
         self._faced[i] = self.current_bet
-        record = PlayerActed(i, ActionKind.CALL, added, self.bets[i], added == stack)
+        record = PlayerActed(i, _ACTIONKIND_CALL, added, self.bets[i], added == stack)
         self.log.append(record)
         self._after_action(i)
         return record
@@ -1375,7 +1401,7 @@ class BettingHand:
     def bet(self, amount: int, position: int | None = None) -> PlayerActed:
         """Open the betting with ``amount`` chips."""
         to = self._verify_wager(amount, position, raising=False)
-        return self._wager(to, ActionKind.BET)
+        return self._wager(to, _ACTIONKIND_BET)
 
     def verify_raise_to(self, amount: int, position: int | None = None) -> None:
         """Raise unless the player to act may raise to a total of ``amount``."""
@@ -1392,7 +1418,7 @@ class BettingHand:
     def raise_to(self, amount: int, position: int | None = None) -> PlayerActed:
         """Raise, bringing the player's bet this round to a total of ``amount``."""
         to = self._verify_wager(amount, position, raising=True)
-        return self._wager(to, ActionKind.RAISE)
+        return self._wager(to, _ACTIONKIND_RAISE)
 
     def _wager(self, to: int, kind: ActionKind) -> PlayerActed:
         i = self.actor
@@ -1404,9 +1430,9 @@ class BettingHand:
         self.committed[i] += added
         increment = to - self.current_bet
         rule = self.min_raise_rule
-        if rule is MinRaiseRule.LAST_INCREMENT:
+        if rule is _MINRAISERULE_LAST_INCREMENT:
             self.min_increment = max(self.min_bet, increment)
-        elif rule is MinRaiseRule.LARGEST_INCREMENT:
+        elif rule is _MINRAISERULE_LARGEST_INCREMENT:
             self.min_increment = max(self.min_increment, increment)
         elif not self.current_bet:  # OPENING_BET: the first bet sets it for the round
             self.min_increment = max(self.min_bet, increment)
@@ -1425,13 +1451,13 @@ class BettingHand:
 
     def _all_in_kind(self, i: int) -> ActionKind:
         if self.stacks[i] + self.bets[i] <= self.current_bet:
-            return ActionKind.CALL
-        return ActionKind.RAISE if self.current_bet else ActionKind.BET
+            return _ACTIONKIND_CALL
+        return _ACTIONKIND_RAISE if self.current_bet else _ACTIONKIND_BET
 
     def verify_all_in(self, position: int | None = None) -> None:
         """Raise unless the player to act may put their whole stack in."""
         i = self._check_turn(position)
-        if self._all_in_kind(i) is ActionKind.CALL:
+        if self._all_in_kind(i) is _ACTIONKIND_CALL:
             return
         all_in_to = self.stacks[i] + self.bets[i]
         self._verify_wager(all_in_to, position, raising=bool(self.current_bet))
@@ -1450,7 +1476,7 @@ class BettingHand:
         i = self.actor
         assert i is not None
         kind = self._all_in_kind(i)
-        if kind is ActionKind.CALL:
+        if kind is _ACTIONKIND_CALL:
             return self.call(position)
         return self._wager(self.stacks[i] + self.bets[i], kind)
 
@@ -1458,10 +1484,10 @@ class BettingHand:
 
     def verify_timeout(self, position: int | None = None) -> None:
         """Raise unless someone is to act (in betting or at the showdown)."""
-        if self.phase is Phase.SHOWDOWN and self.actor is not None:
+        if self.phase is _PHASE_SHOWDOWN and self.actor is not None:
             self._check_show_turn(position)
             return
-        if self.phase not in (Phase.BETTING, Phase.SHOWDOWN, Phase.OVER):
+        if self.phase not in (_PHASE_BETTING, _PHASE_SHOWDOWN, _PHASE_OVER):
             self._verify_other(Action.timeout(), position)
             return
         self._check_turn(position)
@@ -1477,11 +1503,11 @@ class BettingHand:
     def timeout(self, position: int | None = None) -> Record:
         """The clock ran out: check if free, else fold; at a showdown muck if allowed, else show."""
         self.verify_timeout(position)
-        if self.phase is Phase.SHOWDOWN:
+        if self.phase is _PHASE_SHOWDOWN:
             actor = self.actor
             assert actor is not None
             return self.muck() if self._muck_allowed(actor) else self.show()
-        if self.phase is not Phase.BETTING:
+        if self.phase is not _PHASE_BETTING:
             return self._apply_other(Action.timeout(), position)
         i = self.actor
         assert i is not None
@@ -1498,7 +1524,7 @@ class BettingHand:
         player decides (:meth:`show`, :meth:`muck`); otherwise cards speak: a
         hand that could win is shown, the others are mucked.
         """
-        self.phase = Phase.SHOWDOWN
+        self.phase = _PHASE_SHOWDOWN
         self._show_queue = [i for i in order if not self.folded[i] and i not in self.shown]
         if ask:
             self._next_shower()
@@ -1538,8 +1564,8 @@ class BettingHand:
         return self._can_win(i) is not True
 
     def _check_show_turn(self, position: int | None) -> int:
-        if self.phase is not Phase.SHOWDOWN or self.actor is None:
-            if self.phase is Phase.OVER:
+        if self.phase is not _PHASE_SHOWDOWN or self.actor is None:
+            if self.phase is _PHASE_OVER:
                 raise HandOverError("the hand is over")
             raise WrongPhaseError(f"nobody shows now: the hand is at the {self.phase.value}")
         if position is not None and position != self.actor:
@@ -1592,7 +1618,7 @@ class BettingHand:
 
     def _offer_show(self, position: int) -> None:
         """Let an uncontested winner choose to show (default: muck); the pots are theirs."""
-        self.phase = Phase.SHOWDOWN
+        self.phase = _PHASE_SHOWDOWN
         self._show_queue = [position]
         self.actor = position
 
@@ -1651,7 +1677,7 @@ class BettingHand:
         self.dead = [0] * self.n
 
     def _finish(self, extra: Mapping[str, object] | None = None) -> None:
-        self.phase = Phase.OVER
+        self.phase = _PHASE_OVER
         self.actor = None
         self._show_queue = []
         stacks = tuple(self.stacks)
@@ -1707,24 +1733,24 @@ class BettingHand:
 
 
 _VERIFIERS: dict[ActionKind, str] = {
-    ActionKind.FOLD: "verify_fold",
-    ActionKind.CHECK: "verify_check",
-    ActionKind.CALL: "verify_call",
-    ActionKind.BET: "verify_bet",
-    ActionKind.RAISE: "verify_raise_to",
-    ActionKind.ALL_IN: "verify_all_in",
-    ActionKind.SHOW: "verify_show",
-    ActionKind.MUCK: "verify_muck",
-    ActionKind.TIMEOUT: "verify_timeout",
+    _ACTIONKIND_FOLD: "verify_fold",
+    _ACTIONKIND_CHECK: "verify_check",
+    _ACTIONKIND_CALL: "verify_call",
+    _ACTIONKIND_BET: "verify_bet",
+    _ACTIONKIND_RAISE: "verify_raise_to",
+    _ACTIONKIND_ALL_IN: "verify_all_in",
+    _ACTIONKIND_SHOW: "verify_show",
+    _ACTIONKIND_MUCK: "verify_muck",
+    _ACTIONKIND_TIMEOUT: "verify_timeout",
 }
 _DOERS: dict[ActionKind, str] = {
-    ActionKind.FOLD: "fold",
-    ActionKind.CHECK: "check",
-    ActionKind.CALL: "call",
-    ActionKind.BET: "bet",
-    ActionKind.RAISE: "raise_to",
-    ActionKind.ALL_IN: "all_in",
-    ActionKind.SHOW: "show",
-    ActionKind.MUCK: "muck",
-    ActionKind.TIMEOUT: "timeout",
+    _ACTIONKIND_FOLD: "fold",
+    _ACTIONKIND_CHECK: "check",
+    _ACTIONKIND_CALL: "call",
+    _ACTIONKIND_BET: "bet",
+    _ACTIONKIND_RAISE: "raise_to",
+    _ACTIONKIND_ALL_IN: "all_in",
+    _ACTIONKIND_SHOW: "show",
+    _ACTIONKIND_MUCK: "muck",
+    _ACTIONKIND_TIMEOUT: "timeout",
 }
