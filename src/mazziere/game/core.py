@@ -773,7 +773,18 @@ class Stock:
 
     def take(self, count: int) -> tuple[Card | None, ...]:
         """The next ``count`` cards."""
-        return tuple(self.draw() for _ in range(count))
+        below = self._below
+        remaining = self._remaining
+        if self._order or below is None or len(remaining) < count:
+            return tuple([self.draw() for _ in range(count)])
+        cards = []
+        for _ in range(count):  # draw(), inlined: every deal comes here
+            j = below(len(remaining))
+            cards.append(remaining[j])
+            remaining[j] = remaining[-1]
+            remaining.pop()
+        self._dealt += count
+        return tuple(cards)
 
     def add(self, cards: Iterable[Card]) -> None:
         """Put cards back among the random ones (a reshuffle of discards into the stock)."""
@@ -1199,12 +1210,12 @@ class BettingHand:
         else:
             return None  # nobody could call more
         low = current + self.min_increment if current else self.min_bet
+        # (conditional expressions: min() and max() cost a call on every decision)
+        low = all_in_to if low > all_in_to else low  # all-in for less than a full raise
         if self.structure is _BETTINGSTRUCTURE_POT_LIMIT:
             high = current + self.total_pot + (current - bets[i])
-            high = max(high, low)
-        else:
-            high = all_in_to
-        return min(low, all_in_to), min(high, all_in_to)
+            return low, min(max(high, low), all_in_to)
+        return low, all_in_to
 
     def _why_no_raise(self, i: int) -> str:
         current = self.current_bet

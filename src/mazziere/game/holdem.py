@@ -323,10 +323,9 @@ class HoldemHand(BettingHand):
     # ---------------------------------------------------------------- dealing
 
     def _deal_hole_cards(self) -> None:
-        draw = self._stock.draw
         n = self.n
-        first = [draw() for _ in range(n)]
-        second = [draw() for _ in range(n)]
+        cards = self._stock.take(2 * n)
+        first, second = cards[:n], cards[n:]
         hole = self.hole
         log = self.log
         for position in range(n):
