@@ -6,7 +6,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 # The engine: pure, typed, checked by mypy --strict.
-ENGINE := src/mazziere/cards.py src/mazziere/rules.py src/mazziere/evaluate.py
+ENGINE := src/mazziere/cards.py src/mazziere/rules.py src/mazziere/evaluate.py \
+	src/mazziere/game src/mazziere/history
 
 .PHONY: run test lint bench clean
 
@@ -34,6 +35,7 @@ $(VENV)/.installed-bench: $(STAMP)
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/mazziere bench eval
+	$(BIN)/mazziere bench engine
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
