@@ -7,6 +7,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 # The engine: pure, typed, checked by mypy --strict.
 ENGINE := src/mazziere/cards.py src/mazziere/rules.py src/mazziere/evaluate.py
+# Poker all'italiana
+ENGINE += src/mazziere/game/italian_rules.py
 
 .PHONY: run test lint bench clean
 
