@@ -1,1 +1,1 @@
-"""Hand state machines: the common betting core and the games built on it."""
+"""Hand state machines: what every game shares (:mod:`.core`) and one module per game."""
