@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from mazziere.cards import CARDS, Card, RandomSource, Rank, format_cards
 from mazziere.evaluate import ranking_for
+from mazziere.game.core import HandSetupError, Stock
 from mazziere.rules import Category, RuleSet, find_rules
 
 __all__ = [
@@ -338,19 +339,34 @@ class ReshuffleEvent:
 
 
 class DrawStock:
-    """The undealt cards and the discards of one hand, with the reshuffle rule of the draw.
+    """The cards of one hand still to be dealt, and the discards, with the draw's reshuffle.
 
-    Cards are dealt from the top of the stock.  When the stock holds no card
-    the drawer may receive, the discards of the players who have already drawn
-    (never the drawer's own, never folded hands, which are not discards) are
-    shuffled into a new stock.  A drawer is never dealt a card they discarded:
-    after a reshuffle made for someone else the stock may hold a late
-    drawer's own discards, and those are passed over (the first other card of
-    a shuffled stock is as random as its top card).
+    Fresh cards come from the deck: first the given ``order`` (a replay, a
+    test), then at random (:class:`~mazziere.game.core.Stock`).  When no
+    fresh card is left and the reshuffled stock holds no card the drawer may
+    receive, the discards of the players who have already drawn (never the
+    drawer's own; folded hands are not discards) are shuffled into it.  A
+    drawer is never dealt a card they discarded: after a reshuffle made for
+    somebody else the stock may hold a late drawer's own discards, and those
+    are passed over (the first other card of a shuffled stock is as random as
+    its top card).
 
-    >>> import random
-    >>> stock = DrawStock([Card("As"), Card("Ks")], rng=random.Random(1))
-    >>> stock.discard(0, [Card("2h"), Card("3h")])
+    In ``order`` a card may appear again after it was discarded: that is a
+    card dealt from a reshuffle, and it must be one the rule allows then.
+
+    >>> from mazziere.cards import parse_cards
+    >>> def cards(text):  # a card order may repeat a card: dealt again after a reshuffle
+    ...     return [Card(word) for word in text.split()]
+    >>> stock = DrawStock(cards("As Ks 2h 3h"), order=cards("2h 3h As Ks"))
+    >>> stock.deal_fresh(2), stock.fresh_left
+    ((Card('2h'), Card('3h')), 2)
+    >>> stock.discard(0, parse_cards("2h 3h"))
+    >>> stock.deal(1, 3)
+    Traceback (most recent call last):
+    ...
+    mazziere.game.italian_rules.StockError: no random source to reshuffle the discards
+    >>> stock = DrawStock(cards("As Ks 2h 3h"), order=cards("2h 3h As Ks 3h"))
+    >>> _ = stock.deal_fresh(2); stock.discard(0, parse_cards("2h 3h"))
     >>> cards, reshuffles = stock.deal(1, 3)
     >>> cards, [str(event) for event in reshuffles]
     ([Card('As'), Card('Ks'), Card('3h')], ['reshuffle for p2: 3h 2h'])
@@ -360,106 +376,121 @@ class DrawStock:
     mazziere.game.italian_rules.StockError: no card left that p1 may receive
     """
 
-    __slots__ = ("_origin", "_pool", "_rng", "_stock")
+    __slots__ = ("_fresh", "_fresh_left", "_origin", "_pool", "_recycled", "_replay", "_rng")
 
-    def __init__(self, cards: Iterable[Card], *, rng: RandomSource | None) -> None:
-        self._stock: list[Card] = list(cards)
-        self._pool: list[Card] = []
+    def __init__(
+        self,
+        deck: Sequence[Card],
+        *,
+        order: Sequence[Card] | None = None,
+        rng: RandomSource | None = None,
+    ) -> None:
+        fresh: list[Card] = []
+        again: list[Card] = []
+        seen: set[int] = set()
+        for card in order or ():
+            if card is None:
+                raise StockError("an Italian hand is dealt from known cards only")
+            (again if card in seen else fresh).append(card)
+            seen.add(card)
+        try:
+            self._fresh = Stock(deck, order=fresh if order is not None else None, rng=rng)
+        except HandSetupError as error:
+            raise StockError(str(error)) from None
+        self._fresh_left = len(deck)
+        again.reverse()  # pop() from the end
+        self._replay = again
+        self._recycled: list[Card] = []  # the reshuffled stock, top last
+        self._pool: list[Card] = []  # discards not yet reshuffled
         self._origin: dict[int, int] = {}
         self._rng = rng
 
     @property
-    def cards(self) -> tuple[Card, ...]:
-        """The stock, top first."""
-        return tuple(self._stock)
+    def fresh_left(self) -> int:
+        """Cards of the deck not dealt yet."""
+        return self._fresh_left
 
     @property
     def discards(self) -> tuple[Card, ...]:
         """The discards not yet shuffled back into the stock."""
         return tuple(self._pool)
 
+    @property
+    def reshuffled(self) -> tuple[Card, ...]:
+        """The reshuffled stock, top first."""
+        return tuple(reversed(self._recycled))
+
     def owner(self, card: int) -> int | None:
         """Who discarded ``card`` (``None`` for a card never discarded)."""
         return self._origin.get(card)
 
+    def deal_fresh(self, count: int) -> tuple[Card, ...]:
+        """The next ``count`` cards of the deck (the deal)."""
+        if count > self._fresh_left:
+            raise StockError(f"{count} cards wanted, {self._fresh_left} left in the deck")
+        cards = self._fresh.take(count)
+        self._fresh_left -= count
+        return cards  # type: ignore[return-value]  # the order holds no unknown card
+
     def discard(self, position: int, cards: Iterable[Card]) -> None:
         """Put ``position``'s discards on the discard pile."""
+        origin = self._origin
         for card in cards:
-            self._origin[card] = position
+            origin[card] = position
             self._pool.append(card)
 
     def _usable(self, position: int) -> int:
-        for index, card in enumerate(self._stock):
-            if self._origin.get(card) != position:
+        recycled, origin = self._recycled, self._origin
+        for index in range(len(recycled) - 1, -1, -1):
+            if origin.get(recycled[index]) != position:
                 return index
         return -1
 
-    def _reshuffle(self, position: int) -> ReshuffleEvent:
-        eligible = [c for c in self._pool if self._origin.get(c) != position]
+    def _reshuffle(self, position: int, *, replaying: bool = False) -> ReshuffleEvent:
+        origin = self._origin
+        eligible = [c for c in self._pool if origin.get(c) != position]
         if not eligible:
             raise StockError(f"no card left that p{position + 1} may receive")
-        if self._rng is not None:
+        rng = self._rng
+        if rng is None and not replaying:
+            raise StockError("no random source to reshuffle the discards")
+        if rng is not None:
             for i in range(len(eligible) - 1, 0, -1):
-                j = self._rng.randrange(i + 1)
+                j = rng.randrange(i + 1)
                 eligible[i], eligible[j] = eligible[j], eligible[i]
-        taken = set(eligible)
-        self._pool = [c for c in self._pool if c not in taken]
-        self._stock.extend(eligible)
-        return ReshuffleEvent(position=position, cards=tuple(eligible))
+        self._pool = [c for c in self._pool if origin.get(c) == position]
+        self._recycled.extend(eligible)
+        return ReshuffleEvent(position=position, cards=tuple(reversed(eligible)))
 
-    def deal(
-        self, position: int, count: int, cards: Sequence[Card] | None = None
-    ) -> tuple[list[Card], list[ReshuffleEvent]]:
-        """Deal ``count`` cards to ``position``: the given ``cards`` (a replay) or the next ones.
+    def deal(self, position: int, count: int) -> tuple[list[Card], list[ReshuffleEvent]]:
+        """Deal ``count`` replacement cards to ``position``; also the reshuffles it needed.
 
-        Returns the cards and the reshuffles it needed.  Nothing changes when it
-        raises :class:`StockError`.
+        A :class:`StockError` here means the given order broke the rule (a
+        replay of a wrong history); the hand cannot go on.
         """
-        if cards is not None:
-            if len(cards) != count:
-                raise StockError(f"p{position + 1} is due {count} cards, not {len(cards)}")
-            return self._deal_given(position, cards)
-        if self._rng is None and self._usable(position) < 0:
-            raise StockError("the stock ran out and no random source was given to reshuffle")
-        saved = (list(self._stock), list(self._pool))
         dealt: list[Card] = []
         events: list[ReshuffleEvent] = []
-        try:
-            for _ in range(count):
-                index = self._usable(position)
-                if index < 0:
-                    events.append(self._reshuffle(position))
-                    index = self._usable(position)
-                dealt.append(self._stock.pop(index))
-        except StockError:
-            self._stock, self._pool = saved
-            raise
-        return dealt, events
-
-    def _deal_given(
-        self, position: int, cards: Sequence[Card]
-    ) -> tuple[list[Card], list[ReshuffleEvent]]:
-        if len(set(cards)) != len(cards):
-            raise StockError(f"the same card twice in {format_cards(cards)!r}")
-        saved = (list(self._stock), list(self._pool))
-        events: list[ReshuffleEvent] = []
-        try:
-            for card in cards:
+        for _ in range(count):
+            if self._fresh_left:
+                dealt.extend(self.deal_fresh(1))
+                continue
+            if self._replay:
+                card = self._replay.pop()
                 name = str(CARDS[card])
                 if self._origin.get(card) == position:
                     raise StockError(f"p{position + 1} discarded {name}: it cannot come back")
-                if card not in self._stock:
-                    # A card from the discards: only once the stock holds nothing for this drawer.
+                if card not in self._recycled:
                     if card not in self._pool:
-                        raise StockError(f"{name} is not in the stock")
+                        raise StockError(f"{name} is dealt twice")
                     if self._usable(position) >= 0:
-                        raise StockError(
-                            f"{name} is a discard, but the stock still has cards for "
-                            f"p{position + 1}: no reshuffle yet"
-                        )
-                    events.append(self._reshuffle(position))
-                self._stock.remove(card)
-        except StockError:
-            self._stock, self._pool = saved
-            raise
-        return list(cards), events
+                        raise StockError(f"{name} is dealt from the discards before a reshuffle")
+                    events.append(self._reshuffle(position, replaying=True))
+                self._recycled.remove(card)
+                dealt.append(card)
+                continue
+            index = self._usable(position)
+            if index < 0:
+                events.append(self._reshuffle(position))
+                index = self._usable(position)
+            dealt.append(self._recycled.pop(index))
+        return dealt, events
