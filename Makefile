@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-dev
 ENGINE := src/mazziere/cards.py src/mazziere/rules.py src/mazziere/evaluate.py \
 	src/mazziere/game/core.py
 # Poker all'italiana
-ENGINE += src/mazziere/game/italian_rules.py
+ENGINE += src/mazziere/game/italian_rules.py src/mazziere/game/italian.py
 
 .PHONY: run test lint bench clean
 
