@@ -7,11 +7,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 # The engine: pure, typed, checked by mypy --strict.
 ENGINE := src/mazziere/cards.py src/mazziere/rules.py src/mazziere/evaluate.py \
-	src/mazziere/game/core.py
-# Poker all'italiana
-ENGINE += src/mazziere/game/italian_rules.py src/mazziere/game/italian.py
+	src/mazziere/game/core.py src/mazziere/game/holdem.py
 
 .PHONY: run test lint bench clean
+
+# Poker all'italiana
+ENGINE += src/mazziere/game/italian_rules.py src/mazziere/game/italian.py
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "make: Python 3.11 or newer is needed" >&2; exit 2; }
