@@ -51,6 +51,8 @@ from mazziere.game.core import (
     CannotBetError,
     CannotCheckError,
     CannotRaiseError,
+    CardsMucked,
+    CardsShown,
     HandResult,
     HandSetupError,
     HoleCardsDealt,
@@ -62,6 +64,7 @@ from mazziere.game.core import (
     Phase,
     PlayerActed,
     Pot,
+    PotAwarded,
     Rake,
     Record,
     WrongPhaseError,
@@ -746,7 +749,8 @@ class ItalianHand(BettingHand):
     def _deal_draw(self, position: int, count: int) -> None:
         cards, reshuffles = self._stock.deal(position, count)
         for event in reshuffles:
-            self.log.append(StockReshuffled(event.position, event.cards))
+            # The new stock's order is secret: the record keeps which cards went in.
+            self.log.append(StockReshuffled(event.position, tuple(sorted(event.cards))))
         self.hole[position] = (*self.hole[position], *cards)
         self.log.append(HoleCardsDealt(position, tuple(cards)))
 
@@ -974,6 +978,61 @@ class ItalianHand(BettingHand):
             rejoin=rejoin,
             opening=opening_minimum(rules, level, parol_pot=parol_pot),
         )
+
+    # ---------------------------------------------------------------- replay
+
+    @classmethod
+    def from_log(cls, log: Sequence[Record], *, rng: RandomSource | None = None) -> ItalianHand:
+        """Rebuild a hand by replaying its log (``rng`` deals on if the hand is not over).
+
+        >>> import random
+        >>> hand = ItalianHand("italian-32", [900, 900, 900], buio=50, rng=random.Random(3))
+        >>> _ = hand.call(); _ = hand.call(); _ = hand.check(); _ = hand.draw(hand.hole[0][:2])
+        >>> copy = ItalianHand.from_log(hand.log, rng=random.Random(0))
+        >>> copy.log == hand.log, copy.actor == hand.actor, copy.hole == hand.hole
+        (True, True, True)
+        """
+        if not log or not isinstance(log[0], HandStarted):
+            raise HandSetupError("an Italian log starts with its HandStarted record")
+        setup = log[0].setup
+        n = len(setup.stacks)
+        dealt = [r for r in log if isinstance(r, HoleCardsDealt)]
+        order: list[Card] = []
+        if dealt:
+            first = [r.cards for r in dealt[:n]]
+            order = [first[p][k] for k in range(5) for p in range(n)]  # type: ignore[misc]
+            order += [c for r in dealt[n:] for c in r.cards]  # type: ignore[misc]
+        odd_chips = [
+            winner
+            for r in log
+            if isinstance(r, PotAwarded)
+            for winner, share in zip(r.winners, r.shares, strict=True)
+            if share > min(r.shares)
+        ]
+        hand = cls.from_setup(setup, deck=order, rng=rng, odd_chips=odd_chips)
+        for record in log[1:]:
+            if isinstance(record, PlayerActed):
+                if record.timed_out:
+                    hand.timeout(record.position)
+                elif record.kind in (ActionKind.BET, ActionKind.RAISE):
+                    wager = hand.bet if record.kind is ActionKind.BET else hand.raise_to
+                    wager(record.to, record.position)
+                else:
+                    getattr(hand, record.kind.value)(record.position)
+            elif isinstance(record, Discarded):
+                if record.timed_out:
+                    hand.timeout(record.position)
+                else:
+                    hand.draw(record.cards, record.position)  # type: ignore[arg-type]
+            elif (
+                isinstance(record, CardsShown | CardsMucked)
+                and hand.phase is Phase.SHOWDOWN
+                and hand.actor == record.position
+            ):
+                hand.show() if isinstance(record, CardsShown) else hand.muck()
+        if hand.log != list(log):
+            raise HandSetupError("the log does not replay to itself")
+        return hand
 
     # ------------------------------------------------------------------ views
 
