@@ -37,6 +37,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from mazziere.cards import Card, RandomSource, Rank, format_cards
@@ -89,8 +90,10 @@ __all__ = [
     "ItalianHand",
     "ItalianSetup",
     "ItalianView",
+    "NextHand",
     "PotCarried",
     "StockReshuffled",
+    "next_hand",
 ]
 
 BLIND_NAMES = ("buio", "controbuio", "over")
@@ -413,7 +416,10 @@ class ItalianHand(BettingHand):
         self._outcome = "won"
         self._draw_queue: list[int] = []
         self._late: list[int] = []
-        self._blinds = forced_blinds(rule_set, buio=setup.buio, players=n) if setup.buio else ()
+        self.blinds: tuple[int, ...] = (
+            forced_blinds(rule_set, buio=setup.buio, players=n) if setup.buio else ()
+        )
+        """The forced blinds from the dealer's left (italian-32: buio, controbuio, over)."""
         self.log.append(HandStarted(setup))
         self.carried = setup.carried_pot
         for position, amount in enumerate(setup.dead_money):
@@ -423,7 +429,7 @@ class ItalianHand(BettingHand):
             for position in range(n):
                 if self.stacks[position]:
                     self._post_forced(position, setup.invito, kind="invito", live=False)
-        for position, amount in enumerate(self._blinds):
+        for position, amount in enumerate(self.blinds):
             if self.stacks[position]:
                 self._post_forced(position, amount, kind=BLIND_NAMES[position])
         for position, amount in enumerate(setup.posts):
@@ -610,9 +616,9 @@ class ItalianHand(BettingHand):
             self._begin_round(
                 last + 1, min_bet=self.setup.min_bet, increment=increment, aggressor=last
             )
-        elif self._blinds:
-            last = len(self._blinds) - 1
-            big = self._blinds[-1]
+        elif self.blinds:
+            last = len(self.blinds) - 1
+            big = self.blinds[-1]
             self._begin_round(last + 1, min_bet=self.setup.min_bet, increment=big, aggressor=last)
         else:
             min_bet = self.setup.min_bet
@@ -763,8 +769,8 @@ class ItalianHand(BettingHand):
         self._last_round_start = len(self.log)
         if self.blind_raisers:
             first = self.blind_raisers[-1] + 1
-        elif self._blinds:
-            first = len(self._blinds)
+        elif self.blinds:
+            first = len(self.blinds)
         else:
             assert self._first_aggressor is not None
             first = self._first_aggressor
@@ -1073,6 +1079,76 @@ class ItalianHand(BettingHand):
             legal=legal,
             result=self.result,
         )
+
+
+@dataclass(frozen=True)
+class NextHand:
+    """Who plays the next hand, and the arguments it needs, from the last hand's carry.
+
+    ``seats`` are positions of the last hand in the next hand's position
+    order (the button has moved one seat left); ``stacks`` theirs before the
+    next hand; ``arguments`` go to :class:`ItalianHand` with the table's
+    stakes; ``passed`` were left out of a parol pot (they could not pay the
+    adeguamento, or chose not to).
+    """
+
+    seats: tuple[int, ...]
+    stacks: tuple[int, ...]
+    arguments: Mapping[str, object]
+    passed: tuple[int, ...]
+
+
+def next_hand(
+    carry: ItalianCarry, stacks: Sequence[int], *, declined: Iterable[int] = ()
+) -> NextHand:
+    """The next hand after one that ended with ``carry`` and ``stacks`` (positions of that hand).
+
+    The button moves one seat left.  Players without chips sit out.  A parol
+    pot is played by the parol players and by those who pay their
+    adeguamento (``carry.rejoin``) unless they are in ``declined``; a player
+    who cannot pay it is passed automatically.
+
+    >>> carry = ItalianCarry(pot=100, opening_level=0, parol_pot=True, shares=(40, 10, 40, 10),
+    ...                      parol_players=(0, 2), rejoin=(0, 30, 0, 30), opening=Rank.KING)
+    >>> plan = next_hand(carry, [500, 20, 300, 600])
+    >>> plan.seats, plan.passed, plan.arguments["dead_money"], plan.arguments["carried_shares"]
+    ((2, 3, 0), (1,), (0, 30, 0), (40, 10, 40))
+    """
+    n = len(stacks)
+    if len(carry.shares) != n:
+        raise ValueError(f"the carry is for {len(carry.shares)} players, not {n}")
+    refused = set(declined)
+    order = [*range(1, n), 0]
+    seats: list[int] = []
+    passed: list[int] = []
+    for position in order:
+        if stacks[position] <= 0:
+            continue
+        if carry.parol_pot:
+            if position in carry.parol_players:
+                seats.append(position)
+            elif carry.shares[position] and (
+                position in refused or stacks[position] < carry.rejoin[position]
+            ):
+                passed.append(position)
+            elif carry.shares[position]:
+                seats.append(position)
+            continue
+        seats.append(position)
+    dead = tuple(carry.rejoin[p] if carry.parol_pot else 0 for p in seats)
+    arguments: dict[str, object] = {
+        "opening_level": carry.opening_level,
+        "parol_pot": carry.parol_pot,
+        "carried_pot": carry.pot,
+        "carried_shares": tuple(carry.shares[p] for p in seats),
+        "dead_money": dead,
+    }
+    return NextHand(
+        seats=tuple(seats),
+        stacks=tuple(stacks[p] for p in seats),
+        arguments=MappingProxyType(arguments),
+        passed=tuple(passed),
+    )
 
 
 class _NoRandom:

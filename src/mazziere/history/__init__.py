@@ -1,0 +1,1 @@
+"""Hand histories: PHH reading and writing, and replays."""
