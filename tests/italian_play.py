@@ -72,7 +72,7 @@ class Chain:
         self.total = sum(self.chips.values())
 
     def run(self, hands: int, *, after_action: Callable[[ItalianHand], None] | None = None) -> None:
-        """Play up to ``hands`` hands, each fed the last one's carry; check chips after each action."""
+        """Play up to ``hands`` hands, each fed the last one's carry; check chips at each action."""
         seats = list(range(self.players))
         waiting: list[int] = []  # out of a parol pot until it is won
         arguments: dict[str, object] = {}
