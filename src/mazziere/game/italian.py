@@ -774,8 +774,12 @@ class ItalianHand(BettingHand):
         else:
             assert self._first_aggressor is not None
             first = self._first_aggressor
+        # The first to speak opens the showdown if nobody bets; set before the round
+        # starts, since it ends at once when at most one player can bet.
+        self._last_first = first % self.n
         self._begin_round(first, min_bet=self.setup.min_bet)
-        self._last_first = self.actor if self.actor is not None else first % self.n
+        if self.phase is Phase.BETTING and self.actor is not None:
+            self._last_first = self.actor
 
     # ----------------------------------------------------------------- parol
 
