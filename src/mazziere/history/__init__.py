@@ -1,1 +1,1 @@
-"""Hand histories: PHH reading and writing, and replays."""
+"""Hand histories: PHH read and write (:mod:`.phh`), replaying them (:mod:`.replay`)."""
