@@ -87,12 +87,13 @@ def play_holdem_hands(hands: int, seed: int) -> int:
     """Play ``hands`` six-max hands (200-chip stacks, blinds 1/2) with the random policy."""
     rng = random.Random(seed)
     actions = 0
+    raise_kind, bet_kind = ActionKind.RAISE, ActionKind.BET
     for _ in range(hands):
         hand = HoldemHand([STACK] * SEATS, blinds=BLINDS, rng=rng)
         while hand.actor is not None:
             legal = hand.legal_actions()
             kinds = legal.kinds
-            can_raise = ActionKind.RAISE in kinds or ActionKind.BET in kinds
+            can_raise = raise_kind in kinds or bet_kind in kinds
             choice, to = decide(
                 rng, legal.to_call, (legal.min_to, legal.max_to) if can_raise else None
             )

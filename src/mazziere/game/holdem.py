@@ -50,6 +50,7 @@ from mazziere.game.core import (
     Stock,
     UncalledBetReturned,
     UndeterminedHandError,
+    _fast_init,
 )
 from mazziere.rules import HOLDEM, Game, RuleSet, find_rules
 
@@ -127,6 +128,7 @@ class HandStarted(Record):
     setup: HoldemSetup
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class BoardDealt(Record):
     """Community cards dealt face up for a street."""
@@ -161,6 +163,15 @@ def _blind_kind(position: int, amount: int, n: int, blinds: Sequence[int]) -> st
         other = blinds[1 - position]
         return "big_blind" if amount >= other and position == 0 else "small_blind"
     return ("small_blind", "big_blind")[position] if position < 2 else "straddle"
+
+
+# Enum members as module constants: reading one off its class costs ten times more.
+_ACTIONKIND_BET = ActionKind.BET
+_ACTIONKIND_RAISE = ActionKind.RAISE
+_MINRAISERULE_LARGEST_INCREMENT = MinRaiseRule.LARGEST_INCREMENT
+_PHASE_SHOWDOWN = Phase.SHOWDOWN
+_STREET_PREFLOP = Street.PREFLOP
+_STREET_RIVER = Street.RIVER
 
 
 class HoldemHand(BettingHand):
@@ -206,10 +217,12 @@ class HoldemHand(BettingHand):
             blinds = (blinds[1], blinds[0])  # heads-up: position 0 is the big blind
         per_ante = _per_position("ante", ante, n)
         per_blind = _per_position("blinds", blinds, n)
-        if min_bet is None:
-            min_bet = max((abs(b) for b in per_blind if isinstance(b, int)), default=0) or max(
-                (a for a in per_ante if isinstance(a, int)), default=0
-            )
+        if min_bet is None:  # the big blind, else the largest post, else the ante
+            big = per_blind[0 if n == 2 else 1] if n >= 2 else 0
+            posts = [abs(b) for b in per_blind if isinstance(b, int)] + [
+                a for a in per_ante if isinstance(a, int)
+            ]
+            min_bet = abs(big) if isinstance(big, int) and big else max(posts, default=0)
         setup = HoldemSetup(
             stacks=tuple(stacks),
             antes=per_ante,
@@ -293,7 +306,7 @@ class HoldemHand(BettingHand):
                 kind = _blind_kind(position, amount, n, blinds)
                 self._post_forced(position, abs(amount), kind=kind)
         self._deal_hole_cards()
-        self._begin_street(Street.PREFLOP)
+        self._begin_street(_STREET_PREFLOP)
 
     def _return_unmatched_ante(self, posted: list[int]) -> None:
         """Antes that count for all-in levels: the part of the largest nobody matched goes back."""
@@ -310,10 +323,9 @@ class HoldemHand(BettingHand):
     # ---------------------------------------------------------------- dealing
 
     def _deal_hole_cards(self) -> None:
-        draw = self._stock.draw
         n = self.n
-        first = [draw() for _ in range(n)]
-        second = [draw() for _ in range(n)]
+        cards = self._stock.take(2 * n)
+        first, second = cards[:n], cards[n:]
         hole = self.hole
         log = self.log
         for position in range(n):
@@ -330,34 +342,38 @@ class HoldemHand(BettingHand):
 
     def _begin_street(self, street: Street) -> None:
         self.street = street
-        if street is Street.PREFLOP:
-            first, increment = self._preflop_opening()
-            self._begin_round(first, min_bet=self.setup.min_bet, increment=increment)
+        if street is _STREET_PREFLOP:
+            # The big blind is the opening bet: a raise is at least the minimum bet
+            # more than the largest blind or straddle (a short blind changes nothing).
+            self._begin_round(self._preflop_first(), min_bet=self.setup.min_bet)
         else:
             self._deal_board(street)
             self._begin_round(0, min_bet=self.setup.min_bet)
 
-    def _preflop_opening(self) -> tuple[int, int]:
-        """First to act pre-flop (left of the largest blind) and the raise size the blinds make."""
+    def _preflop_first(self) -> int:
+        """First asked pre-flop: left of the largest blind or straddle (negative posts aside)."""
         blinds = self.setup.blinds
         bets = self.bets
-        top = max(range(self.n), key=lambda i: (bets[i] if blinds[i] > 0 else -bets[i], i))
-        posted = sorted({b for b in bets if b})
-        increment = max((b - a for a, b in zip([0, *posted], posted, strict=False)), default=0)
-        return top + 1, increment
+        top = 0
+        key = (0, 0)
+        for i in range(self.n):
+            posted = bets[i] if blinds[i] > 0 else -bets[i]
+            if (posted, i) >= key:
+                top, key = i, (posted, i)
+        return top + 1
 
     def _round_over(self) -> None:
         self._last_aggressor = self.aggressor
         street = self.street
         assert street is not None
-        if street is Street.RIVER:
+        if street is _STREET_RIVER:
             self._evaluate()
             self._begin_showdown(self._showdown_order(), ask=self.ask_show)
         elif self._active <= 1:
             # At most one player can still bet: hands face up, the board is dealt out.
             for position in self._showdown_order():
                 self._do_show(position)
-            while street is not Street.RIVER:
+            while street is not _STREET_RIVER:
                 street = _NEXT_STREET[street]
                 self.street = street
                 self._deal_board(street)
@@ -501,14 +517,14 @@ class HoldemHand(BettingHand):
             if isinstance(record, PlayerActed):
                 if record.timed_out:
                     hand.timeout(record.position)
-                elif record.kind in (ActionKind.BET, ActionKind.RAISE):
-                    wager = hand.bet if record.kind is ActionKind.BET else hand.raise_to
+                elif record.kind in (_ACTIONKIND_BET, _ACTIONKIND_RAISE):
+                    wager = hand.bet if record.kind is _ACTIONKIND_BET else hand.raise_to
                     wager(record.to, record.position)
                 else:
                     getattr(hand, record.kind.value)(record.position)
             elif (
                 isinstance(record, CardsShown | CardsMucked)
-                and hand.phase is Phase.SHOWDOWN
+                and hand.phase is _PHASE_SHOWDOWN
                 and hand.actor == record.position
             ):
                 hand.show() if isinstance(record, CardsShown) else hand.muck()
