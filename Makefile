@@ -11,9 +11,6 @@ ENGINE := src/mazziere/cards.py src/mazziere/rules.py src/mazziere/evaluate.py \
 
 .PHONY: run test lint bench clean
 
-# Poker all'italiana
-ENGINE += src/mazziere/game/italian_rules.py src/mazziere/game/italian.py \
-	src/mazziere/history/phh_italian.py
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "make: Python 3.11 or newer is needed" >&2; exit 2; }
