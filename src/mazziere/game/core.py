@@ -527,8 +527,15 @@ class LegalActions:
     to_call: int = 0
     min_to: int = 0
     max_to: int = 0
-    confirm_fold: bool = False
-    """Folding is legal but gives up a free check: a client asks before sending it."""
+
+    @property
+    def confirm_fold(self) -> bool:
+        """Folding is legal but gives up a free check: a client asks before sending it.
+
+        >>> LegalActions(0, frozenset({ActionKind.FOLD, ActionKind.CHECK})).confirm_fold
+        True
+        """
+        return not self.to_call and ActionKind.FOLD in self.kinds
 
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, Action) or action.kind not in self.kinds:
