@@ -742,6 +742,8 @@ class ItalianHand(BettingHand):
         self._finish()
 
     def _split_pot(self, index: int, amount: int, winners: tuple[int, ...]) -> tuple[int, ...]:
+        if len(winners) == 1:  # suits break every tie: only parole splits a pot
+            return (amount,)
         script = self._odd_chips
         if script is None:
             return super()._split_pot(index, amount, winners)
@@ -807,17 +809,17 @@ class ItalianHand(BettingHand):
             self.phase is not Phase.DRAW
             or (position is not None and position != actor)
             or len(discards) > self._draw_max
-            or len(set(discards)) != len(discards)
-            or not all(card in held for card in discards)
+            or len(thrown := set(discards)) != len(discards)
+            or not thrown.issubset(held)
         ):
-            self.verify_draw(discards, position)  # raises the precise error
+            self.verify_draw(discards, position)  # raises the precise error (always, here)
         assert actor is not None
         record = Discarded(actor, discards, timed_out)
         self.log.append(record)
         count = len(discards)
         self.drawn[actor] = count
         if count:
-            self.hole[actor] = tuple([c for c in held if c not in discards])
+            self.hole[actor] = tuple([c for c in held if c not in thrown])
             self._stock.discard(actor, discards)
             now = count
             if count == 4 and self.rules.fourth_card_after_others:
