@@ -48,6 +48,7 @@ from mazziere.game.core import (
     ActionNotOfferedError,
     AmountTooLargeError,
     AmountTooSmallError,
+    BetsCollected,
     BettingHand,
     CannotBetError,
     CannotCheckError,
@@ -1006,7 +1007,8 @@ class ItalianHand(BettingHand):
         strengths = self._strengths
         for position in order:
             strengths[position] = ranking.strength(self.hole[position])
-        self._showdown_pots = self.pots()
+        last = self.log[-1]  # the bets of the last round were just collected into these pots
+        self._showdown_pots = last.pots if type(last) is BetsCollected else self.pots()
         self._begin_showdown(order, ask=self.ask_show, auto_show=True)
 
     def _best(self, positions: Sequence[int]) -> list[int]:
