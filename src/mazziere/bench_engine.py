@@ -29,17 +29,28 @@ RandomHandPlayer = Callable[[int, int], int]
 
 RANDOM_HAND_PLAYERS: dict[str, str] = {
     "holdem": "mazziere.bench_engine:play_holdem_hands",
+    "italian-classic": "mazziere.bench_italian:play_italian_classic_hands",
+    "italian-32": "mazziere.bench_italian:play_italian_32_hands",
 }
 """Rule set -> ``"module:function"`` of our random hand player (imported when used)."""
 
 PEER_PLAYERS: dict[str, dict[str, str]] = {
     "holdem": {"pokerkit": "mazziere.bench_engine:play_pokerkit_hands"},
+    # No library plays Italian poker: the yardstick is our own Hold'em engine.
+    "italian-classic": {"holdem": "mazziere.bench_engine:play_holdem_hands"},
+    "italian-32": {"holdem": "mazziere.bench_engine:play_holdem_hands"},
 }
 """Rule set -> peer name -> ``"module:function"`` of that peer's random hand player."""
 
 SEATS = 6
 STACK = 200
 BLINDS = (1, 2)
+
+TABLES: dict[str, str] = {
+    "italian-classic": "6 players (40 cards), stacks 200, invito 2",
+    "italian-32": "5 players, stacks 200, buio 1 (controbuio 2, over 4)",
+}
+"""How the benchmark's table of a rule set is set up, when it is not the Hold'em one."""
 
 
 class NoEngineError(ValueError):
@@ -171,8 +182,9 @@ def run_engine_benchmark(
             players[name][0](1, seed)  # imports the peer now, outside the timings
         except ImportError:
             missing.append(name)
+    table = TABLES.get(rules, f"{SEATS}-max, stacks {STACK}, blinds {BLINDS[0]}/{BLINDS[1]}")
     echo(
-        f"{rules}: {SEATS}-max, stacks {STACK}, blinds {BLINDS[0]}/{BLINDS[1]}, random policy "
+        f"{rules}: {table}, random policy "
         f"(seed {seed}); hands per CPU second, median of {repeats} alternating timings"
     )
     times: dict[str, list[float]] = {name: [] for name in players}
@@ -190,7 +202,7 @@ def run_engine_benchmark(
             f"{actions[name] / count:.1f} actions/hand)"
         )
         if name != "mazziere":
-            line += f"   mazziere is {ours / rate:.0f}x"
+            line += f"   mazziere is {ours / rate:.2f}x"
         echo(line)
     for name in missing:
         echo(f"  {name:<10} not installed (pip install -e '.[bench]')")
