@@ -29,6 +29,7 @@ __all__ = [
     "BettingStructure",
     "Category",
     "FlushOrder",
+    "ForcedBets",
     "Game",
     "OddChipRule",
     "RuleSet",
@@ -107,6 +108,17 @@ class OddChipRule(StrEnum):
 
     CLOCKWISE_FROM_BUTTON = "clockwise-from-button"
     RANDOM_WINNER = "random-winner"
+
+
+class ForcedBets(StrEnum):
+    """Which forced bets a table of this game takes before the deal."""
+
+    BLINDS = "blinds"
+    """Small and big blind, optionally an ante from everyone (Hold'em)."""
+    INVITO = "invito"
+    """The invito from everyone, no blinds (italian-classic)."""
+    BUIO = "buio"
+    """Buio, controbuio (twice) and, with four or more players, the over (italian-32)."""
 
 
 class BettingStructure(StrEnum):
@@ -193,6 +205,9 @@ class RuleSet:
     """Unanimous parole splits the pot among those still in (italian-32)."""
     betting_structure: BettingStructure = BettingStructure.NO_LIMIT
 
+    # --- the table: forced bets between hands ---
+    forced_bets: ForcedBets = ForcedBets.BLINDS
+
     # --- extra parameters for house variations; engines read them by name ---
     extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
@@ -276,6 +291,7 @@ ITALIAN_CLASSIC = RuleSet(
     draw_max=4,
     fourth_card_after_others=True,
     parol=True,
+    forced_bets=ForcedBets.INVITO,
 )
 
 ITALIAN_32 = RuleSet(
@@ -294,6 +310,7 @@ ITALIAN_32 = RuleSet(
     odd_chip=OddChipRule.RANDOM_WINNER,
     draw_max=4,
     parole_splits_pot=True,
+    forced_bets=ForcedBets.BUIO,
 )
 
 _REGISTRY: dict[str, RuleSet] = {}
