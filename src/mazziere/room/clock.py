@@ -137,9 +137,11 @@ class TimeBank:
         """Count a hand dealt to the player; refill the bank when it is due."""
         self._hands += 1
         if self._hands % self.settings.time_bank_refill_hands == 0:
-            self.seconds = min(
-                self.settings.time_bank_max_seconds,
-                self.seconds + self.settings.time_bank_refill_seconds,
+            self.seconds = float(
+                min(
+                    self.settings.time_bank_max_seconds,
+                    self.seconds + self.settings.time_bank_refill_seconds,
+                )
             )
 
     def spend(self, seconds: float) -> None:
