@@ -1,0 +1,1614 @@
+"""What every game shares: actions, errors, records, the stock, betting rounds, pots, awards.
+
+A game (Texas Hold'em in :mod:`mazziere.game.holdem`, Poker all'italiana in
+:mod:`mazziere.game.italian`) subclasses :class:`BettingHand` and adds its own
+phases (streets and the board, or the draw).  This module knows nothing about
+streets, boards or openings: it knows positions, chips, whose turn it is, how
+much may be bet, which pots there are and who gets them.
+
+A tiny game played with the core alone: two players, 1 chip antes, one
+betting round, then a showdown where position 1 holds the better hand.
+
+>>> class OneRound(BettingHand):
+...     def __init__(self, stacks):
+...         super().__init__(stacks)
+...         for position in range(self.n):
+...             self._post_forced(position, 1, kind="ante", live=False)
+...         self._begin_round(0, min_bet=2)
+...     def _round_over(self):
+...         self._begin_showdown(list(range(self.n)))
+...     def _can_win(self, position):
+...         return position == 1
+...     def _pot_winners(self, eligible):
+...         return (1,) if 1 in eligible else eligible
+>>> hand = OneRound([100, 100])
+>>> hand.actor, sorted(kind.value for kind in hand.legal_actions().kinds)
+(0, ['all-in', 'bet', 'check', 'fold', 'timeout'])
+>>> record = hand.bet(10)
+>>> record.position, record.kind.value, record.added, record.to, record.all_in
+(0, 'bet', 10, 10, False)
+>>> hand.raise_to(15)
+Traceback (most recent call last):
+...
+mazziere.game.core.AmountTooSmallError: raise to at least 20, not 15
+>>> hand.call().added
+10
+>>> hand.is_over, hand.result.stacks, hand.result.payoffs
+(True, (89, 111), (-11, 11))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from mazziere.cards import Card, RandomSource
+from mazziere.rules import BettingStructure, OddChipRule
+
+__all__ = [
+    "Action",
+    "ActionKind",
+    "ActionNotOfferedError",
+    "AmountTooLargeError",
+    "AmountTooSmallError",
+    "BetsCollected",
+    "BettingHand",
+    "CannotBetError",
+    "CannotCheckError",
+    "CannotMuckError",
+    "CannotRaiseError",
+    "CardBurned",
+    "CardsMucked",
+    "CardsShown",
+    "DeckExhaustedError",
+    "ForcedBet",
+    "HandOverError",
+    "HandResult",
+    "HandSetupError",
+    "HoleCardsDealt",
+    "IllegalActionError",
+    "InvalidAmountError",
+    "LegalActions",
+    "MinRaiseRule",
+    "NotYourTurnError",
+    "NothingToCallError",
+    "Phase",
+    "PlayerActed",
+    "Pot",
+    "PotAwarded",
+    "PotResult",
+    "Rake",
+    "RakeTaken",
+    "Record",
+    "Stock",
+    "UncalledBetReturned",
+    "UndeterminedHandError",
+    "WrongPhaseError",
+    "build_pots",
+    "split_pot",
+]
+
+# ---------------------------------------------------------------------- actions
+
+
+class ActionKind(StrEnum):
+    """What a player may do.  Each engine accepts the kinds its game has."""
+
+    FOLD = "fold"
+    CHECK = "check"
+    """Also "passo" (classic opening round), "busso", "cip": the engine action is a check."""
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    """Raise *to* a total amount for the round (as in PHH's ``cbr``)."""
+    ALL_IN = "all-in"
+    """Put in the whole stack: a call, bet or raise, whichever it amounts to."""
+    PAROL = "parol"
+    """Italian poker: a check that counts only if every player still in says it."""
+    DRAW = "draw"
+    """Italian poker: discard the given cards (none: stand pat, "servito")."""
+    SHOW = "show"
+    MUCK = "muck"
+    TIMEOUT = "timeout"
+    """The clock ran out: the engine checks if checking is free, otherwise folds."""
+
+
+_AMOUNT_KINDS = frozenset({ActionKind.BET, ActionKind.RAISE})
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """An action as data: what a table, a bot or a socket passes to :meth:`BettingHand.apply`.
+
+    ``amount`` is the total a bet or raise brings the player's bet to in this
+    round; ``cards`` are the discards of a draw.
+
+    >>> Action.raise_to(300)
+    Action(kind=<ActionKind.RAISE: 'raise'>, amount=300, cards=())
+    >>> str(Action.parse("raise 300")), str(Action.parse("all-in")), str(Action.parse("draw Ah 7c"))
+    ('raise 300', 'all-in', 'draw Ah 7c')
+    >>> Action.parse("bet")
+    Traceback (most recent call last):
+    ...
+    mazziere.game.core.InvalidAmountError: bet needs an amount: 'bet'
+    """
+
+    kind: ActionKind
+    amount: int | None = None
+    cards: tuple[Card, ...] = ()
+
+    @classmethod
+    def fold(cls) -> Action:
+        """Fold (pass, in Italian poker's last round)."""
+        return cls(ActionKind.FOLD)
+
+    @classmethod
+    def check(cls) -> Action:
+        """Check (passo, busso, cip)."""
+        return cls(ActionKind.CHECK)
+
+    @classmethod
+    def call(cls) -> Action:
+        """Call (vedo)."""
+        return cls(ActionKind.CALL)
+
+    @classmethod
+    def bet(cls, amount: int) -> Action:
+        """Bet ``amount`` (open, punto)."""
+        return cls(ActionKind.BET, amount)
+
+    @classmethod
+    def raise_to(cls, amount: int) -> Action:
+        """Raise to a total of ``amount`` for the round (rilancio)."""
+        return cls(ActionKind.RAISE, amount)
+
+    @classmethod
+    def all_in(cls) -> Action:
+        """Put the whole stack in."""
+        return cls(ActionKind.ALL_IN)
+
+    @classmethod
+    def timeout(cls) -> Action:
+        """The player's clock ran out."""
+        return cls(ActionKind.TIMEOUT)
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read ``'fold'``, ``'bet 20'``, ``'raise 60'``, ``'draw Ah 7c'``... as ``str`` writes."""
+        from mazziere.cards import parse_cards
+
+        words = text.split()
+        if not words:
+            raise InvalidAmountError("empty action")
+        try:
+            kind = ActionKind(words[0].lower())
+        except ValueError:
+            known = ", ".join(k.value for k in ActionKind)
+            raise ActionNotOfferedError(f"unknown action {words[0]!r} (known: {known})") from None
+        rest = words[1:]
+        if kind in _AMOUNT_KINDS:
+            if len(rest) != 1 or not rest[0].isdigit():
+                raise InvalidAmountError(f"{kind.value} needs an amount: {text!r}")
+            return cls(kind, int(rest[0]))
+        if kind is ActionKind.DRAW:
+            return cls(kind, cards=tuple(parse_cards(" ".join(rest))))
+        if rest:
+            raise InvalidAmountError(f"{kind.value} takes no argument: {text!r}")
+        return cls(kind)
+
+    def __str__(self) -> str:
+        if self.amount is not None:
+            return f"{self.kind.value} {self.amount}"
+        if self.cards:
+            return f"{self.kind.value} " + " ".join(map(str, self.cards))
+        return self.kind.value
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON.
+
+        >>> Action.bet(20).to_dict()
+        {'kind': 'bet', 'amount': 20, 'cards': []}
+        """
+        return {
+            "kind": self.kind.value,
+            "amount": self.amount,
+            "cards": [str(c) for c in self.cards],
+        }
+
+
+# ----------------------------------------------------------------------- errors
+
+
+class IllegalActionError(ValueError):
+    """An action the hand does not allow now; the message says why.  Nothing changed."""
+
+
+class HandOverError(IllegalActionError):
+    """The hand is over."""
+
+
+class WrongPhaseError(IllegalActionError):
+    """Not the moment for this action (betting during the showdown, say)."""
+
+
+class NotYourTurnError(IllegalActionError):
+    """Another position is to act."""
+
+
+class ActionNotOfferedError(IllegalActionError):
+    """An action this game or this moment does not have."""
+
+
+class CannotCheckError(IllegalActionError):
+    """There is a bet to call."""
+
+
+class NothingToCallError(IllegalActionError):
+    """There is no bet to call: check."""
+
+
+class CannotBetError(IllegalActionError):
+    """There is already a bet in this round: raise."""
+
+
+class CannotRaiseError(IllegalActionError):
+    """No bet or raise is allowed: no bet to raise, betting not reopened, call-or-fold only..."""
+
+
+class InvalidAmountError(IllegalActionError):
+    """An amount that is not a whole number of chips."""
+
+
+class AmountTooSmallError(IllegalActionError):
+    """Below the minimum bet or raise."""
+
+
+class AmountTooLargeError(IllegalActionError):
+    """Above the stack or the pot limit."""
+
+
+class CannotMuckError(IllegalActionError):
+    """The hand could still win: it is shown (cards speak)."""
+
+
+class HandSetupError(ValueError):
+    """Bad parameters for a new hand (stacks, blinds, deck...)."""
+
+
+class DeckExhaustedError(HandSetupError):
+    """The given card order ran out."""
+
+
+class UndeterminedHandError(ValueError):
+    """A pot would be decided by cards nobody knows (a replayed ``????``)."""
+
+
+# ---------------------------------------------------------------------- records
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    to_dict = getattr(value, "to_dict", None)
+    if to_dict is not None:
+        return to_dict()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return str(value)
+
+
+def _card_text(card: Card | None) -> str:
+    return "??" if card is None else str(card)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """Base of every record in a hand's log.  Records are immutable and compare by value."""
+
+    type: ClassVar[str] = "record"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON: ``{"type": ..., <fields>}``; cards as text, unknown ``"??"``."""
+        data: dict[str, Any] = {"type": self.type}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name == "cards" and isinstance(value, tuple):
+                data[f.name] = [_card_text(c) for c in value]
+            elif f.name == "card":
+                data[f.name] = None if value is None else str(value)
+            else:
+                data[f.name] = _plain(value)
+        return data
+
+    def seen_by(self, viewer: int | None) -> Record:
+        """The record as ``viewer`` (a position, or ``None`` for a spectator) may see it."""
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class ForcedBet(Record):
+    """A forced bet posted before the cards: ante, invito, blind, straddle, blind raise...
+
+    ``live`` chips count toward the player's bet in the first betting round;
+    dead ones only go into the pot.
+    """
+
+    type: ClassVar[str] = "forced_bet"
+    position: int
+    amount: int
+    kind: str
+    live: bool
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardsDealt(Record):
+    """Cards dealt face down to a player; ``None`` is an unknown card (replays)."""
+
+    type: ClassVar[str] = "hole_cards"
+    position: int
+    cards: tuple[Card | None, ...]
+
+    def seen_by(self, viewer: int | None) -> Record:
+        """Others' hole cards are hidden.
+
+        >>> HoleCardsDealt(0, (Card("Ah"), Card("Kd"))).seen_by(1).to_dict()
+        {'type': 'hole_cards', 'position': 0, 'cards': ['??', '??']}
+        """
+        if viewer == self.position:
+            return self
+        return HoleCardsDealt(self.position, (None,) * len(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class CardBurned(Record):
+    """A card burned by the dealer (nobody sees which)."""
+
+    type: ClassVar[str] = "burn"
+    card: Card | None
+
+    def seen_by(self, viewer: int | None) -> Record:
+        """Nobody sees a burned card."""
+        return CardBurned(None) if self.card is not None else self
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerActed(Record):
+    """A betting decision: ``added`` chips went in and the player's bet is now ``to``."""
+
+    type: ClassVar[str] = "action"
+    position: int
+    kind: ActionKind
+    added: int
+    to: int
+    all_in: bool = False
+    timed_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UncalledBetReturned(Record):
+    """The part of a bet nobody called goes back to its owner."""
+
+    type: ClassVar[str] = "uncalled"
+    position: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    """A main or side pot: its chips and the positions that may win it."""
+
+    amount: int
+    eligible: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {"amount": self.amount, "eligible": list(self.eligible)}
+
+
+@dataclass(frozen=True, slots=True)
+class BetsCollected(Record):
+    """The end of a betting round: bets go to the pots, which are now ``pots``."""
+
+    type: ClassVar[str] = "collect"
+    pots: tuple[Pot, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsShown(Record):
+    """A player's hole cards face up (at the showdown, an all-in, or by choice)."""
+
+    type: ClassVar[str] = "show"
+    position: int
+    cards: tuple[Card | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsMucked(Record):
+    """A player gave up their cards unseen at the showdown (they win nothing)."""
+
+    type: ClassVar[str] = "muck"
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class RakeTaken(Record):
+    """The house's share, taken from the pots before they are awarded."""
+
+    type: ClassVar[str] = "rake"
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded(Record):
+    """Pot number ``pot`` (0 is the main pot) goes to ``winners``, ``shares`` each."""
+
+    type: ClassVar[str] = "award"
+    pot: int
+    amount: int
+    winners: tuple[int, ...]
+    shares: tuple[int, ...]
+
+
+# ---------------------------------------------------------------- legal actions
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """What the player to act may do now: the engine's answer, and a client's buttons.
+
+    ``to_call`` is what a call adds; a bet or raise brings the player's bet to
+    any total from ``min_to`` to ``max_to`` (``min_to`` is the all-in amount
+    when the stack is short of a full raise).
+
+    >>> legal = LegalActions(2, frozenset({ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE,
+    ...                                    ActionKind.ALL_IN}), to_call=2, min_to=4, max_to=100)
+    >>> Action.raise_to(4) in legal, Action.raise_to(3) in legal, Action.check() in legal
+    (True, False, False)
+    """
+
+    position: int | None
+    kinds: frozenset[ActionKind] = frozenset()
+    to_call: int = 0
+    min_to: int = 0
+    max_to: int = 0
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Action) or action.kind not in self.kinds:
+            return False
+        if action.kind in _AMOUNT_KINDS:
+            return action.amount is not None and self.min_to <= action.amount <= self.max_to
+        return True
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON (kinds sorted)."""
+        return {
+            "position": self.position,
+            "kinds": sorted(k.value for k in self.kinds),
+            "to_call": self.to_call,
+            "min_to": self.min_to,
+            "max_to": self.max_to,
+        }
+
+
+NO_ACTIONS = LegalActions(None)
+
+# ------------------------------------------------------------------------- pots
+
+
+def build_pots(
+    committed: Sequence[int],
+    folded: Sequence[bool],
+    dead: Sequence[int] | None = None,
+) -> tuple[Pot, ...]:
+    """Main and side pots from what each position put in, by all-in levels.
+
+    ``committed[i]`` is what position ``i`` put in (folded players too);
+    ``dead`` chips (dead antes and blinds) go to the main pot whoever paid them.
+    Each pot may be won by the players still in who matched its level.
+
+    >>> build_pots([50, 100, 100, 30], [False, False, False, True])
+    (Pot(amount=180, eligible=(0, 1, 2)), Pot(amount=100, eligible=(1, 2)))
+    >>> build_pots([10, 0, 10], [False, True, False], dead=[1, 1, 1])
+    (Pot(amount=23, eligible=(0, 2)),)
+    """
+    n = len(committed)
+    levels = sorted(set(committed))
+    pots: list[Pot] = []
+    previous = 0
+    carry = sum(dead) if dead else 0
+    for level in levels:
+        if level <= 0:
+            continue
+        step = level - previous
+        amount = carry + sum(step for i in range(n) if committed[i] >= level)
+        eligible = tuple(i for i in range(n) if not folded[i] and committed[i] >= level)
+        if not eligible:
+            # Only folded players reached this level (an unreturned bet): the
+            # chips stay with the pot below.
+            carry = amount
+            previous = level
+            continue
+        carry = 0
+        if pots and pots[-1].eligible == eligible:
+            pots[-1] = Pot(pots[-1].amount + amount, eligible)
+        else:
+            pots.append(Pot(amount, eligible))
+        previous = level
+    if carry:
+        if pots:
+            pots[-1] = Pot(pots[-1].amount + carry, pots[-1].eligible)
+        else:
+            pots.append(Pot(carry, tuple(i for i in range(n) if not folded[i])))
+    return tuple(pots)
+
+
+def split_pot(
+    amount: int,
+    winners: Sequence[int],
+    *,
+    odd_chip: OddChipRule = OddChipRule.CLOCKWISE_FROM_BUTTON,
+    rng: RandomSource | None = None,
+) -> tuple[int, ...]:
+    """Each winner's share of ``amount`` (in the order of ``winners``).
+
+    Equal shares; the odd chips go one at a time clockwise from the button
+    (lowest position first: position 0 sits left of the button) or, with
+    ``OddChipRule.RANDOM_WINNER``, to winners drawn at random by ``rng``.
+
+    >>> split_pot(100, [2, 0, 1])
+    (33, 34, 33)
+    >>> split_pot(101, [4, 1])
+    (50, 51)
+    >>> import random
+    >>> sorted(split_pot(7, [0, 1], odd_chip=OddChipRule.RANDOM_WINNER, rng=random.Random(1)))
+    [3, 4]
+    """
+    count = len(winners)
+    if count == 0:
+        raise ValueError("a pot needs at least one winner")
+    share, odd = divmod(amount, count)
+    shares = [share] * count
+    if odd:
+        if odd_chip is OddChipRule.CLOCKWISE_FROM_BUTTON:
+            order = sorted(range(count), key=winners.__getitem__)
+        else:
+            if rng is None:
+                raise ValueError("the random odd-chip rule needs a random source")
+            order = list(range(count))
+            for k in range(odd):  # a partial Fisher-Yates: `odd` distinct winners
+                j = rng.randrange(k, count)
+                order[k], order[j] = order[j], order[k]
+        for k in order[:odd]:
+            shares[k] += 1
+    return tuple(shares)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rake:
+    """The house's share of a pot: ``percent`` of it, counted in whole ``unit`` steps, capped.
+
+    ``cap_by_players`` (players dealt in -> cap) overrides ``cap``.  With
+    ``no_flop_no_drop`` a hand that ends before the flop (Hold'em) or before
+    the draw (Italian poker) pays nothing; the game decides which moment that is.
+
+    >>> Rake(percent=Fraction(5, 100), cap=300).amount(2000, players=6)
+    100
+    >>> italian_32 = Rake(percent=Fraction(5, 100), unit=100, cap_by_players={2: 100, 3: 100,
+    ...                   4: 200, 5: 200})
+    >>> italian_32.amount(1999, players=3), italian_32.amount(10_000, players=3)
+    (95, 100)
+    """
+
+    percent: Fraction
+    cap: int | None = None
+    cap_by_players: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
+    unit: int = 1
+    no_flop_no_drop: bool = True
+
+    def __post_init__(self) -> None:
+        if isinstance(self.percent, float):
+            raise HandSetupError("give the rake as a Fraction or Decimal, not a float")
+        percent = Fraction(self.percent)
+        if not 0 <= percent <= 1:
+            raise HandSetupError(f"rake must be between 0 and 1 of the pot, not {percent}")
+        object.__setattr__(self, "percent", percent)
+        if self.unit < 1 or (self.cap is not None and self.cap < 0):
+            raise HandSetupError("rake unit must be at least 1 and the cap not negative")
+
+    def amount(self, pot: int, *, players: int) -> int:
+        """The rake on a total pot of ``pot`` chips with ``players`` dealt in."""
+        counted = pot // self.unit * self.unit
+        rake = counted * self.percent.numerator // self.percent.denominator
+        cap = self.cap_by_players.get(players, self.cap)
+        if cap is not None:
+            rake = min(rake, cap)
+        return rake
+
+
+# ------------------------------------------------------------------------ stock
+
+
+class Stock:
+    """The cards still to be dealt: a given order first, then random ones.
+
+    With ``order`` the cards come out in that order (``None`` is an unknown
+    card, for replays); after it, or without it, each card is drawn by one
+    step of a Fisher-Yates shuffle with ``rng``, so only the cards dealt are
+    ever shuffled.
+
+    >>> import random
+    >>> from mazziere.cards import Deck, parse_cards
+    >>> stock = Stock(Deck.standard(), order=parse_cards("Ah Kd"), rng=random.Random(3))
+    >>> stock.draw(), stock.draw(), stock.draw() not in parse_cards("Ah Kd"), len(stock)
+    (Card('Ah'), Card('Kd'), True, 49)
+    >>> Stock(Deck.standard(), order=parse_cards("Ah")).take(2)
+    Traceback (most recent call last):
+    ...
+    mazziere.game.core.DeckExhaustedError: the given card order ran out after 1 cards
+    """
+
+    __slots__ = ("_dealt", "_order", "_remaining", "_rng")
+
+    def __init__(
+        self,
+        cards: Iterable[Card],
+        *,
+        order: Sequence[Card | None] | None = None,
+        rng: RandomSource | None = None,
+    ) -> None:
+        remaining = list(cards)
+        members = set(remaining)
+        self._order: list[Card | None] = []
+        if order is not None:
+            seen: set[int] = set()
+            for card in order:
+                if card is None:
+                    self._order.append(None)
+                    continue
+                if card not in members:
+                    raise HandSetupError(f"card {str(card)!r} is not in this game's deck")
+                if card in seen:
+                    raise HandSetupError(f"card {str(card)!r} appears twice in the card order")
+                seen.add(card)
+                self._order.append(card)
+            remaining = [c for c in remaining if c not in seen]
+        self._order.reverse()  # pop() from the end is O(1)
+        self._remaining = remaining
+        self._rng = rng
+        self._dealt = 0
+
+    def __len__(self) -> int:
+        return len(self._order) + (len(self._remaining) if self._rng is not None else 0)
+
+    def draw(self) -> Card | None:
+        """The next card (``None``: a card of the given order that is unknown)."""
+        self._dealt += 1
+        if self._order:
+            return self._order.pop()
+        rng = self._rng
+        if rng is None:
+            raise DeckExhaustedError(f"the given card order ran out after {self._dealt - 1} cards")
+        remaining = self._remaining
+        if not remaining:
+            raise DeckExhaustedError("no cards left in the stock")
+        j = rng.randrange(len(remaining))
+        remaining[j], remaining[-1] = remaining[-1], remaining[j]
+        return remaining.pop()
+
+    def take(self, count: int) -> tuple[Card | None, ...]:
+        """The next ``count`` cards."""
+        return tuple(self.draw() for _ in range(count))
+
+    def add(self, cards: Iterable[Card]) -> None:
+        """Put cards back among the random ones (a reshuffle of discards into the stock)."""
+        self._remaining.extend(cards)
+
+    @property
+    def remaining(self) -> tuple[Card, ...]:
+        """The cards not yet dealt and not promised by the given order (in no useful order)."""
+        return tuple(self._remaining)
+
+
+# ------------------------------------------------------------------------ rules
+
+
+class MinRaiseRule(StrEnum):
+    """How big the smallest raise is (never less than the round's minimum bet)."""
+
+    LARGEST_INCREMENT = "largest-increment"
+    """The largest bet or raise increment of the round so far (the standard rule)."""
+    LAST_INCREMENT = "last-increment"
+    """The increment of the last bet or raise, even an all-in for less."""
+    OPENING_BET = "opening-bet"
+    """The size of the round's opening bet, however it was raised since."""
+
+
+class Phase(StrEnum):
+    """Where a hand is.  Games may use only some of these."""
+
+    DEALING = "dealing"
+    BETTING = "betting"
+    DRAW = "draw"
+    SHOWDOWN = "showdown"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """One pot at the end: its chips, who could win it, who did and how much each got."""
+
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {
+            "amount": self.amount,
+            "eligible": list(self.eligible),
+            "winners": list(self.winners),
+            "shares": list(self.shares),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The end of a hand: stacks, payoffs (stack change), pots, rake, cards shown.
+
+    ``extra`` holds what a game hands on to the next hand (Italian poker:
+    carried pot, opening level, parol-pot participants and their dues).
+    """
+
+    stacks: tuple[int, ...]
+    payoffs: tuple[int, ...]
+    pots: tuple[PotResult, ...]
+    rake: int
+    shown: Mapping[int, tuple[Card | None, ...]]
+    extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {
+            "stacks": list(self.stacks),
+            "payoffs": list(self.payoffs),
+            "pots": [p.to_dict() for p in self.pots],
+            "rake": self.rake,
+            "shown": {str(k): [_card_text(c) for c in v] for k, v in self.shown.items()},
+            "extra": _plain(dict(self.extra)),
+        }
+
+
+# ------------------------------------------------------------------------ hands
+
+
+def _check_amount(amount: object) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise InvalidAmountError(f"amounts are whole chips (int), not {amount!r}")
+    return amount
+
+
+class BettingHand:
+    """Base of every hand: positions, stacks, the log, betting rounds, showdown, pots, awards.
+
+    Positions are ``0 .. n-1`` clockwise from the dealer's left; the dealer is
+    ``n - 1``.  The public operations follow verify / can / do: ``verify_x``
+    raises a precise :class:`IllegalActionError`, ``can_x`` answers, ``x``
+    does it and returns the record it appended to :attr:`log`.  An illegal
+    action changes nothing.  Every operation takes an optional ``position``:
+    given, it must be the position to act.
+
+    A game subclass posts forced bets with :meth:`_post_forced`, starts each
+    betting round with :meth:`_begin_round` and is told when it ends by
+    :meth:`_round_over`; it calls :meth:`_begin_showdown` and provides
+    :meth:`_can_win` and :meth:`_pot_winners`.
+
+    Attributes a subclass and a view may read (never write from outside):
+    ``stacks``, ``bets`` (this round), ``committed`` (everything each position
+    put in that counts for all-in levels, bets included), ``dead`` (chips in
+    the main pot whoever wins), ``folded``, ``hole``, ``shown``, ``actor``,
+    ``phase``, ``current_bet``, ``min_bet``, ``min_increment``, ``aggressor``
+    (last to bet or raise this round), ``call_only``.
+    """
+
+    structure: BettingStructure
+    min_raise_rule: MinRaiseRule
+    odd_chip: OddChipRule
+    rake: Rake | None
+
+    def __init__(
+        self,
+        stacks: Sequence[int],
+        *,
+        structure: BettingStructure = BettingStructure.NO_LIMIT,
+        min_raise_rule: MinRaiseRule = MinRaiseRule.LARGEST_INCREMENT,
+        odd_chip: OddChipRule = OddChipRule.CLOCKWISE_FROM_BUTTON,
+        rake: Rake | None = None,
+        rng: RandomSource | None = None,
+    ) -> None:
+        stacks = list(stacks)
+        if len(stacks) < 2:
+            raise HandSetupError(f"a hand needs at least 2 players, got {len(stacks)}")
+        for stack in stacks:
+            if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
+                raise HandSetupError(f"stacks are positive whole chips (int), not {stack!r}")
+        if odd_chip is OddChipRule.RANDOM_WINNER and rng is None:
+            raise HandSetupError("the random odd-chip rule needs a random source (rng)")
+        n = len(stacks)
+        self.n = n
+        self.starting_stacks: tuple[int, ...] = tuple(stacks)
+        self.stacks: list[int] = stacks
+        self.bets: list[int] = [0] * n
+        self.committed: list[int] = [0] * n
+        self.dead: list[int] = [0] * n
+        self.folded: list[bool] = [False] * n
+        self.hole: list[tuple[Card | None, ...]] = [()] * n
+        self.shown: dict[int, tuple[Card | None, ...]] = {}
+        self.mucked: set[int] = set()
+        self.log: list[Record] = []
+        self.actor: int | None = None
+        self.phase: Phase = Phase.DEALING
+        self.structure = structure
+        self.min_raise_rule = min_raise_rule
+        self.odd_chip = odd_chip
+        self.rake = rake
+        self.rng = rng
+        self.result: HandResult | None = None
+        # the current betting round
+        self.current_bet = 0
+        self.min_bet = 0
+        self.min_increment = 0
+        self.aggressor: int | None = None
+        self.call_only: list[bool] = [False] * n
+        self._acted: list[bool] = [False] * n
+        self._faced: list[int] = [0] * n
+        self._live = n  # players not folded
+        self._active = n  # players not folded with chips behind
+        # the showdown
+        self._show_queue: list[int] = []
+        self._awards: list[PotResult] = []
+        self._rake_taken = 0
+
+    # ------------------------------------------------------------ properties
+
+    @property
+    def is_over(self) -> bool:
+        """True once the pots are awarded."""
+        return self.phase is Phase.OVER
+
+    @property
+    def button(self) -> int:
+        """The dealer's position (always the last one)."""
+        return self.n - 1
+
+    @property
+    def live(self) -> tuple[int, ...]:
+        """Positions still in the hand (not folded)."""
+        return tuple(i for i in range(self.n) if not self.folded[i])
+
+    def pots(self, *, include_bets: bool = False) -> tuple[Pot, ...]:
+        """The pots collected so far (with this round's bets too if ``include_bets``)."""
+        if include_bets:
+            committed: Sequence[int] = self.committed
+        else:
+            committed = [c - b for c, b in zip(self.committed, self.bets, strict=True)]
+        return build_pots(committed, self.folded, self.dead)
+
+    @property
+    def total_pot(self) -> int:
+        """Every chip in the middle: pots and this round's bets."""
+        return sum(self.committed) + sum(self.dead)
+
+    # ----------------------------------------------------- subclass hooks
+
+    def _round_over(self) -> None:
+        """A betting round ended (bets collected): deal on, draw, or show down."""
+        raise NotImplementedError
+
+    def _can_win(self, position: int) -> bool | None:
+        """Whether ``position``'s hand could still win a pot against the hands shown.
+
+        ``None`` when its cards are unknown (replays): it may then be mucked.
+        """
+        raise NotImplementedError
+
+    def _pot_winners(self, eligible: tuple[int, ...]) -> tuple[int, ...]:
+        """Who wins a pot among ``eligible`` (players who did not muck) at the showdown."""
+        raise NotImplementedError
+
+    def _rake_applies(self) -> bool:
+        """False when no-flop-no-drop spares this hand (the game knows its moment)."""
+        return True
+
+    def _on_uncontested(self, winner: int) -> None:
+        """Everyone else folded; the pots are awarded already.  Default: the hand ends."""
+        self._finish()
+
+    def _apply_other(self, action: Action, position: int | None) -> Record:
+        """Actions of a game's own (draw, parol...).  Default: not offered."""
+        raise ActionNotOfferedError(f"{action.kind.value} is not an action of this game")
+
+    def _verify_other(self, action: Action, position: int | None) -> None:
+        raise ActionNotOfferedError(f"{action.kind.value} is not an action of this game")
+
+    def _legal_other(self) -> LegalActions:
+        """Legal actions in a game's own phases."""
+        return NO_ACTIONS
+
+    # -------------------------------------------------------- forced bets
+
+    def _post_forced(
+        self, position: int, amount: int, *, kind: str, live: bool = True, levels: bool = True
+    ) -> ForcedBet:
+        """Post a forced bet of ``amount`` (or the whole stack if short) for ``position``.
+
+        ``live``: it counts as a bet in the first betting round (blinds);
+        otherwise it goes straight into the pot (antes).  ``levels``: it counts
+        for all-in levels (side pots); otherwise it is dead money in the main
+        pot that every player still in may win.
+        """
+        paid = min(amount, self.stacks[position])
+        self.stacks[position] -= paid
+        if live:
+            self.bets[position] += paid
+        if levels or live:
+            self.committed[position] += paid
+        else:
+            self.dead[position] += paid
+        all_in = self.stacks[position] == 0
+        if all_in and paid:
+            self._active -= 1
+        record = ForcedBet(position, paid, kind, live, all_in)
+        self.log.append(record)
+        return record
+
+    # ---------------------------------------------------- betting rounds
+
+    def _begin_round(
+        self,
+        first: int,
+        *,
+        min_bet: int,
+        increment: int = 0,
+        aggressor: int | None = None,
+    ) -> None:
+        """Start a betting round; ``first`` is the first position asked (skipping who cannot act).
+
+        Bets already in front of players (live blinds) stand: ``increment`` is
+        the raise size they amount to (the big blind pre-flop) and
+        ``aggressor`` who made it.  ``min_bet`` is the smallest opening bet.
+        """
+        n = self.n
+        self.phase = Phase.BETTING
+        self.current_bet = max(self.bets)
+        self.min_bet = min_bet
+        self.min_increment = max(min_bet, increment)
+        self.aggressor = aggressor
+        self._acted = [False] * n
+        self._faced = [0] * n
+        actor = self._find_actor(first % n)
+        self.actor = actor
+        if actor is None:
+            self._end_round()
+
+    def _find_actor(self, start: int) -> int | None:
+        n = self.n
+        current = self.current_bet
+        folded, stacks, bets, acted = self.folded, self.stacks, self.bets, self._acted
+        others_can_act = self._active > 1
+        i = start
+        for _ in range(n):
+            if not folded[i] and stacks[i]:
+                if bets[i] < current:
+                    return i
+                if not acted[i] and others_can_act:
+                    return i
+            i += 1
+            if i == n:
+                i = 0
+        return None
+
+    def _after_action(self, position: int) -> None:
+        if self._live == 1:
+            self._end_round()
+            return
+        start = position + 1
+        actor = self._find_actor(0 if start == self.n else start)
+        self.actor = actor
+        if actor is None:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        """Return the uncalled part of the top bet, collect the bets, tell the game."""
+        self.actor = None
+        bets = self.bets
+        top = max(bets)
+        if top:
+            owner = bets.index(top)
+            second = max(b for i, b in enumerate(bets) if i != owner)
+            excess = top - second
+            if excess:
+                if self.stacks[owner] == 0 and not self.folded[owner]:
+                    self._active += 1
+                self.stacks[owner] += excess
+                bets[owner] -= excess
+                self.committed[owner] -= excess
+                self.log.append(UncalledBetReturned(owner, excess))
+        self.bets = [0] * self.n
+        self.current_bet = 0
+        self.log.append(BetsCollected(self.pots()))
+        if self._live == 1:
+            winner = self.folded.index(False)
+            self._award([(pot, (winner,)) for pot in self.pots()])
+            self._on_uncontested(winner)
+        else:
+            self._round_over()
+
+    def _check_turn(self, position: int | None) -> int:
+        phase = self.phase
+        if phase is not Phase.BETTING:
+            if phase is Phase.OVER:
+                raise HandOverError("the hand is over")
+            raise WrongPhaseError(f"no betting now: the hand is at the {phase.value}")
+        actor = self.actor
+        assert actor is not None
+        if position is not None and position != actor:
+            raise NotYourTurnError(f"it is position {actor}'s turn, not {position}'s")
+        return actor
+
+    def _raise_range(self, i: int) -> tuple[int, int] | None:
+        """(min_to, max_to) for a bet or raise by ``i``, or ``None`` when it may not raise."""
+        current = self.current_bet
+        all_in_to = self.stacks[i] + self.bets[i]
+        if all_in_to <= current or self.call_only[i]:
+            return None
+        if self._acted[i] and current - self._faced[i] < self.min_increment:
+            return None  # an all-in for less did not reopen the betting to this player
+        folded, stacks, bets = self.folded, self.stacks, self.bets
+        for j in range(self.n):
+            if j != i and not folded[j] and stacks[j] + bets[j] > current:
+                break
+        else:
+            return None  # nobody could call more
+        low = current + self.min_increment if current else self.min_bet
+        if self.structure is BettingStructure.POT_LIMIT:
+            high = current + self.total_pot + (current - bets[i])
+            high = max(high, low)
+        else:
+            high = all_in_to
+        return min(low, all_in_to), min(high, all_in_to)
+
+    def _why_no_raise(self, i: int) -> str:
+        current = self.current_bet
+        if self.stacks[i] + self.bets[i] <= current:
+            return "the stack does not cover more than a call"
+        if self.call_only[i]:
+            return f"position {i} may only call or fold"
+        if self._acted[i] and current - self._faced[i] < self.min_increment:
+            return "an all-in for less than a full raise did not reopen the betting"
+        return "every other player is all-in or cannot call more"
+
+    def legal_actions(self) -> LegalActions:
+        """What the player to act may do now (nothing when nobody is to act).
+
+        In the showdown: show, and muck when the hand cannot win.
+        """
+        phase = self.phase
+        if phase is Phase.BETTING:
+            i = self.actor
+            assert i is not None
+            to_call = self.current_bet - self.bets[i]
+            stack = self.stacks[i]
+            kinds = {ActionKind.FOLD, ActionKind.TIMEOUT}
+            if to_call:
+                kinds.add(ActionKind.CALL)
+                to_call = min(to_call, stack)
+            else:
+                kinds.add(ActionKind.CHECK)
+            bounds = self._raise_range(i)
+            if bounds is None:
+                if stack <= to_call:
+                    kinds.add(ActionKind.ALL_IN)
+                return LegalActions(i, frozenset(kinds), to_call)
+            kinds.add(ActionKind.BET if not self.current_bet else ActionKind.RAISE)
+            kinds.add(ActionKind.ALL_IN)
+            if self.structure is not BettingStructure.NO_LIMIT and bounds[1] < stack + self.bets[i]:
+                kinds.discard(ActionKind.ALL_IN)
+            return LegalActions(i, frozenset(kinds), to_call, bounds[0], bounds[1])
+        if phase is Phase.SHOWDOWN and self.actor is not None:
+            kinds = {ActionKind.SHOW, ActionKind.TIMEOUT}
+            if self._muck_allowed(self.actor):
+                kinds.add(ActionKind.MUCK)
+            return LegalActions(self.actor, frozenset(kinds))
+        if phase is Phase.OVER:
+            return NO_ACTIONS
+        return self._legal_other()
+
+    # fold -----------------------------------------------------------------
+
+    def verify_fold(self, position: int | None = None) -> None:
+        """Raise unless the player to act (or ``position``) may fold."""
+        self._check_turn(position)
+
+    def can_fold(self, position: int | None = None) -> bool:
+        """Whether :meth:`fold` would succeed."""
+        try:
+            self.verify_fold(position)
+        except IllegalActionError:
+            return False
+        return True
+
+    def fold(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
+        """Fold: the player gives up the hand and every pot."""
+        i = self._check_turn(position)
+        self.folded[i] = True
+        self._live -= 1
+        self._active -= 1
+        self._acted[i] = True
+        record = PlayerActed(i, ActionKind.FOLD, 0, self.bets[i], False, timed_out)
+        self.log.append(record)
+        self._after_action(i)
+        return record
+
+    # check ----------------------------------------------------------------
+
+    def verify_check(self, position: int | None = None) -> None:
+        """Raise unless the player to act may check (nothing to call)."""
+        i = self._check_turn(position)
+        if self.bets[i] < self.current_bet:
+            raise CannotCheckError(
+                f"cannot check: {self.current_bet - self.bets[i]} to call (call, raise or fold)"
+            )
+
+    def can_check(self, position: int | None = None) -> bool:
+        """Whether :meth:`check` would succeed."""
+        try:
+            self.verify_check(position)
+        except IllegalActionError:
+            return False
+        return True
+
+    def check(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
+        """Check (passo, busso, cip): stay in without putting chips in."""
+        self.verify_check(position)
+        i = self.actor
+        assert i is not None
+        self._acted[i] = True
+        self._faced[i] = self.current_bet
+        record = PlayerActed(i, ActionKind.CHECK, 0, self.bets[i], False, timed_out)
+        self.log.append(record)
+        self._after_action(i)
+        return record
+
+    # call -----------------------------------------------------------------
+
+    def verify_call(self, position: int | None = None) -> None:
+        """Raise unless the player to act has a bet to call."""
+        i = self._check_turn(position)
+        if self.bets[i] >= self.current_bet:
+            raise NothingToCallError("nothing to call: check")
+
+    def can_call(self, position: int | None = None) -> bool:
+        """Whether :meth:`call` would succeed."""
+        try:
+            self.verify_call(position)
+        except IllegalActionError:
+            return False
+        return True
+
+    def call(self, position: int | None = None) -> PlayerActed:
+        """Call (vedo): match the current bet, or put the whole stack in if it is short."""
+        self.verify_call(position)
+        i = self.actor
+        assert i is not None
+        stack = self.stacks[i]
+        added = self.current_bet - self.bets[i]
+        if added >= stack:
+            added = stack
+            self._active -= 1
+        self.stacks[i] = stack - added
+        self.bets[i] += added
+        self.committed[i] += added
+        self._acted[i] = True
+        self._faced[i] = self.current_bet
+        record = PlayerActed(i, ActionKind.CALL, added, self.bets[i], added == stack)
+        self.log.append(record)
+        self._after_action(i)
+        return record
+
+    # bet and raise --------------------------------------------------------
+
+    def _verify_wager(self, to: object, position: int | None, *, raising: bool) -> int:
+        i = self._check_turn(position)
+        amount = _check_amount(to)
+        if raising and not self.current_bet:
+            raise CannotRaiseError("there is no bet to raise: bet")
+        if not raising and self.current_bet:
+            raise CannotBetError(f"there is a bet of {self.current_bet} already: raise")
+        bounds = self._raise_range(i)
+        word = "raise to" if raising else "bet"
+        if bounds is None:
+            verb = "raise" if raising else "bet"
+            raise CannotRaiseError(f"cannot {verb}: {self._why_no_raise(i)}")
+        low, high = bounds
+        if amount < low:
+            raise AmountTooSmallError(f"{word} at least {low}, not {amount}")
+        if amount > high:
+            all_in_to = self.stacks[i] + self.bets[i]
+            limit = "the stack" if high == all_in_to else "the pot limit"
+            raise AmountTooLargeError(f"{word} at most {high} ({limit}), not {amount}")
+        return amount
+
+    def verify_bet(self, amount: int, position: int | None = None) -> None:
+        """Raise unless the player to act may open the betting with ``amount``."""
+        self._verify_wager(amount, position, raising=False)
+
+    def can_bet(self, amount: int, position: int | None = None) -> bool:
+        """Whether :meth:`bet` would succeed."""
+        try:
+            self.verify_bet(amount, position)
+        except IllegalActionError:
+            return False
+        return True
+
+    def bet(self, amount: int, position: int | None = None) -> PlayerActed:
+        """Open the betting with ``amount`` chips."""
+        to = self._verify_wager(amount, position, raising=False)
+        return self._wager(to, ActionKind.BET)
+
+    def verify_raise_to(self, amount: int, position: int | None = None) -> None:
+        """Raise unless the player to act may raise to a total of ``amount``."""
+        self._verify_wager(amount, position, raising=True)
+
+    def can_raise_to(self, amount: int, position: int | None = None) -> bool:
+        """Whether :meth:`raise_to` would succeed."""
+        try:
+            self.verify_raise_to(amount, position)
+        except IllegalActionError:
+            return False
+        return True
+
+    def raise_to(self, amount: int, position: int | None = None) -> PlayerActed:
+        """Raise, bringing the player's bet this round to a total of ``amount``."""
+        to = self._verify_wager(amount, position, raising=True)
+        return self._wager(to, ActionKind.RAISE)
+
+    def _wager(self, to: int, kind: ActionKind) -> PlayerActed:
+        i = self.actor
+        assert i is not None
+        added = to - self.bets[i]
+        stack = self.stacks[i] - added
+        self.stacks[i] = stack
+        self.bets[i] = to
+        self.committed[i] += added
+        increment = to - self.current_bet
+        rule = self.min_raise_rule
+        if rule is MinRaiseRule.LAST_INCREMENT:
+            self.min_increment = max(self.min_bet, increment)
+        elif rule is MinRaiseRule.LARGEST_INCREMENT:
+            self.min_increment = max(self.min_increment, increment)
+        elif not self.current_bet:  # OPENING_BET: the first bet sets it for the round
+            self.min_increment = max(self.min_bet, increment)
+        self.current_bet = to
+        self.aggressor = i
+        self._acted[i] = True
+        self._faced[i] = to
+        if not stack:
+            self._active -= 1
+        record = PlayerActed(i, kind, added, to, not stack)
+        self.log.append(record)
+        self._after_action(i)
+        return record
+
+    # all-in ---------------------------------------------------------------
+
+    def _all_in_kind(self, i: int) -> ActionKind:
+        if self.stacks[i] + self.bets[i] <= self.current_bet:
+            return ActionKind.CALL
+        return ActionKind.RAISE if self.current_bet else ActionKind.BET
+
+    def verify_all_in(self, position: int | None = None) -> None:
+        """Raise unless the player to act may put their whole stack in."""
+        i = self._check_turn(position)
+        if self._all_in_kind(i) is ActionKind.CALL:
+            return
+        all_in_to = self.stacks[i] + self.bets[i]
+        self._verify_wager(all_in_to, position, raising=bool(self.current_bet))
+
+    def can_all_in(self, position: int | None = None) -> bool:
+        """Whether :meth:`all_in` would succeed."""
+        try:
+            self.verify_all_in(position)
+        except IllegalActionError:
+            return False
+        return True
+
+    def all_in(self, position: int | None = None) -> PlayerActed:
+        """Put the whole stack in: a call if it does not exceed the bet, else a bet or raise."""
+        self.verify_all_in(position)
+        i = self.actor
+        assert i is not None
+        kind = self._all_in_kind(i)
+        if kind is ActionKind.CALL:
+            return self.call(position)
+        return self._wager(self.stacks[i] + self.bets[i], kind)
+
+    # timeout --------------------------------------------------------------
+
+    def verify_timeout(self, position: int | None = None) -> None:
+        """Raise unless someone is to act (in betting or at the showdown)."""
+        if self.phase is Phase.SHOWDOWN and self.actor is not None:
+            self._check_show_turn(position)
+            return
+        if self.phase not in (Phase.BETTING, Phase.SHOWDOWN, Phase.OVER):
+            self._verify_other(Action.timeout(), position)
+            return
+        self._check_turn(position)
+
+    def can_timeout(self, position: int | None = None) -> bool:
+        """Whether :meth:`timeout` would succeed."""
+        try:
+            self.verify_timeout(position)
+        except IllegalActionError:
+            return False
+        return True
+
+    def timeout(self, position: int | None = None) -> Record:
+        """The clock ran out: check if free, else fold; at a showdown muck if allowed, else show."""
+        self.verify_timeout(position)
+        if self.phase is Phase.SHOWDOWN:
+            actor = self.actor
+            assert actor is not None
+            return self.muck() if self._muck_allowed(actor) else self.show()
+        if self.phase is not Phase.BETTING:
+            return self._apply_other(Action.timeout(), position)
+        i = self.actor
+        assert i is not None
+        if self.bets[i] >= self.current_bet:
+            return self.check(timed_out=True)
+        return self.fold(timed_out=True)
+
+    # the showdown ---------------------------------------------------------
+
+    def _begin_showdown(self, order: Sequence[int], *, ask: bool = False) -> None:
+        """Players still in, in showdown order, show or muck; then the pots are awarded.
+
+        Hands already shown (all-in) are not asked again.  With ``ask`` each
+        player decides (:meth:`show`, :meth:`muck`); otherwise cards speak: a
+        hand that could win is shown, the others are mucked.
+        """
+        self.phase = Phase.SHOWDOWN
+        self._show_queue = [i for i in order if not self.folded[i] and i not in self.shown]
+        if ask:
+            self._next_shower()
+            return
+        for i in self._show_queue:
+            if self._can_win(i) is False:
+                self._do_muck(i)
+            else:
+                self._do_show(i)
+        self._show_queue = []
+        self._showdown_award()
+
+    def _next_shower(self) -> None:
+        queue = self._show_queue
+        if queue:
+            self.actor = queue[0]
+            return
+        self.actor = None
+        self._showdown_award()
+
+    def _do_show(self, i: int) -> CardsShown:
+        cards = self.hole[i]
+        self.shown[i] = cards
+        record = CardsShown(i, cards)
+        self.log.append(record)
+        return record
+
+    def _do_muck(self, i: int) -> CardsMucked:
+        self.mucked.add(i)
+        record = CardsMucked(i)
+        self.log.append(record)
+        return record
+
+    def _muck_allowed(self, i: int) -> bool:
+        if self.folded[i] or self._live == 1:
+            return True  # an uncontested winner may always keep the cards hidden
+        return self._can_win(i) is not True
+
+    def _check_show_turn(self, position: int | None) -> int:
+        if self.phase is not Phase.SHOWDOWN or self.actor is None:
+            if self.phase is Phase.OVER:
+                raise HandOverError("the hand is over")
+            raise WrongPhaseError(f"nobody shows now: the hand is at the {self.phase.value}")
+        if position is not None and position != self.actor:
+            raise NotYourTurnError(f"it is position {self.actor}'s turn to show, not {position}'s")
+        return self.actor
+
+    def verify_show(self, position: int | None = None) -> None:
+        """Raise unless the player asked at the showdown may show."""
+        self._check_show_turn(position)
+
+    def can_show(self, position: int | None = None) -> bool:
+        """Whether :meth:`show` would succeed."""
+        try:
+            self.verify_show(position)
+        except IllegalActionError:
+            return False
+        return True
+
+    def show(self, position: int | None = None) -> CardsShown:
+        """Show the hole cards at the showdown."""
+        i = self._check_show_turn(position)
+        record = self._do_show(i)
+        self._show_queue.pop(0)
+        self._next_shower()
+        return record
+
+    def verify_muck(self, position: int | None = None) -> None:
+        """Raise unless the player asked may muck (their hand cannot win)."""
+        i = self._check_show_turn(position)
+        if not self._muck_allowed(i):
+            raise CannotMuckError("this hand can still win a pot: it is shown (cards speak)")
+
+    def can_muck(self, position: int | None = None) -> bool:
+        """Whether :meth:`muck` would succeed."""
+        try:
+            self.verify_muck(position)
+        except IllegalActionError:
+            return False
+        return True
+
+    def muck(self, position: int | None = None) -> CardsMucked:
+        """Give the cards up unseen."""
+        self.verify_muck(position)
+        i = self.actor
+        assert i is not None
+        record = self._do_muck(i)
+        self._show_queue.pop(0)
+        self._next_shower()
+        return record
+
+    def _offer_show(self, position: int) -> None:
+        """Let an uncontested winner choose to show (default: muck); the pots are theirs."""
+        self.phase = Phase.SHOWDOWN
+        self._show_queue = [position]
+        self.actor = position
+
+    def _showdown_award(self) -> None:
+        if self._live == 1 or self._awards:
+            self._finish()  # an uncontested winner's choice: the pots are awarded
+            return
+        plan: list[tuple[Pot, tuple[int, ...]]] = []
+        for pot in self.pots():
+            contenders = tuple(i for i in pot.eligible if i not in self.mucked)
+            if not contenders:
+                contenders = pot.eligible  # everyone mucked: cards speak among them
+            plan.append((pot, self._pot_winners(contenders)))
+        self._award(plan)
+        self._finish()
+
+    # awards ---------------------------------------------------------------
+
+    def _award(self, plan: Sequence[tuple[Pot, tuple[int, ...]]]) -> None:
+        """Take the rake, then give each pot to its winners (decided beforehand)."""
+        total = sum(pot.amount for pot, _ in plan)
+        rake = 0
+        if self.rake is not None and self._rake_applies():
+            rake = self.rake.amount(total, players=self.n)
+        amounts = [pot.amount for pot, _ in plan]
+        if rake:
+            # Each pot pays its share of the rake, rounded down; the chips left
+            # over come from the pots in order, main pot first.
+            taken = [rake * a // total for a in amounts]
+            short = rake - sum(taken)
+            for k in range(len(taken)):
+                extra = min(short, amounts[k] - taken[k])
+                taken[k] += extra
+                short -= extra
+            amounts = [a - t for a, t in zip(amounts, taken, strict=True)]
+            self._rake_taken = rake
+            self.log.append(RakeTaken(rake))
+        stacks = self.stacks
+        for index, ((pot, winners), amount) in enumerate(zip(plan, amounts, strict=True)):
+            shares = split_pot(amount, winners, odd_chip=self.odd_chip, rng=self.rng)
+            for position, share in zip(winners, shares, strict=True):
+                stacks[position] += share
+            self._awards.append(PotResult(amount, pot.eligible, winners, shares))
+            self.log.append(PotAwarded(index, amount, winners, shares))
+        self.committed = [0] * self.n
+        self.dead = [0] * self.n
+
+    def _finish(self, extra: Mapping[str, object] | None = None) -> None:
+        self.phase = Phase.OVER
+        self.actor = None
+        self._show_queue = []
+        stacks = tuple(self.stacks)
+        self.result = HandResult(
+            stacks=stacks,
+            payoffs=tuple(s - t for s, t in zip(stacks, self.starting_stacks, strict=True)),
+            pots=tuple(self._awards),
+            rake=self._rake_taken,
+            shown=MappingProxyType(dict(self.shown)),
+            extra=MappingProxyType(dict(extra or {})),
+        )
+
+    # actions as data --------------------------------------------------------
+
+    def verify(self, action: Action, position: int | None = None) -> None:
+        """Raise unless ``action`` is legal now (for ``position``, if given)."""
+        kind = action.kind
+        if kind in _AMOUNT_KINDS and action.amount is None:
+            raise InvalidAmountError(f"{kind.value} needs an amount")
+        name = _VERIFIERS.get(kind)
+        if name is None:
+            self._verify_other(action, position)
+            return
+        verifier = getattr(self, name)
+        if kind in _AMOUNT_KINDS:
+            verifier(action.amount, position)
+        else:
+            verifier(position)
+
+    def can(self, action: Action, position: int | None = None) -> bool:
+        """Whether :meth:`apply` would succeed."""
+        try:
+            self.verify(action, position)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action, position: int | None = None) -> Record:
+        """Do ``action`` (given as data) and return its record."""
+        kind = action.kind
+        if kind in _AMOUNT_KINDS and action.amount is None:
+            raise InvalidAmountError(f"{kind.value} needs an amount")
+        name = _DOERS.get(kind)
+        if name is None:
+            return self._apply_other(action, position)
+        doer = getattr(self, name)
+        record: Record = doer(action.amount, position) if kind in _AMOUNT_KINDS else doer(position)
+        return record
+
+    def records_for(self, viewer: int | None) -> list[Record]:
+        """The log as ``viewer`` (a position, ``None`` for a spectator) may see it."""
+        return [record.seen_by(viewer) for record in self.log]
+
+
+_VERIFIERS: dict[ActionKind, str] = {
+    ActionKind.FOLD: "verify_fold",
+    ActionKind.CHECK: "verify_check",
+    ActionKind.CALL: "verify_call",
+    ActionKind.BET: "verify_bet",
+    ActionKind.RAISE: "verify_raise_to",
+    ActionKind.ALL_IN: "verify_all_in",
+    ActionKind.SHOW: "verify_show",
+    ActionKind.MUCK: "verify_muck",
+    ActionKind.TIMEOUT: "verify_timeout",
+}
+_DOERS: dict[ActionKind, str] = {
+    ActionKind.FOLD: "fold",
+    ActionKind.CHECK: "check",
+    ActionKind.CALL: "call",
+    ActionKind.BET: "bet",
+    ActionKind.RAISE: "raise_to",
+    ActionKind.ALL_IN: "all_in",
+    ActionKind.SHOW: "show",
+    ActionKind.MUCK: "muck",
+    ActionKind.TIMEOUT: "timeout",
+}
