@@ -205,8 +205,11 @@ class RuleSet:
     """Unanimous parole splits the pot among those still in (italian-32)."""
     betting_structure: BettingStructure = BettingStructure.NO_LIMIT
 
-    # --- the table: forced bets between hands ---
+    # --- the table: forced bets between hands, the clock ---
     forced_bets: ForcedBets = ForcedBets.BLINDS
+    raise_window_seconds: int | None = None
+    """Raising is offered only this long into a decision (italian-32: 10 s); a table may
+    change it."""
 
     # --- extra parameters for house variations; engines read them by name ---
     extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
@@ -311,6 +314,7 @@ ITALIAN_32 = RuleSet(
     draw_max=4,
     parole_splits_pot=True,
     forced_bets=ForcedBets.BUIO,
+    raise_window_seconds=10,
 )
 
 _REGISTRY: dict[str, RuleSet] = {}

@@ -20,9 +20,10 @@ expired and the table plays the timeout action (check if free, else fold).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from mazziere.room.errors import SettingsError
+from mazziere.rules import RuleSet, find_rules
 
 __all__ = ["Clock", "DecisionTimer", "ManualClock", "TimeBank", "TimeSettings"]
 
@@ -112,6 +113,20 @@ class TimeSettings:
             raise SettingsError("timeouts_to_sit_out must be a non-negative int")
         if self.raise_window_seconds is not None and not self.raise_window_seconds > 0:
             raise SettingsError("raise_window_seconds must be positive (or None)")
+
+    @classmethod
+    def for_rules(cls, rules: str | RuleSet, **overrides: Any) -> TimeSettings:
+        """The defaults for ``rules`` (italian-32: the 10-second raise window), then
+        ``overrides``.
+
+        >>> TimeSettings.for_rules("italian-32").raise_window_seconds
+        10
+        >>> TimeSettings.for_rules("holdem", decision_seconds=20).raise_window_seconds is None
+        True
+        """
+        values: dict[str, Any] = {"raise_window_seconds": find_rules(rules).raise_window_seconds}
+        values.update(overrides)
+        return cls(**values)
 
 
 class TimeBank:
