@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 # The engine: pure, typed, checked by mypy --strict.
 ENGINE := src/mazziere/cards.py src/mazziere/rules.py src/mazziere/evaluate.py \
-	src/mazziere/game/core.py
+	src/mazziere/game/core.py src/mazziere/game/holdem.py
 
 .PHONY: run test lint bench clean
 

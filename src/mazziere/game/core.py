@@ -530,7 +530,12 @@ def build_pots(
     levels = sorted(set(committed))
     pots: list[Pot] = []
     previous = 0
-    carry = sum(dead) if dead else 0
+    carry = 0
+    dead_total = sum(dead) if dead else 0
+    if dead_total:
+        # Dead money belongs to the main pot, which every player still in may win
+        # (even one all-in for nothing but a dead ante).
+        pots.append(Pot(dead_total, tuple(i for i in range(n) if not folded[i])))
     for level in levels:
         if level <= 0:
             continue
@@ -1494,13 +1499,23 @@ class BettingHand:
         if self._live == 1 or self._awards:
             self._finish()  # an uncontested winner's choice: the pots are awarded
             return
-        plan: list[tuple[Pot, tuple[int, ...]]] = []
-        for pot in self.pots():
-            contenders = tuple(i for i in pot.eligible if i not in self.mucked)
-            if not contenders:
-                contenders = pot.eligible  # everyone mucked: cards speak among them
-            plan.append((pot, self._pot_winners(contenders)))
-        self._award(plan)
+        # A mucked hand is out like a folded one, and so is a hand that wins
+        # nothing: pots left with the same contenders are one pot, split once
+        # (its odd chips are counted once).
+        mucked = self.mucked
+        out = [self.folded[i] or i in mucked for i in range(self.n)]
+        if all(out):
+            out = self.folded  # everyone mucked: cards speak among them
+        pots = build_pots(self.committed, out, self.dead)
+        winners = [self._pot_winners(pot.eligible) for pot in pots]
+        if len(pots) > 1:
+            won = {i for group in winners for i in group}
+            losers = [not out[i] and i not in won for i in range(self.n)]
+            if any(losers):
+                out = [a or b for a, b in zip(out, losers, strict=True)]
+                pots = build_pots(self.committed, out, self.dead)
+                winners = [self._pot_winners(pot.eligible) for pot in pots]
+        self._award(list(zip(pots, winners, strict=True)))
         self._finish()
 
     # awards ---------------------------------------------------------------

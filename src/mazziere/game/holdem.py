@@ -1,0 +1,555 @@
+"""Texas Hold'em No-Limit: one hand, from the forced bets to the awards (RULES.md §2).
+
+>>> import random
+>>> hand = HoldemHand([200, 200, 200], blinds=(1, 2), rng=random.Random(7))
+>>> hand.street.value, hand.actor, hand.legal_actions().to_call
+('preflop', 2, 2)
+>>> _ = hand.raise_to(6); _ = hand.fold(); _ = hand.fold()
+>>> hand.is_over, hand.result.payoffs
+(True, (-1, -2, 3))
+
+A hand dealt from a given card order (a first card to each player from the
+dealer's left, then a second; burn, flop, burn, turn, burn, river):
+
+>>> from mazziere.cards import format_cards, parse_cards
+>>> deck = parse_cards("Ah 2c Kh 2d  3s Qh Jh Th  4s 5d  6c 9c")
+>>> hand = HoldemHand([100, 100], blinds=(1, 2), deck=deck)
+>>> hand.actor  # heads-up: the button (position 1) posts the small blind and acts first
+1
+>>> _ = hand.all_in(); _ = hand.call()
+>>> format_cards(hand.board), hand.result.stacks
+('Qh Jh Th 5d 9c', (200, 0))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from mazziere.cards import Card, RandomSource
+from mazziere.evaluate import holdem_strength7
+from mazziere.game.core import (
+    ActionKind,
+    BettingHand,
+    CardBurned,
+    CardsMucked,
+    CardsShown,
+    HandResult,
+    HandSetupError,
+    HoleCardsDealt,
+    LegalActions,
+    MinRaiseRule,
+    Phase,
+    PlayerActed,
+    Pot,
+    Rake,
+    Record,
+    Stock,
+    UncalledBetReturned,
+    UndeterminedHandError,
+)
+from mazziere.rules import HOLDEM, Game, RuleSet, find_rules
+
+__all__ = [
+    "BoardDealt",
+    "HandStarted",
+    "HoldemHand",
+    "HoldemSetup",
+    "HoldemView",
+    "Street",
+]
+
+
+class Street(StrEnum):
+    """The four betting rounds."""
+
+    PREFLOP = "preflop"
+    FLOP = "flop"
+    TURN = "turn"
+    RIVER = "river"
+
+
+_STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
+_BOARD_COUNTS = (0, 3, 1, 1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HoldemSetup:
+    """Everything that defines a hand before the cards: the first record of its log.
+
+    ``antes[i]`` and ``blinds[i]`` are what position ``i`` posts.  A negative
+    blind is posted (its absolute value, live) but does not decide who acts
+    first (a returning player's post, as in PHH).  ``antes_dead``: antes go to
+    the main pot, which every player still in may win, instead of counting
+    for all-in levels.
+    """
+
+    stacks: tuple[int, ...]
+    antes: tuple[int, ...]
+    blinds: tuple[int, ...]
+    min_bet: int
+    antes_dead: bool = False
+    min_raise_rule: MinRaiseRule = MinRaiseRule.LARGEST_INCREMENT
+    rake: Rake | None = None
+    ask_show: bool = False
+    rules: str = HOLDEM.name
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        data = dataclasses.asdict(self)
+        data["min_raise_rule"] = self.min_raise_rule.value
+        if self.rake is not None:
+            data["rake"] = {
+                "percent": str(self.rake.percent),
+                "cap": self.rake.cap,
+                "cap_by_players": {str(k): v for k, v in self.rake.cap_by_players.items()},
+                "unit": self.rake.unit,
+                "no_flop_no_drop": self.rake.no_flop_no_drop,
+            }
+        for key in ("stacks", "antes", "blinds"):
+            data[key] = list(data[key])
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Record):
+    """The first record: the setup, from which the hand can be rebuilt with the rest of the log."""
+
+    type: ClassVar[str] = "start"
+    setup: HoldemSetup
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealt(Record):
+    """Community cards dealt face up for a street."""
+
+    type: ClassVar[str] = "board"
+    street: Street
+    cards: tuple[Card | None, ...]
+
+
+def _per_position(name: str, values: int | Sequence[int], n: int) -> tuple[int, ...]:
+    if isinstance(values, int) and not isinstance(values, bool):
+        return (values,) * n
+    result = tuple(values)  # type: ignore[arg-type]
+    if len(result) != n:
+        raise HandSetupError(f"{name} needs one amount per player ({n}), got {len(result)}")
+    return result
+
+
+def _check_chips(name: str, values: Iterable[object], *, signed: bool = False) -> None:
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise HandSetupError(f"{name} are whole chips (int), not {value!r}")
+        if value < 0 and not signed:
+            raise HandSetupError(f"{name} cannot be negative, got {value}")
+
+
+def _blind_kind(position: int, amount: int, n: int, blinds: Sequence[int]) -> str:
+    if amount < 0:
+        return "post"
+    if n == 2:
+        other = blinds[1 - position]
+        return "big_blind" if amount >= other and position == 0 else "small_blind"
+    return ("small_blind", "big_blind")[position] if position < 2 else "straddle"
+
+
+class HoldemHand(BettingHand):
+    """One hand of Texas Hold'em No-Limit.
+
+    ``blinds`` is ``(small, big)`` or one amount per position (straddles,
+    PHH's negative posts); ``ante`` one amount for all or one per position.
+    Positions are clockwise from the dealer's left; the button is the last.
+    Heads-up, position 0 is the big blind and the button posts the small
+    blind.  The cards come from ``deck`` (a card order, ``None`` for an
+    unknown card) and then, or otherwise, from ``rng`` (tests: a seeded
+    ``random.Random``; production: ``secrets.SystemRandom()``).
+
+    ``ask_show``: at the showdown each player shows or mucks in turn (muck
+    only a hand that cannot win), and a player who wins uncontested may show;
+    otherwise cards speak: winning hands are shown, losing ones mucked.
+    """
+
+    street: Street | None
+    board: list[Card | None]
+
+    def __init__(
+        self,
+        stacks: Sequence[int],
+        *,
+        blinds: Sequence[int] = (1, 2),
+        ante: int | Sequence[int] = 0,
+        min_bet: int | None = None,
+        deck: Sequence[Card | None] | None = None,
+        rng: RandomSource | None = None,
+        antes_dead: bool = False,
+        min_raise_rule: MinRaiseRule = MinRaiseRule.LARGEST_INCREMENT,
+        rake: Rake | None = None,
+        ask_show: bool = False,
+        rules: str | RuleSet = HOLDEM,
+    ) -> None:
+        rule_set = find_rules(rules)
+        if rule_set.game is not Game.HOLDEM:
+            raise HandSetupError(f"{rule_set.name} is not a Hold'em rule set")
+        n = len(stacks)
+        _check_chips("stacks", stacks)
+        if n >= 2:
+            rule_set.check_players(n)
+        blinds = tuple(blinds)
+        if len(blinds) == 2 and n != 2:
+            blinds = (blinds[0], blinds[1]) + (0,) * (n - 2)
+        elif len(blinds) == 2:
+            blinds = (blinds[1], blinds[0])  # heads-up: position 0 is the big blind
+        per_ante = _per_position("ante", ante, n)
+        per_blind = _per_position("blinds", blinds, n)
+        _check_chips("antes", per_ante)
+        _check_chips("blinds", per_blind, signed=True)
+        if min_bet is None:
+            min_bet = max((abs(b) for b in per_blind), default=0) or max(per_ante, default=0)
+        _check_chips("the minimum bet", [min_bet])
+        if min_bet <= 0:
+            raise HandSetupError("the minimum bet must be positive")
+        setup = HoldemSetup(
+            stacks=tuple(stacks),
+            antes=per_ante,
+            blinds=per_blind,
+            min_bet=min_bet,
+            antes_dead=antes_dead,
+            min_raise_rule=min_raise_rule,
+            rake=rake,
+            ask_show=ask_show,
+            rules=rule_set.name,
+        )
+        self._start(setup, rule_set, deck, rng)
+
+    @classmethod
+    def from_setup(
+        cls,
+        setup: HoldemSetup,
+        *,
+        deck: Sequence[Card | None] | None = None,
+        rng: RandomSource | None = None,
+    ) -> HoldemHand:
+        """A new hand with this setup (the first record of another hand's log, say)."""
+        hand = cls.__new__(cls)
+        hand._start(setup, find_rules(setup.rules), deck, rng)
+        return hand
+
+    def _start(
+        self,
+        setup: HoldemSetup,
+        rule_set: RuleSet,
+        deck: Sequence[Card | None] | None,
+        rng: RandomSource | None,
+    ) -> None:
+        if deck is None and rng is None:
+            raise HandSetupError("give a card order (deck) or a random source (rng)")
+        super().__init__(
+            setup.stacks,
+            structure=rule_set.betting_structure,
+            min_raise_rule=setup.min_raise_rule,
+            odd_chip=rule_set.odd_chip,
+            rake=setup.rake,
+            rng=rng,
+        )
+        self.setup = setup
+        self.rules = rule_set
+        self.ask_show = setup.ask_show
+        self.street = None
+        self.board = []
+        self._stock = Stock(rule_set.deck(), order=deck, rng=rng)
+        self._strengths: dict[int, int | None] = {}
+        self._showdown_pots: tuple[Pot, ...] = ()
+        self._last_aggressor: int | None = None
+        self.log.append(HandStarted(setup))
+        n = self.n
+        posted = [0] * n
+        for position, amount in enumerate(setup.antes):
+            if amount:
+                record = self._post_forced(
+                    position, amount, kind="ante", live=False, levels=not setup.antes_dead
+                )
+                posted[position] = record.amount
+        if not setup.antes_dead and any(posted):
+            self._return_unmatched_ante(posted)
+        blinds = setup.blinds
+        order = (1, 0) if n == 2 else range(n)
+        for position in order:
+            amount = blinds[position]
+            if amount and self.stacks[position]:
+                kind = _blind_kind(position, amount, n, blinds)
+                self._post_forced(position, abs(amount), kind=kind)
+        self._deal_hole_cards()
+        self._begin_street(Street.PREFLOP)
+
+    def _return_unmatched_ante(self, posted: list[int]) -> None:
+        """Antes that count for all-in levels: the part of the largest nobody matched goes back."""
+        top = max(posted)
+        owner = posted.index(top)
+        excess = top - max(a for i, a in enumerate(posted) if i != owner)
+        if excess:
+            if not self.stacks[owner]:
+                self._active += 1
+            self.stacks[owner] += excess
+            self.committed[owner] -= excess
+            self.log.append(UncalledBetReturned(owner, excess))
+
+    # ---------------------------------------------------------------- dealing
+
+    def _deal_hole_cards(self) -> None:
+        draw = self._stock.draw
+        n = self.n
+        first = [draw() for _ in range(n)]
+        second = [draw() for _ in range(n)]
+        hole = self.hole
+        log = self.log
+        for position in range(n):
+            cards = (first[position], second[position])
+            hole[position] = cards
+            log.append(HoleCardsDealt(position, cards))
+
+    def _deal_board(self, street: Street) -> None:
+        stock = self._stock
+        self.log.append(CardBurned(stock.draw()))
+        cards = stock.take(_BOARD_COUNTS[_STREETS.index(street)])
+        self.board.extend(cards)
+        self.log.append(BoardDealt(street, cards))
+
+    def _begin_street(self, street: Street) -> None:
+        self.street = street
+        if street is Street.PREFLOP:
+            first, increment = self._preflop_opening()
+            self._begin_round(first, min_bet=self.setup.min_bet, increment=increment)
+        else:
+            self._deal_board(street)
+            self._begin_round(0, min_bet=self.setup.min_bet)
+
+    def _preflop_opening(self) -> tuple[int, int]:
+        """First to act pre-flop (left of the largest blind) and the raise size the blinds make."""
+        blinds = self.setup.blinds
+        bets = self.bets
+        top = max(range(self.n), key=lambda i: (bets[i] if blinds[i] > 0 else -bets[i], i))
+        posted = sorted({b for b in bets if b})
+        increment = max((b - a for a, b in zip([0, *posted], posted, strict=False)), default=0)
+        return top + 1, increment
+
+    def _round_over(self) -> None:
+        self._last_aggressor = self.aggressor
+        street = self.street
+        assert street is not None
+        index = _STREETS.index(street)
+        if self._active <= 1 and street is not Street.RIVER:
+            # At most one player can still bet: hands face up, the board is dealt out.
+            for position in self._showdown_order():
+                self._do_show(position)
+            for later in _STREETS[index + 1 :]:
+                self.street = later
+                self._deal_board(later)
+            self._evaluate()
+            self._begin_showdown(self._showdown_order(), ask=self.ask_show)
+            return
+        if street is Street.RIVER:
+            self._evaluate()
+            self._begin_showdown(self._showdown_order(), ask=self.ask_show)
+            return
+        self._begin_street(_STREETS[index + 1])
+
+    # --------------------------------------------------------------- showdown
+
+    def _showdown_order(self) -> list[int]:
+        """Last aggressor of the last round first, else the first left of the button; clockwise."""
+        n = self.n
+        start = self._last_aggressor if self._last_aggressor is not None else 0
+        folded = self.folded
+        return [p for p in (*range(start, n), *range(start)) if not folded[p]]
+
+    def _evaluate(self) -> None:
+        """Each hand still in, valued once (``None`` while a card is unknown or the board short)."""
+        board = self.board
+        strengths: dict[int, int | None] = {}
+        complete = len(board) == 5 and None not in board
+        for position in range(self.n):
+            if self.folded[position]:
+                continue
+            cards = self.hole[position]
+            if complete and None not in cards:
+                strengths[position] = holdem_strength7([*cards, *board])  # type: ignore[list-item]
+            else:
+                strengths[position] = None
+        self._strengths = strengths
+        self._showdown_pots = self.pots()
+
+    def _can_win(self, position: int) -> bool | None:
+        mine = self._strengths.get(position)
+        if mine is None:
+            return None
+        for pot in self._showdown_pots:
+            if position not in pot.eligible:
+                continue
+            best = -1
+            for other in pot.eligible:
+                if other in self.shown and other != position:
+                    theirs = self._strengths.get(other)
+                    if theirs is None:
+                        return True  # an unknown hand shown: this one may still win
+                    best = max(best, theirs)
+            if mine >= best:
+                return True
+        return False
+
+    def _pot_winners(self, eligible: tuple[int, ...]) -> tuple[int, ...]:
+        if len(eligible) == 1:
+            return eligible
+        strengths = self._strengths
+        values = [strengths.get(i) for i in eligible]
+        if None in values:
+            unknown = [i for i, v in zip(eligible, values, strict=True) if v is None]
+            raise UndeterminedHandError(
+                f"a pot would be decided by unknown cards (position {unknown[0]})"
+            )
+        top = max(values)  # type: ignore[type-var]
+        return tuple(i for i, v in zip(eligible, values, strict=True) if v == top)
+
+    def _rake_applies(self) -> bool:
+        rake = self.rake
+        return rake is not None and (not rake.no_flop_no_drop or len(self.board) >= 3)
+
+    def _on_uncontested(self, winner: int) -> None:
+        if self.ask_show:
+            self._offer_show(winner)
+        else:
+            self._finish()
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, viewer: int | None = None) -> HoldemView:
+        """What ``viewer`` (a position, or ``None`` for a spectator) may see now.
+
+        >>> import random
+        >>> hand = HoldemHand([100, 100, 100], blinds=(1, 2), rng=random.Random(2))
+        >>> mine, spectator = hand.view(0), hand.view(None)
+        >>> None in mine.hole[0], mine.hole[1], spectator.hole[0]
+        (False, (None, None), (None, None))
+        """
+        hole: list[tuple[Card | None, ...]] = []
+        for position in range(self.n):
+            if position == viewer or position in self.shown:
+                hole.append(self.hole[position])
+            else:
+                hole.append((None,) * len(self.hole[position]))
+        legal = self.legal_actions() if viewer is not None and viewer == self.actor else None
+        return HoldemView(
+            viewer=viewer,
+            phase=self.phase,
+            street=self.street,
+            button=self.button,
+            actor=self.actor,
+            stacks=tuple(self.stacks),
+            bets=tuple(self.bets),
+            folded=tuple(self.folded),
+            pots=self.pots(),
+            total_pot=self.total_pot,
+            board=tuple(self.board),
+            hole=tuple(hole),
+            legal=legal,
+            result=self.result,
+        )
+
+    # ---------------------------------------------------------------- rebuild
+
+    @classmethod
+    def from_log(cls, log: Sequence[Record], *, rng: RandomSource | None = None) -> HoldemHand:
+        """Rebuild a hand by replaying its log (``rng`` deals on if the hand is not over).
+
+        >>> import random
+        >>> hand = HoldemHand([50, 80, 120], blinds=(1, 2), rng=random.Random(4))
+        >>> _ = hand.call(); _ = hand.call(); _ = hand.check()
+        >>> copy = HoldemHand.from_log(hand.log)
+        >>> copy.log == hand.log, copy.actor == hand.actor
+        (True, True)
+        """
+        if not log or not isinstance(log[0], HandStarted):
+            raise HandSetupError("a Hold'em log starts with its HandStarted record")
+        setup = log[0].setup
+        n = len(setup.stacks)
+        hole: dict[int, tuple[Card | None, ...]] = {}
+        later: list[Card | None] = []
+        for record in log:
+            if isinstance(record, HoleCardsDealt):
+                hole[record.position] = record.cards
+            elif isinstance(record, CardBurned):
+                later.append(record.card)
+            elif isinstance(record, BoardDealt):
+                later.extend(record.cards)
+        order: list[Card | None] = []
+        if hole:
+            order = [hole[p][0] for p in range(n)] + [hole[p][1] for p in range(n)]
+        hand = cls.from_setup(setup, deck=order + later, rng=rng)
+        for record in log[1:]:
+            if isinstance(record, PlayerActed):
+                if record.timed_out:
+                    hand.timeout(record.position)
+                elif record.kind in (ActionKind.BET, ActionKind.RAISE):
+                    wager = hand.bet if record.kind is ActionKind.BET else hand.raise_to
+                    wager(record.to, record.position)
+                else:
+                    getattr(hand, record.kind.value)(record.position)
+            elif (
+                isinstance(record, CardsShown | CardsMucked)
+                and hand.phase is Phase.SHOWDOWN
+                and hand.actor == record.position
+            ):
+                hand.show() if isinstance(record, CardsShown) else hand.muck()
+        if hand.log != list(log):
+            raise HandSetupError("the log does not replay to itself")
+        return hand
+
+
+@dataclass(frozen=True, slots=True)
+class HoldemView:
+    """A Hold'em hand as one player (or a spectator) sees it: plain data, ``to_dict()`` for JSON.
+
+    Hidden cards are ``None`` (``"??"`` in JSON).  ``legal`` is given only to
+    the player to act.
+    """
+
+    viewer: int | None
+    phase: Phase
+    street: Street | None
+    button: int
+    actor: int | None
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    folded: tuple[bool, ...]
+    pots: tuple[Pot, ...]
+    total_pot: int
+    board: tuple[Card | None, ...]
+    hole: tuple[tuple[Card | None, ...], ...]
+    legal: LegalActions | None = None
+    result: HandResult | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+
+        def cards(values: Iterable[Card | None]) -> list[str]:
+            return ["??" if c is None else str(c) for c in values]
+
+        return {
+            "viewer": self.viewer,
+            "phase": self.phase.value,
+            "street": None if self.street is None else self.street.value,
+            "button": self.button,
+            "actor": self.actor,
+            "stacks": list(self.stacks),
+            "bets": list(self.bets),
+            "folded": list(self.folded),
+            "pots": [p.to_dict() for p in self.pots],
+            "total_pot": self.total_pot,
+            "board": cards(self.board),
+            "hole": [cards(h) for h in self.hole],
+            "legal": None if self.legal is None else self.legal.to_dict(),
+            "result": None if self.result is None else self.result.to_dict(),
+        }

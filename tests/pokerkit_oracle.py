@@ -1,0 +1,202 @@
+"""Play one random Hold'em hand in our engine and in pokerkit, with the same cards and actions.
+
+Used by the differential test.  pokerkit 0.7.7 is the oracle; where its rules
+differ from RULES.md on purpose the differences are handled here and counted:
+
+* odd chips: pokerkit gives every odd chip of a split to the first winner; we
+  give them one at a time clockwise from the button (RULES.md §1).  With
+  three or more winners and two or more odd chips the stacks differ by that;
+  the comparison moves those chips back.
+* a player who may only check while nobody else can act (a big blind whose
+  opponents are all-in for less): pokerkit still asks for the check; we skip it.
+* an all-in for less than a full raise: we let a player who already acted
+  raise only when facing a full raise more than when they last acted
+  (RULES.md §2.6); pokerkit also reopens after any first raise of a round and
+  after consecutive short all-ins that add up to a full raise.  The random
+  policy draws from our legal actions, so it never needs the extra raises.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field
+
+import pokerkit
+
+from mazziere.cards import Card, Deck
+from mazziere.game.core import Action, ActionKind
+from mazziere.game.holdem import HoldemHand
+
+_AUTOMATIONS = (
+    pokerkit.Automation.ANTE_POSTING,
+    pokerkit.Automation.BET_COLLECTION,
+    pokerkit.Automation.BLIND_OR_STRADDLE_POSTING,
+    pokerkit.Automation.RUNOUT_COUNT_SELECTION,
+    pokerkit.Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    pokerkit.Automation.HAND_KILLING,
+    pokerkit.Automation.CHIPS_PUSHING,
+    pokerkit.Automation.CHIPS_PULLING,
+)
+
+
+@dataclass
+class Stats:
+    hands: int = 0
+    actions: int = 0
+    showdowns: int = 0
+    side_pots: int = 0
+    split_pots: int = 0
+    odd_chip_corrections: int = 0
+    skipped_checks: int = 0
+    all_in_runouts: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)
+
+
+def random_action(hand: HoldemHand, rng: random.Random) -> Action:
+    """A random legal action: fold, check/call, or a bet/raise of a random size."""
+    legal = hand.legal_actions()
+    kinds = legal.kinds
+    roll = rng.random()
+    if ActionKind.FOLD in kinds and legal.to_call and roll < 0.15:
+        return Action.fold()
+    if ActionKind.FOLD in kinds and not legal.to_call and roll < 0.02:
+        return Action.fold()  # folding when checking is free is legal too
+    wager = ActionKind.BET if ActionKind.BET in kinds else ActionKind.RAISE
+    if wager in kinds and roll > 0.70:
+        pick = rng.random()
+        if pick < 0.35:
+            amount = legal.min_to
+        elif pick < 0.5:
+            amount = legal.max_to
+        else:
+            amount = rng.randint(legal.min_to, legal.max_to)
+        return Action(wager, amount)
+    if ActionKind.ALL_IN in kinds and roll > 0.97:
+        return Action.all_in()
+    return Action.check() if ActionKind.CHECK in kinds else Action.call()
+
+
+def _kind(record: object) -> ActionKind | None:
+    return getattr(record, "kind", None)
+
+
+def _pk_cards(cards: list[Card | None]) -> str:
+    return "".join(str(c) for c in cards)
+
+
+def play_both(rng: random.Random, stats: Stats) -> tuple[list[int], list[int]]:
+    """One random hand in both engines; returns (ours, pokerkit's) finishing stacks."""
+    n = rng.randint(2, 9)
+    big = rng.choice([2, 2, 2, 4, 10])
+    small = big // 2 if rng.random() < 0.8 else rng.randint(1, big)
+    stacks = [
+        rng.choice([rng.randint(1, 30), rng.randint(20, 400), rng.randint(100, 2000)])
+        for _ in range(n)
+    ]
+    ante_kind = rng.random()
+    if ante_kind < 0.5:
+        antes = [0] * n
+    elif ante_kind < 0.8:
+        antes = [rng.randint(1, 3)] * n
+    else:
+        antes = [rng.choice([0, 1, 2, 5]) for _ in range(n)]
+    # Unequal antes are dead money (PHH: ante trimming only for uniform antes).
+    trimming = len(set(antes)) == 1 and rng.random() < 0.5
+    deck = Deck.standard().shuffled(rng)
+    ours = HoldemHand(
+        stacks,
+        blinds=(small, big),
+        ante=antes,
+        min_bet=big,
+        deck=deck,
+        antes_dead=not trimming,
+    )
+    pk_antes = antes[::-1] if n == 2 else antes
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        state = pokerkit.NoLimitTexasHoldem.create_state(
+            _AUTOMATIONS,
+            trimming,
+            pk_antes,
+            (small, big),
+            big,
+            stacks,
+            n,
+            mode=pokerkit.Mode.CASH_GAME,
+        )
+        # Same cards: one at a time from position 0, twice; burn before each street.
+        cards = iter(deck)
+        for _ in range(2 * n):
+            state.deal_hole(str(next(cards)))
+        _sync_dealing(ours, state, 0, stats)
+        stats.hands += 1
+        while not ours.is_over:
+            if ours.actor is None:
+                break
+            while state.actor_index is not None and state.actor_index != ours.actor:
+                raise AssertionError(
+                    f"actor: ours {ours.actor}, pokerkit {state.actor_index}; log {ours.log}"
+                )
+            action = random_action(ours, rng)
+            before = len(ours.log)
+            record = ours.apply(action)
+            stats.actions += 1
+            stats.kinds[str(_kind(record))] += 1
+            if action.kind is ActionKind.FOLD:
+                state.fold()
+            elif action.kind in (ActionKind.CHECK, ActionKind.CALL) or (
+                action.kind is ActionKind.ALL_IN and record.kind is ActionKind.CALL
+            ):
+                state.check_or_call()
+            else:
+                to = record.to  # type: ignore[attr-defined]
+                state.complete_bet_or_raise_to(to)
+            _sync_dealing(ours, state, before, stats)
+        # pokerkit may still ask a lone player to check.
+        while state.status and state.actor_index is not None:
+            assert state.checking_or_calling_amount == 0, "pokerkit expects a real decision"
+            state.check_or_call()
+            stats.skipped_checks += 1
+            _sync_dealing(ours, state, len(ours.log), stats)
+    assert ours.is_over and not state.status, "one engine finished, the other did not"
+    result = ours.result
+    assert result is not None
+    expected = list(state.stacks)
+    ours_stacks = list(result.stacks)
+    for pot in result.pots:
+        if len(pot.winners) > 1:
+            stats.split_pots += 1
+        count = len(pot.winners)
+        share, odd = divmod(pot.amount, count)
+        if count >= 3 and odd >= 2:
+            stats.odd_chip_corrections += 1
+            first = min(pot.winners)
+            for winner, got in zip(pot.winners, pot.shares, strict=True):
+                ours_stacks[winner] += (share + odd if winner == first else share) - got
+    if len(result.pots) > 1:
+        stats.side_pots += 1
+    if len(result.shown) >= 2:
+        stats.showdowns += 1
+    return ours_stacks, expected
+
+
+def _sync_dealing(ours: HoldemHand, state: pokerkit.State, start: int, stats: Stats) -> None:
+    """Deal pokerkit the burns and boards our engine dealt since log index ``start``."""
+    from mazziere.game.core import CardBurned
+    from mazziere.game.holdem import BoardDealt
+
+    dealt = 0
+    for record in ours.log[start:]:
+        if isinstance(record, CardBurned):
+            while not state.can_burn_card() and state.actor_index is not None:
+                assert state.checking_or_calling_amount == 0
+                state.check_or_call()
+                stats.skipped_checks += 1
+            state.burn_card(str(record.card))
+        elif isinstance(record, BoardDealt):
+            state.deal_board(_pk_cards(list(record.cards)))
+            dealt += 1
+    if dealt > 1:
+        stats.all_in_runouts += 1
