@@ -54,10 +54,17 @@ def _can_wager(legal: LegalActions) -> bool:
     return bool(legal.kinds & {ActionKind.BET, ActionKind.RAISE})
 
 
+def _raise_to(legal: LegalActions, amount: int) -> Action:
+    """Bet or raise to ``amount`` if allowed, else call (or check)."""
+    if _can_wager(legal):
+        return wager(legal, amount)
+    return _call(legal)
+
+
 def _sized(legal: LegalActions, pot: int, numerator: int, denominator: int) -> Action:
     """A bet of ``numerator / denominator`` of the pot, or a raise by that much."""
     extra = pot * numerator // denominator
-    return wager(legal, legal.min_to + extra if legal.to_call else extra)
+    return _raise_to(legal, legal.min_to + extra if legal.to_call else extra)
 
 
 class BasicBot(Bot):
@@ -126,10 +133,10 @@ class BasicBot(Bot):
         if score >= 12:
             if to_call > 8 * big and score < 16:
                 return _call(legal)
-            return wager(legal, max(3 * big, 3 * (to_call + big)))
+            return _raise_to(legal, max(3 * big, 3 * (to_call + big)))
         if score >= bar:
             if to_call <= big and _can_wager(legal) and (late or score >= 10):
-                return wager(legal, 3 * big)
+                return _raise_to(legal, 3 * big)
             if to_call <= 3 * big:
                 return _call(legal)
             return _check_or_fold(legal)
