@@ -360,11 +360,12 @@ class Table:
         seats = [self.seats[s] for s in plan.seats]
         self._names = tuple(s.name for s in seats)
         for seat in seats:
-            if seat.seat in plan.entered:
-                seat.status = SeatStatus.PLAYING
-                seat.entry = None
-                seat.new = False
-                seat.missed = frozenset()
+            # Dealt in: in the rotation from now on (an entry post or the last blind settles
+            # anything missed).
+            seat.status = SeatStatus.PLAYING
+            seat.entry = None
+            seat.new = False
+            seat.missed = frozenset()
             seat.bank.hand_dealt()
         min_bet = stakes.min_bet
         if min_bet is None:
