@@ -11,6 +11,9 @@ ENGINE := src/mazziere/cards.py src/mazziere/rules.py src/mazziere/evaluate.py \
 
 .PHONY: run test lint bench clean
 
+# Poker all'italiana
+ENGINE += src/mazziere/game/italian_rules.py src/mazziere/game/italian.py
+
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "make: Python 3.11 or newer is needed" >&2; exit 2; }
 	$(PYTHON) -m venv $(VENV)

@@ -29,8 +29,9 @@ __all__ = [
     "BettingStructure",
     "Category",
     "FlushOrder",
-    "ForcedBets",
     "Game",
+    "LastRoundFirst",
+    "MinimumBet",
     "OddChipRule",
     "RuleSet",
     "UnknownRulesError",
@@ -110,15 +111,23 @@ class OddChipRule(StrEnum):
     RANDOM_WINNER = "random-winner"
 
 
-class ForcedBets(StrEnum):
-    """Which forced bets a table of this game takes before the deal."""
+class MinimumBet(StrEnum):
+    """Where the smallest bet of a hand comes from (Italian poker)."""
 
-    BLINDS = "blinds"
-    """Small and big blind, optionally an ante from everyone (Hold'em)."""
-    INVITO = "invito"
-    """The invito from everyone, no blinds (italian-classic)."""
-    BUIO = "buio"
-    """Buio, controbuio (twice) and, with four or more players, the over (italian-32)."""
+    TABLE = "table"
+    """The table's parameter (italian-classic: the invito unless the table says otherwise)."""
+    LAST_BLIND = "last-blind"
+    """The largest forced blind: the controbuio with 2-3 players, the over with 4-5 (italian-32)."""
+
+
+class LastRoundFirst(StrEnum):
+    """Who speaks first in the betting round after the draw (Italian poker)."""
+
+    LAST_AGGRESSOR = "last-aggressor"
+    """The opener or last raiser of the first round; after a blind opening, the player left
+    of the last blind raiser (italian-classic)."""
+    LEFT_OF_LAST_BLIND = "left-of-last-blind"
+    """The first player still in left of the last forced blind (italian-32)."""
 
 
 class BettingStructure(StrEnum):
@@ -164,6 +173,10 @@ def _frozen(mapping: Mapping[int, int]) -> Mapping[int, int]:
     return MappingProxyType(dict(mapping))
 
 
+def _blinds(mapping: Mapping[int, tuple[int, ...]]) -> Mapping[int, tuple[int, ...]]:
+    return MappingProxyType(dict(mapping))
+
+
 @dataclass(frozen=True, kw_only=True)
 class RuleSet:
     """Every parameter of a game that RULES.md lets differ between rule sets."""
@@ -204,9 +217,29 @@ class RuleSet:
     parole_splits_pot: bool = False
     """Unanimous parole splits the pot among those still in (italian-32)."""
     betting_structure: BettingStructure = BettingStructure.NO_LIMIT
+    uses_invito: bool = False
+    """Every player posts the invito (an ante) to be dealt in (italian-classic)."""
+    blind_opening_factor: int = 2
+    """Each blind raise after the first (controbuio, over) is this many times the previous one."""
+    forced_blinds: Mapping[int, tuple[int, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    """Blinds posted before the deal by players dealt in, in units of the buio (italian-32)."""
+    missed_blind_penalties: bool = False
+    """A player back from missing blinds posts them (part of it dead) (italian-32)."""
+    minimum_bet: MinimumBet = MinimumBet.TABLE
+    last_round_first: LastRoundFirst = LastRoundFirst.LAST_AGGRESSOR
+    parol_pot_blind_opening: bool = False
+    """Whether a parol-pot hand may be opened blind (italian-classic: no)."""
+    parol_pot_min_bet_is_pot: bool = False
+    """In a parol-pot hand the opening bet must be at least the pot (italian-classic)."""
+    rake_per_unit: int = 0
+    """Rake taken per whole ``rake_unit`` of the pot (italian-32: 5 cents per whole dollar)."""
+    rake_unit: int = 100
+    rake_cap: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
+    """Most rake per hand, by players dealt in; no entry means no cap."""
 
-    # --- the table: forced bets between hands, the clock ---
-    forced_bets: ForcedBets = ForcedBets.BLINDS
+    # --- the table's clock ---
     raise_window_seconds: int | None = None
     """Raising is offered only this long into a decision (italian-32: 10 s); a table may
     change it."""
@@ -294,7 +327,8 @@ ITALIAN_CLASSIC = RuleSet(
     draw_max=4,
     fourth_card_after_others=True,
     parol=True,
-    forced_bets=ForcedBets.INVITO,
+    uses_invito=True,
+    parol_pot_min_bet_is_pot=True,
 )
 
 ITALIAN_32 = RuleSet(
@@ -313,8 +347,14 @@ ITALIAN_32 = RuleSet(
     odd_chip=OddChipRule.RANDOM_WINNER,
     draw_max=4,
     parole_splits_pot=True,
-    forced_bets=ForcedBets.BUIO,
     raise_window_seconds=10,
+    forced_blinds=_blinds({2: (1, 2), 3: (1, 2), 4: (1, 2, 4), 5: (1, 2, 4)}),
+    missed_blind_penalties=True,
+    minimum_bet=MinimumBet.LAST_BLIND,
+    last_round_first=LastRoundFirst.LEFT_OF_LAST_BLIND,
+    rake_per_unit=5,
+    rake_unit=100,
+    rake_cap=_frozen({2: 100, 3: 100, 4: 200, 5: 200}),
 )
 
 _REGISTRY: dict[str, RuleSet] = {}

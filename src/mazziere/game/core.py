@@ -486,6 +486,8 @@ class LegalActions:
     to_call: int = 0
     min_to: int = 0
     max_to: int = 0
+    confirm_fold: bool = False
+    """Folding is legal but gives up a free check: a client asks before sending it."""
 
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, Action) or action.kind not in self.kinds:
@@ -502,6 +504,7 @@ class LegalActions:
             "to_call": self.to_call,
             "min_to": self.min_to,
             "max_to": self.max_to,
+            "confirm_fold": self.confirm_fold,
         }
 
 
@@ -861,6 +864,8 @@ class BettingHand:
         self.bets: list[int] = [0] * n
         self.committed: list[int] = [0] * n
         self.dead: list[int] = [0] * n
+        self.carried = 0
+        """Chips in the main pot from before this hand (a pot carried over), nobody's bet."""
         self.folded: list[bool] = [False] * n
         self.hole: list[tuple[Card | None, ...]] = [()] * n
         self.shown: dict[int, tuple[Card | None, ...]] = {}
@@ -886,6 +891,7 @@ class BettingHand:
         self._active = n  # players not folded with chips behind
         # the showdown
         self._show_queue: list[int] = []
+        self._auto_show = False
         self._awards: list[PotResult] = []
         self._rake_taken = 0
 
@@ -912,12 +918,16 @@ class BettingHand:
             committed: Sequence[int] = self.committed
         else:
             committed = [c - b for c, b in zip(self.committed, self.bets, strict=True)]
-        return build_pots(committed, self.folded, self.dead)
+        return build_pots(committed, self.folded, self._dead_money())
+
+    def _dead_money(self) -> Sequence[int]:
+        """Chips in the main pot whoever wins: dead posts, and a pot carried into the hand."""
+        return [*self.dead, self.carried] if self.carried else self.dead
 
     @property
     def total_pot(self) -> int:
         """Every chip in the middle: pots and this round's bets."""
-        return sum(self.committed) + sum(self.dead)
+        return sum(self.committed) + sum(self.dead) + self.carried
 
     # ----------------------------------------------------- subclass hooks
 
@@ -954,6 +964,13 @@ class BettingHand:
     def _legal_other(self) -> LegalActions:
         """Legal actions in a game's own phases."""
         return NO_ACTIONS
+
+    def _bet_refused(self, position: int) -> str | None:
+        """Why ``position`` may not open the betting of this round (``None``: it may).
+
+        Italian poker: only a player whose cards qualify may open.
+        """
+        return None
 
     # -------------------------------------------------------- forced bets
 
@@ -1084,6 +1101,8 @@ class BettingHand:
             return None
         if self._acted[i] and current - self._faced[i] < self.min_increment:
             return None  # an all-in for less did not reopen the betting to this player
+        if not current and self._bet_refused(i) is not None:
+            return None
         folded, stacks, bets = self.folded, self.stacks, self.bets
         for j in range(self.n):
             if j != i and not folded[j] and stacks[j] + bets[j] > current:
@@ -1106,6 +1125,10 @@ class BettingHand:
             return f"position {i} may only call or fold"
         if self._acted[i] and current - self._faced[i] < self.min_increment:
             return "an all-in for less than a full raise did not reopen the betting"
+        if not current:
+            refused = self._bet_refused(i)
+            if refused is not None:
+                return refused
         return "every other player is all-in or cannot call more"
 
     def legal_actions(self) -> LegalActions:
@@ -1191,11 +1214,18 @@ class BettingHand:
     def check(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
         """Check (passo, busso, cip): stay in without putting chips in."""
         self.verify_check(position)
+        return self._check_as(ActionKind.CHECK, timed_out=timed_out)
+
+    def _check_as(self, kind: ActionKind, *, timed_out: bool = False) -> PlayerActed:
+        """A check recorded as ``kind``: a game's own check-like action (parol).
+
+        The caller has verified that the player to act may check.
+        """
         i = self.actor
         assert i is not None
         self._acted[i] = True
         self._faced[i] = self.current_bet
-        record = PlayerActed(i, ActionKind.CHECK, 0, self.bets[i], False, timed_out)
+        record = PlayerActed(i, kind, 0, self.bets[i], False, timed_out)
         self.log.append(record)
         self._after_action(i)
         return record
@@ -1390,14 +1420,19 @@ class BettingHand:
 
     # the showdown ---------------------------------------------------------
 
-    def _begin_showdown(self, order: Sequence[int], *, ask: bool = False) -> None:
+    def _begin_showdown(
+        self, order: Sequence[int], *, ask: bool = False, auto_show: bool = False
+    ) -> None:
         """Players still in, in showdown order, show or muck; then the pots are awarded.
 
         Hands already shown (all-in) are not asked again.  With ``ask`` each
-        player decides (:meth:`show`, :meth:`muck`); otherwise cards speak: a
-        hand that could win is shown, the others are mucked.
+        player decides (:meth:`show`, :meth:`muck`); with ``auto_show`` too, a
+        hand that may not be mucked is shown without asking, so only the
+        players who have a choice are asked.  Otherwise cards speak: a hand
+        that could win is shown, the others are mucked.
         """
         self.phase = Phase.SHOWDOWN
+        self._auto_show = auto_show
         self._show_queue = [i for i in order if not self.folded[i] and i not in self.shown]
         if ask:
             self._next_shower()
@@ -1412,6 +1447,9 @@ class BettingHand:
 
     def _next_shower(self) -> None:
         queue = self._show_queue
+        if self._auto_show:
+            while queue and not self._muck_allowed(queue[0]):
+                self._do_show(queue.pop(0))
         if queue:
             self.actor = queue[0]
             return
@@ -1506,14 +1544,14 @@ class BettingHand:
         out = [self.folded[i] or i in mucked for i in range(self.n)]
         if all(out):
             out = self.folded  # everyone mucked: cards speak among them
-        pots = build_pots(self.committed, out, self.dead)
+        pots = build_pots(self.committed, out, self._dead_money())
         winners = [self._pot_winners(pot.eligible) for pot in pots]
         if len(pots) > 1:
             won = {i for group in winners for i in group}
             losers = [not out[i] and i not in won for i in range(self.n)]
             if any(losers):
                 out = [a or b for a, b in zip(out, losers, strict=True)]
-                pots = build_pots(self.committed, out, self.dead)
+                pots = build_pots(self.committed, out, self._dead_money())
                 winners = [self._pot_winners(pot.eligible) for pot in pots]
         self._award(list(zip(pots, winners, strict=True)))
         self._finish()
@@ -1541,13 +1579,19 @@ class BettingHand:
             self.log.append(RakeTaken(rake))
         stacks = self.stacks
         for index, ((pot, winners), amount) in enumerate(zip(plan, amounts, strict=True)):
-            shares = split_pot(amount, winners, odd_chip=self.odd_chip, rng=self.rng)
+            shares = self._split_pot(index, amount, winners)
             for position, share in zip(winners, shares, strict=True):
                 stacks[position] += share
             self._awards.append(PotResult(amount, pot.eligible, winners, shares))
             self.log.append(PotAwarded(index, amount, winners, shares))
         self.committed = [0] * self.n
         self.dead = [0] * self.n
+        self.carried = 0
+
+    def _split_pot(self, index: int, amount: int, winners: tuple[int, ...]) -> tuple[int, ...]:
+        """The shares of pot ``index`` (after rake) among ``winners``; a game may script the
+        odd chips (a replay names who got them)."""
+        return split_pot(amount, winners, odd_chip=self.odd_chip, rng=self.rng)
 
     def _finish(self, extra: Mapping[str, object] | None = None) -> None:
         self.phase = Phase.OVER

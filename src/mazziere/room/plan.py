@@ -32,9 +32,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from mazziere.game.italian_rules import forced_blinds, missed_blind_post
 from mazziere.room.errors import TableStateError
-from mazziere.room.structure import Stakes
-from mazziere.rules import ForcedBets, RuleSet, find_rules
+from mazziere.room.structure import ForcedBets, Stakes, forced_bets
+from mazziere.rules import RuleSet, find_rules
 
 __all__ = [
     "Candidate",
@@ -116,12 +117,12 @@ def blind_amounts(rules: str | RuleSet, stakes: Stakes, players: int) -> tuple[i
     >>> blind_amounts("italian-classic", Stakes(ante=10), 4)
     ()
     """
-    kind = find_rules(rules).forced_bets
+    rule_set = find_rules(rules)
+    kind = forced_bets(rule_set)
     if kind is ForcedBets.INVITO:
         return ()
     if kind is ForcedBets.BUIO:
-        blinds = (stakes.small_blind, stakes.big_blind)
-        return (*blinds, 2 * stakes.big_blind) if players > 3 else blinds
+        return forced_blinds(rule_set, buio=stakes.small_blind, players=players)
     return (stakes.small_blind, stakes.big_blind)
 
 
@@ -133,11 +134,12 @@ def blind_positions(rules: str | RuleSet, players: int) -> tuple[int, ...]:
     >>> blind_positions("holdem", 2), blind_positions("holdem", 6), blind_positions("italian-32", 5)
     ((1, 0), (0, 1), (0, 1, 2))
     """
-    kind = find_rules(rules).forced_bets
+    rule_set = find_rules(rules)
+    kind = forced_bets(rule_set)
     if kind is ForcedBets.INVITO:
         return ()
     if kind is ForcedBets.BUIO:
-        return (0, 1, 2) if players > 3 else (0, 1)
+        return tuple(range(len(rule_set.forced_blinds.get(players, ()))))
     return (1, 0) if players == 2 else (0, 1)
 
 
@@ -161,16 +163,14 @@ def missed_post(
     if not missed:
         return (0, 0)
     rule_set = find_rules(rules)
-    blinds = blind_amounts(rule_set, stakes, max(players, 4))
-    if rule_set.forced_bets is ForcedBets.BUIO:
-        count = min(len(missed), 3)
-        if count == 1:
-            return (blinds[1], 0)
-        if count == 2:
-            return (blinds[1], blinds[0])
-        return (blinds[2], blinds[0] + blinds[1])
-    if rule_set.forced_bets is ForcedBets.BLINDS:
-        return (blinds[1] if 1 in missed else 0, blinds[0] if 0 in missed else 0)
+    kind = forced_bets(rule_set)
+    if kind is ForcedBets.BUIO:
+        blinds = blind_amounts(rule_set, stakes, players)
+        return missed_blind_post(
+            rule_set, buio=stakes.small_blind, players=players, missed=min(len(missed), len(blinds))
+        )
+    if kind is ForcedBets.BLINDS:
+        return (stakes.big_blind if 1 in missed else 0, stakes.small_blind if 0 in missed else 0)
     return (0, 0)
 
 

@@ -29,17 +29,46 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from mazziere.room.errors import ScheduleError
-from mazziere.rules import ForcedBets, RuleSet, find_rules
+from mazziere.rules import Game, RuleSet, find_rules
 
 __all__ = [
     "Break",
+    "ForcedBets",
     "Level",
     "LevelUnit",
     "Schedule",
     "SchedulePoint",
     "Stakes",
+    "forced_bets",
     "nice_amount",
 ]
+
+
+class ForcedBets(StrEnum):
+    """Which forced bets a table of a rule set takes before the deal."""
+
+    BLINDS = "blinds"
+    """Small and big blind, optionally an ante from everyone (Hold'em)."""
+    INVITO = "invito"
+    """The invito from everyone, no blinds (italian-classic)."""
+    BUIO = "buio"
+    """Buio, controbuio and, with enough players, the over (italian-32)."""
+
+
+def forced_bets(rules: str | RuleSet) -> ForcedBets:
+    """The forced bets of ``rules``, read from its data.
+
+    >>> [forced_bets(r).value for r in ("holdem", "italian-classic", "italian-32")]
+    ['blinds', 'invito', 'buio']
+    """
+    rule_set = find_rules(rules)
+    if rule_set.uses_invito:
+        return ForcedBets.INVITO
+    if rule_set.forced_blinds:
+        return ForcedBets.BUIO
+    if rule_set.game is Game.HOLDEM:
+        return ForcedBets.BLINDS
+    raise ScheduleError(f"{rule_set.name} has neither an invito nor blinds")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -81,7 +110,7 @@ class Stakes:
         mazziere.room.errors.ScheduleError: italian-classic uses an invito (ante) and no blinds
         """
         rule_set = find_rules(rules)
-        kind = rule_set.forced_bets
+        kind = forced_bets(rule_set)
         if kind is ForcedBets.INVITO:
             if self.small_blind or self.big_blind:
                 raise ScheduleError(f"{rule_set.name} uses an invito (ante) and no blinds")
@@ -125,7 +154,7 @@ class Stakes:
         >>> Stakes(small_blind=5, big_blind=10).describe("italian-32")
         'buio 5, controbuio 10, over 20'
         """
-        kind = find_rules(rules).forced_bets
+        kind = forced_bets(rules)
         if kind is ForcedBets.INVITO:
             return f"invito {self.ante}"
         if kind is ForcedBets.BUIO:
@@ -277,9 +306,9 @@ class Schedule:
             if amount <= previous:
                 amount = nice_amount(previous * 1.2 + 1)
             previous = amount
-            if rule_set.forced_bets is ForcedBets.INVITO:
+            if forced_bets(rule_set) is ForcedBets.INVITO:
                 stakes = Stakes(ante=amount)
-            elif rule_set.forced_bets is ForcedBets.BUIO:
+            elif forced_bets(rule_set) is ForcedBets.BUIO:
                 half = max(1, amount // 2)
                 stakes = Stakes(small_blind=half, big_blind=2 * half)
             else:

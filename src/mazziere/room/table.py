@@ -36,8 +36,8 @@ from mazziere.room.games import NO_CARRY, Carry, HandSpec, carry_of, new_hand
 from mazziere.room.ledger import Account, EntryKind, Ledger, Movement
 from mazziere.room.plan import Candidate, Entry, HandPlan, missed_blinds, plan_hand
 from mazziere.room.seating import ButtonDraw, draw_for_button
-from mazziere.room.structure import Stakes
-from mazziere.rules import ForcedBets, RuleSet, find_rules
+from mazziere.room.structure import ForcedBets, Stakes, forced_bets
+from mazziere.rules import RuleSet, find_rules
 
 __all__ = ["Decision", "HandSummary", "Seat", "SeatStatus", "Table"]
 
@@ -570,7 +570,7 @@ class Table:
 
     def uses_blinds(self) -> bool:
         """Whether this game has blinds (and so waiting for the big blind or the over)."""
-        return self.rules.forced_bets is not ForcedBets.INVITO
+        return forced_bets(self.rules) is not ForcedBets.INVITO
 
     def _check_between_hands(self, what: str) -> None:
         if self.in_hand:

@@ -40,9 +40,8 @@ from mazziere.room.payouts import split_prize_pool
 from mazziere.room.plan import Candidate
 from mazziere.room.registration import Registration, TournamentSettings, TournamentState
 from mazziere.room.seating import TableMove, plan_tables, random_seating, tables_needed
-from mazziere.room.structure import LevelUnit, Schedule, Stakes
+from mazziere.room.structure import ForcedBets, LevelUnit, Schedule, Stakes, forced_bets
 from mazziere.room.table import HandSummary, Seat, Table
-from mazziere.rules import ForcedBets
 
 __all__ = [
     "Finish",
@@ -112,7 +111,7 @@ class TournamentTable(Table):
         seat.bank.acted()
 
     def _candidates(self) -> dict[int, Candidate]:
-        invito = self.rules.forced_bets is ForcedBets.INVITO
+        invito = forced_bets(self.rules) is ForcedBets.INVITO
         return {
             seat.seat: Candidate(seat.seat)
             for seat in self.seats.values()
@@ -140,7 +139,7 @@ class TournamentTable(Table):
     def _forfeit_invitos(self) -> None:
         """italian-classic tournaments: the invito is taken from players away too, who are
         then not dealt in: it stays in the pot, and gives them a right to a parol pot."""
-        if self.rules.forced_bets is not ForcedBets.INVITO:
+        if forced_bets(self.rules) is not ForcedBets.INVITO:
             return
         away = [s for s in self.seats.values() if s.away and s.stack > 0]
         playing = [s for s in self.seats.values() if not s.away and s.stack > 0]

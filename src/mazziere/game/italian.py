@@ -1,0 +1,1084 @@
+"""Poker all'italiana: one hand of ``italian-classic`` or ``italian-32`` (RULES.md §3-5).
+
+The betting (rounds, raises, all-ins, side pots, rake, awards) is the shared
+core's (:class:`~mazziere.game.core.BettingHand`); this module adds what is
+Italian: the invito, the blind opening and the forced blinds, the deal, the
+opening test and the dead hand, the draw with its fourth card and reshuffle,
+the last round's first speaker, parol and parole, the showdown's automatic
+showing, and the state the next hand needs (:class:`ItalianCarry`).
+
+A classic hand at four players where nobody opens: the pot is carried and
+the next hand opens at Queens.
+
+>>> import random
+>>> hand = ItalianHand("italian-classic", [500] * 4, invito=10, rng=random.Random(4))
+>>> hand.phase.value, hand.actor, sorted(k.value for k in hand.legal_actions().kinds)
+('dealing', 0, ['bet', 'check', 'timeout'])
+>>> hand.legal_actions().min_to  # the buio: the pot
+40
+>>> _ = hand.check()  # no blind opening: the cards are dealt
+>>> while not hand.is_over:
+...     _ = hand.check()
+>>> carry = hand.carry
+>>> carry.pot, carry.opening.name_it, hand.result.payoffs
+(40, 'Q', (-10, -10, -10, -10))
+
+An italian-32 hand: buio 50, controbuio 100, over 200; round 1 starts left of
+the over.
+
+>>> hand = ItalianHand("italian-32", [5000] * 4, buio=50, rng=random.Random(1))
+>>> hand.bets, hand.actor, hand.legal_actions().to_call
+([50, 100, 200, 0], 3, 200)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from mazziere.cards import Card, RandomSource, Rank, format_cards
+from mazziere.evaluate import HandValue, Ranking, best_hands, ranking_for
+from mazziere.game.core import (
+    Action,
+    ActionKind,
+    ActionNotOfferedError,
+    AmountTooLargeError,
+    AmountTooSmallError,
+    BettingHand,
+    CannotBetError,
+    CannotCheckError,
+    CannotRaiseError,
+    HandResult,
+    HandSetupError,
+    HoleCardsDealt,
+    IllegalActionError,
+    InvalidAmountError,
+    LegalActions,
+    MinRaiseRule,
+    NotYourTurnError,
+    Phase,
+    PlayerActed,
+    Pot,
+    Rake,
+    Record,
+    WrongPhaseError,
+)
+from mazziere.game.italian_rules import (
+    DrawStock,
+    blind_opening_amounts,
+    can_open,
+    forced_blinds,
+    next_opening_level,
+    opening_minimum,
+    rejoin_costs,
+)
+from mazziere.rules import BettingStructure, Game, MinimumBet, RuleSet, find_rules
+
+__all__ = [
+    "BLIND_NAMES",
+    "CannotDiscardError",
+    "Discarded",
+    "HandStarted",
+    "ItalianCarry",
+    "ItalianHand",
+    "ItalianSetup",
+    "ItalianView",
+    "PotCarried",
+    "StockReshuffled",
+]
+
+BLIND_NAMES = ("buio", "controbuio", "over")
+"""The blind bets from the dealer's left: forced in italian-32, chosen in italian-classic."""
+
+
+class CannotDiscardError(IllegalActionError):
+    """Discards that are not the player's cards, too many of them, or the same card twice."""
+
+
+# ------------------------------------------------------------------- setup
+
+
+@dataclass(frozen=True, kw_only=True)
+class ItalianSetup:
+    """Everything that defines a hand before the cards: the first record of its log.
+
+    Positions run clockwise from the dealer's left; the dealer is the last.
+    ``stacks`` are before any chip is posted.  ``carried_pot`` is in the main
+    pot from the start (dead hands, a parol pot, forfeited invitos), of which
+    ``carried_shares[i]`` came from position ``i``.  ``dead_money[i]`` is paid
+    by position ``i`` before the deal and is no bet (a parol pot's adeguamento,
+    a missed blind's dead part); ``posts[i]`` is a live post (italian-32: a
+    player back from missing blinds, or new).
+    """
+
+    rules: str
+    stacks: tuple[int, ...]
+    invito: int = 0
+    buio: int = 0
+    min_bet: int
+    structure: BettingStructure
+    opening_level: int = 0
+    parol_pot: bool = False
+    carried_pot: int = 0
+    carried_shares: tuple[int, ...] = ()
+    dead_money: tuple[int, ...] = ()
+    posts: tuple[int, ...] = ()
+    rake: bool = True
+    ask_show: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        data = dataclasses.asdict(self)
+        data["structure"] = self.structure.value
+        for key in ("stacks", "carried_shares", "dead_money", "posts"):
+            data[key] = list(data[key])
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Record):
+    """The first record: the setup, from which the hand can be rebuilt with the rest of the log."""
+
+    type: ClassVar[str] = "start"
+    setup: ItalianSetup
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded(Record):
+    """A player's discards in the draw (none: "servito"); others see only how many."""
+
+    type: ClassVar[str] = "discard"
+    position: int
+    cards: tuple[Card | None, ...]
+    timed_out: bool = False
+
+    def seen_by(self, viewer: int | None) -> Record:
+        """Others see how many cards were thrown, not which."""
+        if viewer == self.position:
+            return self
+        return Discarded(self.position, (None,) * len(self.cards), self.timed_out)
+
+
+@dataclass(frozen=True, slots=True)
+class StockReshuffled(Record):
+    """The stock ran out: these discards became a new stock for ``position``'s draw."""
+
+    type: ClassVar[str] = "reshuffle"
+    position: int
+    cards: tuple[Card | None, ...]
+
+    def seen_by(self, viewer: int | None) -> Record:
+        """Nobody sees which cards were shuffled."""
+        return StockReshuffled(self.position, (None,) * len(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class PotCarried(Record):
+    """The pot is not awarded: a dead hand (nobody opened) or a parol pot."""
+
+    type: ClassVar[str] = "carry"
+    amount: int
+    parol: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ItalianCarry:
+    """What the next hand needs from this one; the table layer maps positions to seats.
+
+    ``pot``: chips carried (0 when the pot was won).  ``opening_level``: dead
+    hands in a row (the ladder's step).  ``parol_pot``: the next hand plays a
+    parol pot.  ``shares[i]``: chips of position ``i`` in the carried pot.
+    ``parol_players``: who may play the parol pot without paying; ``rejoin[i]``
+    what position ``i`` must pay to take part (the adeguamento).
+    """
+
+    pot: int
+    opening_level: int
+    parol_pot: bool
+    shares: tuple[int, ...]
+    parol_players: tuple[int, ...]
+    rejoin: tuple[int, ...]
+    opening: Rank | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {
+            "pot": self.pot,
+            "opening_level": self.opening_level,
+            "opening": self.opening.name_it if self.opening is not None else None,
+            "parol_pot": self.parol_pot,
+            "shares": list(self.shares),
+            "parol_players": list(self.parol_players),
+            "rejoin": list(self.rejoin),
+        }
+
+
+# -------------------------------------------------------------------- hand
+
+
+def _chips(name: str, values: Iterable[object]) -> None:
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise HandSetupError(f"{name} are whole chips (int), not {value!r}")
+        if value < 0:
+            raise HandSetupError(f"{name} cannot be negative, got {value}")
+
+
+def _per_position(name: str, values: Sequence[int] | None, n: int) -> tuple[int, ...]:
+    if values is None:
+        return (0,) * n
+    result = tuple(values)
+    if len(result) != n:
+        raise HandSetupError(f"{name} needs one amount per player ({n}), got {len(result)}")
+    _chips(name, result)
+    return result
+
+
+class ItalianHand(BettingHand):
+    """One hand of Poker all'italiana.
+
+    ``rules``: ``"italian-classic"``, ``"italian-32"`` or a house rule set.
+    ``invito`` (classic) is every player's ante; ``buio`` (italian-32) the
+    smallest blind, the others following from the rule set.  ``min_bet`` is
+    the table's minimum opening bet (default: the invito; italian-32: the
+    last blind).  ``opening_level`` counts the dead hands since the pot was
+    last won; ``parol_pot`` plays a parol pot.  The cards come from ``deck``
+    (a card order: the deal one card at a time from the dealer's left, then
+    the draw; a card repeated later is dealt again after a reshuffle) and
+    then, or otherwise, from ``rng``, which also draws the odd chips of a
+    parole split unless ``odd_chips`` names their winners (a replay).
+
+    ``ask_show``: at the showdown the players who may muck are asked, and a
+    player who wins uncontested may show; otherwise cards speak.
+    """
+
+    setup: ItalianSetup
+    rules: RuleSet
+
+    def __init__(
+        self,
+        rules: str | RuleSet,
+        stacks: Sequence[int],
+        *,
+        invito: int = 0,
+        buio: int = 0,
+        min_bet: int | None = None,
+        structure: BettingStructure | None = None,
+        opening_level: int = 0,
+        parol_pot: bool = False,
+        carried_pot: int = 0,
+        carried_shares: Sequence[int] | None = None,
+        dead_money: Sequence[int] | None = None,
+        posts: Sequence[int] | None = None,
+        rake: bool = True,
+        ask_show: bool = False,
+        deck: Sequence[Card] | None = None,
+        rng: RandomSource | None = None,
+        odd_chips: Sequence[int] | None = None,
+    ) -> None:
+        rule_set = find_rules(rules)
+        if rule_set.game is not Game.ITALIAN:
+            raise HandSetupError(f"{rule_set.name} is not a rule set of Poker all'italiana")
+        n = len(stacks)
+        _chips("stacks", stacks)
+        rule_set.check_players(n)
+        _chips("the invito, buio and carried pot", [invito, buio, carried_pot, opening_level])
+        if rule_set.uses_invito:
+            if invito <= 0 and not parol_pot:
+                raise HandSetupError(f"{rule_set.name} needs a positive invito")
+        elif invito:
+            raise HandSetupError(f"{rule_set.name} has no invito")
+        blinds = forced_blinds(rule_set, buio=buio, players=n) if buio else ()
+        if rule_set.forced_blinds and not blinds:
+            raise HandSetupError(f"{rule_set.name} needs a positive buio")
+        if buio and not rule_set.forced_blinds:
+            raise HandSetupError(f"{rule_set.name} has no forced blinds")
+        if min_bet is None:
+            min_bet = blinds[-1] if rule_set.minimum_bet is MinimumBet.LAST_BLIND else invito
+        _chips("the minimum bet", [min_bet])
+        if min_bet <= 0:
+            raise HandSetupError("give a positive minimum bet (min_bet)")
+        if parol_pot and not rule_set.parol:
+            raise HandSetupError(f"{rule_set.name} has no parol pot")
+        shares = _per_position("carried_shares", carried_shares, n)
+        if sum(shares) > carried_pot:
+            raise HandSetupError(
+                f"the carried shares ({sum(shares)}) exceed the carried pot ({carried_pot})"
+            )
+        dead = _per_position("dead_money", dead_money, n)
+        for position, (stack, due) in enumerate(zip(stacks, dead, strict=True)):
+            if due > stack:
+                raise HandSetupError(
+                    f"position {position} cannot pay {due} with {stack}: it does not take part"
+                )
+        live_posts = _per_position("posts", posts, n)
+        if any(live_posts) and not rule_set.missed_blind_penalties:
+            raise HandSetupError(f"{rule_set.name} has no missed-blind posts")
+        if any(live_posts[: len(blinds)]):
+            raise HandSetupError("a player in a blind position posts that blind, not a post")
+        setup = ItalianSetup(
+            rules=rule_set.name,
+            stacks=tuple(stacks),
+            invito=invito,
+            buio=buio,
+            min_bet=min_bet,
+            structure=structure or rule_set.betting_structure,
+            opening_level=opening_level,
+            parol_pot=parol_pot,
+            carried_pot=carried_pot,
+            carried_shares=shares,
+            dead_money=dead,
+            posts=live_posts,
+            rake=rake,
+            ask_show=ask_show,
+        )
+        self._start(setup, rule_set, deck, rng, odd_chips)
+
+    @classmethod
+    def from_setup(
+        cls,
+        setup: ItalianSetup,
+        *,
+        deck: Sequence[Card] | None = None,
+        rng: RandomSource | None = None,
+        odd_chips: Sequence[int] | None = None,
+    ) -> ItalianHand:
+        """A new hand with this setup (the first record of another hand's log, say)."""
+        hand = cls.__new__(cls)
+        hand._start(setup, find_rules(setup.rules), deck, rng, odd_chips)
+        return hand
+
+    def _start(
+        self,
+        setup: ItalianSetup,
+        rule_set: RuleSet,
+        deck: Sequence[Card] | None,
+        rng: RandomSource | None,
+        odd_chips: Sequence[int] | None,
+    ) -> None:
+        if deck is None and rng is None:
+            raise HandSetupError("give a card order (deck) or a random source (rng)")
+        if rule_set.parole_splits_pot and rng is None and odd_chips is None:
+            raise HandSetupError("a parole split draws odd chips: give rng or odd_chips")
+        rake: Rake | None = None
+        if setup.rake and rule_set.rake_per_unit:
+            rake = Rake(
+                percent=Fraction(rule_set.rake_per_unit, rule_set.rake_unit),
+                unit=rule_set.rake_unit,
+                cap_by_players=rule_set.rake_cap,
+                no_flop_no_drop=False,
+            )
+        super().__init__(
+            setup.stacks,
+            structure=setup.structure,
+            min_raise_rule=MinRaiseRule.LARGEST_INCREMENT,
+            odd_chip=rule_set.odd_chip,
+            rake=rake,
+            rng=rng if rng is not None else _NO_RANDOM,
+        )
+        n = self.n
+        self.setup = setup
+        self.rules = rule_set
+        self.ask_show = setup.ask_show
+        self.ranking: Ranking = ranking_for(rule_set, n)
+        self.opening_level = setup.opening_level
+        self.parol_pot = setup.parol_pot
+        self.opening: Rank | None = opening_minimum(
+            rule_set, setup.opening_level, parol_pot=setup.parol_pot
+        )
+        """The smallest pair that opens this hand (``None``: no opening requirement)."""
+        self.betting_round = 0
+        """0 before the deal, 1 the first betting round, 2 the last."""
+        self.blind_raisers: list[int] = []
+        self._blind_base = 0
+        self.drawn: list[int | None] = [None] * n
+        """How many cards each player discarded (``None``: not drawn yet)."""
+        self._stock = DrawStock(rule_set.deck(n), order=deck, rng=rng)
+        self._odd_chips = list(odd_chips) if odd_chips is not None else None
+        self._opens: list[bool | None] = [None] * n
+        self._values: dict[int, HandValue] = {}
+        self._showdown_pots: tuple[Pot, ...] = ()
+        self._first_aggressor: int | None = None
+        self._last_aggressor: int | None = None
+        self._last_first: int = 0
+        self._last_round_start = 0
+        self._no_last_round = False
+        self._blind_lock = False
+        self._outcome = "won"
+        self._draw_queue: list[int] = []
+        self._late: list[int] = []
+        self._blinds = forced_blinds(rule_set, buio=setup.buio, players=n) if setup.buio else ()
+        self.log.append(HandStarted(setup))
+        self.carried = setup.carried_pot
+        for position, amount in enumerate(setup.dead_money):
+            if amount:
+                self._post_forced(position, amount, kind="dead", live=False, levels=False)
+        if setup.invito:
+            for position in range(n):
+                if self.stacks[position]:
+                    self._post_forced(position, setup.invito, kind="invito", live=False)
+        for position, amount in enumerate(self._blinds):
+            if self.stacks[position]:
+                self._post_forced(position, amount, kind=BLIND_NAMES[position])
+        for position, amount in enumerate(setup.posts):
+            if amount and self.stacks[position]:
+                self._post_forced(position, amount, kind="post")
+        if (
+            rule_set.blind_opening_raises
+            and setup.opening_level == 0
+            and (not setup.parol_pot or rule_set.parol_pot_blind_opening)
+            and self._offer_blind(0)
+        ):
+            return
+        self._deal()
+
+    # ------------------------------------------------------------ properties
+
+    @property
+    def carry(self) -> ItalianCarry:
+        """What the next hand needs (once the hand is over)."""
+        if self.result is None:
+            raise WrongPhaseError("the hand is not over: nothing to carry yet")
+        carry = self.result.extra["carry"]
+        assert isinstance(carry, ItalianCarry)
+        return carry
+
+    def opens(self, position: int) -> bool:
+        """Whether ``position``'s cards may open this hand (always, without an opening test)."""
+        if self.opening is None:
+            return True
+        known = self._opens[position]
+        if known is None:
+            cards = self.hole[position]
+            known = len(cards) == 5 and can_open(
+                cards,  # type: ignore[arg-type]  # dealt cards are known
+                self.rules,
+                players=self.n,
+                level=self.opening_level,
+                parol_pot=self.parol_pot,
+            )
+            self._opens[position] = known
+        return known
+
+    # ---------------------------------------------------------- blind opening
+
+    def _blind_amount(self) -> int:
+        """What the next blind raiser must put in: the pot, then double each time."""
+        raises = len(self.blind_raisers) + 1
+        return blind_opening_amounts(
+            pot=self._blind_base, raises=raises, factor=self.rules.blind_opening_factor
+        )[-1]
+
+    def _offer_blind(self, position: int) -> bool:
+        """Ask ``position`` for the next blind raise if the rules and its chips allow."""
+        if len(self.blind_raisers) >= min(self.rules.blind_opening_raises, self.n):
+            return False
+        if position >= self.n:
+            return False
+        if not self.blind_raisers:
+            self._blind_base = self.total_pot
+        if self.stacks[position] < self._blind_amount():
+            return False
+        self.phase = Phase.DEALING
+        self.actor = position
+        return True
+
+    def _in_blind_phase(self) -> bool:
+        return self.phase is Phase.DEALING and self.actor is not None
+
+    def _verify_blind(self, kind: ActionKind, amount: object, position: int | None) -> int:
+        actor = self.actor
+        assert actor is not None
+        if position is not None and position != actor:
+            raise NotYourTurnError(f"it is position {actor}'s turn, not {position}'s")
+        if kind in (ActionKind.CHECK, ActionKind.TIMEOUT):
+            return 0
+        due = self._blind_amount()
+        name = BLIND_NAMES[len(self.blind_raisers)]
+        if kind is ActionKind.BET and self.blind_raisers:
+            raise CannotBetError(f"there is a blind bet already: the {name} raises to {due}")
+        if kind is ActionKind.RAISE and not self.blind_raisers:
+            raise CannotRaiseError(f"there is no blind to raise: the buio bets {due}")
+        if kind not in (ActionKind.BET, ActionKind.RAISE):
+            raise ActionNotOfferedError(
+                f"before the deal position {actor} may only make the {name} ({due}) or check"
+            )
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise InvalidAmountError(f"amounts are whole chips (int), not {amount!r}")
+        if amount < due:
+            raise AmountTooSmallError(f"the {name} is {due}, not {amount}")
+        if amount > due:
+            raise AmountTooLargeError(f"the {name} is {due}, not {amount}")
+        return due
+
+    def _blind(self, kind: ActionKind, amount: object, position: int | None) -> PlayerActed:
+        due = self._verify_blind(kind, amount, position)
+        actor = self.actor
+        assert actor is not None
+        if not due:
+            record = PlayerActed(actor, ActionKind.CHECK, 0, 0, False, kind is ActionKind.TIMEOUT)
+            self.log.append(record)
+            self._deal()
+            return record
+        # The chips move as a live post; the record is the player's decision.
+        forced = self._post_forced(actor, due, kind=BLIND_NAMES[len(self.blind_raisers)])
+        self.log.pop()
+        record = PlayerActed(actor, kind, due, due, forced.all_in)
+        self.log.append(record)
+        self.blind_raisers.append(actor)
+        if not self._offer_blind(actor + 1):
+            self._deal()
+        return record
+
+    def verify_bet(self, amount: int, position: int | None = None) -> None:
+        """Raise unless the player to act may bet ``amount`` (before the deal: the buio)."""
+        if self._in_blind_phase():
+            self._verify_blind(ActionKind.BET, amount, position)
+            return
+        super().verify_bet(amount, position)
+
+    def bet(self, amount: int, position: int | None = None) -> PlayerActed:
+        """Bet (open, punto); before the deal, the buio."""
+        if self._in_blind_phase():
+            return self._blind(ActionKind.BET, amount, position)
+        return super().bet(amount, position)
+
+    def verify_raise_to(self, amount: int, position: int | None = None) -> None:
+        """Raise unless the player to act may raise to ``amount`` (before the deal: a blind)."""
+        if self._in_blind_phase():
+            self._verify_blind(ActionKind.RAISE, amount, position)
+            return
+        super().verify_raise_to(amount, position)
+
+    def raise_to(self, amount: int, position: int | None = None) -> PlayerActed:
+        """Raise (rilancio); before the deal, the controbuio or the over."""
+        if self._in_blind_phase():
+            return self._blind(ActionKind.RAISE, amount, position)
+        record = super().raise_to(amount, position)
+        self._unlock_after_blind(record)
+        return record
+
+    def all_in(self, position: int | None = None) -> PlayerActed:
+        """Put the whole stack in."""
+        record = super().all_in(position)
+        self._unlock_after_blind(record)
+        return record
+
+    def _unlock_after_blind(self, record: PlayerActed) -> None:
+        # Once the last blind raiser raises again, betting goes on normally.
+        if self._blind_lock and record.kind is ActionKind.RAISE:
+            self._blind_lock = False
+            self.call_only = [False] * self.n
+
+    def verify_check(self, position: int | None = None) -> None:
+        """Raise unless the player to act may check (before the deal: decline the blind)."""
+        if self._in_blind_phase():
+            self._verify_blind(ActionKind.CHECK, None, position)
+            return
+        super().verify_check(position)
+
+    def check(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
+        """Check (passo, busso, cip); before the deal, decline the blind."""
+        if self._in_blind_phase():
+            kind = ActionKind.TIMEOUT if timed_out else ActionKind.CHECK
+            return self._blind(kind, None, position)
+        return super().check(position, timed_out=timed_out)
+
+    # ------------------------------------------------------------------ deal
+
+    def _deal(self) -> None:
+        n = self.n
+        cards = self._stock.deal_fresh(5 * n)
+        hole = self.hole
+        for position in range(n):
+            hole[position] = cards[position::n]  # one card at a time from the dealer's left
+            self.log.append(HoleCardsDealt(position, hole[position]))
+        self.betting_round = 1
+        if self.blind_raisers:
+            raisers = self.blind_raisers
+            last = raisers[-1]
+            amounts = [self.bets[p] for p in raisers]
+            increment = max(b - a for a, b in zip([0, *amounts], amounts, strict=False))
+            self.call_only = [p != last for p in range(n)]
+            self._blind_lock = True
+            self._begin_round(
+                last + 1, min_bet=self.setup.min_bet, increment=increment, aggressor=last
+            )
+        elif self._blinds:
+            last = len(self._blinds) - 1
+            big = self._blinds[-1]
+            self._begin_round(last + 1, min_bet=self.setup.min_bet, increment=big, aggressor=last)
+        else:
+            min_bet = self.setup.min_bet
+            if self.parol_pot and self.rules.parol_pot_min_bet_is_pot:
+                min_bet = max(min_bet, self.total_pot)
+            self._begin_round(0, min_bet=min_bet)
+
+    def _bet_refused(self, position: int) -> str | None:
+        if self.betting_round != 1 or self.opening is None or self.opens(position):
+            return None
+        minimum = self.opening.name_it
+        draw = ", or a bilateral straight-flush draw" if self.rules.bilateral_draw_opens else ""
+        return f"these cards do not open: a pair of {minimum} or better is needed{draw}"
+
+    # ----------------------------------------------------------- round ends
+
+    def _round_over(self) -> None:
+        if self.betting_round == 1:
+            self._first_aggressor = self.aggressor
+            self._blind_lock = False
+            self.call_only = [False] * self.n
+            if self.opening is not None and self.aggressor is None and not self.blind_raisers:
+                if any(not self.folded[p] and not self.stacks[p] for p in range(self.n)):
+                    self._no_last_round = True  # all-in on the invito: no dead hand
+                else:
+                    self._carry_pot(parol=False)
+                    return
+            self._begin_draw()
+            return
+        self._last_aggressor = self.aggressor
+        if self._parol_unanimous():
+            if self.rules.parol:
+                self._carry_pot(parol=True)
+            else:
+                self._split_by_parole()
+            return
+        self._showdown()
+
+    def _carry_pot(self, *, parol: bool) -> None:
+        self._outcome = "parol" if parol else "dead"
+        self.log.append(PotCarried(self.total_pot, parol))
+        self._finish()
+
+    def _split_by_parole(self) -> None:
+        plan = [(pot, tuple(p for p in pot.eligible)) for pot in self.pots()]
+        self._award(plan)
+        self._finish()
+
+    def _split_pot(self, index: int, amount: int, winners: tuple[int, ...]) -> tuple[int, ...]:
+        script = self._odd_chips
+        if script is None:
+            return super()._split_pot(index, amount, winners)
+        share, odd = divmod(amount, len(winners))
+        given, self._odd_chips = script[:odd], script[odd:]
+        if len(given) < odd or len(set(given)) < odd or not set(given) <= set(winners):
+            raise HandSetupError(
+                f"pot {index}: {odd} odd chips go to distinct winners among {list(winners)}, "
+                f"not {given}"
+            )
+        return tuple(share + (p in given) for p in winners)
+
+    # ------------------------------------------------------------------ draw
+
+    def _begin_draw(self) -> None:
+        self.betting_round = 1
+        self._draw_queue = [p for p in range(self.n) if not self.folded[p]]
+        self._late = []
+        if not self.rules.draw_max:
+            self._after_draw()
+            return
+        self.phase = Phase.DRAW
+        self.actor = self._draw_queue[0]
+
+    def verify_draw(self, cards: Iterable[Card] = (), position: int | None = None) -> None:
+        """Raise unless the player to draw may discard these cards (none: stand pat)."""
+        if self.phase is not Phase.DRAW:
+            if self.phase is Phase.OVER:
+                raise WrongPhaseError("the hand is over")
+            raise WrongPhaseError(f"no draw now: the hand is at the {self.phase.value}")
+        actor = self.actor
+        assert actor is not None
+        if position is not None and position != actor:
+            raise NotYourTurnError(f"it is position {actor}'s turn to draw, not {position}'s")
+        discards = list(cards)
+        if len(discards) > self.rules.draw_max:
+            raise CannotDiscardError(
+                f"at most {self.rules.draw_max} cards may be changed, not {len(discards)}"
+            )
+        if len(set(discards)) != len(discards):
+            raise CannotDiscardError(f"the same card twice: {format_cards(discards)}")
+        held = self.hole[actor]
+        for card in discards:
+            if card not in held:
+                raise CannotDiscardError(f"{card} is not in position {actor}'s hand")
+
+    def can_draw(self, cards: Iterable[Card] = (), position: int | None = None) -> bool:
+        """Whether :meth:`draw` would succeed."""
+        try:
+            self.verify_draw(cards, position)
+        except IllegalActionError:
+            return False
+        return True
+
+    def draw(
+        self, cards: Iterable[Card] = (), position: int | None = None, *, timed_out: bool = False
+    ) -> Discarded:
+        """Discard ``cards`` and get as many new ones (the fourth of four after everyone)."""
+        discards = tuple(cards)
+        self.verify_draw(discards, position)
+        actor = self.actor
+        assert actor is not None
+        record = Discarded(actor, discards, timed_out)
+        self.log.append(record)
+        count = len(discards)
+        self.drawn[actor] = count
+        if count:
+            self.hole[actor] = tuple(c for c in self.hole[actor] if c not in discards)
+            self._stock.discard(actor, discards)
+            now = count
+            if count == 4 and self.rules.fourth_card_after_others:
+                now = 3
+                self._late.append(actor)
+            self._deal_draw(actor, now)
+        queue = self._draw_queue
+        queue.pop(0)
+        if queue:
+            self.actor = queue[0]
+            return record
+        for late in self._late:
+            self._deal_draw(late, 1)
+        self._after_draw()
+        return record
+
+    def _deal_draw(self, position: int, count: int) -> None:
+        cards, reshuffles = self._stock.deal(position, count)
+        for event in reshuffles:
+            self.log.append(StockReshuffled(event.position, event.cards))
+        self.hole[position] = (*self.hole[position], *cards)
+        self.log.append(HoleCardsDealt(position, tuple(cards)))
+
+    def _after_draw(self) -> None:
+        self.actor = None
+        if self._no_last_round:
+            self._showdown()
+            return
+        self.betting_round = 2
+        self._last_round_start = len(self.log)
+        if self.blind_raisers:
+            first = self.blind_raisers[-1] + 1
+        elif self._blinds:
+            first = len(self._blinds)
+        else:
+            assert self._first_aggressor is not None
+            first = self._first_aggressor
+        self._begin_round(first, min_bet=self.setup.min_bet)
+        self._last_first = self.actor if self.actor is not None else first % self.n
+
+    # ----------------------------------------------------------------- parol
+
+    def _parol_blocked(self) -> str | None:
+        """Why parol (parole) may not be said now; ``None`` if it may."""
+        rules = self.rules
+        if not (rules.parol or rules.parole_splits_pot):
+            return f"{rules.name} has no parol"
+        if self.betting_round != 2:
+            return "parol is said in the last betting round only"
+        stacks, folded = self.stacks, self.folded
+        if any(not folded[p] and not stacks[p] for p in range(self.n)):
+            return "no parol while a player still in is all-in"
+        for record in self.log[self._last_round_start :]:
+            if isinstance(record, PlayerActed) and record.kind not in (
+                ActionKind.PAROL,
+                ActionKind.FOLD,
+            ):
+                return f"position {record.position} did not say parol: it no longer counts"
+        return None
+
+    def _parol_unanimous(self) -> bool:
+        if self._parol_blocked() is not None:
+            return False
+        return any(
+            isinstance(r, PlayerActed) and r.kind is ActionKind.PAROL
+            for r in self.log[self._last_round_start :]
+        )
+
+    def verify_parol(self, position: int | None = None) -> None:
+        """Raise unless the player to act may say parol (parole, in italian-32)."""
+        self._check_turn(position)
+        actor = self.actor
+        assert actor is not None
+        if self.bets[actor] < self.current_bet:
+            raise CannotCheckError("parol is a check: there is a bet to call")
+        blocked = self._parol_blocked()
+        if blocked is not None:
+            raise ActionNotOfferedError(blocked)
+
+    def can_parol(self, position: int | None = None) -> bool:
+        """Whether :meth:`parol` would succeed."""
+        try:
+            self.verify_parol(position)
+        except IllegalActionError:
+            return False
+        return True
+
+    def parol(self, position: int | None = None) -> PlayerActed:
+        """Say parol (parole): a check that counts only if every player still in says it."""
+        self.verify_parol(position)
+        return self._check_as(ActionKind.PAROL)
+
+    # ---------------------------------------------------- actions of our own
+
+    def _verify_other(self, action: Action, position: int | None) -> None:
+        kind = action.kind
+        if kind is ActionKind.PAROL:
+            self.verify_parol(position)
+        elif kind is ActionKind.DRAW:
+            self.verify_draw(action.cards, position)
+        elif kind is ActionKind.TIMEOUT and self.phase is Phase.DRAW:
+            self.verify_draw((), position)
+        elif kind is ActionKind.TIMEOUT and self._in_blind_phase():
+            self._verify_blind(kind, None, position)
+        else:
+            super()._verify_other(action, position)
+
+    def _apply_other(self, action: Action, position: int | None) -> Record:
+        kind = action.kind
+        if kind is ActionKind.PAROL:
+            return self.parol(position)
+        if kind is ActionKind.DRAW:
+            return self.draw(action.cards, position)
+        if kind is ActionKind.TIMEOUT and self.phase is Phase.DRAW:
+            return self.draw((), position, timed_out=True)
+        if kind is ActionKind.TIMEOUT and self._in_blind_phase():
+            return self._blind(kind, None, position)
+        return super()._apply_other(action, position)
+
+    def _legal_other(self) -> LegalActions:
+        actor = self.actor
+        if actor is None:
+            return LegalActions(None)
+        if self.phase is Phase.DRAW:
+            kinds = frozenset({ActionKind.DRAW, ActionKind.TIMEOUT})
+            return LegalActions(actor, kinds, 0, 0, self.rules.draw_max)
+        due = self._blind_amount()
+        wager = ActionKind.RAISE if self.blind_raisers else ActionKind.BET
+        kinds = frozenset({wager, ActionKind.CHECK, ActionKind.TIMEOUT})
+        return LegalActions(actor, kinds, 0, due, due)
+
+    def legal_actions(self) -> LegalActions:
+        """What the player to act may do now.
+
+        Betting: the core's answer, plus parol when it may be said; a fold with
+        nothing to call is flagged for confirmation.  Before the deal: the
+        blind (``min_to`` is its amount) or a check.  In the draw: ``draw``
+        with ``min_to``..``max_to`` cards.
+        """
+        legal = super().legal_actions()
+        if self.phase is not Phase.BETTING:
+            return legal
+        kinds = legal.kinds
+        if self.betting_round == 2 and not legal.to_call and self._parol_blocked() is None:
+            kinds = kinds | {ActionKind.PAROL}
+        return dataclasses.replace(legal, kinds=kinds, confirm_fold=not legal.to_call)
+
+    # -------------------------------------------------------------- showdown
+
+    def _showdown(self) -> None:
+        n = self.n
+        if self._no_last_round:
+            start = 0
+        else:
+            start = self._last_aggressor if self._last_aggressor is not None else self._last_first
+        folded = self.folded
+        order = [p for p in (*range(start, n), *range(start)) if not folded[p]]
+        ranking, rules = self.ranking, self.rules.name
+        for position in order:
+            cards = self.hole[position]
+            self._values[position] = HandValue(
+                strength=ranking.strength(cards),
+                ranking=ranking,
+                cards=cards,
+                rules=rules,
+            )
+        self._all_in_raisers = self._raised_all_in()
+        self._showdown_pots = self.pots()
+        self._begin_showdown(order, ask=self.ask_show, auto_show=True)
+
+    def _raised_all_in(self) -> set[int]:
+        return {
+            record.position
+            for record in self.log
+            if isinstance(record, PlayerActed)
+            and record.all_in
+            and record.kind in (ActionKind.BET, ActionKind.RAISE)
+        }
+
+    def _can_win(self, position: int) -> bool | None:
+        # Shown automatically: a hand that beats every hand shown so far in some
+        # pot it contests, and a player who raised all-in.
+        if position in self._all_in_raisers:
+            return True
+        values, shown = self._values, self.shown
+        mine = values[position]
+        for pot in self._showdown_pots:
+            if position not in pot.eligible:
+                continue
+            rivals = [values[p] for p in pot.eligible if p in shown and p != position]
+            if not rivals or best_hands([*rivals, mine]) == [len(rivals)]:
+                return True
+        return False
+
+    def _pot_winners(self, eligible: tuple[int, ...]) -> tuple[int, ...]:
+        if len(eligible) == 1:
+            return eligible
+        values = self._values
+        return tuple(eligible[i] for i in best_hands([values[p] for p in eligible]))
+
+    def _on_uncontested(self, winner: int) -> None:
+        if self.ask_show:
+            self._offer_show(winner)
+        else:
+            self._finish()
+
+    # ---------------------------------------------------------------- result
+
+    def _finish(self, extra: Mapping[str, object] | None = None) -> None:
+        super()._finish({"carry": self._carry(), **(extra or {})})
+
+    def _carry(self) -> ItalianCarry:
+        n = self.n
+        rules = self.rules
+        if self._outcome == "won":
+            zeros = (0,) * n
+            level = next_opening_level(rules, self.opening_level, pot_won=True)
+            return ItalianCarry(
+                pot=0,
+                opening_level=level,
+                parol_pot=False,
+                shares=zeros,
+                parol_players=(),
+                rejoin=zeros,
+                opening=opening_minimum(rules, level),
+            )
+        carried = self.setup.carried_shares
+        shares = tuple(carried[p] + self.committed[p] + self.dead[p] for p in range(n))
+        if self._outcome == "dead":
+            level = next_opening_level(rules, self.opening_level, pot_won=False)
+            parol_pot = self.parol_pot
+            players = tuple(range(n)) if parol_pot else ()
+            rejoin = (0,) * n
+        else:
+            level = self.opening_level
+            parol_pot = True
+            players = self.live
+            rejoin = rejoin_costs(shares, players)
+        return ItalianCarry(
+            pot=self.total_pot,
+            opening_level=level,
+            parol_pot=parol_pot,
+            shares=shares,
+            parol_players=players,
+            rejoin=rejoin,
+            opening=opening_minimum(rules, level, parol_pot=parol_pot),
+        )
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, viewer: int | None = None) -> ItalianView:
+        """What ``viewer`` (a position, or ``None`` for a spectator) may see now.
+
+        >>> import random
+        >>> hand = ItalianHand("italian-32", [900, 900], buio=50, rng=random.Random(2))
+        >>> mine, spectator = hand.view(0), hand.view(None)
+        >>> None in mine.hole[0], mine.hole[1], spectator.legal
+        (False, (None, None, None, None, None), None)
+        """
+        hole: list[tuple[Card | None, ...]] = []
+        for position in range(self.n):
+            if position == viewer or position in self.shown:
+                hole.append(self.hole[position])
+            else:
+                hole.append((None,) * len(self.hole[position]))
+        legal = self.legal_actions() if viewer is not None and viewer == self.actor else None
+        return ItalianView(
+            viewer=viewer,
+            rules=self.rules.name,
+            phase=self.phase,
+            betting_round=self.betting_round,
+            button=self.button,
+            actor=self.actor,
+            stacks=tuple(self.stacks),
+            bets=tuple(self.bets),
+            folded=tuple(self.folded),
+            pots=self.pots(),
+            total_pot=self.total_pot,
+            hole=tuple(hole),
+            drawn=tuple(self.drawn),
+            opening=self.opening,
+            parol_pot=self.parol_pot,
+            carried_pot=self.setup.carried_pot,
+            blind_raisers=tuple(self.blind_raisers),
+            legal=legal,
+            result=self.result,
+        )
+
+
+class _NoRandom:
+    """The random source of a hand that was given none: a replay never needs it."""
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1, /) -> int:
+        raise HandSetupError("this hand has no random source (rng)")
+
+
+_NO_RANDOM = _NoRandom()
+
+
+@dataclass(frozen=True)
+class ItalianView:
+    """An Italian hand as one player (or a spectator) sees it: plain data, ``to_dict()`` for JSON.
+
+    Hidden cards are ``None`` (``"??"`` in JSON); ``drawn`` says how many cards
+    each player changed; ``legal`` is given only to the player to act (its
+    ``bet`` is there only when the cards may open).
+    """
+
+    viewer: int | None
+    rules: str
+    phase: Phase
+    betting_round: int
+    button: int
+    actor: int | None
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    folded: tuple[bool, ...]
+    pots: tuple[Pot, ...]
+    total_pot: int
+    hole: tuple[tuple[Card | None, ...], ...]
+    drawn: tuple[int | None, ...]
+    opening: Rank | None
+    parol_pot: bool
+    carried_pot: int
+    blind_raisers: tuple[int, ...]
+    legal: LegalActions | None = None
+    result: HandResult | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+
+        def cards(values: Iterable[Card | None]) -> list[str]:
+            return ["??" if c is None else str(c) for c in values]
+
+        return {
+            "viewer": self.viewer,
+            "rules": self.rules,
+            "phase": self.phase.value,
+            "betting_round": self.betting_round,
+            "button": self.button,
+            "actor": self.actor,
+            "stacks": list(self.stacks),
+            "bets": list(self.bets),
+            "folded": list(self.folded),
+            "pots": [p.to_dict() for p in self.pots],
+            "total_pot": self.total_pot,
+            "hole": [cards(h) for h in self.hole],
+            "drawn": list(self.drawn),
+            "opening": self.opening.name_it if self.opening is not None else None,
+            "parol_pot": self.parol_pot,
+            "carried_pot": self.carried_pot,
+            "blind_raisers": list(self.blind_raisers),
+            "legal": self.legal.to_dict() if self.legal is not None else None,
+            "result": self.result.to_dict() if self.result is not None else None,
+        }

@@ -1,0 +1,496 @@
+"""The rules of Poker all'italiana that do not depend on betting: pure functions and the stock.
+
+The hand state machine (:mod:`mazziere.game.italian`) asks these what is
+allowed; each reads its parameters from the :class:`~mazziere.rules.RuleSet`,
+so a house variation is new data, never a new branch here.
+
+>>> from mazziere.cards import parse_cards
+>>> classic = find_rules("italian-classic")
+>>> can_open(parse_cards("Jh Jd 9c 8s 7s"), classic, players=4, level=0)
+True
+>>> can_open(parse_cards("Jh Jd 9c 8s 7s"), classic, players=4, level=1)
+False
+>>> blind_opening_amounts(pot=40, raises=3, factor=classic.blind_opening_factor)
+(40, 80, 160)
+>>> rake(1234, find_rules("italian-32"), players=3)
+60
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from mazziere.cards import CARDS, Card, RandomSource, Rank, format_cards
+from mazziere.evaluate import ranking_for
+from mazziere.game.core import HandSetupError, Stock
+from mazziere.rules import Category, RuleSet, find_rules
+
+__all__ = [
+    "DrawStock",
+    "InvalidStakesError",
+    "ReshuffleEvent",
+    "StockError",
+    "blind_opening_amounts",
+    "can_open",
+    "draw_deals",
+    "forced_blinds",
+    "is_bilateral_straight_flush_draw",
+    "missed_blind_post",
+    "new_player_post",
+    "next_opening_level",
+    "opening_minimum",
+    "opening_reason",
+    "rake",
+    "rejoin_costs",
+]
+
+
+class InvalidStakesError(ValueError):
+    """Stakes or forced bets that the rule set does not allow (an odd buio, a negative ante)."""
+
+
+class StockError(ValueError):
+    """A card that may not be dealt now: not in the stock, dealt already, or the drawer's own."""
+
+
+# ------------------------------------------------------------------- opening
+
+
+def opening_minimum(rules: str | RuleSet, level: int, *, parol_pot: bool = False) -> Rank | None:
+    """The smallest pair that opens: ``level`` counts the dead hands since the pot was last won.
+
+    ``None`` when the rule set has no opening requirement (italian-32).
+
+    >>> classic = find_rules("italian-classic")
+    >>> [opening_minimum(classic, n).name_it for n in range(5)]
+    ['J', 'Q', 'K', 'K', 'K']
+    >>> opening_minimum(classic, 0, parol_pot=True).name_it
+    'K'
+    >>> opening_minimum(find_rules("italian-32"), 0) is None
+    True
+    """
+    rules = find_rules(rules)
+    if parol_pot and rules.parol_pot_opening is not None:
+        return rules.parol_pot_opening
+    ladder = rules.opening_ladder
+    if not ladder:
+        return None
+    if level < 0:
+        raise ValueError(f"the opening level counts dead hands: it cannot be {level}")
+    return ladder[min(level, len(ladder) - 1)]
+
+
+def next_opening_level(rules: str | RuleSet, level: int, *, pot_won: bool) -> int:
+    """The opening level of the next hand: back to the bottom once the pot is won, else one up.
+
+    The top of the ladder sticks ("Kings and aces") until the pot is won.
+
+    >>> classic = find_rules("italian-classic")
+    >>> next_opening_level(classic, 0, pot_won=False), next_opening_level(classic, 2, pot_won=False)
+    (1, 2)
+    >>> next_opening_level(classic, 2, pot_won=True)
+    0
+    """
+    rules = find_rules(rules)
+    if pot_won or not rules.opening_ladder:
+        return 0
+    return min(level + 1, len(rules.opening_ladder) - 1)
+
+
+def is_bilateral_straight_flush_draw(cards: Iterable[int], lowest_rank: int) -> bool:
+    """Four cards of one suit in sequence that the deck completes at both ends.
+
+    The ace completes a sequence below the deck's lowest rank (the minima) or
+    above the king, so a four-card run holding the ace is one-ended.
+
+    >>> from mazziere.cards import parse_cards
+    >>> is_bilateral_straight_flush_draw(parse_cards("8h 9h Th Jh Ks"), 7)
+    True
+    >>> is_bilateral_straight_flush_draw(parse_cards("7h 8h 9h Th Ks"), 7)  # the ace goes below
+    True
+    >>> is_bilateral_straight_flush_draw(parse_cards("Jh Qh Kh Ah 8s"), 7)
+    False
+    >>> is_bilateral_straight_flush_draw(parse_cards("Ah 7h 8h 9h Ks"), 7)
+    False
+    """
+    held = {((card >> 2) + 2, card & 3) for card in cards}
+    for rank, suit in held:
+        # A run of four from ``rank`` without the ace: the card below it is the next rank
+        # down or, at the bottom of the deck, the ace (the minima); the card above is at
+        # most the ace.  A run holding the ace has nothing beyond the ace.
+        if (
+            rank >= lowest_rank
+            and rank + 3 < Rank.ACE
+            and all((rank + step, suit) in held for step in (1, 2, 3))
+        ):
+            return True
+    return False
+
+
+def opening_reason(
+    cards: Sequence[int], rules: str | RuleSet, *, players: int, level: int, parol_pot: bool = False
+) -> str | None:
+    """Why these five cards may open this hand (``None`` if they may not).
+
+    >>> from mazziere.cards import parse_cards
+    >>> classic = find_rules("italian-classic")
+    >>> opening_reason(parse_cards("8h 8d 7c 7s As"), classic, players=4, level=2)
+    'two pair'
+    >>> opening_reason(parse_cards("Ah Ad 9c 8s 7s"), classic, players=4, level=2)
+    'pair of aces'
+    >>> opening_reason(parse_cards("7h 8h 9h Th Ks"), classic, players=4, level=2)
+    'bilateral straight-flush draw'
+    >>> opening_reason(parse_cards("Jh Qh Kh Ah 8s"), classic, players=4, level=0) is None
+    True
+    """
+    rules = find_rules(rules)
+    minimum = opening_minimum(rules, level, parol_pot=parol_pot)
+    if minimum is None:
+        return "no opening requirement"
+    ranking = ranking_for(rules, players)
+    category = ranking.category(ranking.strength(cards))
+    order = rules.category_order
+    if order.index(category) < order.index(Category.PAIR):
+        return category.name_en
+    if category == Category.PAIR:
+        counts: dict[int, int] = {}
+        for card in cards:
+            counts[card >> 2] = counts.get(card >> 2, 0) + 1
+        pair_rank = Rank(next(r for r, n in counts.items() if n == 2) + 2)
+        if pair_rank >= minimum:
+            return f"pair of {_PLURAL[pair_rank]}"
+    if rules.bilateral_draw_opens and is_bilateral_straight_flush_draw(
+        cards, rules.lowest_rank(players)
+    ):
+        return "bilateral straight-flush draw"
+    return None
+
+
+_PLURAL = {
+    Rank.TWO: "twos",
+    Rank.THREE: "threes",
+    Rank.FOUR: "fours",
+    Rank.FIVE: "fives",
+    Rank.SIX: "sixes",
+    Rank.SEVEN: "sevens",
+    Rank.EIGHT: "eights",
+    Rank.NINE: "nines",
+    Rank.TEN: "tens",
+    Rank.JACK: "jacks",
+    Rank.QUEEN: "queens",
+    Rank.KING: "kings",
+    Rank.ACE: "aces",
+}
+
+
+def can_open(
+    cards: Sequence[int], rules: str | RuleSet, *, players: int, level: int, parol_pot: bool = False
+) -> bool:
+    """Whether these five cards may open: a pair of at least the current minimum, any
+    higher category, or a bilateral straight-flush draw.
+
+    >>> from mazziere.cards import parse_cards
+    >>> classic = find_rules("italian-classic")
+    >>> can_open(parse_cards("Qh Qd 9c 8s 7s"), classic, players=4, level=0, parol_pot=True)
+    False
+    """
+    rules = find_rules(rules)
+    return (
+        opening_reason(cards, rules, players=players, level=level, parol_pot=parol_pot) is not None
+    )
+
+
+# ------------------------------------------------------------- forced bets
+
+
+def blind_opening_amounts(*, pot: int, raises: int, factor: int = 2) -> tuple[int, ...]:
+    """What each blind raiser puts in: the buiante the pot, each next one ``factor`` times more.
+
+    >>> blind_opening_amounts(pot=30, raises=2)
+    (30, 60)
+    """
+    if pot <= 0:
+        raise InvalidStakesError(f"a blind opening needs chips in the pot, not {pot}")
+    return tuple(pot * factor**i for i in range(raises))
+
+
+def forced_blinds(rules: str | RuleSet, *, buio: int, players: int) -> tuple[int, ...]:
+    """The blinds posted before the deal, from the dealer's left: buio, controbuio, over.
+
+    >>> i32 = find_rules("italian-32")
+    >>> forced_blinds(i32, buio=50, players=3), forced_blinds(i32, buio=50, players=5)
+    ((50, 100), (50, 100, 200))
+    >>> forced_blinds(find_rules("italian-classic"), buio=50, players=4)
+    ()
+    """
+    rules = find_rules(rules)
+    rules.check_players(players)
+    multiples = rules.forced_blinds.get(players, ())
+    if multiples and buio <= 0:
+        raise InvalidStakesError(f"{rules.name} needs a positive buio, not {buio}")
+    return tuple(buio * m for m in multiples)
+
+
+def missed_blind_post(
+    rules: str | RuleSet, *, buio: int, players: int, missed: int
+) -> tuple[int, int]:
+    """``(live, dead)`` a player back at the table posts after missing the first ``missed`` blinds.
+
+    Missed buio: the controbuio.  Missed buio and controbuio: the controbuio
+    plus the buio, dead.  Missed all three: the over plus buio and
+    controbuio, dead.  The live part counts as the player's bet; the dead part
+    only goes to the pot.
+
+    >>> i32 = find_rules("italian-32")
+    >>> [missed_blind_post(i32, buio=50, players=5, missed=k) for k in (0, 1, 2, 3)]
+    [(0, 0), (100, 0), (100, 50), (200, 150)]
+    """
+    rules = find_rules(rules)
+    blinds = forced_blinds(rules, buio=buio, players=players)
+    if not rules.missed_blind_penalties or missed == 0:
+        return (0, 0)
+    if not 0 < missed <= len(blinds):
+        raise InvalidStakesError(
+            f"with {players} players there are {len(blinds)} blinds to miss, not {missed}"
+        )
+    live = blinds[max(1, missed - 1)] if len(blinds) > 1 else blinds[0]
+    return (live, sum(blinds[: missed - 1]))
+
+
+def new_player_post(rules: str | RuleSet, *, buio: int, players: int) -> int:
+    """What a new player posts (live) to be dealt in at once rather than wait for the over.
+
+    >>> new_player_post(find_rules("italian-32"), buio=50, players=4)
+    200
+    """
+    rules = find_rules(rules)
+    blinds = forced_blinds(rules, buio=buio, players=players)
+    return blinds[-1] if blinds else 0
+
+
+def rake(pot: int, rules: str | RuleSet, *, players: int) -> int:
+    """The house's cut of a pot: ``rake_per_unit`` per whole ``rake_unit``, capped by players.
+
+    >>> i32 = find_rules("italian-32")
+    >>> rake(99, i32, players=2), rake(100, i32, players=2), rake(5000, i32, players=3)
+    (0, 5, 100)
+    >>> rake(5000, i32, players=4), rake(10_000_000, i32, players=5)
+    (200, 200)
+    """
+    rules = find_rules(rules)
+    if rules.rake_per_unit <= 0 or pot <= 0:
+        return 0
+    taken = (pot // rules.rake_unit) * rules.rake_per_unit
+    cap = rules.rake_cap.get(players)
+    return taken if cap is None else min(taken, cap)
+
+
+# ------------------------------------------------------------------ parol pot
+
+
+def rejoin_costs(contributions: Sequence[int], parol_players: Iterable[int]) -> tuple[int, ...]:
+    """What each player must add to take part in the parol pot: the difference between what
+    a parol player put in and what they put in (``0`` for the parol players themselves).
+
+    >>> rejoin_costs([40, 40, 10, 25], parol_players=[0, 1])
+    (0, 0, 30, 15)
+    """
+    parol = set(parol_players)
+    if not parol:
+        return tuple(0 for _ in contributions)
+    level = max(contributions[p] for p in parol)
+    return tuple(0 if i in parol else max(0, level - c) for i, c in enumerate(contributions))
+
+
+# ----------------------------------------------------------------------- draw
+
+
+def draw_deals(discards: Sequence[tuple[int, int]], *, fourth_late: bool) -> list[tuple[int, int]]:
+    """The order of the replacement deals: ``(position, cards)`` for ``(position, discarded)``
+    in drawing order.  With ``fourth_late`` a player who discards four gets three at once and
+    the fourth after everyone else, the late ones in drawing (clockwise) order.
+
+    >>> draw_deals([(0, 4), (1, 2), (2, 4), (3, 0)], fourth_late=True)
+    [(0, 3), (1, 2), (2, 3), (0, 1), (2, 1)]
+    >>> draw_deals([(0, 4), (1, 2)], fourth_late=False)
+    [(0, 4), (1, 2)]
+    """
+    deals: list[tuple[int, int]] = []
+    late: list[tuple[int, int]] = []
+    for position, count in discards:
+        if fourth_late and count == 4:
+            deals.append((position, 3))
+            late.append((position, 1))
+        elif count:
+            deals.append((position, count))
+    return deals + late
+
+
+@dataclass(frozen=True, slots=True)
+class ReshuffleEvent:
+    """The stock ran out: ``cards`` (discards) were shuffled into a new stock for ``position``."""
+
+    position: int
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"reshuffle for p{self.position + 1}: {format_cards(self.cards)}"
+
+
+class DrawStock:
+    """The cards of one hand still to be dealt, and the discards, with the draw's reshuffle.
+
+    Fresh cards come from the deck: first the given ``order`` (a replay, a
+    test), then at random (:class:`~mazziere.game.core.Stock`).  When no
+    fresh card is left and the reshuffled stock holds no card the drawer may
+    receive, the discards of the players who have already drawn (never the
+    drawer's own; folded hands are not discards) are shuffled into it.  A
+    drawer is never dealt a card they discarded: after a reshuffle made for
+    somebody else the stock may hold a late drawer's own discards, and those
+    are passed over (the first other card of a shuffled stock is as random as
+    its top card).
+
+    In ``order`` a card may appear again after it was discarded: that is a
+    card dealt from a reshuffle, and it must be one the rule allows then.
+
+    >>> from mazziere.cards import parse_cards
+    >>> def cards(text):  # a card order may repeat a card: dealt again after a reshuffle
+    ...     return [Card(word) for word in text.split()]
+    >>> stock = DrawStock(cards("As Ks 2h 3h"), order=cards("2h 3h As Ks"))
+    >>> stock.deal_fresh(2), stock.fresh_left
+    ((Card('2h'), Card('3h')), 2)
+    >>> stock.discard(0, parse_cards("2h 3h"))
+    >>> stock.deal(1, 3)
+    Traceback (most recent call last):
+    ...
+    mazziere.game.italian_rules.StockError: no random source to reshuffle the discards
+    >>> stock = DrawStock(cards("As Ks 2h 3h"), order=cards("2h 3h As Ks 3h"))
+    >>> _ = stock.deal_fresh(2); stock.discard(0, parse_cards("2h 3h"))
+    >>> cards, reshuffles = stock.deal(1, 3)
+    >>> cards, [str(event) for event in reshuffles]
+    ([Card('As'), Card('Ks'), Card('3h')], ['reshuffle for p2: 3h 2h'])
+    >>> stock.deal(0, 1)
+    Traceback (most recent call last):
+    ...
+    mazziere.game.italian_rules.StockError: no card left that p1 may receive
+    """
+
+    __slots__ = ("_fresh", "_fresh_left", "_origin", "_pool", "_recycled", "_replay", "_rng")
+
+    def __init__(
+        self,
+        deck: Sequence[Card],
+        *,
+        order: Sequence[Card] | None = None,
+        rng: RandomSource | None = None,
+    ) -> None:
+        fresh: list[Card] = []
+        again: list[Card] = []
+        seen: set[int] = set()
+        for card in order or ():
+            if card is None:
+                raise StockError("an Italian hand is dealt from known cards only")
+            (again if card in seen else fresh).append(card)
+            seen.add(card)
+        try:
+            self._fresh = Stock(deck, order=fresh if order is not None else None, rng=rng)
+        except HandSetupError as error:
+            raise StockError(str(error)) from None
+        self._fresh_left = len(deck)
+        again.reverse()  # pop() from the end
+        self._replay = again
+        self._recycled: list[Card] = []  # the reshuffled stock, top last
+        self._pool: list[Card] = []  # discards not yet reshuffled
+        self._origin: dict[int, int] = {}
+        self._rng = rng
+
+    @property
+    def fresh_left(self) -> int:
+        """Cards of the deck not dealt yet."""
+        return self._fresh_left
+
+    @property
+    def discards(self) -> tuple[Card, ...]:
+        """The discards not yet shuffled back into the stock."""
+        return tuple(self._pool)
+
+    @property
+    def reshuffled(self) -> tuple[Card, ...]:
+        """The reshuffled stock, top first."""
+        return tuple(reversed(self._recycled))
+
+    def owner(self, card: int) -> int | None:
+        """Who discarded ``card`` (``None`` for a card never discarded)."""
+        return self._origin.get(card)
+
+    def deal_fresh(self, count: int) -> tuple[Card, ...]:
+        """The next ``count`` cards of the deck (the deal)."""
+        if count > self._fresh_left:
+            raise StockError(f"{count} cards wanted, {self._fresh_left} left in the deck")
+        cards = self._fresh.take(count)
+        self._fresh_left -= count
+        return cards  # type: ignore[return-value]  # the order holds no unknown card
+
+    def discard(self, position: int, cards: Iterable[Card]) -> None:
+        """Put ``position``'s discards on the discard pile."""
+        origin = self._origin
+        for card in cards:
+            origin[card] = position
+            self._pool.append(card)
+
+    def _usable(self, position: int) -> int:
+        recycled, origin = self._recycled, self._origin
+        for index in range(len(recycled) - 1, -1, -1):
+            if origin.get(recycled[index]) != position:
+                return index
+        return -1
+
+    def _reshuffle(self, position: int, *, replaying: bool = False) -> ReshuffleEvent:
+        origin = self._origin
+        eligible = [c for c in self._pool if origin.get(c) != position]
+        if not eligible:
+            raise StockError(f"no card left that p{position + 1} may receive")
+        rng = self._rng
+        if rng is None and not replaying:
+            raise StockError("no random source to reshuffle the discards")
+        if rng is not None:
+            for i in range(len(eligible) - 1, 0, -1):
+                j = rng.randrange(i + 1)
+                eligible[i], eligible[j] = eligible[j], eligible[i]
+        self._pool = [c for c in self._pool if origin.get(c) == position]
+        self._recycled.extend(eligible)
+        return ReshuffleEvent(position=position, cards=tuple(reversed(eligible)))
+
+    def deal(self, position: int, count: int) -> tuple[list[Card], list[ReshuffleEvent]]:
+        """Deal ``count`` replacement cards to ``position``; also the reshuffles it needed.
+
+        A :class:`StockError` here means the given order broke the rule (a
+        replay of a wrong history); the hand cannot go on.
+        """
+        dealt: list[Card] = []
+        events: list[ReshuffleEvent] = []
+        for _ in range(count):
+            if self._fresh_left:
+                dealt.extend(self.deal_fresh(1))
+                continue
+            if self._replay:
+                card = self._replay.pop()
+                name = str(CARDS[card])
+                if self._origin.get(card) == position:
+                    raise StockError(f"p{position + 1} discarded {name}: it cannot come back")
+                if card not in self._recycled:
+                    if card not in self._pool:
+                        raise StockError(f"{name} is dealt twice")
+                    if self._usable(position) >= 0:
+                        raise StockError(f"{name} is dealt from the discards before a reshuffle")
+                    events.append(self._reshuffle(position, replaying=True))
+                self._recycled.remove(card)
+                dealt.append(card)
+                continue
+            index = self._usable(position)
+            if index < 0:
+                events.append(self._reshuffle(position))
+                index = self._usable(position)
+            dealt.append(self._recycled.pop(index))
+        return dealt, events
