@@ -156,7 +156,7 @@ class BasicBot(Bot):
                 return wager(legal, legal.min_to)
             return _check_or_fold(legal)
         percentile = italian_percentile(hole, situation.rules, situation.players)
-        after_draw = bool(getattr(situation.view, "drawn", False))
+        after_draw = getattr(situation.view, "betting_round", 0) == 2
         opponents = max(1, situation.live_players - 1)
         # Against several opponents a hand must beat each of them.
         strength = percentile**opponents

@@ -36,7 +36,7 @@ from mazziere.room.clock import Clock, TimeSettings
 from mazziere.room.errors import BuyInError, SeatError, SettingsError, TableStateError
 from mazziere.room.ledger import Account, EntryKind, Ledger
 from mazziere.room.plan import Candidate, Entry
-from mazziere.room.structure import Stakes
+from mazziere.room.structure import ForcedBets, Stakes, forced_bets
 from mazziere.room.table import HandSummary, Seat, SeatStatus, Table
 from mazziere.rules import RuleSet, find_rules
 
@@ -142,6 +142,7 @@ class CashTable(Table):
             keep_hands=settings.keep_hands,
         )
         self.settings = settings
+        self._asks_invito = forced_bets(settings.rule_set) is ForcedBets.INVITO
 
     # ----------------------------------------------------------- money
 

@@ -26,14 +26,15 @@ class Carry:
     ``pot``: chips left in the middle; ``opening``: the opening level (dead
     hands since the pot was last won); ``parol_pot``: whether the next hand
     plays a parol pot; ``shares``: each player's chips in the carried pot;
-    ``rejoin``: what each player who may take part in the parol pot must pay
-    (0 for the parol players).
+    ``parol_players``: who plays the parol pot without paying; ``rejoin``:
+    what each other player with a right to it must pay to take part.
     """
 
     pot: int = 0
     opening: int = 0
     parol_pot: bool = False
     shares: Mapping[str, int] = field(default_factory=dict)
+    parol_players: tuple[str, ...] = ()
     rejoin: Mapping[str, int] = field(default_factory=dict)
 
 
@@ -57,7 +58,7 @@ class HandSpec:
     blind_positions: tuple[int, ...]
     dead: tuple[int, ...]
     ante: int
-    min_bet: int
+    min_bet: int | None
     rng: RandomSource
     rake: Rake | None = None
     ask_show: bool = False
@@ -84,6 +85,7 @@ def _holdem(spec: HandSpec) -> BettingHand:
         amount if position in real or not amount else -amount
         for position, amount in enumerate(spec.blinds)
     )
+    min_bet = spec.min_bet if spec.min_bet is not None else max(*spec.blinds, 1)
     if n == 2:
         # The engine reads a pair as (small, big) and seats the big blind at position 0.
         blinds = (blinds[1], blinds[0])
@@ -92,7 +94,7 @@ def _holdem(spec: HandSpec) -> BettingHand:
         spec.stacks,
         blinds=blinds,
         ante=antes,
-        min_bet=spec.min_bet,
+        min_bet=min_bet,
         rng=spec.rng,
         rake=spec.rake,
         ask_show=spec.ask_show,
@@ -101,9 +103,67 @@ def _holdem(spec: HandSpec) -> BettingHand:
 
 
 def _italian(spec: HandSpec) -> BettingHand:
-    raise NotImplementedError("the Italian engine is not merged yet")
+    from mazziere.game.italian import ItalianHand
+
+    n = len(spec.stacks)
+    blind_count = len(spec.blind_positions)
+    posts = tuple(0 if p < blind_count else amount for p, amount in enumerate(spec.blinds))
+    invito = spec.ante
+    if spec.parol_pot and not spec.tournament:
+        invito = 0  # cash games: no invito in a parol-pot hand (RULES.md §4.9)
+    buio = spec.blinds[spec.blind_positions[0]] if spec.blind_positions else 0
+    min_bet = spec.min_bet
+    if min_bet is None and spec.rules.uses_invito:
+        min_bet = spec.ante  # the table's minimum bet is its invito, posted or not
+    return ItalianHand(
+        spec.rules,
+        spec.stacks,
+        invito=invito,
+        buio=buio,
+        min_bet=min_bet,
+        opening_level=spec.opening,
+        parol_pot=spec.parol_pot,
+        carried_pot=spec.carried_pot,
+        carried_shares=spec.carried_shares or (0,) * n,
+        dead_money=spec.dead,
+        posts=posts if any(posts) else None,
+        rake=spec.rake is not None,
+        ask_show=spec.ask_show,
+        rng=spec.rng,
+    )
 
 
-def carry_of(hand: BettingHand, names: tuple[str, ...]) -> Carry:
-    """What ``hand`` (over) leaves to the next hand, with positions turned into ``names``."""
-    return NO_CARRY
+def carry_of(hand: BettingHand, names: tuple[str, ...], previous: Carry = NO_CARRY) -> Carry:
+    """What ``hand`` (over) leaves to the next hand, positions turned into ``names``.
+
+    Players who put chips into a carried pot without being dealt in (the
+    invito of a tournament player away) keep their share while the pot is
+    carried on; a parol pot's price for them is what a parol player put in
+    beyond their share.
+    """
+    from mazziere.game.italian import ItalianHand
+
+    if not isinstance(hand, ItalianHand):
+        return NO_CARRY
+    carry = hand.carry
+    if not carry.pot:
+        return Carry(opening=carry.opening_level)
+    shares = {name: carry.shares[p] for p, name in enumerate(names) if carry.shares[p]}
+    for name, share in previous.shares.items():
+        if name not in names and share:
+            shares[name] = shares.get(name, 0) + share
+    parol_players = tuple(names[p] for p in carry.parol_players)
+    rejoin: dict[str, int] = {}
+    if carry.parol_pot:
+        level = max((shares.get(name, 0) for name in parol_players), default=0)
+        for name, share in shares.items():
+            if name not in parol_players:
+                rejoin[name] = max(0, level - share)
+    return Carry(
+        pot=carry.pot,
+        opening=carry.opening_level,
+        parol_pot=carry.parol_pot,
+        shares=shares,
+        parol_players=parol_players,
+        rejoin=rejoin,
+    )

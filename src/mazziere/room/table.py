@@ -15,6 +15,7 @@ dealt in and what happens to a player without chips.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -39,7 +40,7 @@ from mazziere.room.seating import ButtonDraw, draw_for_button
 from mazziere.room.structure import ForcedBets, Stakes, forced_bets
 from mazziere.rules import RuleSet, find_rules
 
-__all__ = ["Decision", "HandSummary", "Seat", "SeatStatus", "Table"]
+__all__ = ["Decision", "HandSummary", "Offer", "OfferKind", "Seat", "SeatStatus", "Table"]
 
 
 class SeatStatus(StrEnum):
@@ -106,6 +107,34 @@ class Decision:
             "position": self.position,
             "legal": self.legal.to_dict(),
             "started": self.timer.started,
+            "deadline": self.timer.deadline,
+        }
+
+
+class OfferKind(StrEnum):
+    """What a player is asked between hands."""
+
+    INVITO = "invito"
+    """italian-classic cash games: post the invito or sit out."""
+    REJOIN = "rejoin"
+    """Pay the adeguamento to take part in a parol pot, or sit the hand out."""
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A question to a player before the deal, with its clock (no answer: no)."""
+
+    name: str
+    kind: OfferKind
+    amount: int
+    timer: DecisionTimer
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {
+            "name": self.name,
+            "kind": self.kind.value,
+            "amount": self.amount,
             "deadline": self.timer.deadline,
         }
 
@@ -188,6 +217,10 @@ class Table:
         self._stakes = Stakes()
         self._timer: DecisionTimer | None = None
         self._timer_key: tuple[int, int] | None = None
+        self.offers: dict[str, Offer] = {}
+        """Questions waiting for an answer before the next deal (:meth:`answer`)."""
+        self._answers: dict[str, bool] = {}
+        self._asks_invito = False
 
     # ------------------------------------------------------------------ reading
 
@@ -259,6 +292,7 @@ class Table:
             "game": hand_view,
             "decision": None if decision is None else decision.to_dict(),
             "carried_pot": self.carry.pot,
+            "offers": [o.to_dict() for o in self.offers.values()],
         }
 
     # ------------------------------------------------------------ to override
@@ -311,12 +345,26 @@ class Table:
         """Deal the next hand if at least two players can play; say whether it started.
 
         The first hand's dealer is chosen by a draw; after it the button
-        moves one player left.
+        moves one player left.  When players must first answer an offer (post
+        the invito, pay to rejoin a parol pot: see :attr:`offers`), nothing is
+        dealt until they answer or their time runs out; call again then.
         """
         if self.in_hand:
             raise TableStateError("a hand is being played")
         stakes = self.current_stakes()
-        candidates = self._candidates()
+        dead: dict[int, int] = {}
+        if self.carry.parol_pot:
+            parol = self._parol_participants()
+            if parol is None:
+                return False
+            candidates, dead = parol
+        else:
+            candidates = self._candidates()
+            if self._asks_invito:
+                candidates_or_none = self._invito_answers(candidates, stakes)
+                if candidates_or_none is None:
+                    return False
+                candidates = candidates_or_none
         if len([c for c in candidates.values() if c.entry is None]) < 2:
             # Not enough players in the rotation: whoever is coming in plays at once.
             candidates = {s: Candidate(s) for s in candidates}
@@ -337,8 +385,94 @@ class Table:
         )
         if plan is None:
             return False
+        if dead:
+            plan = dataclasses.replace(
+                plan,
+                dead=tuple(d + dead.get(s, 0) for s, d in zip(plan.seats, plan.dead, strict=True)),
+            )
         self._start(plan, stakes)
         return True
+
+    # --------------------------------------------------------------- offers
+
+    def _collect(self, needed: dict[str, tuple[OfferKind, int]]) -> dict[str, bool] | None:
+        """The answers to ``needed`` offers, or ``None`` while some are still open."""
+        now = self.clock.now()
+        for name, (kind, amount) in needed.items():
+            if name not in self.offers and name not in self._answers:
+                timer = DecisionTimer(now, self.time.decision_seconds, 0.0, None)
+                self.offers[name] = Offer(name, kind, amount, timer)
+        for name in list(self.offers):
+            if name not in needed:
+                del self.offers[name]
+            elif self.offers[name].timer.expired(now):
+                self._answers[name] = False
+                del self.offers[name]
+        if self.offers:
+            return None
+        answers = {name: self._answers.get(name, False) for name in needed}
+        self._answers.clear()
+        return answers
+
+    def answer(self, name: str, accept: bool) -> None:
+        """``name`` answers their offer: post the invito, pay to rejoin a parol pot."""
+        if name not in self.offers:
+            raise TableStateError(f"{name} has nothing to answer")
+        del self.offers[name]
+        self._answers[name] = bool(accept)
+
+    def _invito_answers(
+        self, candidates: dict[int, Candidate], stakes: Stakes
+    ) -> dict[int, Candidate] | None:
+        """italian-classic cash games: each player posts the invito or sits out; players with
+        the auto-post option are not asked."""
+        asked = {
+            self.seats[s].name: (OfferKind.INVITO, stakes.ante)
+            for s in candidates
+            if not self.seats[s].auto_post
+        }
+        answers = self._collect(asked)
+        if answers is None:
+            return None
+        for name, accepted in answers.items():
+            if not accepted:
+                seat = self.player(name)
+                seat.status = SeatStatus.SITTING_OUT
+                del candidates[seat.seat]
+        return candidates
+
+    def _parol_participants(self) -> tuple[dict[int, Candidate], dict[int, int]] | None:
+        """Who plays a parol pot: the parol players, and those with a right to it who pay to
+        rejoin (asked; passed automatically if they cannot pay).  ``None`` while asking."""
+        carry = self.carry
+        playing: list[Seat] = []
+        asked: dict[str, tuple[OfferKind, int]] = {}
+        for seat in self.seats.values():
+            if seat.stack <= 0 or seat.status is SeatStatus.BUSTED:
+                continue
+            if seat.name in carry.parol_players:
+                playing.append(seat)
+            elif seat.name in carry.rejoin:
+                cost = carry.rejoin[seat.name]
+                if cost == 0:
+                    playing.append(seat)
+                elif cost <= seat.stack and not (seat.away or seat.leave_after_hand):
+                    asked[seat.name] = (OfferKind.REJOIN, cost)
+        answers = self._collect(asked)
+        if answers is None:
+            return None
+        dead: dict[int, int] = {}
+        for name, accepted in answers.items():
+            if accepted:
+                seat = self.player(name)
+                playing.append(seat)
+                dead[seat.seat] = asked[name][1]
+        if len(playing) < 2:
+            # Too few left for the parol pot: it stays in the middle as a carried pot that
+            # the next hand plays normally (docs/room.md).
+            self.carry = dataclasses.replace(carry, parol_pot=False, parol_players=(), rejoin={})
+            return self._candidates(), {}
+        return {seat.seat: Candidate(seat.seat) for seat in playing}, dead
 
     def _start(self, plan: HandPlan, stakes: Stakes) -> None:
         away = [
@@ -360,16 +494,14 @@ class Table:
         seats = [self.seats[s] for s in plan.seats]
         self._names = tuple(s.name for s in seats)
         for seat in seats:
-            # Dealt in: in the rotation from now on (an entry post or the last blind settles
-            # anything missed).
-            seat.status = SeatStatus.PLAYING
-            seat.entry = None
-            seat.new = False
-            seat.missed = frozenset()
+            if seat.status is SeatStatus.WAITING:
+                # Dealt in: in the rotation from now on (an entry post or the last blind
+                # settles anything missed).
+                seat.status = SeatStatus.PLAYING
+                seat.entry = None
+                seat.new = False
+                seat.missed = frozenset()
             seat.bank.hand_dealt()
-        min_bet = stakes.min_bet
-        if min_bet is None:
-            min_bet = max(max(plan.blinds, default=0), stakes.big_blind, stakes.ante, 1)
         spec = HandSpec(
             rules=self.rules,
             stacks=tuple(s.stack for s in seats),
@@ -377,7 +509,7 @@ class Table:
             blind_positions=tuple(plan.position_of(s) for s in plan.blind_seats),
             dead=plan.dead,
             ante=plan.ante,
-            min_bet=min_bet,
+            min_bet=stakes.min_bet,
             rng=self.rng,
             rake=self.rake,
             ask_show=self.ask_show,
@@ -484,7 +616,7 @@ class Table:
         hand = self.hand
         while hand is not None and not hand.is_over and hand.actor is not None:
             seat = self.player(self._names[hand.actor])
-            if not (seat.away or seat.leave_after_hand):
+            if not (seat.away or seat.leave_after_hand or seat.status is SeatStatus.SITTING_OUT):
                 break
             records.append(hand.apply(self._auto_action(hand.legal_actions())))
         if hand is not None and hand.is_over and self.plan is not None:
@@ -520,7 +652,7 @@ class Table:
             if won[position]:
                 moves.append(Movement(EntryKind.AWARD, pot, Account.stack(name), won[position]))
         self.ledger.transfer_all(moves, hand=self.hand_number)
-        carry = carry_of(hand, names)
+        carry = carry_of(hand, names, self.carry)
         if self.ledger.balance(pot) != carry.pot:
             raise LedgerMismatchError(
                 f"hand {self.hand_number}: the pot account holds {self.ledger.balance(pot)}, "

@@ -111,12 +111,20 @@ class TournamentTable(Table):
         seat.bank.acted()
 
     def _candidates(self) -> dict[int, Candidate]:
-        invito = forced_bets(self.rules) is ForcedBets.INVITO
-        return {
-            seat.seat: Candidate(seat.seat)
-            for seat in self.seats.values()
-            if seat.stack > 0 and not (invito and seat.away)
-        }
+        with_chips = [seat for seat in self.seats.values() if seat.stack > 0]
+        if self._forfeits_invito(with_chips):
+            with_chips = [seat for seat in with_chips if not seat.away]
+        return {seat.seat: Candidate(seat.seat) for seat in with_chips}
+
+    def _forfeits_invito(self, with_chips: list[Seat]) -> bool:
+        """italian-classic: players away forfeit the invito and are not dealt in, as long as
+        two players present can play; otherwise they are dealt in and act at once."""
+        return (
+            forced_bets(self.rules) is ForcedBets.INVITO
+            and not self.carry.parol_pot
+            and any(seat.away for seat in with_chips)
+            and sum(1 for seat in with_chips if not seat.away) >= 2
+        )
 
     def start_hand(self) -> bool:
         """Deal if the table may play now (not paused, not closing, two players)."""
@@ -139,12 +147,10 @@ class TournamentTable(Table):
     def _forfeit_invitos(self) -> None:
         """italian-classic tournaments: the invito is taken from players away too, who are
         then not dealt in: it stays in the pot, and gives them a right to a parol pot."""
-        if forced_bets(self.rules) is not ForcedBets.INVITO:
+        with_chips = [seat for seat in self.seats.values() if seat.stack > 0]
+        if not self._forfeits_invito(with_chips):
             return
-        away = [s for s in self.seats.values() if s.away and s.stack > 0]
-        playing = [s for s in self.seats.values() if not s.away and s.stack > 0]
-        if not away or len(playing) < 2:
-            return
+        away = [seat for seat in with_chips if seat.away]
         invito = self.current_stakes().ante
         shares = dict(self.carry.shares)
         added = 0
@@ -232,6 +238,7 @@ class Tournament:
             settings, clock, money=self.money, on_start=self._start, on_late=self._seat_late
         )
         self.tables: dict[int, TournamentTable] = {}
+        self._every_table: list[TournamentTable] = []
         self.finishes: dict[str, Finish] = {}
         self.hands_dealt = 0
         self._next_table = 1
@@ -281,6 +288,10 @@ class Tournament:
         started = self.registration.started_at
         return 0.0 if started is None else self.clock.now() - started
 
+    def every_table(self) -> list[TournamentTable]:
+        """Every table the tournament used, closed ones included (for their statistics)."""
+        return list(self._every_table)
+
     def standings(self) -> list[Finish]:
         """Every finish so far, best place first."""
         return sorted(self.finishes.values(), key=lambda f: f.place)
@@ -304,6 +315,7 @@ class Tournament:
     def _new_table(self) -> TournamentTable:
         table = TournamentTable(self, self._next_table)
         self.tables[self._next_table] = table
+        self._every_table.append(table)
         self._next_table += 1
         return table
 
