@@ -191,15 +191,18 @@ def simulate_cash(
     table = CashTable(settings, clock=clock, rng=rng)
     report = CashReport(rules=rule_set.name)
     brains: dict[str, Bot] = {}
-    counter = 0
-
-    def join() -> None:
-        nonlocal counter
-        counter += 1
-        name = f"bot{counter}"
-        kind = bots[(counter - 1) % len(bots)]
+    # A pool of regulars a little larger than the table: they come and go.
+    pool = [f"bot{i}" for i in range(1, players + (3 if churn else 1))]
+    for index, name in enumerate(pool):
+        kind = bots[index % len(bots)]
         brains[name] = make_bot(kind, rng)
         report.bots[name] = kind
+
+    def join() -> None:
+        away = [name for name in pool if not table.is_seated(name)]
+        if not away or not table.empty_seats():
+            return
+        name = away[rng.randrange(len(away))]
         buy_in = rng.randint(settings.min_buy_in, settings.max_buy_in)
         table.sit_down(name, buy_in, post=rng.randrange(2) == 0)
         report.joins += 1
