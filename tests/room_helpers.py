@@ -91,6 +91,60 @@ def forced_bets(table: Table) -> dict[str, tuple[int, str, bool]]:
         if isinstance(record, ForcedBet):
             seat = names[record.position]
             name = table.seats[seat].name
-            amount, kinds, live = result.get(name, (0, "", True))
-            result[name] = (amount + record.amount, f"{kinds}+{record.kind}".strip("+"), live)
+            amount, kinds, _ = result.get(name, (0, "", True))
+            kind = f"{kinds}+{record.kind}".strip("+")
+            result[name] = (amount + record.amount, kind, record.live)
     return result
+
+
+def italian_table(
+    rules: str = "italian-classic",
+    *,
+    seats: int = 5,
+    seed: int = 1,
+    time: TimeSettings | None = None,
+    **settings: object,
+) -> CashTable:
+    stakes = Stakes(ante=10) if rules == "italian-classic" else Stakes(small_blind=5, big_blind=10)
+    values: dict[str, object] = {
+        "rules": rules,
+        "seats": seats,
+        "stakes": stakes,
+        "min_buy_in": 200,
+        "max_buy_in": 2000,
+        "time": time,
+    }
+    values.update(settings)
+    return CashTable(
+        CashSettings(**values),  # type: ignore[arg-type]
+        clock=ManualClock(),
+        rng=random.Random(seed),
+    )
+
+
+def italian_policy(*, folders: tuple[str, ...] = (), parol: bool = True, opens: bool = True):  # type: ignore[no-untyped-def]
+    """Open when allowed, call (``folders`` fold to a bet), draw nothing, say parol."""
+
+    def policy(table: Table, decision: Decision) -> Action:
+        kinds = decision.legal.kinds
+        hand = table.hand
+        assert hand is not None
+        if ActionKind.DRAW in kinds:
+            return Action(ActionKind.DRAW)
+        if ActionKind.MUCK in kinds:
+            return Action(ActionKind.MUCK)
+        if ActionKind.SHOW in kinds and ActionKind.CHECK not in kinds:
+            return Action(ActionKind.SHOW)
+        if not any(hand.hole[decision.position]):
+            return Action.check()  # no blind opening
+        if ActionKind.PAROL in kinds and parol:
+            return Action(ActionKind.PAROL)
+        if ActionKind.CALL in kinds:
+            return Action.fold() if decision.name in folders else Action.call()
+        if ActionKind.BET in kinds and opens and getattr(hand, "betting_round", 0) == 1:
+            return Action.bet(decision.legal.min_to)
+        if ActionKind.CHECK in kinds:
+            return Action.check()
+        return Action.timeout()
+
+    return policy
