@@ -90,6 +90,8 @@ class TournamentReport:
     bots: dict[str, str] = field(default_factory=dict)
     winners: dict[str, int] = field(default_factory=dict)
     """Tournaments won by each bot kind."""
+    entrants: list[int] = field(default_factory=list)
+    """Each tournament's number of players."""
 
     @property
     def hands_per_second(self) -> float:
@@ -364,9 +366,9 @@ def simulate_tournament(
         _run_tournament(event, brains, clock, rng)
         if event.state is not TournamentState.FINISHED:
             raise RoomError("the tournament did not finish")
-        event.money.check()
-        event.chips.check()
+        _check_tournament(event, entrants)
         report.tournaments += 1
+        report.entrants.append(entrants)
         report.hands += event.hands_dealt
         report.ledger_total += event.money.total() + event.chips.total()
         report.places = {f.name: f.place for f in event.standings()}
@@ -381,6 +383,22 @@ def simulate_tournament(
             progress(1)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _check_tournament(event: Tournament, entrants: int) -> None:
+    """Raise :class:`RoomError` unless ``event`` ended as it must: places 1..n, every chip
+    with the winner, the prize pool paid out, both ledgers balanced."""
+    places = sorted(f.place for f in event.standings())
+    if places != list(range(1, entrants + 1)):
+        raise RoomError(f"places {places} for {entrants} entrants")
+    if event.money.balance(Account.prize_pool()) != 0:
+        raise RoomError("the prize pool was not paid out")
+    winner = event.standings()[0].name
+    issued = -event.chips.balance(Account.bank())
+    if event.chips.balance(Account.stack(winner)) != issued:
+        raise RoomError("the winner does not hold every chip")
+    event.money.check()
+    event.chips.check()
 
 
 def _run_tournament(

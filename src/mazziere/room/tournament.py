@@ -613,6 +613,10 @@ class Tournament:
     def _form_final_table(self) -> None:
         if any(t.in_hand for t in self):
             return
+        if any(self.chips.balance(t.pot_account) for t in self):
+            # italian-classic: a carried pot is played out at its own table first.
+            self._final_table_pending = False
+            return
         players = [(s.name, s.stack, s.away, t.level_hands) for t in self for s in t]
         hands = max(t.level_hands for t in self)
         for table in list(self.tables.values()):
