@@ -14,6 +14,9 @@ ENGINE := src/mazziere/cards.py src/mazziere/rules.py src/mazziere/evaluate.py \
 # Poker all'italiana
 ENGINE += src/mazziere/game/italian_rules.py src/mazziere/game/italian.py
 
+# Tables, tournaments and bots (pure too: time and randomness injected)
+ENGINE += src/mazziere/room src/mazziere/bots src/mazziere/simulation.py
+
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "make: Python 3.11 or newer is needed" >&2; exit 2; }
 	$(PYTHON) -m venv $(VENV)
