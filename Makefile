@@ -7,12 +7,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 # The engine: pure, typed, checked by mypy --strict.
 ENGINE := src/mazziere/cards.py src/mazziere/rules.py src/mazziere/evaluate.py \
-	src/mazziere/game/core.py src/mazziere/game/holdem.py
+	src/mazziere/game/core.py src/mazziere/game/holdem.py \
+	src/mazziere/history/phh.py src/mazziere/history/replay.py src/mazziere/history/holdem.py
 
 .PHONY: run test lint bench clean
 
 # Poker all'italiana
-ENGINE += src/mazziere/game/italian_rules.py src/mazziere/game/italian.py
+ENGINE += src/mazziere/game/italian_rules.py src/mazziere/game/italian.py \
+	src/mazziere/history/phh_italian.py
 
 # Tables, tournaments and bots (pure too: time and randomness injected)
 ENGINE += src/mazziere/room src/mazziere/bots src/mazziere/simulation.py
