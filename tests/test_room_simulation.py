@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from mazziere.room.errors import RoomError
@@ -52,7 +52,7 @@ OPERATIONS = st.lists(
         AMOUNTS,
         st.booleans(),
     ),
-    min_size=1,
+    min_size=4,
     max_size=40,
 )
 
@@ -115,7 +115,7 @@ def test_random_table_operations_never_lose_a_chip(
         for seat in table:
             if seat.stack == 0:
                 assert seat.status is SeatStatus.BUSTED
-    assert table.stats.hands > 0 or not any(op == "hand" for op, *_ in operations)
+    event(f"hands played: {min(table.stats.hands, 5)}{'+' if table.stats.hands > 5 else ''}")
     for seat in list(table):
         table.leave(seat.name)
     assert len(table) == 0
