@@ -145,7 +145,20 @@ def play_until_done(
     *,
     timeout_percent: int = 0,
 ) -> None:
-    """Play ``table``'s current hand to its end; now and then let a decision time out."""
+    """Play ``table``'s current hand to its end; now and then let a decision time out.
+
+    >>> from mazziere.room.cash import CashSettings, CashTable
+    >>> clock, rng = ManualClock(), random.Random(3)
+    >>> table = CashTable(CashSettings(rules="holdem", seats=3, stakes=default_stakes("holdem"),
+    ...                   min_buy_in=100, max_buy_in=500), clock=clock, rng=rng)
+    >>> for name in ("a", "b"):
+    ...     _ = table.sit_down(name, 500)
+    >>> table.start_hand()
+    True
+    >>> play_until_done(table, {n: make_bot("random", rng) for n in "ab"}, clock, rng)
+    >>> table.in_hand, table.chips_on_table()
+    (False, 1000)
+    """
     while table.in_hand:
         decision = table.decision
         assert decision is not None
@@ -172,6 +185,10 @@ def simulate_cash(
 
     With ``churn`` players sit out and come back, leave and are replaced,
     top up, rebuy or leave when broke, time out and disconnect, at random.
+
+    >>> report = simulate_cash("holdem", players=3, hands=20, seed=4, churn=False)
+    >>> report.hands, report.ledger_total, sum(report.won.values()) + report.rake
+    (20, 0, 0)
     """
     rule_set = find_rules(rules)
     rng = random.Random(seed)
@@ -346,6 +363,10 @@ def simulate_tournament(
     With ``quick`` each has random settings (table size, levels by minutes
     or hands, short stacks, breaks, buy-ins) and between ``players`` and
     ``players_max`` entrants.
+
+    >>> report = simulate_tournament("italian-32", players=4, players_max=5, count=2, seed=1)
+    >>> report.tournaments, report.ledger_total, all(4 <= n <= 5 for n in report.entrants)
+    (2, 0, True)
     """
     rule_set = find_rules(rules)
     rng = random.Random(seed)
