@@ -947,6 +947,11 @@ class BettingHand:
         return [*self.dead, self.carried] if self.carried else self.dead
 
     @property
+    def rake_taken(self) -> int:
+        """The house's share taken so far (when the pots are awarded)."""
+        return self._rake_taken
+
+    @property
     def total_pot(self) -> int:
         """Every chip in the middle: pots and this round's bets."""
         return sum(self.committed) + sum(self.dead) + self.carried
