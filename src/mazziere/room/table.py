@@ -218,6 +218,8 @@ class Table:
         self._timer: DecisionTimer | None = None
         self._timer_key: tuple[int, int] | None = None
         self._settled = True
+        self._decision: Decision | None = None
+        """The current decision as the engine gave it (one per timer)."""
         self.offers: dict[str, Offer] = {}
         """Questions waiting for an answer before the next deal (:meth:`answer`)."""
         self._answers: dict[str, bool] = {}
@@ -267,9 +269,15 @@ class Table:
             return None
         position = hand.actor
         timer = self._current_timer()
-        legal = self._filtered(hand.legal_actions(), timer)
-        seat_number = self.plan.seats[position] if self.plan is not None else -1
-        return Decision(self._names[position], seat_number, position, legal, timer)
+        cached = self._decision
+        if cached is None or cached.timer is not timer:
+            legal = hand.legal_actions()
+            seat_number = self.plan.seats[position] if self.plan is not None else -1
+            cached = Decision(self._names[position], seat_number, position, legal, timer)
+            self._decision = cached
+        if timer.raise_window_seconds is None:
+            return cached
+        return dataclasses.replace(cached, legal=self._filtered(cached.legal, timer))
 
     def view(self, name: str | None = None) -> dict[str, Any]:
         """What ``name`` (``None``: a spectator) may see: the table and the hand as data."""
