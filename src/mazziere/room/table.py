@@ -321,10 +321,6 @@ class Table:
         """A player reached the table's limit of consecutive timeouts."""
         seat.sit_out_next = True
 
-    def _before_deal(self, plan: HandPlan) -> tuple[int, ...]:
-        """Chips each position must pay outside the engine before the deal (none by default)."""
-        return (0,) * plan.players
-
     # --------------------------------------------------------------- seating
 
     def _seat_player(self, name: str, seat: int | None, stack: int) -> Seat:
@@ -716,10 +712,6 @@ class Table:
     def uses_blinds(self) -> bool:
         """Whether this game has blinds (and so waiting for the big blind or the over)."""
         return forced_bets(self.rules) is not ForcedBets.INVITO
-
-    def _check_between_hands(self, what: str) -> None:
-        if self.in_hand:
-            raise TableStateError(f"{what} only between hands")
 
     def phase(self) -> Phase | None:
         """The phase of the hand being played (``None`` between hands)."""
