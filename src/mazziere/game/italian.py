@@ -69,17 +69,18 @@ from mazziere.game.core import (
     Rake,
     Record,
     WrongPhaseError,
+    _fast_init,
 )
 from mazziere.game.italian_rules import (
     DrawStock,
+    OpeningTest,
     blind_opening_amounts,
-    can_open,
     forced_blinds,
     next_opening_level,
     opening_minimum,
     rejoin_costs,
 )
-from mazziere.rules import BettingStructure, Game, MinimumBet, RuleSet, find_rules
+from mazziere.rules import BettingStructure, Category, Game, MinimumBet, RuleSet, find_rules
 
 __all__ = [
     "BLIND_NAMES",
@@ -96,6 +97,8 @@ __all__ = [
     "next_hand",
 ]
 
+_PAROL = frozenset({ActionKind.PAROL})
+
 BLIND_NAMES = ("buio", "controbuio", "over")
 """The blind bets from the dealer's left: forced in italian-32, chosen in italian-classic."""
 
@@ -107,7 +110,7 @@ class CannotDiscardError(IllegalActionError):
 # ------------------------------------------------------------------- setup
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class ItalianSetup:
     """Everything that defines a hand before the cards: the first record of its log.
 
@@ -144,6 +147,7 @@ class ItalianSetup:
         return data
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class HandStarted(Record):
     """The first record: the setup, from which the hand can be rebuilt with the rest of the log."""
@@ -152,6 +156,7 @@ class HandStarted(Record):
     setup: ItalianSetup
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class Discarded(Record):
     """A player's discards in the draw (none: "servito"); others see only how many."""
@@ -168,6 +173,7 @@ class Discarded(Record):
         return Discarded(self.position, (None,) * len(self.cards), self.timed_out)
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class StockReshuffled(Record):
     """The stock ran out: these discards became a new stock for ``position``'s draw."""
@@ -181,6 +187,7 @@ class StockReshuffled(Record):
         return StockReshuffled(self.position, (None,) * len(self.cards))
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class PotCarried(Record):
     """The pot is not awarded: a dead hand (nobody opened) or a parol pot."""
@@ -227,7 +234,7 @@ class ItalianCarry:
 
 def _chips(name: str, values: Iterable[object]) -> None:
     for value in values:
-        if isinstance(value, bool) or not isinstance(value, int):
+        if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
             raise HandSetupError(f"{name} are whole chips (int), not {value!r}")
         if value < 0:
             raise HandSetupError(f"{name} cannot be negative, got {value}")
@@ -241,6 +248,61 @@ def _per_position(name: str, values: Sequence[int] | None, n: int) -> tuple[int,
         raise HandSetupError(f"{name} needs one amount per player ({n}), got {len(result)}")
     _chips(name, result)
     return result
+
+
+_RAKES: dict[str, tuple[RuleSet, Rake | None]] = {}
+
+
+def _rake(rules: RuleSet) -> Rake | None:
+    """The house's rake of ``rules`` as the core computes it, made once (``None``: no rake)."""
+    cached = _RAKES.get(rules.name)
+    if cached is None or cached[0] is not rules:
+        rake = None
+        if rules.rake_per_unit:
+            rake = Rake(
+                percent=Fraction(rules.rake_per_unit, rules.rake_unit),
+                unit=rules.rake_unit,
+                cap_by_players=rules.rake_cap,
+                no_flop_no_drop=False,
+            )
+        cached = (rules, rake)
+        _RAKES[rules.name] = cached
+    return cached[1]
+
+
+_WON: dict[tuple[str, int], tuple[RuleSet, ItalianCarry]] = {}
+
+
+def _pot_won(rules: RuleSet, players: int) -> ItalianCarry:
+    """The carry after a pot is won: nothing carried, the ladder back at the bottom."""
+    cached = _WON.get((rules.name, players))
+    if cached is None or cached[0] is not rules:
+        zeros = (0,) * players
+        level = next_opening_level(rules, 0, pot_won=True)
+        carry = ItalianCarry(
+            pot=0,
+            opening_level=level,
+            parol_pot=False,
+            shares=zeros,
+            parol_players=(),
+            rejoin=zeros,
+            opening=opening_minimum(rules, level),
+        )
+        cached = (rules, carry)
+        _WON[(rules.name, players)] = cached
+    return cached[1]
+
+
+_TABLES: dict[tuple[str, int], tuple[RuleSet, Ranking, tuple[Card, ...]]] = {}
+
+
+def _tables(rules: RuleSet, players: int) -> tuple[Ranking, tuple[Card, ...]]:
+    """The ranking and the deck of ``rules`` for ``players`` dealt in, made once."""
+    cached = _TABLES.get((rules.name, players))
+    if cached is None or cached[0] is not rules:
+        cached = (rules, ranking_for(rules, players), tuple(rules.deck(players)))
+        _TABLES[(rules.name, players)] = cached
+    return cached[1], cached[2]
 
 
 class ItalianHand(BettingHand):
@@ -341,7 +403,7 @@ class ItalianHand(BettingHand):
             rake=rake,
             ask_show=ask_show,
         )
-        self._start(setup, rule_set, deck, rng, odd_chips)
+        self._start(setup, rule_set, deck, rng, odd_chips, blinds=blinds)
 
     @classmethod
     def from_setup(
@@ -364,19 +426,14 @@ class ItalianHand(BettingHand):
         deck: Sequence[Card] | None,
         rng: RandomSource | None,
         odd_chips: Sequence[int] | None,
+        *,
+        blinds: tuple[int, ...] | None = None,
     ) -> None:
         if deck is None and rng is None:
             raise HandSetupError("give a card order (deck) or a random source (rng)")
         if rule_set.parole_splits_pot and rng is None and odd_chips is None:
             raise HandSetupError("a parole split draws odd chips: give rng or odd_chips")
-        rake: Rake | None = None
-        if setup.rake and rule_set.rake_per_unit:
-            rake = Rake(
-                percent=Fraction(rule_set.rake_per_unit, rule_set.rake_unit),
-                unit=rule_set.rake_unit,
-                cap_by_players=rule_set.rake_cap,
-                no_flop_no_drop=False,
-            )
+        rake = _rake(rule_set) if setup.rake else None
         super().__init__(
             setup.stacks,
             structure=setup.structure,
@@ -389,7 +446,7 @@ class ItalianHand(BettingHand):
         self.setup = setup
         self.rules = rule_set
         self.ask_show = setup.ask_show
-        self.ranking: Ranking = ranking_for(rule_set, n)
+        self.ranking, deck_cards = _tables(rule_set, n)
         self.opening_level = setup.opening_level
         self.parol_pot = setup.parol_pot
         self.opening: Rank | None = opening_minimum(
@@ -402,22 +459,31 @@ class ItalianHand(BettingHand):
         self._blind_base = 0
         self.drawn: list[int | None] = [None] * n
         """How many cards each player discarded (``None``: not drawn yet)."""
-        self._stock = DrawStock(rule_set.deck(n), order=deck, rng=rng)
+        self._stock = DrawStock(deck_cards, order=deck, rng=rng)
         self._odd_chips = list(odd_chips) if odd_chips is not None else None
         self._opens: list[bool | None] = [None] * n
-        self._values: dict[int, HandValue] = {}
+        self._opening_test: OpeningTest | None = None
+        self._strengths: dict[int, int] = {}
+        self._all_in_raisers: set[int] = set()
+        self._cycle = rule_set.straight_flush_minima_beats_massima
+        self._has_parol = rule_set.parol or rule_set.parole_splits_pot
+        self._draw_max = rule_set.draw_max
         self._showdown_pots: tuple[Pot, ...] = ()
         self._first_aggressor: int | None = None
         self._last_aggressor: int | None = None
         self._last_first: int = 0
         self._last_round_start = 0
+        self._parol_scanned = 0
+        self._parol_breaker: int | None = None
         self._no_last_round = False
         self._blind_lock = False
         self._outcome = "won"
         self._draw_queue: list[int] = []
         self._late: list[int] = []
         self.blinds: tuple[int, ...] = (
-            forced_blinds(rule_set, buio=setup.buio, players=n) if setup.buio else ()
+            blinds
+            if blinds is not None
+            else (forced_blinds(rule_set, buio=setup.buio, players=n) if setup.buio else ())
         )
         """The forced blinds from the dealer's left (italian-32: buio, controbuio, over)."""
         self.log.append(HandStarted(setup))
@@ -462,13 +528,11 @@ class ItalianHand(BettingHand):
         known = self._opens[position]
         if known is None:
             cards = self.hole[position]
-            known = len(cards) == 5 and can_open(
-                cards,  # type: ignore[arg-type]  # dealt cards are known
-                self.rules,
-                players=self.n,
-                level=self.opening_level,
-                parol_pot=self.parol_pot,
-            )
+            test = self._opening_test
+            if test is None:
+                test = OpeningTest.of(self.rules, players=self.n, minimum=self.opening)
+                self._opening_test = test
+            known = len(cards) == 5 and test(cards)  # type: ignore[arg-type]
             self._opens[position] = known
         return known
 
@@ -496,7 +560,7 @@ class ItalianHand(BettingHand):
         return True
 
     def _in_blind_phase(self) -> bool:
-        return self.phase is Phase.DEALING and self.actor is not None
+        return self.phase is Phase.DEALING
 
     def _verify_blind(self, kind: ActionKind, amount: object, position: int | None) -> int:
         actor = self.actor
@@ -537,6 +601,8 @@ class ItalianHand(BettingHand):
         self.log.pop()
         record = PlayerActed(actor, kind, due, due, forced.all_in)
         self.log.append(record)
+        if forced.all_in:
+            self._all_in_raisers.add(actor)
         self.blind_raisers.append(actor)
         if not self._offer_blind(actor + 1):
             self._deal()
@@ -553,7 +619,10 @@ class ItalianHand(BettingHand):
         """Bet (open, punto); before the deal, the buio."""
         if self._in_blind_phase():
             return self._blind(ActionKind.BET, amount, position)
-        return super().bet(amount, position)
+        record = BettingHand.bet(self, amount, position)
+        if record.all_in:
+            self._all_in_raisers.add(record.position)
+        return record
 
     def verify_raise_to(self, amount: int, position: int | None = None) -> None:
         """Raise unless the player to act may raise to ``amount`` (before the deal: a blind)."""
@@ -566,13 +635,18 @@ class ItalianHand(BettingHand):
         """Raise (rilancio); before the deal, the controbuio or the over."""
         if self._in_blind_phase():
             return self._blind(ActionKind.RAISE, amount, position)
-        record = super().raise_to(amount, position)
-        self._unlock_after_blind(record)
+        record = BettingHand.raise_to(self, amount, position)
+        if record.all_in:
+            self._all_in_raisers.add(record.position)
+        if self._blind_lock:
+            self._unlock_after_blind(record)
         return record
 
     def all_in(self, position: int | None = None) -> PlayerActed:
         """Put the whole stack in."""
         record = super().all_in(position)
+        if record.kind is not ActionKind.CALL:
+            self._all_in_raisers.add(record.position)
         self._unlock_after_blind(record)
         return record
 
@@ -591,10 +665,10 @@ class ItalianHand(BettingHand):
 
     def check(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
         """Check (passo, busso, cip); before the deal, decline the blind."""
-        if self._in_blind_phase():
+        if self.phase is Phase.DEALING:
             kind = ActionKind.TIMEOUT if timed_out else ActionKind.CHECK
             return self._blind(kind, None, position)
-        return super().check(position, timed_out=timed_out)
+        return BettingHand.check(self, position, timed_out=timed_out)
 
     # ------------------------------------------------------------------ deal
 
@@ -668,6 +742,8 @@ class ItalianHand(BettingHand):
         self._finish()
 
     def _split_pot(self, index: int, amount: int, winners: tuple[int, ...]) -> tuple[int, ...]:
+        if len(winners) == 1:  # suits break every tie: only parole splits a pot
+            return (amount,)
         script = self._odd_chips
         if script is None:
             return super()._split_pot(index, amount, winners)
@@ -727,15 +803,23 @@ class ItalianHand(BettingHand):
     ) -> Discarded:
         """Discard ``cards`` and get as many new ones (the fourth of four after everyone)."""
         discards = tuple(cards)
-        self.verify_draw(discards, position)
         actor = self.actor
+        held = self.hole[actor] if actor is not None else ()
+        if (
+            self.phase is not Phase.DRAW
+            or (position is not None and position != actor)
+            or len(discards) > self._draw_max
+            or len(thrown := set(discards)) != len(discards)
+            or not thrown.issubset(held)
+        ):
+            self.verify_draw(discards, position)  # raises the precise error (always, here)
         assert actor is not None
         record = Discarded(actor, discards, timed_out)
         self.log.append(record)
         count = len(discards)
         self.drawn[actor] = count
         if count:
-            self.hole[actor] = tuple(c for c in self.hole[actor] if c not in discards)
+            self.hole[actor] = tuple([c for c in held if c not in thrown])
             self._stock.discard(actor, discards)
             now = count
             if count == 4 and self.rules.fourth_card_after_others:
@@ -766,7 +850,7 @@ class ItalianHand(BettingHand):
             self._showdown()
             return
         self.betting_round = 2
-        self._last_round_start = len(self.log)
+        self._last_round_start = self._parol_scanned = len(self.log)
         if self.blind_raisers:
             first = self.blind_raisers[-1] + 1
         elif self.blinds:
@@ -785,9 +869,8 @@ class ItalianHand(BettingHand):
 
     def _parol_offered(self) -> str | None:
         """Why this game or moment has no parol (parole); ``None`` if it has."""
-        rules = self.rules
-        if not (rules.parol or rules.parole_splits_pot):
-            return f"{rules.name} has no parol"
+        if not self._has_parol:
+            return f"{self.rules.name} has no parol"
         if self.betting_round != 2:
             return "parol is said in the last betting round only"
         return None
@@ -797,15 +880,22 @@ class ItalianHand(BettingHand):
         offered = self._parol_offered()
         if offered is not None:
             return offered
-        stacks, folded = self.stacks, self.folded
-        if any(not folded[p] and not stacks[p] for p in range(self.n)):
+        if self._active != self._live:  # somebody still in has no chips behind
             return "no parol while a player still in is all-in"
-        for record in self.log[self._last_round_start :]:
-            if isinstance(record, PlayerActed) and record.kind not in (
-                ActionKind.PAROL,
-                ActionKind.FOLD,
+        if self._parol_breaker is not None:
+            return f"position {self._parol_breaker} did not say parol: it no longer counts"
+        log = self.log
+        for index in range(self._parol_scanned, len(log)):
+            record = log[index]
+            if (
+                self._parol_breaker is None
+                and isinstance(record, PlayerActed)
+                and record.kind not in (ActionKind.PAROL, ActionKind.FOLD)
             ):
-                return f"position {record.position} did not say parol: it no longer counts"
+                self._parol_breaker = record.position
+        self._parol_scanned = len(log)
+        if self._parol_breaker is not None:
+            return f"position {self._parol_breaker} did not say parol: it no longer counts"
         return None
 
     def _parol_unanimous(self) -> bool:
@@ -885,18 +975,22 @@ class ItalianHand(BettingHand):
     def legal_actions(self) -> LegalActions:
         """What the player to act may do now.
 
-        Betting: the core's answer, plus parol when it may be said; a fold with
-        nothing to call is flagged for confirmation.  Before the deal: the
-        blind (``min_to`` is its amount) or a check.  In the draw: ``draw``
-        with ``min_to``..``max_to`` cards.
+        Betting: the core's answer, plus parol when it may be said (a fold with
+        nothing to call is flagged for confirmation: ``confirm_fold``).  Before
+        the deal: the blind (``min_to`` is its amount) or a check.  In the draw:
+        ``draw`` with ``min_to``..``max_to`` cards.
         """
-        legal = super().legal_actions()
-        if self.phase is not Phase.BETTING:
-            return legal
-        kinds = legal.kinds
-        if self.betting_round == 2 and not legal.to_call and self._parol_blocked() is None:
-            kinds = kinds | {ActionKind.PAROL}
-        return dataclasses.replace(legal, kinds=kinds, confirm_fold=not legal.to_call)
+        legal = BettingHand.legal_actions(self)
+        if (
+            self.betting_round == 2
+            and not legal.to_call
+            and self._parol_breaker is None
+            and self._has_parol
+            and self.phase is Phase.BETTING
+            and self._parol_blocked() is None
+        ):
+            return LegalActions(legal.position, legal.kinds | _PAROL, 0, legal.min_to, legal.max_to)
+        return legal
 
     # -------------------------------------------------------------- showdown
 
@@ -908,48 +1002,59 @@ class ItalianHand(BettingHand):
             start = self._last_aggressor if self._last_aggressor is not None else self._last_first
         folded = self.folded
         order = [p for p in (*range(start, n), *range(start)) if not folded[p]]
-        ranking, rules = self.ranking, self.rules.name
+        ranking = self.ranking
+        strengths = self._strengths
         for position in order:
-            cards = self.hole[position]
-            self._values[position] = HandValue(
-                strength=ranking.strength(cards),
-                ranking=ranking,
-                cards=cards,
-                rules=rules,
-            )
-        self._all_in_raisers = self._raised_all_in()
+            strengths[position] = ranking.strength(self.hole[position])
         self._showdown_pots = self.pots()
         self._begin_showdown(order, ask=self.ask_show, auto_show=True)
 
-    def _raised_all_in(self) -> set[int]:
-        return {
-            record.position
-            for record in self.log
-            if isinstance(record, PlayerActed)
-            and record.all_in
-            and record.kind in (ActionKind.BET, ActionKind.RAISE)
-        }
+    def _best(self, positions: Sequence[int]) -> list[int]:
+        """Who wins among ``positions`` (never a tie: suits break them)."""
+        strengths = self._strengths
+        if self._cycle:
+            category = self.ranking.category
+            flushes = [p for p in positions if category(strengths[p]) is Category.STRAIGHT_FLUSH]
+            if len(flushes) > 1:
+                # Straight flushes of italian-classic: minima beats massima, a cycle.
+                ranking, name = self.ranking, self.rules.name
+                values = [
+                    HandValue(
+                        strength=strengths[p],
+                        ranking=ranking,
+                        cards=self.hole[p],  # type: ignore[arg-type]
+                        rules=name,
+                    )
+                    for p in positions
+                ]
+                return [positions[i] for i in best_hands(values)]
+        top = max(strengths[p] for p in positions)
+        return [p for p in positions if strengths[p] == top]
 
     def _can_win(self, position: int) -> bool | None:
         # Shown automatically: a hand that beats every hand shown so far in some
         # pot it contests, and a player who raised all-in.
         if position in self._all_in_raisers:
             return True
-        values, shown = self._values, self.shown
-        mine = values[position]
+        shown, strengths = self.shown, self._strengths
         for pot in self._showdown_pots:
-            if position not in pot.eligible:
+            eligible = pot.eligible
+            if position not in eligible:
                 continue
-            rivals = [values[p] for p in pot.eligible if p in shown and p != position]
-            if not rivals or best_hands([*rivals, mine]) == [len(rivals)]:
+            rivals = [p for p in eligible if p in shown and p != position]
+            if not rivals:
+                return True
+            if self._cycle:
+                if self._best([*rivals, position]) == [position]:
+                    return True
+            elif strengths[position] > max(strengths[p] for p in rivals):
                 return True
         return False
 
     def _pot_winners(self, eligible: tuple[int, ...]) -> tuple[int, ...]:
         if len(eligible) == 1:
             return eligible
-        values = self._values
-        return tuple(eligible[i] for i in best_hands([values[p] for p in eligible]))
+        return tuple(self._best(eligible))
 
     def _on_uncontested(self, winner: int) -> None:
         if self.ask_show:
@@ -966,17 +1071,7 @@ class ItalianHand(BettingHand):
         n = self.n
         rules = self.rules
         if self._outcome == "won":
-            zeros = (0,) * n
-            level = next_opening_level(rules, self.opening_level, pot_won=True)
-            return ItalianCarry(
-                pot=0,
-                opening_level=level,
-                parol_pot=False,
-                shares=zeros,
-                parol_players=(),
-                rejoin=zeros,
-                opening=opening_minimum(rules, level),
-            )
+            return _pot_won(rules, n)
         carried = self.setup.carried_shares
         shares = tuple(carried[p] + self.committed[p] + self.dead[p] for p in range(n))
         if self._outcome == "dead":

@@ -18,17 +18,19 @@ False
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from mazziere.cards import CARDS, Card, RandomSource, Rank, format_cards
 from mazziere.evaluate import ranking_for
-from mazziere.game.core import HandSetupError, Stock
 from mazziere.rules import Category, RuleSet, find_rules
 
 __all__ = [
     "DrawStock",
     "InvalidStakesError",
+    "OpeningTest",
     "ReshuffleEvent",
     "StockError",
     "blind_opening_amounts",
@@ -201,6 +203,59 @@ def can_open(
     )
 
 
+class OpeningTest:
+    """The opening test of one deck and one minimum, made once and called for every hand.
+
+    The same answer as :func:`can_open`, without looking anything up per call.
+
+    >>> from mazziere.cards import parse_cards
+    >>> test = OpeningTest.of(find_rules("italian-classic"), players=4, minimum=Rank.QUEEN)
+    >>> test(parse_cards("Qh Qd 9c 8s 7s")), test(parse_cards("Jh Jd 9c 8s 7s"))
+    (True, False)
+    """
+
+    __slots__ = ("_above_pair", "_bilateral", "_lowest", "_minimum", "_ranking")
+
+    _cache: ClassVar[dict[tuple[str, int, int], tuple[RuleSet, OpeningTest]]] = {}
+
+    def __init__(self, rules: RuleSet, *, players: int, minimum: Rank) -> None:
+        self._ranking = ranking_for(rules, players)
+        order = rules.category_order
+        self._above_pair = frozenset(order[: order.index(Category.PAIR)])
+        self._minimum = int(minimum) - 2  # as the rank part of a card int
+        self._lowest = rules.lowest_rank(players)
+        self._bilateral = rules.bilateral_draw_opens
+
+    @classmethod
+    def of(cls, rules: RuleSet, *, players: int, minimum: Rank) -> OpeningTest:
+        """The (cached) test for this rule set, players dealt in and minimum pair."""
+        key = (rules.name, players, int(minimum))
+        cached = cls._cache.get(key)
+        if cached is None or cached[0] is not rules:
+            cached = (rules, cls(rules, players=players, minimum=minimum))
+            cls._cache[key] = cached
+        return cached[1]
+
+    def __call__(self, cards: Sequence[int]) -> bool:
+        ranking = self._ranking
+        category = ranking.category(ranking.strength(cards))
+        if category in self._above_pair:
+            return True
+        if category is Category.PAIR:
+            ranks = [card >> 2 for card in cards]
+            for rank in ranks:
+                if ranks.count(rank) == 2:
+                    if rank >= self._minimum:
+                        return True
+                    break
+        if not self._bilateral:
+            return False
+        suits = [card & 3 for card in cards]
+        if max(suits.count(suit) for suit in set(suits)) < 4:
+            return False
+        return is_bilateral_straight_flush_draw(cards, self._lowest)
+
+
 # ------------------------------------------------------------- forced bets
 
 
@@ -342,7 +397,7 @@ class DrawStock:
     """The cards of one hand still to be dealt, and the discards, with the draw's reshuffle.
 
     Fresh cards come from the deck: first the given ``order`` (a replay, a
-    test), then at random (:class:`~mazziere.game.core.Stock`).  When no
+    test), then at random, by an unbiased Fisher-Yates.  When no
     fresh card is left and the reshuffled stock holds no card the drawer may
     receive, the discards of the players who have already drawn (never the
     drawer's own; folded hands are not discards) are shuffled into it.  A
@@ -377,14 +432,15 @@ class DrawStock:
     """
 
     __slots__ = (
-        "_fresh",
         "_fresh_left",
+        "_given",
         "_origin",
         "_pool",
         "_recycled",
         "_repeats",
         "_replay",
         "_rng",
+        "_unseen",
     )
 
     def __init__(
@@ -405,10 +461,15 @@ class DrawStock:
             (again if repeat else fresh).append(card)
             repeats.append(repeat)
             seen.add(card)
-        try:
-            self._fresh = Stock(deck, order=fresh if order is not None else None, rng=rng)
-        except HandSetupError as error:
-            raise StockError(str(error)) from None
+        if fresh:
+            members = set(deck)
+            for card in fresh:
+                if card not in members:
+                    raise StockError(f"card {str(CARDS[card])!r} is not in this game's deck")
+            self._unseen = [c for c in deck if c not in seen]
+        else:
+            self._unseen = list(deck)
+        self._given = fresh[::-1]  # pop() from the end
         self._fresh_left = len(deck)
         again.reverse()  # pop() from the end
         repeats.reverse()
@@ -447,16 +508,43 @@ class DrawStock:
             if repeats.pop():
                 card = str(CARDS[self._replay[-1]])
                 raise StockError(f"{card} is dealt from the discards before a reshuffle")
-        cards = self._fresh.take(count)
+        given = self._given
+        cards = [given.pop() for _ in range(min(count, len(given)))]
+        missing = count - len(cards)
+        if missing:
+            cards += self._draw_unseen(missing)
         self._fresh_left -= count
-        return cards  # type: ignore[return-value]  # the order holds no unknown card
+        return tuple(cards)
+
+    def _draw_unseen(self, count: int) -> list[Card]:
+        """``count`` cards of the deck nobody has seen, in random order, without bias.
+
+        One number drawn below n (n-1) ... (n-count+1) is read in mixed radix:
+        each digit picks one of the cards left (a Fisher-Yates step), so every
+        ordered choice of cards is equally likely, for the price of a single
+        call to the random source.
+        """
+        rng = self._rng
+        if rng is None:
+            raise StockError("the given card order ran out and there is no random source (rng)")
+        unseen = self._unseen
+        size = len(unseen)
+        if count == 1:
+            pick = rng.randrange(size)
+            unseen[pick], unseen[-1] = unseen[-1], unseen[pick]
+            return [unseen.pop()]
+        number = rng.randrange(math.perm(size, count))
+        cards: list[Card] = []
+        for left in range(size, size - count, -1):
+            number, pick = divmod(number, left)
+            cards.append(unseen.pop(pick))
+        return cards
 
     def discard(self, position: int, cards: Iterable[Card]) -> None:
         """Put ``position``'s discards on the discard pile."""
-        origin = self._origin
-        for card in cards:
-            origin[card] = position
-            self._pool.append(card)
+        cards = list(cards)
+        self._origin.update(dict.fromkeys(cards, position))
+        self._pool.extend(cards)
 
     def _usable(self, position: int) -> int:
         recycled, origin = self._recycled, self._origin
@@ -470,13 +558,11 @@ class DrawStock:
         eligible = [c for c in self._pool if origin.get(c) != position]
         if not eligible:
             raise StockError(f"no card left that p{position + 1} may receive")
-        rng = self._rng
-        if rng is None and not replaying:
+        if self._rng is None and not replaying:
             raise StockError("no random source to reshuffle the discards")
-        if rng is not None:
-            for i in range(len(eligible) - 1, 0, -1):
-                j = rng.randrange(i + 1)
-                eligible[i], eligible[j] = eligible[j], eligible[i]
+        # The new stock is not put in order here: each card dealt from it is
+        # drawn at random among those the drawer may receive (_random_usable),
+        # which is dealing from a shuffled stock, one Fisher-Yates step at a time.
         self._pool = [c for c in self._pool if origin.get(c) == position]
         self._recycled.extend(eligible)
         return ReshuffleEvent(position=position, cards=tuple(reversed(eligible)))
@@ -487,6 +573,11 @@ class DrawStock:
         A :class:`StockError` here means the given order broke the rule (a
         replay of a wrong history); the hand cannot go on.
         """
+        if count <= self._fresh_left and not self._repeats:  # the usual case: the stock lasts
+            if self._given:
+                return list(self.deal_fresh(count)), []
+            self._fresh_left -= count
+            return self._draw_unseen(count), []
         dealt: list[Card] = []
         events: list[ReshuffleEvent] = []
         for _ in range(count):
@@ -508,9 +599,30 @@ class DrawStock:
                 self._recycled.remove(card)
                 dealt.append(card)
                 continue
-            index = self._usable(position)
+            index = self._random_usable(position)
             if index < 0:
                 events.append(self._reshuffle(position))
-                index = self._usable(position)
+                index = self._random_usable(position)
             dealt.append(self._recycled.pop(index))
         return dealt, events
+
+    def _random_usable(self, position: int) -> int:
+        """Where in the reshuffled stock a random card the drawer may receive is; -1 if none."""
+        recycled, origin = self._recycled, self._origin
+        if not recycled:
+            return -1
+        rng = self._rng
+        if rng is None:
+            if any(origin.get(card) != position for card in recycled):
+                raise StockError("the given card order ran out and there is no random source")
+            return -1
+        # Usually no card of the drawer's own is there: one random pick.  If it
+        # hits one, pick again among the others: each card the drawer may get
+        # is still chosen with the same chance.
+        index = rng.randrange(len(recycled))
+        if origin.get(recycled[index]) != position:
+            return index
+        usable = [i for i, card in enumerate(recycled) if origin.get(card) != position]
+        if not usable:
+            return -1
+        return usable[rng.randrange(len(usable))]
