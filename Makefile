@@ -40,6 +40,7 @@ $(VENV)/.installed-bench: $(STAMP)
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/mazziere bench eval
+	$(BIN)/mazziere bench engine
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

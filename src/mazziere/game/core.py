@@ -1230,11 +1230,15 @@ class BettingHand:
         if not current and self._bet_refused(i) is not None:
             return None
         folded, stacks, bets = self.folded, self.stacks, self.bets
-        for j in range(self.n):
-            if j != i and not folded[j] and stacks[j] + bets[j] > current:
-                break
+        if not current:
+            if self._active < 2:  # nobody else has chips to answer a bet
+                return None
         else:
-            return None  # nobody could call more
+            for j in range(self.n):
+                if not folded[j] and stacks[j] + bets[j] > current and j != i:
+                    break
+            else:
+                return None  # nobody could call more
         low = current + self.min_increment if current else self.min_bet
         # (conditional expressions: min() and max() cost a call on every decision)
         low = all_in_to if low > all_in_to else low  # all-in for less than a full raise
