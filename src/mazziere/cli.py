@@ -221,6 +221,133 @@ def bench_engine(
 # --- end of the hand-engine commands -------------------------------------------------
 
 
+# ------------------------------------------------------------------ simulate
+
+
+@app.command()
+def simulate(
+    *,
+    rules: RulesOption = "italian-classic",
+    players: Annotated[int, typer.Option(help="Bots at the table (tournament: entrants).")] = 4,
+    hands: Annotated[int, typer.Option(help="Cash hands to deal.")] = 1000,
+    tournament: Annotated[
+        bool, typer.Option("--tournament", help="Play sit & go tournaments instead.")
+    ] = False,
+    tournaments: Annotated[int, typer.Option(help="How many tournaments (--tournament).")] = 1,
+    bots: Annotated[str, typer.Option(help="Bot kinds, comma-separated, seated in turn.")] = (
+        "basic,random"
+    ),
+    seed: Annotated[int | None, typer.Option(help="Seed for a repeatable run.")] = None,
+    churn: Annotated[
+        bool, typer.Option(help="Cash: players sit out, leave, join, time out at random.")
+    ] = True,
+) -> None:
+    """Bots play offline: a cash session (or sit & go tournaments), with a summary."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.table import Table as RichTable
+
+    from mazziere.bots.base import BOTS, make_bot
+    from mazziere.simulation import simulate_cash, simulate_tournament
+
+    rule_set = find_rules(rules)
+    kinds = [k.strip() for k in bots.split(",") if k.strip()]
+    if not kinds:
+        raise UsageProblem("--bots needs at least one bot kind")
+    make_bot("random", secrets.SystemRandom())  # loads the registry
+    unknown = [k for k in kinds if k not in BOTS]
+    if unknown:
+        raise UsageProblem(f"unknown bot {unknown[0]!r} (known: {', '.join(sorted(BOTS))})")
+    if tournament:
+        if not 2 <= players <= 1000:
+            raise UsageProblem(f"a tournament needs 2 to 1000 players, not {players}")
+        if not 1 <= tournaments <= 100_000:
+            raise UsageProblem(f"--tournaments must be 1 to 100000, not {tournaments}")
+    else:
+        rule_set.check_players(players)
+        if not 1 <= hands <= 10_000_000:
+            raise UsageProblem(f"--hands must be 1 to 10000000, not {hands}")
+    console = Console(stderr=True)
+    total = tournaments if tournament else hands
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(
+            f"{rule_set.name}: {'tournaments' if tournament else 'hands'}", total=total
+        )
+
+        def advance(done: int) -> None:
+            progress.advance(task, done)
+
+        if tournament:
+            report_t = simulate_tournament(
+                rule_set,
+                players=players,
+                seed=seed,
+                count=tournaments,
+                bots=kinds,
+                progress=advance,
+            )
+        else:
+            report_c = simulate_cash(
+                rule_set,
+                players=players,
+                hands=hands,
+                seed=seed,
+                bots=kinds,
+                churn=churn,
+                progress=advance,
+            )
+    out = Console(highlight=False, soft_wrap=True)
+    summary = RichTable(title=f"{rule_set.title}: {'tournaments' if tournament else 'cash game'}")
+    summary.add_column("figure")
+    summary.add_column("value", justify="right")
+    if tournament:
+        rows = [
+            ("tournaments", f"{report_t.tournaments}"),
+            ("hands", f"{report_t.hands}"),
+            ("hands/s", f"{report_t.hands_per_second:,.0f}"),
+            ("showdowns", f"{report_t.showdowns}"),
+            ("ledger sum", f"{report_t.ledger_total}"),
+        ]
+        rows += [(f"wins by {kind}", f"{n}") for kind, n in sorted(report_t.winners.items())]
+    else:
+        rows = [
+            ("hands", f"{report_c.hands}"),
+            ("hands/s", f"{report_c.hands_per_second:,.0f}"),
+            ("showdowns", f"{report_c.showdowns}"),
+            ("timeouts", f"{report_c.timeouts}"),
+            ("rake", f"{report_c.rake}"),
+            ("ledger sum", f"{report_c.ledger_total}"),
+        ]
+    for label, value in rows:
+        summary.add_row(label, value)
+    out.print(summary)
+    players_table = RichTable(title="per bot")
+    players_table.add_column("bot")
+    players_table.add_column("kind")
+    if tournament:
+        players_table.add_column("prizes won", justify="right")
+        players_table.add_column("last place", justify="right")
+        for name, kind in report_t.bots.items():
+            players_table.add_row(
+                name,
+                kind,
+                f"{report_t.prizes.get(name, 0)}",
+                f"{report_t.places.get(name, '-')}",
+            )
+    else:
+        players_table.add_column("chips won", justify="right")
+        for name, kind in report_c.bots.items():
+            players_table.add_row(name, kind, f"{report_c.won.get(name, 0):+d}")
+    out.print(players_table)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the command; bad input is one line and exit code 2."""
     args = sys.argv[1:] if argv is None else argv

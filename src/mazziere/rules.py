@@ -239,6 +239,11 @@ class RuleSet:
     rake_cap: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
     """Most rake per hand, by players dealt in; no entry means no cap."""
 
+    # --- the table's clock ---
+    raise_window_seconds: int | None = None
+    """Raising is offered only this long into a decision (italian-32: 10 s); a table may
+    change it."""
+
     # --- extra parameters for house variations; engines read them by name ---
     extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
@@ -342,6 +347,7 @@ ITALIAN_32 = RuleSet(
     odd_chip=OddChipRule.RANDOM_WINNER,
     draw_max=4,
     parole_splits_pot=True,
+    raise_window_seconds=10,
     forced_blinds=_blinds({2: (1, 2), 3: (1, 2), 4: (1, 2, 4), 5: (1, 2, 4)}),
     missed_blind_penalties=True,
     minimum_bet=MinimumBet.LAST_BLIND,

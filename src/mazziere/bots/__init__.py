@@ -1,0 +1,1 @@
+"""Bots: one small interface, a random bot and a rule-based one."""

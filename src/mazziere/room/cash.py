@@ -1,0 +1,307 @@
+"""Cash tables: buy in, top up, sit out and back in, leave; rake; rebuy or go.
+
+Chips are cents.  Every buy-in, top-up, rebuy and cash-out is an entry of the
+table's ledger (``player:<name>`` to ``stack:<name>`` and back), every hand's
+bets, rake and awards too; the ledger is checked against the stacks after
+every hand.
+
+Coming in (Hold'em and italian-32): a new player waits for the big blind
+(the over) or posts it to be dealt in at once; a player back from sitting
+out who missed blinds posts them or waits (RULES.md §5 for italian-32).
+italian-classic has no blinds: a new player is dealt in at the next hand;
+each player posts the invito or sits out, with an auto-post option.
+
+>>> import random
+>>> from mazziere.room.clock import ManualClock
+>>> table = CashTable(
+...     CashSettings(rules="holdem", seats=6, stakes=Stakes(small_blind=5, big_blind=10),
+...                  min_buy_in=400, max_buy_in=1000),
+...     clock=ManualClock(), rng=random.Random(1))
+>>> for name in ("ann", "bob", "cal"):
+...     _ = table.sit_down(name, 1000)
+>>> table.start_hand()
+True
+>>> table.ledger.total(), table.chips_on_table()
+(0, 3000)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from mazziere.cards import RandomSource
+from mazziere.game.core import Rake
+from mazziere.room.clock import Clock, TimeSettings
+from mazziere.room.errors import BuyInError, SeatError, SettingsError, TableStateError
+from mazziere.room.ledger import Account, EntryKind, Ledger
+from mazziere.room.plan import Candidate, Entry
+from mazziere.room.structure import ForcedBets, Stakes, forced_bets
+from mazziere.room.table import HandSummary, Seat, SeatStatus, Table
+from mazziere.rules import Game, RuleSet, find_rules
+
+__all__ = ["CashSettings", "CashTable", "rule_set_rake"]
+
+
+def rule_set_rake(rules: RuleSet) -> Rake | None:
+    """The rake a rule set prescribes for cash tables (italian-32: 5 cents per whole dollar,
+    capped by players), or ``None``.
+
+    >>> rule_set_rake(find_rules("holdem")) is None
+    True
+    """
+    per_unit = getattr(rules, "rake_per_unit", 0)
+    if not per_unit:
+        return None
+    unit = int(getattr(rules, "rake_unit", 100))
+    caps = dict(getattr(rules, "rake_cap", {}))
+    return Rake(
+        percent=Fraction(per_unit, unit), unit=unit, cap_by_players=caps, no_flop_no_drop=False
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class CashSettings:
+    """A cash table: game, seats, stakes, buy-in limits (in cents), rake and clock.
+
+    ``rake``: ``None`` takes the rule set's own rake (italian-32) or none;
+    ``rebuy_seconds``: how long a player left without chips may rebuy
+    before the seat is freed.
+
+    >>> CashSettings(rules="italian-32", seats=6, stakes=Stakes(small_blind=5, big_blind=10),
+    ...              min_buy_in=100, max_buy_in=1000)
+    Traceback (most recent call last):
+    ...
+    mazziere.room.errors.SettingsError: italian-32 tables seat 2 to 5 players, not 6
+    """
+
+    rules: RuleSet | str
+    seats: int
+    stakes: Stakes
+    min_buy_in: int
+    max_buy_in: int
+    rake: Rake | None = None
+    time: TimeSettings | None = None
+    rebuy_seconds: float = 60.0
+    ask_show: bool = False
+    name: str = ""
+    keep_hands: int = 20
+
+    def __post_init__(self) -> None:
+        rules = find_rules(self.rules)
+        object.__setattr__(self, "rules", rules)
+        if type(self.seats) is not int or not rules.min_players <= self.seats <= rules.max_players:
+            raise SettingsError(
+                f"{rules.name} tables seat {rules.min_players} to {rules.max_players} players, "
+                f"not {self.seats}"
+            )
+        self.stakes.check_for(rules)
+        if type(self.min_buy_in) is not int or type(self.max_buy_in) is not int:
+            raise SettingsError("buy-in limits are ints (cents)")
+        if not 0 < self.min_buy_in <= self.max_buy_in:
+            raise SettingsError(
+                f"the buy-in limits must satisfy 0 < min <= max, not {self.min_buy_in}..."
+                f"{self.max_buy_in}"
+            )
+        if self.rebuy_seconds < 0:
+            raise SettingsError("rebuy_seconds must not be negative")
+        if self.rake is None:
+            object.__setattr__(self, "rake", rule_set_rake(rules))
+        elif rules.game is Game.ITALIAN and self.rake != rule_set_rake(rules):
+            raise SettingsError(f"{rules.name} tables take the rule set's own rake")
+        if self.time is None:
+            object.__setattr__(self, "time", TimeSettings.for_rules(rules))
+
+    @property
+    def rule_set(self) -> RuleSet:
+        """The rule set (``rules`` as given may be a name)."""
+        rules = self.rules
+        assert isinstance(rules, RuleSet)
+        return rules
+
+
+class CashTable(Table):
+    """A cash game table of any rule set."""
+
+    def __init__(
+        self,
+        settings: CashSettings,
+        *,
+        clock: Clock,
+        rng: RandomSource,
+        ledger: Ledger | None = None,
+    ) -> None:
+        super().__init__(
+            rules=settings.rule_set,
+            seats=settings.seats,
+            clock=clock,
+            rng=rng,
+            ledger=ledger if ledger is not None else Ledger(settings.name or "cash table"),
+            time=settings.time,
+            name=settings.name,
+            rake=settings.rake,
+            ask_show=settings.ask_show,
+            keep_hands=settings.keep_hands,
+        )
+        self.settings = settings
+        self._asks_invito = forced_bets(settings.rule_set) is ForcedBets.INVITO
+
+    # ----------------------------------------------------------- money
+
+    def _check_buy_in(self, amount: int, *, current: int = 0, what: str = "buy-in") -> None:
+        low, high = self.settings.min_buy_in, self.settings.max_buy_in
+        if type(amount) is not int or amount <= 0:
+            raise BuyInError(f"a {what} is a positive int (cents), not {amount!r}")
+        if current + amount > high:
+            raise BuyInError(f"the table's maximum is {high}: {current} + {amount} is too much")
+        if what != "top-up" and amount < low:
+            raise BuyInError(f"the table's minimum buy-in is {low}, not {amount}")
+
+    def sit_down(
+        self, name: str, buy_in: int, *, seat: int | None = None, post: bool = False
+    ) -> Seat:
+        """Sit ``name`` with ``buy_in`` chips (a random empty seat unless ``seat``).
+
+        In a game with blinds the player waits for the big blind (the over),
+        or with ``post`` posts it to be dealt in at the next chance.
+        """
+        self._check_buy_in(buy_in)
+        if self.is_seated(name):
+            raise SeatError(f"{name} is already seated")
+        record = self._seat_player(name, seat, buy_in)
+        self.ledger.transfer(EntryKind.BUY_IN, Account.player(name), Account.stack(name), buy_in)
+        if self.uses_blinds():
+            record.status = SeatStatus.WAITING
+            record.entry = Entry.POST if post else Entry.WAIT
+            record.new = True
+        return record
+
+    def top_up(self, name: str, amount: int) -> None:
+        """Add chips to ``name``'s stack, up to the maximum buy-in (not while dealt in)."""
+        seat = self.player(name)
+        if self.dealt_in(name):
+            raise TableStateError(f"{name} can top up only between hands")
+        if seat.status is SeatStatus.BUSTED:
+            raise TableStateError(f"{name} has no chips: rebuy instead")
+        self._check_buy_in(amount, current=seat.stack, what="top-up")
+        self.ledger.transfer(EntryKind.TOP_UP, Account.player(name), Account.stack(name), amount)
+        seat.stack += amount
+
+    def rebuy(self, name: str, amount: int) -> None:
+        """Buy in again after losing every chip (while the offer lasts)."""
+        seat = self.player(name)
+        if seat.status is not SeatStatus.BUSTED:
+            raise TableStateError(f"{name} still has chips: top up instead")
+        self._check_buy_in(amount)
+        self.ledger.transfer(EntryKind.REBUY, Account.player(name), Account.stack(name), amount)
+        seat.stack = amount
+        seat.busted_at = None
+        self._back_in(seat, post=False)
+
+    def leave(self, name: str) -> int | None:
+        """``name`` leaves: cashed out now, or at the end of the hand they are playing
+        (their cards are folded at their turn).  Returns the amount cashed out now."""
+        seat = self.player(name)
+        if self.dealt_in(name):
+            seat.leave_after_hand = True
+            before = self.ledger.balance(Account.player(name))
+            self._auto_play()  # their turn now: fold at once (the hand may end here)
+            if self.is_seated(name):
+                return None
+            return self.ledger.balance(Account.player(name)) - before
+        return self._cash_out(seat)
+
+    def _cash_out(self, seat: Seat) -> int:
+        amount = seat.stack
+        if amount:
+            self.ledger.transfer(
+                EntryKind.CASH_OUT, Account.stack(seat.name), Account.player(seat.name), amount
+            )
+            seat.stack = 0
+        self._unseat(seat)
+        return amount
+
+    # ------------------------------------------------------- sitting out
+
+    def sit_out(self, name: str) -> None:
+        """Stop being dealt in (from the next hand if ``name`` is playing this one)."""
+        seat = self.player(name)
+        if self.dealt_in(name):
+            seat.sit_out_next = True
+        elif seat.status is not SeatStatus.BUSTED:
+            seat.status = SeatStatus.SITTING_OUT
+
+    def sit_in(self, name: str, *, post: bool = False) -> None:
+        """Come back: dealt in again; after missed blinds, wait for the big blind (the over)
+        or, with ``post``, post what was missed."""
+        seat = self.player(name)
+        seat.sit_out_next = False
+        if seat.status is SeatStatus.BUSTED:
+            raise TableStateError(f"{name} has no chips: rebuy first")
+        if seat.status is SeatStatus.SITTING_OUT:
+            self._back_in(seat, post=post)
+        elif seat.status is SeatStatus.WAITING:
+            seat.entry = Entry.POST if post else Entry.WAIT
+
+    def _back_in(self, seat: Seat, *, post: bool) -> None:
+        if (seat.missed or seat.new) and self.uses_blinds():
+            seat.status = SeatStatus.WAITING
+            seat.entry = Entry.POST if post else Entry.WAIT
+        else:
+            seat.status = SeatStatus.PLAYING
+            seat.entry = None
+
+    def set_auto_post(self, name: str, on: bool) -> None:
+        """italian-classic: post the invito without being asked (on by default)."""
+        self.player(name).auto_post = on
+
+    # ------------------------------------------------------------ hands
+
+    def current_stakes(self) -> Stakes:
+        """The table's stakes."""
+        return self.settings.stakes
+
+    def start_hand(self) -> bool:
+        """Free the seats of players whose rebuy offer ran out, then deal if possible."""
+        self._expire_rebuys()
+        return super().start_hand()
+
+    def _expire_rebuys(self) -> None:
+        now = self.clock.now()
+        for seat in list(self.seats.values()):
+            if (
+                seat.status is SeatStatus.BUSTED
+                and seat.busted_at is not None
+                and now - seat.busted_at >= self.settings.rebuy_seconds
+            ):
+                self._cash_out(seat)
+
+    def _candidates(self) -> dict[int, Candidate]:
+        candidates: dict[int, Candidate] = {}
+        for seat in self.seats.values():
+            if seat.sit_out_next:
+                seat.sit_out_next = False
+                if seat.status is not SeatStatus.BUSTED:
+                    seat.status = SeatStatus.SITTING_OUT
+            if seat.stack <= 0 or seat.status in (SeatStatus.SITTING_OUT, SeatStatus.BUSTED):
+                continue
+            if seat.status is SeatStatus.WAITING and seat.entry is not None:
+                candidates[seat.seat] = Candidate(
+                    seat.seat, seat.entry, missed=seat.missed, new=seat.new
+                )
+            else:
+                candidates[seat.seat] = Candidate(seat.seat)
+        return candidates
+
+    def _after_hand(self, summary: HandSummary) -> None:
+        now = self.clock.now()
+        for name in summary.names:
+            if not self.is_seated(name):
+                continue
+            seat = self.player(name)
+            if seat.leave_after_hand:
+                self._cash_out(seat)
+            elif seat.stack == 0:
+                seat.status = SeatStatus.BUSTED
+                seat.busted_at = now
+                seat.sit_out_next = False
