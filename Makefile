@@ -7,7 +7,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 # The engine: pure, typed, checked by mypy --strict.
 ENGINE := src/mazziere/cards.py src/mazziere/rules.py src/mazziere/evaluate.py \
-	src/mazziere/game/core.py src/mazziere/game/holdem.py
+	src/mazziere/game/core.py src/mazziere/game/holdem.py \
+	src/mazziere/history/phh.py src/mazziere/history/replay.py src/mazziere/history/holdem.py
 
 .PHONY: run test lint bench clean
 

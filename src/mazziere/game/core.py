@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -510,6 +510,20 @@ class LegalActions:
 
 NO_ACTIONS = LegalActions(None)
 
+_K = ActionKind
+_CHECK_ONLY = frozenset({_K.FOLD, _K.TIMEOUT, _K.CHECK})
+_CALL_ONLY = frozenset({_K.FOLD, _K.TIMEOUT, _K.CALL})
+_CALL_ALL_IN = frozenset({_K.FOLD, _K.TIMEOUT, _K.CALL, _K.ALL_IN})
+_BET = frozenset({_K.FOLD, _K.TIMEOUT, _K.CHECK, _K.BET, _K.ALL_IN})
+_BET_NO_ALL_IN = frozenset({_K.FOLD, _K.TIMEOUT, _K.CHECK, _K.BET})
+_RAISE = frozenset({_K.FOLD, _K.TIMEOUT, _K.CALL, _K.RAISE, _K.ALL_IN})
+_RAISE_CHECK = frozenset({_K.FOLD, _K.TIMEOUT, _K.CHECK, _K.RAISE, _K.ALL_IN})
+"""The big blind's option: nothing to call, a raise allowed."""
+_RAISE_NO_ALL_IN = frozenset({_K.FOLD, _K.TIMEOUT, _K.CALL, _K.RAISE})
+_RAISE_CHECK_NO_ALL_IN = frozenset({_K.FOLD, _K.TIMEOUT, _K.CHECK, _K.RAISE})
+_SHOW_ONLY = frozenset({_K.SHOW, _K.TIMEOUT})
+_SHOW_OR_MUCK = frozenset({_K.SHOW, _K.MUCK, _K.TIMEOUT})
+
 # ------------------------------------------------------------------------- pots
 
 
@@ -529,39 +543,33 @@ def build_pots(
     >>> build_pots([10, 0, 10], [False, True, False], dead=[1, 1, 1])
     (Pot(amount=23, eligible=(0, 2)),)
     """
-    n = len(committed)
-    levels = sorted(set(committed))
-    pots: list[Pot] = []
-    previous = 0
-    carry = 0
+    live = [i for i in range(len(committed)) if not folded[i]]
     dead_total = sum(dead) if dead else 0
+    levels = sorted({committed[i] for i in live})
+    total = sum(committed)
+    if len(levels) <= 1:  # the common case: nobody still in is all-in for less
+        amount = total + dead_total
+        return (Pot(amount, tuple(live)),) if amount else ()
+    pots: list[Pot] = []
     if dead_total:
         # Dead money belongs to the main pot, which every player still in may win
         # (even one all-in for nothing but a dead ante).
-        pots.append(Pot(dead_total, tuple(i for i in range(n) if not folded[i])))
+        pots.append(Pot(dead_total, tuple(live)))
+    below = 0  # chips of every position up to the previous level
     for level in levels:
-        if level <= 0:
-            continue
-        step = level - previous
-        amount = carry + sum(step for i in range(n) if committed[i] >= level)
-        eligible = tuple(i for i in range(n) if not folded[i] and committed[i] >= level)
-        if not eligible:
-            # Only folded players reached this level (an unreturned bet): the
-            # chips stay with the pot below.
-            carry = amount
-            previous = level
-            continue
-        carry = 0
-        if pots and pots[-1].eligible == eligible:
-            pots[-1] = Pot(pots[-1].amount + amount, eligible)
-        else:
-            pots.append(Pot(amount, eligible))
-        previous = level
-    if carry:
-        if pots:
-            pots[-1] = Pot(pots[-1].amount + carry, pots[-1].eligible)
-        else:
-            pots.append(Pot(carry, tuple(i for i in range(n) if not folded[i])))
+        upto = sum(c if c < level else level for c in committed)
+        amount = upto - below
+        below = upto
+        if amount:
+            eligible = tuple(i for i in live if committed[i] >= level)
+            if pots and pots[-1].eligible == eligible:
+                pots[-1] = Pot(pots[-1].amount + amount, eligible)
+            else:
+                pots.append(Pot(amount, eligible))
+    # Chips of folded players above every level still contested stay in the top pot.
+    if total > below:
+        top = pots[-1]
+        pots[-1] = Pot(top.amount + total - below, top.eligible)
     return tuple(pots)
 
 
@@ -670,7 +678,7 @@ class Stock:
     mazziere.game.core.DeckExhaustedError: the given card order ran out after 1 cards
     """
 
-    __slots__ = ("_dealt", "_order", "_remaining", "_rng")
+    __slots__ = ("_below", "_dealt", "_order", "_remaining", "_rng")
 
     def __init__(
         self,
@@ -680,9 +688,9 @@ class Stock:
         rng: RandomSource | None = None,
     ) -> None:
         remaining = list(cards)
-        members = set(remaining)
         self._order: list[Card | None] = []
         if order is not None:
+            members = set(remaining)
             seen: set[int] = set()
             for card in order:
                 if card is None:
@@ -699,24 +707,31 @@ class Stock:
         self._remaining = remaining
         self._rng = rng
         self._dealt = 0
+        # random.Random and SystemRandom draw an unbiased index below k with
+        # _randbelow (what randrange itself calls) at a third of the cost.
+        self._below: Callable[[int], int] | None = None
+        if rng is not None:
+            self._below = getattr(rng, "_randbelow", None) or rng.randrange
 
     def __len__(self) -> int:
-        return len(self._order) + (len(self._remaining) if self._rng is not None else 0)
+        return len(self._order) + (len(self._remaining) if self._below is not None else 0)
 
     def draw(self) -> Card | None:
         """The next card (``None``: a card of the given order that is unknown)."""
         self._dealt += 1
         if self._order:
             return self._order.pop()
-        rng = self._rng
-        if rng is None:
+        below = self._below
+        if below is None:
             raise DeckExhaustedError(f"the given card order ran out after {self._dealt - 1} cards")
         remaining = self._remaining
         if not remaining:
             raise DeckExhaustedError("no cards left in the stock")
-        j = rng.randrange(len(remaining))
-        remaining[j], remaining[-1] = remaining[-1], remaining[j]
-        return remaining.pop()
+        j = below(len(remaining))
+        card = remaining[j]
+        remaining[j] = remaining[-1]
+        remaining.pop()
+        return card
 
     def take(self, count: int) -> tuple[Card | None, ...]:
         """The next ``count`` cards."""
@@ -914,6 +929,13 @@ class BettingHand:
 
     def pots(self, *, include_bets: bool = False) -> tuple[Pot, ...]:
         """The pots collected so far (with this round's bets too if ``include_bets``)."""
+        if self._active == self._live and not include_bets:
+            # Nobody still in is all-in: everyone still in put in the same, one pot.
+            amount = sum(self.committed) - sum(self.bets) + sum(self.dead)
+            if not amount:
+                return ()
+            folded = self.folded
+            return (Pot(amount, tuple(i for i in range(self.n) if not folded[i])),)
         if include_bets:
             committed: Sequence[int] = self.committed
         else:
@@ -1049,20 +1071,38 @@ class BettingHand:
         if self._live == 1:
             self._end_round()
             return
-        start = position + 1
-        actor = self._find_actor(0 if start == self.n else start)
-        self.actor = actor
-        if actor is None:
-            self._end_round()
+        # _find_actor, inlined: this runs after every action.
+        n = self.n
+        current = self.current_bet
+        folded, stacks, bets, acted = self.folded, self.stacks, self.bets, self._acted
+        others_can_act = self._active > 1
+        i = position
+        for _ in range(n):
+            i += 1
+            if i == n:
+                i = 0
+            if (
+                not folded[i]
+                and stacks[i]
+                and (bets[i] < current or (not acted[i] and others_can_act))
+            ):
+                self.actor = i
+                return
+        self.actor = None
+        self._end_round()
 
     def _end_round(self) -> None:
         """Return the uncalled part of the top bet, collect the bets, tell the game."""
         self.actor = None
         bets = self.bets
-        top = max(bets)
+        top = second = 0
+        owner = -1
+        for i, bet in enumerate(bets):
+            if bet > top:
+                top, second, owner = bet, top, i
+            elif bet > second:
+                second = bet
         if top:
-            owner = bets.index(top)
-            second = max(b for i, b in enumerate(bets) if i != owner)
             excess = top - second
             if excess:
                 if self.stacks[owner] == 0 and not self.folded[owner]:
@@ -1140,29 +1180,30 @@ class BettingHand:
         if phase is Phase.BETTING:
             i = self.actor
             assert i is not None
-            to_call = self.current_bet - self.bets[i]
+            bet = self.bets[i]
+            current = self.current_bet
+            to_call = current - bet
             stack = self.stacks[i]
-            kinds = {ActionKind.FOLD, ActionKind.TIMEOUT}
-            if to_call:
-                kinds.add(ActionKind.CALL)
-                to_call = min(to_call, stack)
-            else:
-                kinds.add(ActionKind.CHECK)
             bounds = self._raise_range(i)
             if bounds is None:
+                if not to_call:
+                    return LegalActions(i, _CHECK_ONLY, 0)
                 if stack <= to_call:
-                    kinds.add(ActionKind.ALL_IN)
-                return LegalActions(i, frozenset(kinds), to_call)
-            kinds.add(ActionKind.BET if not self.current_bet else ActionKind.RAISE)
-            kinds.add(ActionKind.ALL_IN)
-            if self.structure is not BettingStructure.NO_LIMIT and bounds[1] < stack + self.bets[i]:
-                kinds.discard(ActionKind.ALL_IN)
-            return LegalActions(i, frozenset(kinds), to_call, bounds[0], bounds[1])
+                    return LegalActions(i, _CALL_ALL_IN, stack)
+                return LegalActions(i, _CALL_ONLY, to_call)
+            low, high = bounds
+            capped = self.structure is not BettingStructure.NO_LIMIT and high < stack + bet
+            if not current:
+                kinds = _BET_NO_ALL_IN if capped else _BET
+            elif to_call:
+                kinds = _RAISE_NO_ALL_IN if capped else _RAISE
+            else:
+                kinds = _RAISE_CHECK_NO_ALL_IN if capped else _RAISE_CHECK
+            return LegalActions(i, kinds, to_call, low, high)
         if phase is Phase.SHOWDOWN and self.actor is not None:
-            kinds = {ActionKind.SHOW, ActionKind.TIMEOUT}
             if self._muck_allowed(self.actor):
-                kinds.add(ActionKind.MUCK)
-            return LegalActions(self.actor, frozenset(kinds))
+                return LegalActions(self.actor, _SHOW_OR_MUCK)
+            return LegalActions(self.actor, _SHOW_ONLY)
         if phase is Phase.OVER:
             return NO_ACTIONS
         return self._legal_other()
@@ -1183,7 +1224,9 @@ class BettingHand:
 
     def fold(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
         """Fold: the player gives up the hand and every pot."""
-        i = self._check_turn(position)
+        i = self.actor
+        if i is None or self.phase is not Phase.BETTING or (position is not None and position != i):
+            i = self._check_turn(position)  # raises the precise error
         self.folded[i] = True
         self._live -= 1
         self._active -= 1
@@ -1213,7 +1256,14 @@ class BettingHand:
 
     def check(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
         """Check (passo, busso, cip): stay in without putting chips in."""
-        self.verify_check(position)
+        i = self.actor
+        if (
+            i is None
+            or self.phase is not Phase.BETTING
+            or (position is not None and position != i)
+            or self.bets[i] < self.current_bet
+        ):
+            self.verify_check(position)  # raises the precise error
         return self._check_as(ActionKind.CHECK, timed_out=timed_out)
 
     def _check_as(self, kind: ActionKind, *, timed_out: bool = False) -> PlayerActed:
@@ -1248,8 +1298,14 @@ class BettingHand:
 
     def call(self, position: int | None = None) -> PlayerActed:
         """Call (vedo): match the current bet, or put the whole stack in if it is short."""
-        self.verify_call(position)
         i = self.actor
+        if (
+            i is None
+            or self.phase is not Phase.BETTING
+            or (position is not None and position != i)
+            or self.bets[i] >= self.current_bet
+        ):
+            self.verify_call(position)  # raises the precise error
         assert i is not None
         stack = self.stacks[i]
         added = self.current_bet - self.bets[i]

@@ -72,8 +72,12 @@ class Street(StrEnum):
     RIVER = "river"
 
 
+_DECKS: dict[str, tuple[Card, ...]] = {}
+"""Each rule set's deck, built once."""
+
 _STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
-_BOARD_COUNTS = (0, 3, 1, 1)
+_BOARD_COUNT = {Street.PREFLOP: 0, Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+_NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,11 +99,12 @@ class HoldemSetup:
     min_raise_rule: MinRaiseRule = MinRaiseRule.LARGEST_INCREMENT
     rake: Rake | None = None
     ask_show: bool = False
-    rules: str = HOLDEM.name
+    rules: RuleSet = HOLDEM
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
-        data = dataclasses.asdict(self)
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        data["rules"] = self.rules.name
         data["min_raise_rule"] = self.min_raise_rule.value
         if self.rake is not None:
             data["rake"] = {
@@ -142,7 +147,8 @@ def _per_position(name: str, values: int | Sequence[int], n: int) -> tuple[int, 
 
 def _check_chips(name: str, values: Iterable[object], *, signed: bool = False) -> None:
     for value in values:
-        if isinstance(value, bool) or not isinstance(value, int):
+        # type() first: the common case is fast; bool and other int subclasses fall through
+        if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
             raise HandSetupError(f"{name} are whole chips (int), not {value!r}")
         if value < 0 and not signed:
             raise HandSetupError(f"{name} cannot be negative, got {value}")
@@ -192,12 +198,7 @@ class HoldemHand(BettingHand):
         rules: str | RuleSet = HOLDEM,
     ) -> None:
         rule_set = find_rules(rules)
-        if rule_set.game is not Game.HOLDEM:
-            raise HandSetupError(f"{rule_set.name} is not a Hold'em rule set")
         n = len(stacks)
-        _check_chips("stacks", stacks)
-        if n >= 2:
-            rule_set.check_players(n)
         blinds = tuple(blinds)
         if len(blinds) == 2 and n != 2:
             blinds = (blinds[0], blinds[1]) + (0,) * (n - 2)
@@ -205,13 +206,10 @@ class HoldemHand(BettingHand):
             blinds = (blinds[1], blinds[0])  # heads-up: position 0 is the big blind
         per_ante = _per_position("ante", ante, n)
         per_blind = _per_position("blinds", blinds, n)
-        _check_chips("antes", per_ante)
-        _check_chips("blinds", per_blind, signed=True)
         if min_bet is None:
-            min_bet = max((abs(b) for b in per_blind), default=0) or max(per_ante, default=0)
-        _check_chips("the minimum bet", [min_bet])
-        if min_bet <= 0:
-            raise HandSetupError("the minimum bet must be positive")
+            min_bet = max((abs(b) for b in per_blind if isinstance(b, int)), default=0) or max(
+                (a for a in per_ante if isinstance(a, int)), default=0
+            )
         setup = HoldemSetup(
             stacks=tuple(stacks),
             antes=per_ante,
@@ -221,7 +219,7 @@ class HoldemHand(BettingHand):
             min_raise_rule=min_raise_rule,
             rake=rake,
             ask_show=ask_show,
-            rules=rule_set.name,
+            rules=rule_set,
         )
         self._start(setup, rule_set, deck, rng)
 
@@ -235,7 +233,7 @@ class HoldemHand(BettingHand):
     ) -> HoldemHand:
         """A new hand with this setup (the first record of another hand's log, say)."""
         hand = cls.__new__(cls)
-        hand._start(setup, find_rules(setup.rules), deck, rng)
+        hand._start(setup, setup.rules, deck, rng)
         return hand
 
     def _start(
@@ -245,6 +243,16 @@ class HoldemHand(BettingHand):
         deck: Sequence[Card | None] | None,
         rng: RandomSource | None,
     ) -> None:
+        if rule_set.game is not Game.HOLDEM:
+            raise HandSetupError(f"{rule_set.name} is not a Hold'em rule set")
+        n = len(setup.stacks)
+        if n >= 2:
+            rule_set.check_players(n)
+        _check_chips("antes", setup.antes)
+        _check_chips("blinds", setup.blinds, signed=True)
+        _check_chips("the minimum bet", (setup.min_bet,))
+        if setup.min_bet <= 0:
+            raise HandSetupError("the minimum bet must be positive")
         if deck is None and rng is None:
             raise HandSetupError("give a card order (deck) or a random source (rng)")
         super().__init__(
@@ -260,12 +268,14 @@ class HoldemHand(BettingHand):
         self.ask_show = setup.ask_show
         self.street = None
         self.board = []
-        self._stock = Stock(rule_set.deck(), order=deck, rng=rng)
+        cards = _DECKS.get(rule_set.name)
+        if cards is None:
+            cards = _DECKS[rule_set.name] = tuple(rule_set.deck())
+        self._stock = Stock(cards, order=deck, rng=rng)
         self._strengths: dict[int, int | None] = {}
         self._showdown_pots: tuple[Pot, ...] = ()
         self._last_aggressor: int | None = None
         self.log.append(HandStarted(setup))
-        n = self.n
         posted = [0] * n
         for position, amount in enumerate(setup.antes):
             if amount:
@@ -314,7 +324,7 @@ class HoldemHand(BettingHand):
     def _deal_board(self, street: Street) -> None:
         stock = self._stock
         self.log.append(CardBurned(stock.draw()))
-        cards = stock.take(_BOARD_COUNTS[_STREETS.index(street)])
+        cards = stock.take(_BOARD_COUNT[street])
         self.board.extend(cards)
         self.log.append(BoardDealt(street, cards))
 
@@ -340,22 +350,21 @@ class HoldemHand(BettingHand):
         self._last_aggressor = self.aggressor
         street = self.street
         assert street is not None
-        index = _STREETS.index(street)
-        if self._active <= 1 and street is not Street.RIVER:
-            # At most one player can still bet: hands face up, the board is dealt out.
-            for position in self._showdown_order():
-                self._do_show(position)
-            for later in _STREETS[index + 1 :]:
-                self.street = later
-                self._deal_board(later)
-            self._evaluate()
-            self._begin_showdown(self._showdown_order(), ask=self.ask_show)
-            return
         if street is Street.RIVER:
             self._evaluate()
             self._begin_showdown(self._showdown_order(), ask=self.ask_show)
-            return
-        self._begin_street(_STREETS[index + 1])
+        elif self._active <= 1:
+            # At most one player can still bet: hands face up, the board is dealt out.
+            for position in self._showdown_order():
+                self._do_show(position)
+            while street is not Street.RIVER:
+                street = _NEXT_STREET[street]
+                self.street = street
+                self._deal_board(street)
+            self._evaluate()
+            self._begin_showdown(self._showdown_order(), ask=self.ask_show)
+        else:
+            self._begin_street(_NEXT_STREET[street])
 
     # --------------------------------------------------------------- showdown
 

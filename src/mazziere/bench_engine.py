@@ -1,0 +1,189 @@
+"""Hand-engine benchmark: random six-max hands in our engine and in peers, in the same run.
+
+Each rule set with an engine registers a "random hand player" here: a
+function ``play(hands, seed) -> actions`` that plays ``hands`` complete hands
+with the seeded random policy below and returns how many player actions it
+made.  Peers register the same way under the rule set they can play.  The
+figure is hands per second, the median of several timings; the ratio is
+ours over each peer's.
+
+>>> play_holdem_hands(20, seed=1) > 20
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import statistics
+import time
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+from mazziere.game.core import ActionKind
+from mazziere.game.holdem import HoldemHand
+
+Echo = Callable[[str], Any]
+RandomHandPlayer = Callable[[int, int], int]
+
+RANDOM_HAND_PLAYERS: dict[str, str] = {
+    "holdem": "mazziere.bench_engine:play_holdem_hands",
+}
+"""Rule set -> ``"module:function"`` of our random hand player (imported when used)."""
+
+PEER_PLAYERS: dict[str, dict[str, str]] = {
+    "holdem": {"pokerkit": "mazziere.bench_engine:play_pokerkit_hands"},
+}
+"""Rule set -> peer name -> ``"module:function"`` of that peer's random hand player."""
+
+SEATS = 6
+STACK = 200
+BLINDS = (1, 2)
+
+
+class NoEngineError(ValueError):
+    """No hand engine is registered for these rules yet."""
+
+
+def _load(target: str) -> RandomHandPlayer:
+    module, _, name = target.partition(":")
+    player: RandomHandPlayer = getattr(importlib.import_module(module), name)
+    return player
+
+
+def decide(rng: random.Random, to_call: int, bounds: tuple[int, int] | None) -> tuple[str, int]:
+    """The random policy: ``("fold", 0)``, ``("call", 0)`` (check or call) or ``("raise", to)``.
+
+    A loose, passive random player, as at a low-stakes table: facing a bet it
+    folds 10% and raises 10% (when allowed), otherwise calls; with nothing to
+    call it bets 10%, otherwise checks.  A bet or raise is the minimum 70% of
+    the time, otherwise uniform up to all-in.  Most hands reach a showdown.
+
+    >>> decide(random.Random(1), 0, None)
+    ('call', 0)
+    """
+    roll = rng.random()
+    if to_call and roll < 0.1:
+        return "fold", 0
+    if bounds is not None and roll >= 0.9:
+        low, high = bounds
+        return "raise", low if rng.random() < 0.7 else rng.randint(low, high)
+    return "call", 0
+
+
+def play_holdem_hands(hands: int, seed: int) -> int:
+    """Play ``hands`` six-max hands (200-chip stacks, blinds 1/2) with the random policy."""
+    rng = random.Random(seed)
+    actions = 0
+    for _ in range(hands):
+        hand = HoldemHand([STACK] * SEATS, blinds=BLINDS, rng=rng)
+        while hand.actor is not None:
+            legal = hand.legal_actions()
+            kinds = legal.kinds
+            can_raise = ActionKind.RAISE in kinds or ActionKind.BET in kinds
+            choice, to = decide(
+                rng, legal.to_call, (legal.min_to, legal.max_to) if can_raise else None
+            )
+            if choice == "fold":
+                hand.fold()
+            elif choice == "call":
+                hand.call() if legal.to_call else hand.check()
+            elif hand.current_bet:
+                hand.raise_to(to)
+            else:
+                hand.bet(to)
+            actions += 1
+    return actions
+
+
+def play_pokerkit_hands(hands: int, seed: int) -> int:
+    """The same hands in pokerkit 0.7.7 (it deals and shows down by itself)."""
+    import pokerkit
+
+    automations = (
+        pokerkit.Automation.ANTE_POSTING,
+        pokerkit.Automation.BET_COLLECTION,
+        pokerkit.Automation.BLIND_OR_STRADDLE_POSTING,
+        pokerkit.Automation.CARD_BURNING,
+        pokerkit.Automation.HOLE_DEALING,
+        pokerkit.Automation.BOARD_DEALING,
+        pokerkit.Automation.RUNOUT_COUNT_SELECTION,
+        pokerkit.Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+        pokerkit.Automation.HAND_KILLING,
+        pokerkit.Automation.CHIPS_PUSHING,
+        pokerkit.Automation.CHIPS_PULLING,
+    )
+    rng = random.Random(seed)
+    actions = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(hands):
+            state = pokerkit.NoLimitTexasHoldem.create_state(
+                automations, True, 0, BLINDS, BLINDS[1], STACK, SEATS
+            )
+            while state.status:
+                to_call = state.checking_or_calling_amount
+                assert to_call is not None
+                bounds = None
+                if state.can_complete_bet_or_raise_to():
+                    low = state.min_completion_betting_or_raising_to_amount
+                    high = state.max_completion_betting_or_raising_to_amount
+                    assert low is not None and high is not None
+                    bounds = (low, high)
+                choice, to = decide(rng, to_call, bounds)
+                if choice == "fold":
+                    state.fold()
+                elif choice == "call":
+                    state.check_or_call()
+                else:
+                    state.complete_bet_or_raise_to(to)
+                actions += 1
+    return actions
+
+
+def median_rate(run: Callable[[], int], count: int, repeats: int) -> tuple[float, int]:
+    """Hands per second of ``run`` (which plays ``count`` hands), median of ``repeats``; actions."""
+    times = []
+    actions = 0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        actions = run()
+        times.append(time.perf_counter() - start)
+    return count / statistics.median(times), actions
+
+
+def run_engine_benchmark(
+    *, rules: str, hands: int, peer_hands: int, repeats: int, seed: int, echo: Echo
+) -> dict[str, float]:
+    """Print and return hands/s of our engine and each peer for ``rules``, with ratios."""
+    target = RANDOM_HAND_PLAYERS.get(rules)
+    if target is None:
+        known = ", ".join(sorted(RANDOM_HAND_PLAYERS))
+        raise NoEngineError(f"no hand engine for {rules!r} yet (engines: {known})")
+    ours = _load(target)
+    echo(
+        f"{rules}: {SEATS}-max, stacks {STACK}, blinds {BLINDS[0]}/{BLINDS[1]}, "
+        f"random policy (seed {seed}); median of {repeats} timings"
+    )
+    rate, actions = median_rate(lambda: ours(hands, seed), hands, repeats)
+    figures = {"mazziere": rate}
+    per_hand = actions / hands
+    echo(f"  {'mazziere':<10} {rate:10.0f} hands/s  ({hands} hands, {per_hand:.1f} actions/hand)")
+    for name, peer_target in PEER_PLAYERS.get(rules, {}).items():
+        try:
+            peer = _load(peer_target)
+            peer_rate, peer_actions = median_rate(
+                lambda peer=peer: peer(peer_hands, seed),  # type: ignore[misc]
+                peer_hands,
+                repeats,
+            )
+        except ImportError:
+            echo(f"  {name:<10} not installed (pip install -e '.[bench]')")
+            continue
+        figures[name] = peer_rate
+        echo(
+            f"  {name:<10} {peer_rate:10.1f} hands/s  ({peer_hands} hands, "
+            f"{peer_actions / peer_hands:.1f} actions/hand)   mazziere is {rate / peer_rate:.0f}x"
+        )
+    return figures

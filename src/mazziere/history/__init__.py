@@ -1,0 +1,1 @@
+"""Hand histories: PHH read and write (:mod:`.phh`), replaying them (:mod:`.replay`)."""
