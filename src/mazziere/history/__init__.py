@@ -1,1 +1,1 @@
-"""Hand histories: PHH read and write (:mod:`.phh`, :mod:`.phh_italian`), replaying them (:mod:`.replay`)."""
+"""Hand histories: PHH read and write (:mod:`.phh`, :mod:`.phh_italian`), and replays."""
