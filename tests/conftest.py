@@ -6,3 +6,6 @@ settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=200
 )
 settings.load_profile("default")
+
+# tests/data holds data files and the script that made them, not tests.
+collect_ignore_glob = ["data/*"]

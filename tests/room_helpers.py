@@ -148,3 +148,27 @@ def italian_policy(*, folders: tuple[str, ...] = (), parol: bool = True, opens: 
         return Action.timeout()
 
     return policy
+
+
+def bot_policy(kind: str = "basic", seed: int = 0) -> Policy:
+    """A policy that asks a bot of ``kind`` (one bot per player, seeded)."""
+    from mazziere.bots.base import Bot, Situation, make_bot
+
+    rng = random.Random(seed)
+    bots: dict[str, Bot] = {}
+
+    def policy(table: Table, decision: Decision) -> Action:
+        bot = bots.setdefault(decision.name, make_bot(kind, rng))
+        assert table.hand is not None and table.plan is not None
+        stakes = table.current_stakes()
+        situation = Situation(
+            table.rules,
+            decision.position,
+            table.plan.players,
+            table.hand.view(decision.position),  # type: ignore[attr-defined]
+            decision.legal,
+            max(stakes.big_blind, stakes.ante, 1),
+        )
+        return bot.act(situation)
+
+    return policy

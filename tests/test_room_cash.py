@@ -382,3 +382,32 @@ def test_views_hide_other_players_cards() -> None:
     assert "??" not in mine["game"]["hole"][position]
     assert all(card == "??" for hole in spectator["game"]["hole"] for card in hole)
     assert mine["decision"] is not None and mine["stakes"] == "blinds 5/10"
+
+
+def test_a_new_player_who_sits_out_still_waits_for_the_big_blind() -> None:
+    table = holdem_table()
+    for name, seat in (("ann", 1), ("bob", 2), ("cal", 3)):
+        table.sit_down(name, 500, seat=seat)
+    table.start_hand()
+    play_hand(table, folder)
+    table.sit_down("dan", 500, seat=5)
+    table.sit_out("dan")
+    table.sit_in("dan")
+    dan = table.player("dan")
+    assert dan.status is SeatStatus.WAITING and dan.new
+
+
+def test_the_decision_clock_starts_when_the_turn_comes() -> None:
+    table = holdem_table(time=TimeSettings(decision_seconds=10, time_bank_seconds=0))
+    for name in ("ann", "bob", "cal"):
+        table.sit_down(name, 500)
+    table.start_hand()
+    first = table.decision
+    assert first is not None and first.timer.started == 0
+    table.clock.advance(4)  # type: ignore[attr-defined]
+    table.act(first.name, Action.call())
+    table.clock.advance(7)  # type: ignore[attr-defined]
+    second = table.decision
+    assert second is not None and second.timer.started == 4
+    table.clock.advance(3)  # type: ignore[attr-defined]
+    assert table.advance()  # 4 + 10: expired even though nobody looked at it in between

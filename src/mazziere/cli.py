@@ -156,6 +156,71 @@ def bench_eval(
     bench.run_eval_benchmark(hands=hands, repeats=repeats, seed=seed, echo=typer.echo)
 
 
+# --- hand engine: `mazziere replay`, `mazziere bench engine` -------------------------
+
+
+@app.command()
+def replay(
+    path: Annotated[str, typer.Argument(metavar="FILE", help="A .phh or .phhs hand history.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Replay every hand of a PHH file: finishing stacks and payoffs in the file's units."""
+    from pathlib import Path
+
+    from mazziere.history.phh import format_amount, loads_many
+    from mazziere.history.replay import Outcome, replay_hand
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UsageProblem(f"cannot read {path}: {reason}") from None
+    sections = loads_many(text)
+    outcomes = [
+        replay_hand(s.hand) if s.hand is not None else Outcome(error=s.error) for s in sections
+    ]
+    if as_json:
+        typer.echo(json.dumps({"hands": [o.to_dict() for o in outcomes]}))
+        return
+    for index, (section, outcome) in enumerate(zip(sections, outcomes, strict=True), start=1):
+        label = f"[{section.number}]" if section.number is not None else f"#{index}"
+        if outcome.error is not None:
+            typer.echo(f"{label} error: {outcome.error}")
+            continue
+        stacks = " ".join(format_amount(v) for v in outcome.finishing_stacks)
+        payoffs = " ".join(("+" if v > 0 else "") + format_amount(v) for v in outcome.payoffs)
+        typer.echo(f"{label} stacks {stacks} | payoffs {payoffs}")
+    failed = sum(o.error is not None for o in outcomes)
+    typer.echo(f"{len(outcomes)} hands: {len(outcomes) - failed} replayed, {failed} with errors")
+
+
+@bench_app.command("engine")
+def bench_engine(
+    rules: RulesOption = "holdem",
+    hands: Annotated[int, typer.Option(help="Our hands per timing.")] = 5000,
+    peer_hands: Annotated[int, typer.Option(help="Each peer's hands per timing.")] = 200,
+    repeats: Annotated[int, typer.Option(help="Timings per figure (the median is kept).")] = 5,
+    seed: Annotated[int, typer.Option(help="Seed of the random policy and the cards.")] = 1,
+) -> None:
+    """Hand-engine speed: random six-max hands, ours against pokerkit, in one run."""
+    from mazziere import bench_engine as engine_bench
+
+    find_rules(rules)
+    if hands < 100 or peer_hands < 10 or repeats < 1:
+        raise UsageProblem("--hands >= 100, --peer-hands >= 10 and --repeats >= 1, please")
+    engine_bench.run_engine_benchmark(
+        rules=rules,
+        hands=hands,
+        peer_hands=peer_hands,
+        repeats=repeats,
+        seed=seed,
+        echo=typer.echo,
+    )
+
+
+# --- end of the hand-engine commands -------------------------------------------------
+
+
 # ------------------------------------------------------------------ simulate
 
 
@@ -281,71 +346,6 @@ def simulate(
         for name, kind in report_c.bots.items():
             players_table.add_row(name, kind, f"{report_c.won.get(name, 0):+d}")
     out.print(players_table)
-
-
-# --- hand engine: `mazziere replay`, `mazziere bench engine` -------------------------
-
-
-@app.command()
-def replay(
-    path: Annotated[str, typer.Argument(metavar="FILE", help="A .phh or .phhs hand history.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-) -> None:
-    """Replay every hand of a PHH file: finishing stacks and payoffs in the file's units."""
-    from pathlib import Path
-
-    from mazziere.history.phh import format_amount, loads_many
-    from mazziere.history.replay import Outcome, replay_hand
-
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise UsageProblem(f"cannot read {path}: {reason}") from None
-    sections = loads_many(text)
-    outcomes = [
-        replay_hand(s.hand) if s.hand is not None else Outcome(error=s.error) for s in sections
-    ]
-    if as_json:
-        typer.echo(json.dumps({"hands": [o.to_dict() for o in outcomes]}))
-        return
-    for index, (section, outcome) in enumerate(zip(sections, outcomes, strict=True), start=1):
-        label = f"[{section.number}]" if section.number is not None else f"#{index}"
-        if outcome.error is not None:
-            typer.echo(f"{label} error: {outcome.error}")
-            continue
-        stacks = " ".join(format_amount(v) for v in outcome.finishing_stacks)
-        payoffs = " ".join(("+" if v > 0 else "") + format_amount(v) for v in outcome.payoffs)
-        typer.echo(f"{label} stacks {stacks} | payoffs {payoffs}")
-    failed = sum(o.error is not None for o in outcomes)
-    typer.echo(f"{len(outcomes)} hands: {len(outcomes) - failed} replayed, {failed} with errors")
-
-
-@bench_app.command("engine")
-def bench_engine(
-    rules: RulesOption = "holdem",
-    hands: Annotated[int, typer.Option(help="Our hands per timing.")] = 5000,
-    peer_hands: Annotated[int, typer.Option(help="Each peer's hands per timing.")] = 200,
-    repeats: Annotated[int, typer.Option(help="Timings per figure (the median is kept).")] = 5,
-    seed: Annotated[int, typer.Option(help="Seed of the random policy and the cards.")] = 1,
-) -> None:
-    """Hand-engine speed: random six-max hands, ours against pokerkit, in one run."""
-    from mazziere import bench_engine as engine_bench
-
-    find_rules(rules)
-    if hands < 100 or peer_hands < 10 or repeats < 1:
-        raise UsageProblem("--hands >= 100, --peer-hands >= 10 and --repeats >= 1, please")
-    engine_bench.run_engine_benchmark(
-        rules=rules,
-        hands=hands,
-        peer_hands=peer_hands,
-        repeats=repeats,
-        seed=seed,
-        echo=typer.echo,
-    )
-
-
-# --- end of the hand-engine commands -------------------------------------------------
 
 
 def main(argv: list[str] | None = None) -> int:

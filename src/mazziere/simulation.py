@@ -90,6 +90,8 @@ class TournamentReport:
     bots: dict[str, str] = field(default_factory=dict)
     winners: dict[str, int] = field(default_factory=dict)
     """Tournaments won by each bot kind."""
+    entrants: list[int] = field(default_factory=list)
+    """Each tournament's number of players."""
 
     @property
     def hands_per_second(self) -> float:
@@ -143,7 +145,20 @@ def play_until_done(
     *,
     timeout_percent: int = 0,
 ) -> None:
-    """Play ``table``'s current hand to its end; now and then let a decision time out."""
+    """Play ``table``'s current hand to its end; now and then let a decision time out.
+
+    >>> from mazziere.room.cash import CashSettings, CashTable
+    >>> clock, rng = ManualClock(), random.Random(3)
+    >>> table = CashTable(CashSettings(rules="holdem", seats=3, stakes=default_stakes("holdem"),
+    ...                   min_buy_in=100, max_buy_in=500), clock=clock, rng=rng)
+    >>> for name in ("a", "b"):
+    ...     _ = table.sit_down(name, 500)
+    >>> table.start_hand()
+    True
+    >>> play_until_done(table, {n: make_bot("random", rng) for n in "ab"}, clock, rng)
+    >>> table.in_hand, table.chips_on_table()
+    (False, 1000)
+    """
     while table.in_hand:
         decision = table.decision
         assert decision is not None
@@ -170,6 +185,10 @@ def simulate_cash(
 
     With ``churn`` players sit out and come back, leave and are replaced,
     top up, rebuy or leave when broke, time out and disconnect, at random.
+
+    >>> report = simulate_cash("holdem", players=3, hands=20, seed=4, churn=False)
+    >>> report.hands, report.ledger_total, sum(report.won.values()) + report.rake
+    (20, 0, 0)
     """
     rule_set = find_rules(rules)
     rng = random.Random(seed)
@@ -344,6 +363,10 @@ def simulate_tournament(
     With ``quick`` each has random settings (table size, levels by minutes
     or hands, short stacks, breaks, buy-ins) and between ``players`` and
     ``players_max`` entrants.
+
+    >>> report = simulate_tournament("italian-32", players=4, players_max=5, count=2, seed=1)
+    >>> report.tournaments, report.ledger_total, all(4 <= n <= 5 for n in report.entrants)
+    (2, 0, True)
     """
     rule_set = find_rules(rules)
     rng = random.Random(seed)
@@ -364,9 +387,9 @@ def simulate_tournament(
         _run_tournament(event, brains, clock, rng)
         if event.state is not TournamentState.FINISHED:
             raise RoomError("the tournament did not finish")
-        event.money.check()
-        event.chips.check()
+        _check_tournament(event, entrants)
         report.tournaments += 1
+        report.entrants.append(entrants)
         report.hands += event.hands_dealt
         report.ledger_total += event.money.total() + event.chips.total()
         report.places = {f.name: f.place for f in event.standings()}
@@ -381,6 +404,22 @@ def simulate_tournament(
             progress(1)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _check_tournament(event: Tournament, entrants: int) -> None:
+    """Raise :class:`RoomError` unless ``event`` ended as it must: places 1..n, every chip
+    with the winner, the prize pool paid out, both ledgers balanced."""
+    places = sorted(f.place for f in event.standings())
+    if places != list(range(1, entrants + 1)):
+        raise RoomError(f"places {places} for {entrants} entrants")
+    if event.money.balance(Account.prize_pool()) != 0:
+        raise RoomError("the prize pool was not paid out")
+    winner = event.standings()[0].name
+    issued = -event.chips.balance(Account.bank())
+    if event.chips.balance(Account.stack(winner)) != issued:
+        raise RoomError("the winner does not hold every chip")
+    event.money.check()
+    event.chips.check()
 
 
 def _run_tournament(

@@ -114,7 +114,12 @@ BOTS: dict[str, Callable[[RandomSource], Bot]] = {}
 
 
 def make_bot(name: str, rng: RandomSource) -> Bot:
-    """A new bot of kind ``name`` (``random`` or ``basic``)."""
+    """A new bot of kind ``name`` (``random`` or ``basic``).
+
+    >>> import random
+    >>> make_bot("basic", random.Random(0))
+    <BasicBot>
+    """
     from mazziere.bots import basic, random_bot  # noqa: F401 - they register themselves
 
     try:

@@ -931,7 +931,7 @@ class BettingHand:
         """The pots collected so far (with this round's bets too if ``include_bets``)."""
         if self._active == self._live and not include_bets:
             # Nobody still in is all-in: everyone still in put in the same, one pot.
-            amount = sum(self.committed) - sum(self.bets) + sum(self.dead)
+            amount = sum(self.committed) - sum(self.bets) + sum(self.dead) + self.carried
             if not amount:
                 return ()
             folded = self.folded
@@ -945,6 +945,11 @@ class BettingHand:
     def _dead_money(self) -> Sequence[int]:
         """Chips in the main pot whoever wins: dead posts, and a pot carried into the hand."""
         return [*self.dead, self.carried] if self.carried else self.dead
+
+    @property
+    def rake_taken(self) -> int:
+        """The house's share taken so far (when the pots are awarded)."""
+        return self._rake_taken
 
     @property
     def total_pot(self) -> int:

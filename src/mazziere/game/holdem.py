@@ -206,10 +206,12 @@ class HoldemHand(BettingHand):
             blinds = (blinds[1], blinds[0])  # heads-up: position 0 is the big blind
         per_ante = _per_position("ante", ante, n)
         per_blind = _per_position("blinds", blinds, n)
-        if min_bet is None:
-            min_bet = max((abs(b) for b in per_blind if isinstance(b, int)), default=0) or max(
-                (a for a in per_ante if isinstance(a, int)), default=0
-            )
+        if min_bet is None:  # the big blind, else the largest post, else the ante
+            big = per_blind[0 if n == 2 else 1] if n >= 2 else 0
+            posts = [abs(b) for b in per_blind if isinstance(b, int)] + [
+                a for a in per_ante if isinstance(a, int)
+            ]
+            min_bet = abs(big) if isinstance(big, int) and big else max(posts, default=0)
         setup = HoldemSetup(
             stacks=tuple(stacks),
             antes=per_ante,
@@ -331,20 +333,24 @@ class HoldemHand(BettingHand):
     def _begin_street(self, street: Street) -> None:
         self.street = street
         if street is Street.PREFLOP:
-            first, increment = self._preflop_opening()
-            self._begin_round(first, min_bet=self.setup.min_bet, increment=increment)
+            # The big blind is the opening bet: a raise is at least the minimum bet
+            # more than the largest blind or straddle (a short blind changes nothing).
+            self._begin_round(self._preflop_first(), min_bet=self.setup.min_bet)
         else:
             self._deal_board(street)
             self._begin_round(0, min_bet=self.setup.min_bet)
 
-    def _preflop_opening(self) -> tuple[int, int]:
-        """First to act pre-flop (left of the largest blind) and the raise size the blinds make."""
+    def _preflop_first(self) -> int:
+        """First asked pre-flop: left of the largest blind or straddle (negative posts aside)."""
         blinds = self.setup.blinds
         bets = self.bets
-        top = max(range(self.n), key=lambda i: (bets[i] if blinds[i] > 0 else -bets[i], i))
-        posted = sorted({b for b in bets if b})
-        increment = max((b - a for a, b in zip([0, *posted], posted, strict=False)), default=0)
-        return top + 1, increment
+        top = 0
+        key = (0, 0)
+        for i in range(self.n):
+            posted = bets[i] if blinds[i] > 0 else -bets[i]
+            if (posted, i) >= key:
+                top, key = i, (posted, i)
+        return top + 1
 
     def _round_over(self) -> None:
         self._last_aggressor = self.aggressor

@@ -774,18 +774,29 @@ class ItalianHand(BettingHand):
         else:
             assert self._first_aggressor is not None
             first = self._first_aggressor
+        # The first to speak opens the showdown if nobody bets; set before the round
+        # starts, since it ends at once when at most one player can bet.
+        self._last_first = first % self.n
         self._begin_round(first, min_bet=self.setup.min_bet)
-        self._last_first = self.actor if self.actor is not None else first % self.n
+        if self.phase is Phase.BETTING and self.actor is not None:
+            self._last_first = self.actor
 
     # ----------------------------------------------------------------- parol
 
-    def _parol_blocked(self) -> str | None:
-        """Why parol (parole) may not be said now; ``None`` if it may."""
+    def _parol_offered(self) -> str | None:
+        """Why this game or moment has no parol (parole); ``None`` if it has."""
         rules = self.rules
         if not (rules.parol or rules.parole_splits_pot):
             return f"{rules.name} has no parol"
         if self.betting_round != 2:
             return "parol is said in the last betting round only"
+        return None
+
+    def _parol_blocked(self) -> str | None:
+        """Why parol (parole) may not be said now; ``None`` if it may."""
+        offered = self._parol_offered()
+        if offered is not None:
+            return offered
         stacks, folded = self.stacks, self.folded
         if any(not folded[p] and not stacks[p] for p in range(self.n)):
             return "no parol while a player still in is all-in"
@@ -810,6 +821,9 @@ class ItalianHand(BettingHand):
         self._check_turn(position)
         actor = self.actor
         assert actor is not None
+        offered = self._parol_offered()
+        if offered is not None:
+            raise ActionNotOfferedError(offered)
         if self.bets[actor] < self.current_bet:
             raise CannotCheckError("parol is a check: there is a bet to call")
         blocked = self._parol_blocked()

@@ -376,7 +376,16 @@ class DrawStock:
     mazziere.game.italian_rules.StockError: no card left that p1 may receive
     """
 
-    __slots__ = ("_fresh", "_fresh_left", "_origin", "_pool", "_recycled", "_replay", "_rng")
+    __slots__ = (
+        "_fresh",
+        "_fresh_left",
+        "_origin",
+        "_pool",
+        "_recycled",
+        "_repeats",
+        "_replay",
+        "_rng",
+    )
 
     def __init__(
         self,
@@ -387,11 +396,14 @@ class DrawStock:
     ) -> None:
         fresh: list[Card] = []
         again: list[Card] = []
+        repeats: list[bool] = []  # for each card of the order: dealt again after a reshuffle?
         seen: set[int] = set()
         for card in order or ():
             if card is None:
                 raise StockError("an Italian hand is dealt from known cards only")
-            (again if card in seen else fresh).append(card)
+            repeat = card in seen
+            (again if repeat else fresh).append(card)
+            repeats.append(repeat)
             seen.add(card)
         try:
             self._fresh = Stock(deck, order=fresh if order is not None else None, rng=rng)
@@ -399,7 +411,9 @@ class DrawStock:
             raise StockError(str(error)) from None
         self._fresh_left = len(deck)
         again.reverse()  # pop() from the end
+        repeats.reverse()
         self._replay = again
+        self._repeats = repeats
         self._recycled: list[Card] = []  # the reshuffled stock, top last
         self._pool: list[Card] = []  # discards not yet reshuffled
         self._origin: dict[int, int] = {}
@@ -428,6 +442,11 @@ class DrawStock:
         """The next ``count`` cards of the deck (the deal)."""
         if count > self._fresh_left:
             raise StockError(f"{count} cards wanted, {self._fresh_left} left in the deck")
+        repeats = self._repeats
+        for _ in range(min(count, len(repeats))):
+            if repeats.pop():
+                card = str(CARDS[self._replay[-1]])
+                raise StockError(f"{card} is dealt from the discards before a reshuffle")
         cards = self._fresh.take(count)
         self._fresh_left -= count
         return cards  # type: ignore[return-value]  # the order holds no unknown card
@@ -475,6 +494,7 @@ class DrawStock:
                 dealt.extend(self.deal_fresh(1))
                 continue
             if self._replay:
+                self._repeats.pop()
                 card = self._replay.pop()
                 name = str(CARDS[card])
                 if self._origin.get(card) == position:

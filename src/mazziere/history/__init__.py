@@ -1,1 +1,1 @@
-"""Hand histories: PHH read and write (:mod:`.phh`, :mod:`.phh_italian`), and replays."""
+"""Hand histories: PHH read and write (:mod:`.phh`), replaying them (:mod:`.replay`)."""

@@ -37,6 +37,7 @@ from mazziere.game.core import (
     ActionKind,
     CardsMucked,
     CardsShown,
+    DeckExhaustedError,
     ForcedBet,
     HandSetupError,
     HoleCardsDealt,
@@ -201,6 +202,8 @@ def replay_nt(hand: PhhHand) -> Outcome:
             rules=PHH_HOLDEM,
         )
         _play(game, actions, units, n)
+    except DeckExhaustedError:
+        raise ReplayError("incomplete: the actions stop before the hand ends") from None
     except (IllegalActionError, HandSetupError, WrongPlayerCountError, CardError) as exc:
         raise ReplayError(str(exc)) from None
     except UndeterminedHandError as exc:

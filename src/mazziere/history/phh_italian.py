@@ -209,7 +209,7 @@ def replay_italian(fields: Mapping[str, Any]) -> ItalianHand:
         raise PHHError("'actions' must be an array of strings")
     deals: list[tuple[int, tuple[Card, ...]]] = []
     odd_chips: list[int] = []
-    steps: list[tuple[int, str, list[str]]] = []
+    steps: list[tuple[bool, str, list[str]]] = []
     for index, line in enumerate(lines):
         where = f"action {index + 1} ({line.strip()!r})"
         words = _parse_line(line)
@@ -227,7 +227,7 @@ def replay_italian(fields: Mapping[str, Any]) -> ItalianHand:
             else:
                 raise PHHError(f"{where}: not a dealer action of Italian poker")
             continue
-        steps.append((index, where, words))
+        steps.append((bool(deals), where, words))
     if len(deals) >= n:
         first = deals[:n]
         if [p for p, _ in first] != list(range(n)) or any(len(c) != 5 for _, c in first):
@@ -242,7 +242,12 @@ def replay_italian(fields: Mapping[str, Any]) -> ItalianHand:
         hand = ItalianHand(rules, deck=order, odd_chips=odd_chips, ask_show=True, **arguments)
     except (HandSetupError, StockError, ValueError) as error:
         raise PHHError(f"cannot set up the hand: {error}") from None
-    for _, where, words in steps:
+    for after_deal, where, words in steps:
+        before_deal = hand.phase is Phase.DEALING
+        if before_deal and after_deal:
+            raise PHHError(f"{where}: p{(hand.actor or 0) + 1} decides the blind before the deal")
+        if not before_deal and not after_deal:
+            raise PHHError(f"{where}: no blind opening now (only at the Jacks level, with chips)")
         try:
             _apply(hand, words, n, where)
         except (IllegalActionError, StockError, HandSetupError) as error:
@@ -260,6 +265,9 @@ def _apply(hand: ItalianHand, words: list[str], n: int, where: str) -> None:
     if len(words) < 2:
         raise PHHError(f"{where}: an action needs a verb")
     verb, rest = words[1], words[2:]
+    if verb == "sm":
+        _show_or_muck(hand, position, rest, where)
+        return
     if hand.is_over:
         raise PHHError(f"{where}: the hand is over")
     if verb == "f" and not rest:
@@ -282,20 +290,23 @@ def _apply(hand: ItalianHand, words: list[str], n: int, where: str) -> None:
         hand.parol(position)
     elif verb == "sd":
         hand.draw(_cards("".join(rest), where) if rest else (), position)
-    elif verb == "sm":
-        shown = _cards("".join(rest), where) if rest else None
-        if hand.phase is Phase.SHOWDOWN and hand.actor == position:
-            if shown is None:
-                hand.muck(position)
-            else:
-                hand.show(position)
-        elif shown is None or position not in hand.shown:
-            raise PHHError(f"{where}: p{position + 1} is not asked to show or muck now")
-        if shown is not None and set(shown) != set(hand.hole[position]):
-            held = "".join(map(str, hand.hole[position]))
-            raise PHHError(f"{where}: p{position + 1} holds {held}")
     else:
         raise PHHError(f"{where}: not an action of Italian poker")
+
+
+def _show_or_muck(hand: ItalianHand, position: int, rest: list[str], where: str) -> None:
+    """``pN sm <cards>`` / ``pN sm``: a choice when asked, else a hand shown automatically."""
+    shown = _cards("".join(rest), where) if rest else None
+    if hand.phase is Phase.SHOWDOWN and hand.actor == position:
+        if shown is None:
+            hand.muck(position)
+        else:
+            hand.show(position)
+    elif shown is None or position not in hand.shown:
+        raise PHHError(f"{where}: p{position + 1} is not asked to show or muck now")
+    if shown is not None and set(shown) != set(hand.hole[position]):
+        held = "".join(map(str, hand.hole[position]))
+        raise PHHError(f"{where}: p{position + 1} holds {held}")
 
 
 def _check_deals(hand: ItalianHand, deals: Sequence[tuple[int, tuple[Card, ...]]]) -> None:

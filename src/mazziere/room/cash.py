@@ -202,10 +202,11 @@ class CashTable(Table):
         seat = self.player(name)
         if self.dealt_in(name):
             seat.leave_after_hand = True
-            self._auto_play()
-            if self.is_seated(name) and seat.leave_after_hand:
+            before = self.ledger.balance(Account.player(name))
+            self._auto_play()  # their turn now: fold at once (the hand may end here)
+            if self.is_seated(name):
                 return None
-            return 0
+            return self.ledger.balance(Account.player(name)) - before
         return self._cash_out(seat)
 
     def _cash_out(self, seat: Seat) -> int:
@@ -241,7 +242,7 @@ class CashTable(Table):
             seat.entry = Entry.POST if post else Entry.WAIT
 
     def _back_in(self, seat: Seat, *, post: bool) -> None:
-        if seat.missed and self.uses_blinds():
+        if (seat.missed or seat.new) and self.uses_blinds():
             seat.status = SeatStatus.WAITING
             seat.entry = Entry.POST if post else Entry.WAIT
         else:

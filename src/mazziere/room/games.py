@@ -72,7 +72,17 @@ class HandSpec:
 
 
 def new_hand(spec: HandSpec) -> BettingHand:
-    """A new hand of ``spec.rules``'s game, dealt from ``spec.rng``."""
+    """A new hand of ``spec.rules``'s game, dealt from ``spec.rng``.
+
+    >>> import random
+    >>> from mazziere.rules import find_rules
+    >>> spec = HandSpec(rules=find_rules("italian-32"), stacks=(500, 500, 500),
+    ...                 blinds=(5, 10, 0), blind_positions=(0, 1), dead=(0, 0, 0), ante=0,
+    ...                 min_bet=None, rng=random.Random(1))
+    >>> hand = new_hand(spec)
+    >>> type(hand).__name__, hand.bets
+    ('ItalianHand', [5, 10, 0])
+    """
     if spec.rules.game is Game.HOLDEM:
         return _holdem(spec)
     return _italian(spec)
@@ -139,6 +149,15 @@ def _italian(spec: HandSpec) -> BettingHand:
 
 def carry_of(hand: BettingHand, names: tuple[str, ...], previous: Carry = NO_CARRY) -> Carry:
     """What ``hand`` (over) leaves to the next hand, positions turned into ``names``.
+
+    >>> import random
+    >>> from mazziere.game.italian import ItalianHand
+    >>> hand = ItalianHand("italian-classic", [500] * 3, invito=10, rng=random.Random(4))
+    >>> while not hand.is_over:  # nobody opens: a dead hand
+    ...     _ = hand.check()
+    >>> carry = carry_of(hand, ("ann", "bob", "cal"))
+    >>> carry.pot, carry.opening, dict(carry.shares)
+    (30, 1, {'ann': 10, 'bob': 10, 'cal': 10})
 
     Players who put chips into a carried pot without being dealt in (the
     invito of a tournament player away) keep their share while the pot is

@@ -217,6 +217,7 @@ class Table:
         self._stakes = Stakes()
         self._timer: DecisionTimer | None = None
         self._timer_key: tuple[int, int] | None = None
+        self._settled = True
         self.offers: dict[str, Offer] = {}
         """Questions waiting for an answer before the next deal (:meth:`answer`)."""
         self._answers: dict[str, bool] = {}
@@ -525,6 +526,7 @@ class Table:
             deck=self.deck_source(plan) if self.deck_source is not None else None,
         )
         self.hand = new_hand(spec)
+        self._settled = False
         self._stacks_before = spec.stacks
         self._timer = None
         self._timer_key = None
@@ -624,8 +626,11 @@ class Table:
             if not (seat.away or seat.leave_after_hand or seat.status is SeatStatus.SITTING_OUT):
                 break
             records.append(hand.apply(self._auto_action(hand.legal_actions())))
-        if hand is not None and hand.is_over and self.plan is not None:
+        if hand is not None and hand.is_over and not self._settled:
+            self._settled = True
             self._settle()
+        elif hand is not None and hand.actor is not None:
+            self._current_timer()  # the next decision's clock starts now
         return records
 
     # ------------------------------------------------------------ the end

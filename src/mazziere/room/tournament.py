@@ -35,6 +35,7 @@ from mazziere.cards import RandomSource
 from mazziere.room.clock import Clock
 from mazziere.room.errors import TournamentStateError
 from mazziere.room.games import Carry
+from mazziere.room.icm import icm_deal
 from mazziere.room.ledger import Account, EntryKind, Ledger
 from mazziere.room.payouts import split_prize_pool
 from mazziere.room.plan import Candidate
@@ -501,6 +502,66 @@ class Tournament:
             self._place([winner], 1)
         self.registration.state = TournamentState.FINISHED
 
+    # ---------------------------------------------------------------- deals
+
+    def _check_deal_possible(self) -> list[Seat]:
+        if self.state is not TournamentState.RUNNING:
+            raise TournamentStateError(f"the tournament is {self.state.value}")
+        if any(t.in_hand for t in self):
+            raise TournamentStateError("a deal is made between hands")
+        if any(self.chips.balance(t.pot_account) for t in self):
+            raise TournamentStateError("a deal waits until the carried pot is won")
+        self._finalize_entrants()
+        return [s for t in self for s in t]
+
+    def deal_offer(self) -> dict[str, int]:
+        """What each player left would get in an ICM deal of the prizes still to pay.
+
+        Malmuth-Harville on the stacks (:mod:`mazziere.room.icm`), rounded to
+        the prize unit so that the amounts pay out exactly the prizes left.
+        """
+        seats = self._check_deal_possible()
+        prizes = [self._prize(place) for place in range(1, len(seats) + 1)]
+        amounts = icm_deal([s.stack for s in seats], prizes, unit=self.settings.prize_unit)
+        return {seat.name: amount for seat, amount in zip(seats, amounts, strict=True)}
+
+    def accept_deal(self, amounts: dict[str, int] | None = None) -> None:
+        """End the tournament with a deal: ``amounts`` (default: the ICM offer) are paid,
+        places go by chip count, and the chips go back to the bank."""
+        seats = self._check_deal_possible()
+        offer = amounts if amounts is not None else self.deal_offer()
+        remaining = sum(self._prize(place) for place in range(1, len(seats) + 1))
+        if set(offer) != {s.name for s in seats}:
+            raise TournamentStateError("a deal names every player left, and only them")
+        if any(type(a) is not int or a < 0 for a in offer.values()):
+            raise TournamentStateError("a deal pays non-negative int amounts")
+        if sum(offer.values()) != remaining:
+            raise TournamentStateError(
+                f"a deal must pay out the {remaining} left in prizes, not {sum(offer.values())}"
+            )
+        ordered = sorted(seats, key=lambda s: (-s.stack, s.name))
+        for place, seat in enumerate(ordered, start=1):
+            amount = offer[seat.name]
+            if amount:
+                self.money.transfer(
+                    EntryKind.PRIZE,
+                    Account.prize_pool(),
+                    Account.player(seat.name),
+                    amount,
+                    note="deal",
+                )
+            self.finishes[seat.name] = Finish(seat.name, place, amount, self.hands_dealt)
+            if seat.stack:
+                self.chips.transfer(
+                    EntryKind.CHIPS,
+                    Account.stack(seat.name),
+                    Account.bank(),
+                    seat.stack,
+                    note="deal",
+                )
+                seat.stack = 0
+        self.registration.state = TournamentState.FINISHED
+
     # ----------------------------------------------------------- balancing
 
     def _rebalance(self) -> None:
@@ -551,6 +612,10 @@ class Tournament:
 
     def _form_final_table(self) -> None:
         if any(t.in_hand for t in self):
+            return
+        if any(self.chips.balance(t.pot_account) for t in self):
+            # italian-classic: a carried pot is played out at its own table first.
+            self._final_table_pending = False
             return
         players = [(s.name, s.stack, s.away, t.level_hands) for t in self for s in t]
         hands = max(t.level_hands for t in self)

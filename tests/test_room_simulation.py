@@ -1,0 +1,122 @@
+"""Bots at work: 200 tournaments and 10,000 cash hands per rule set with players coming and
+going; Hypothesis drives a cash table through random operations and checks the ledger."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from mazziere.room.errors import RoomError
+from mazziere.room.ledger import Account, AccountKind
+from mazziere.room.table import SeatStatus
+from mazziere.simulation import simulate_cash, simulate_tournament
+from tests.room_helpers import bot_policy, holdem_table, italian_table, play_hand
+
+RULES = ("holdem", "italian-classic", "italian-32")
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_200_bot_tournaments_run_to_a_single_winner(rules: str) -> None:
+    report = simulate_tournament(rules, players=6, players_max=9, count=200, seed=11)
+    assert report.tournaments == 200
+    assert len(report.entrants) == 200 and set(report.entrants) <= set(range(6, 10))
+    assert len(set(report.entrants)) > 1
+    assert report.ledger_total == 0
+    assert report.hands > 200
+    assert set(report.winners) <= {"basic", "random"} and sum(report.winners.values()) == 200
+
+
+@pytest.mark.parametrize(
+    ("rules", "players"), [("holdem", 6), ("italian-classic", 5), ("italian-32", 4)]
+)
+def test_10000_cash_hands_with_players_coming_and_going(rules: str, players: int) -> None:
+    report = simulate_cash(rules, players=players, hands=10_000, seed=5)
+    assert report.hands == 10_000
+    assert report.ledger_total == 0
+    assert report.joins > players and report.leaves > 0 and report.sit_outs > 0
+    assert report.rebuys > 0 and report.timeouts > 0 and report.showdowns > 0
+    # Chips won by the players plus the house's rake: nothing created, nothing lost.
+    assert sum(report.won.values()) + report.rake == 0
+
+
+AMOUNTS = st.one_of(st.integers(200, 1000), st.integers(-100, 3000))
+OPERATIONS = st.lists(
+    st.tuples(
+        st.sampled_from(
+            ["sit", "leave", "sit_out", "sit_in", "top_up", "rebuy", "hand", "hand", "hand"]
+        ),
+        st.integers(0, 5),
+        AMOUNTS,
+        st.booleans(),
+    ),
+    min_size=4,
+    max_size=40,
+)
+
+
+def _check_ledger(table) -> None:  # type: ignore[no-untyped-def]
+    ledger = table.ledger
+    assert ledger.total() == 0
+    for seat in table:
+        assert ledger.balance(Account.stack(seat.name)) == seat.stack >= 0
+    assert ledger.balance(table.pot_account) == table.carry.pot
+    stacks = sum(v for k, v in ledger.balances().items() if k.kind is AccountKind.STACK)
+    assert stacks == sum(seat.stack for seat in table)
+    outside = sum(v for k, v in ledger.balances().items() if k.kind is AccountKind.PLAYER)
+    house = ledger.balance(Account.house("rake"))
+    assert outside + stacks + ledger.balance(table.pot_account) + house == 0
+
+
+@pytest.mark.parametrize("rules", RULES)
+@settings(max_examples=40)
+@given(operations=OPERATIONS, seed=st.integers(0, 2**16))
+def test_random_table_operations_never_lose_a_chip(
+    rules: str, operations: list[tuple[str, int, int, bool]], seed: int
+) -> None:
+    table = holdem_table(seed=seed) if rules == "holdem" else italian_table(rules, seed=seed)
+    policy = bot_policy("random", seed)
+    rng = random.Random(seed)
+    names = [f"p{i}" for i in range(6)]
+    for name in names[:3]:
+        table.sit_down(name, 500)
+    for operation, who, amount, flag in operations:
+        name = names[who]
+        entries = len(table.ledger)
+        balances = dict(table.ledger.balances())
+        try:
+            if operation == "sit":
+                table.sit_down(name, amount, post=flag)
+            elif operation == "leave":
+                table.leave(name)
+            elif operation == "sit_out":
+                table.sit_out(name)
+            elif operation == "sit_in":
+                table.sit_in(name, post=flag)
+            elif operation == "top_up":
+                table.top_up(name, amount)
+            elif operation == "rebuy":
+                table.rebuy(name, amount)
+            else:
+                for _ in range(1 + amount % 3):
+                    if not table.start_hand():
+                        for offer in list(table.offers):
+                            table.answer(offer, rng.randrange(2) == 0)
+                        if not table.start_hand():
+                            break
+                    play_hand(table, policy)
+        except RoomError:
+            # Refused: nothing recorded, nothing moved.
+            assert len(table.ledger) == entries
+            assert dict(table.ledger.balances()) == balances
+        _check_ledger(table)
+        for seat in table:
+            if seat.stack == 0:
+                assert seat.status is SeatStatus.BUSTED
+    event(f"hands played: {min(table.stats.hands, 5)}{'+' if table.stats.hands > 5 else ''}")
+    for seat in list(table):
+        table.leave(seat.name)
+    assert len(table) == 0
+    _check_ledger(table)
