@@ -24,7 +24,15 @@ from rich.text import Text
 
 from mazziere.cards import Card, Suit
 
-__all__ = ["BACK_STYLE", "big_cards", "card_style", "card_text", "cards_text", "chips"]
+__all__ = [
+    "BACK_STYLE",
+    "big_cards",
+    "card_style",
+    "card_text",
+    "cards_text",
+    "chips",
+    "empty_slots",
+]
 
 _TWO_COLOURS = {
     Suit.HEARTS: "red",
@@ -106,6 +114,22 @@ def big_cards(
             lines[row].append(text, style=style)
             lines[row].append("│", style=frame)
         lines[4].append("╰───╯", style=frame)
+    return lines
+
+
+def empty_slots(count: int) -> list[Text]:
+    """Dim outlines where cards are still to come (the board before the river).
+
+    >>> [line.plain for line in empty_slots(2)][0]
+    '┌ ─ ┐ ┌ ─ ┐'
+    """
+    lines = [Text() for _ in range(5)]
+    rows = ["┌ ─ ┐", "     ", "│   │", "     ", "└ ─ ┘"]
+    for index in range(count):
+        for line, row in zip(lines, rows, strict=True):
+            if index:
+                line.append(" ")
+            line.append(row, style="grey42")
     return lines
 
 

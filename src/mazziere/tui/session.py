@@ -27,7 +27,7 @@ True
 from __future__ import annotations
 
 import random
-import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -65,6 +65,7 @@ __all__ = [
     "PlayedHand",
     "SeatLine",
     "Snapshot",
+    "SystemClock",
     "hand_history",
 ]
 
@@ -943,6 +944,14 @@ def hand_history(hand: BettingHand, names: Sequence[str], *, number: int, table:
     raise TypeError(f"no hand history for {type(hand).__name__}")
 
 
-def production_random() -> RandomSource:
-    """The operating system's random source (shuffles in play)."""
-    return secrets.SystemRandom()
+class SystemClock:
+    """The real clock of a game being played: seconds that never go back (``time.monotonic``).
+
+    >>> clock = SystemClock()
+    >>> clock.now() <= clock.now()
+    True
+    """
+
+    def now(self) -> float:
+        """Seconds since an arbitrary start."""
+        return time.monotonic()

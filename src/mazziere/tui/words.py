@@ -200,6 +200,7 @@ class _State:
     pending: list[CardsShown] = field(default_factory=list)
     forced: list[ForcedBet] = field(default_factory=list)
     blind_raises: int = 0
+    received: bool = False
 
 
 class Narrator:
@@ -431,7 +432,12 @@ class Narrator:
             return []
         if first:
             line = Text(self.words.pick("Le tue carte: ", "Your cards: "), style="bold")
+        elif state.received:
+            line = Text(
+                self.words.pick("Ricevi la quarta carta: ", "Your fourth card: "), style="bold"
+            )
         else:
+            state.received = True
             line = Text(self.words.pick("Ricevi: ", "You get: "), style="bold")
         line.append_text(self._cards(record.cards))
         return [line]
