@@ -339,7 +339,10 @@ class PlayApp(App[Path | None]):
         words = self.words
         text = Text()
         pots = snap.pots
-        if len(pots) > 1:
+        session = self.session
+        if not snap.in_hand and session.hand_over and session.hands:
+            text.append_text(session.hands[-1].summary)
+        elif len(pots) > 1:
             parts = [
                 f"{words.pick('principale', 'main')} {chips(pots[0].amount)}",
                 *(

@@ -549,11 +549,11 @@ class Narrator:
         return self.words.pick(f"il piatto laterale {index}", f"side pot {index}")
 
     def _pots_line(self, pots: Sequence[Pot]) -> Text:
-        parts = [
-            f"{self._pot_name(i, len(pots))} {chips(pot.amount)}" for i, pot in enumerate(pots)
-        ]
-        text = ", ".join(parts)
-        return Text(text[0].upper() + text[1:], style="cyan")
+        main = self.words.pick("Piatto principale", "Main pot")
+        side = self.words.pick("laterale", "side pot")
+        parts = [f"{main} {chips(pots[0].amount)}"]
+        parts.extend(f"{side} {i}: {chips(pot.amount)}" for i, pot in enumerate(pots[1:], start=1))
+        return Text(" · ".join(parts), style="cyan")
 
     def _shown(self, record: CardsShown) -> Text:
         line = self._verb(record.position, "mostra ", "mostri ", "shows ", "show ")
