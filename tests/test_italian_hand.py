@@ -281,10 +281,15 @@ def test_the_ladder_through_the_carry_and_next_hand() -> None:
         stacks, arguments = list(plan.stacks), dict(plan.arguments)
     assert opened_at == [Rank.JACK, Rank.QUEEN, Rank.KING, Rank.KING]
     assert arguments["carried_pot"] == 160 and arguments["carried_shares"] == (40,) * 4
-    hand = ItalianHand("italian-classic", stacks, invito=10, rng=rng, **arguments)  # type: ignore[arg-type]
-    while hand.actor is not None and not hand.opens(hand.actor):
-        hand.check()
-    assert hand.actor is not None, "nobody may open: play another seed"
+    while True:  # dead hands at Kings until somebody may open
+        hand = ItalianHand("italian-classic", stacks, invito=10, rng=rng, **arguments)  # type: ignore[arg-type]
+        assert hand.opening == Rank.KING
+        while hand.actor is not None and not hand.opens(hand.actor):
+            hand.check()
+        if hand.actor is not None:
+            break
+        plan = next_hand(hand.carry, hand.result.stacks)  # type: ignore[union-attr]
+        stacks, arguments = list(plan.stacks), dict(plan.arguments)
     hand.bet(20)
     while not hand.is_over:
         hand.apply(Action.fold() if hand.can_fold() else Action.timeout())
@@ -349,7 +354,8 @@ def test_carry_needs_the_end_of_the_hand() -> None:
 
 
 def snapshot(hand: ItalianHand) -> dict[str, object]:
-    skip = ("rng", "_stock", "rules", "ranking", "setup", "rake", "_values", "_opens")  # caches
+    caches = ("_values", "_opens", "_opening_test", "_parol_scanned", "_parol_breaker")
+    skip = ("rng", "_stock", "rules", "ranking", "setup", "rake", *caches)
     return copy.deepcopy({k: v for k, v in vars(hand).items() if k not in skip})
 
 

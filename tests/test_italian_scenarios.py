@@ -7,6 +7,7 @@ ends with an action the rules forbid, named by ``_expect_error``.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -47,12 +48,13 @@ def test_scenario(path: Path) -> None:
 
 def test_a_wrong_outcome_is_caught() -> None:
     fields = loads((DATA / "c44_dead_hand.phh").read_text(encoding="utf-8"))
-    fields["finishing_stacks"] = [500, 480, 490, 490]
+    fields = fields.replace(finishing_stacks=[500, 480, 490, 490])
     with pytest.raises(PHHError, match="'finishing_stacks' is"):
         replay_italian(fields)
-    fields = loads((DATA / "c44_dead_hand.phh").read_text(encoding="utf-8"))
-    fields["_carry"]["opening"] = "K"
-    with pytest.raises(PHHError, match="'_carry' is"):
+    fields = loads((DATA / "c44_dead_hand.phh").read_text(encoding="utf-8")).replace(
+        _next_opening="K"
+    )
+    with pytest.raises(PHHError, match="'_next_opening' is"):
         replay_italian(fields)
 
 
@@ -70,3 +72,23 @@ def test_the_documented_examples_replay() -> None:
         file_fields = loads((DATA / name).read_text(encoding="utf-8"))
         strip = [re.sub(r"\s+#.*", "", a) for a in fields["actions"]]
         assert [re.sub(r"\s+#.*", "", a) for a in file_fields["actions"]] == strip
+
+
+def test_mazziere_replay_plays_italian_histories(capsys: pytest.CaptureFixture[str]) -> None:
+    from mazziere.cli import main
+
+    code = main(["replay", str(DATA / "i32_parole_split.phh"), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    assert json.loads(out) == {
+        "hands": [
+            {
+                "finishing_stacks": ["5022.00", "4900.00", "5021.00", "5022.00"],
+                "payoffs": ["22.00", "-100.00", "21.00", "22.00"],
+                "error": None,
+            }
+        ]
+    }
+    main(["replay", str(DATA / "c45_at_most_four_cards.phh")])
+    out, _ = capsys.readouterr()
+    assert "at most 4 cards may be changed" in out

@@ -29,17 +29,28 @@ RandomHandPlayer = Callable[[int, int], int]
 
 RANDOM_HAND_PLAYERS: dict[str, str] = {
     "holdem": "mazziere.bench_engine:play_holdem_hands",
+    "italian-classic": "mazziere.bench_italian:play_italian_classic_hands",
+    "italian-32": "mazziere.bench_italian:play_italian_32_hands",
 }
 """Rule set -> ``"module:function"`` of our random hand player (imported when used)."""
 
 PEER_PLAYERS: dict[str, dict[str, str]] = {
     "holdem": {"pokerkit": "mazziere.bench_engine:play_pokerkit_hands"},
+    # No library plays Italian poker: the yardstick is our own Hold'em engine.
+    "italian-classic": {"holdem": "mazziere.bench_engine:play_holdem_hands"},
+    "italian-32": {"holdem": "mazziere.bench_engine:play_holdem_hands"},
 }
 """Rule set -> peer name -> ``"module:function"`` of that peer's random hand player."""
 
 SEATS = 6
 STACK = 200
 BLINDS = (1, 2)
+
+TABLES: dict[str, str] = {
+    "italian-classic": "6 players (40 cards), stacks 200, invito 2",
+    "italian-32": "5 players, stacks 200, buio 1 (controbuio 2, over 4)",
+}
+"""How the benchmark's table of a rule set is set up, when it is not the Hold'em one."""
 
 
 class NoEngineError(ValueError):
@@ -76,12 +87,13 @@ def play_holdem_hands(hands: int, seed: int) -> int:
     """Play ``hands`` six-max hands (200-chip stacks, blinds 1/2) with the random policy."""
     rng = random.Random(seed)
     actions = 0
+    raise_kind, bet_kind = ActionKind.RAISE, ActionKind.BET
     for _ in range(hands):
         hand = HoldemHand([STACK] * SEATS, blinds=BLINDS, rng=rng)
         while hand.actor is not None:
             legal = hand.legal_actions()
             kinds = legal.kinds
-            can_raise = ActionKind.RAISE in kinds or ActionKind.BET in kinds
+            can_raise = raise_kind in kinds or bet_kind in kinds
             choice, to = decide(
                 rng, legal.to_call, (legal.min_to, legal.max_to) if can_raise else None
             )
@@ -162,10 +174,8 @@ def run_engine_benchmark(
         known = ", ".join(sorted(RANDOM_HAND_PLAYERS))
         raise NoEngineError(f"no hand engine for {rules!r} yet (engines: {known})")
     ours = _load(target)
-    echo(
-        f"{rules}: {SEATS}-max, stacks {STACK}, blinds {BLINDS[0]}/{BLINDS[1]}, "
-        f"random policy (seed {seed}); median of {repeats} timings"
-    )
+    table = TABLES.get(rules, f"{SEATS}-max, stacks {STACK}, blinds {BLINDS[0]}/{BLINDS[1]}")
+    echo(f"{rules}: {table}, random policy (seed {seed}); median of {repeats} timings")
     rate, actions = median_rate(lambda: ours(hands, seed), hands, repeats)
     figures = {"mazziere": rate}
     per_hand = actions / hands
@@ -184,6 +194,6 @@ def run_engine_benchmark(
         figures[name] = peer_rate
         echo(
             f"  {name:<10} {peer_rate:10.1f} hands/s  ({peer_hands} hands, "
-            f"{peer_actions / peer_hands:.1f} actions/hand)   mazziere is {rate / peer_rate:.0f}x"
+            f"{peer_actions / peer_hands:.1f} actions/hand)   mazziere is {rate / peer_rate:.2f}x"
         )
     return figures

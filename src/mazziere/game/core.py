@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from mazziere.cards import Card, RandomSource
 from mazziere.rules import BettingStructure, OddChipRule
@@ -291,6 +291,8 @@ class UndeterminedHandError(ValueError):
 
 # ---------------------------------------------------------------------- records
 
+_T = TypeVar("_T")
+
 
 def _plain(value: object) -> object:
     if isinstance(value, Card):
@@ -309,6 +311,33 @@ def _plain(value: object) -> object:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     return str(value)
+
+
+def _fast_init(cls: type[_T]) -> type[_T]:
+    """Give a frozen slots dataclass an ``__init__`` that fills its slots directly.
+
+    The generated one goes through ``object.__setattr__`` for each field; the
+    slot descriptors' own setters are about 40% cheaper, and records are made
+    on every action.  Everything else (frozen, eq, repr, fields) is unchanged.
+    """
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    namespace: dict[str, Any] = {}
+    params = []
+    lines = []
+    for f in fields:
+        namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        if f.default is not dataclasses.MISSING:
+            namespace[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        else:
+            params.append(f.name)
+        lines.append(f"    _set_{f.name}(self, {f.name})")
+    source = f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(lines) or "    pass")
+    exec(source, namespace)  # the same technique dataclasses uses to write __init__
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
 
 
 def _card_text(card: Card | None) -> str:
@@ -339,6 +368,7 @@ class Record:
         return self
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class ForcedBet(Record):
     """A forced bet posted before the cards: ante, invito, blind, straddle, blind raise...
@@ -355,6 +385,7 @@ class ForcedBet(Record):
     all_in: bool
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class HoleCardsDealt(Record):
     """Cards dealt face down to a player; ``None`` is an unknown card (replays)."""
@@ -374,6 +405,7 @@ class HoleCardsDealt(Record):
         return HoleCardsDealt(self.position, (None,) * len(self.cards))
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class CardBurned(Record):
     """A card burned by the dealer (nobody sees which)."""
@@ -386,6 +418,7 @@ class CardBurned(Record):
         return CardBurned(None) if self.card is not None else self
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerActed(Record):
     """A betting decision: ``added`` chips went in and the player's bet is now ``to``."""
@@ -399,6 +432,7 @@ class PlayerActed(Record):
     timed_out: bool = False
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class UncalledBetReturned(Record):
     """The part of a bet nobody called goes back to its owner."""
@@ -408,6 +442,7 @@ class UncalledBetReturned(Record):
     amount: int
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class Pot:
     """A main or side pot: its chips and the positions that may win it."""
@@ -420,6 +455,7 @@ class Pot:
         return {"amount": self.amount, "eligible": list(self.eligible)}
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class BetsCollected(Record):
     """The end of a betting round: bets go to the pots, which are now ``pots``."""
@@ -428,6 +464,7 @@ class BetsCollected(Record):
     pots: tuple[Pot, ...]
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class CardsShown(Record):
     """A player's hole cards face up (at the showdown, an all-in, or by choice)."""
@@ -437,6 +474,7 @@ class CardsShown(Record):
     cards: tuple[Card | None, ...]
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class CardsMucked(Record):
     """A player gave up their cards unseen at the showdown (they win nothing)."""
@@ -445,6 +483,7 @@ class CardsMucked(Record):
     position: int
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class RakeTaken(Record):
     """The house's share, taken from the pots before they are awarded."""
@@ -453,6 +492,7 @@ class RakeTaken(Record):
     amount: int
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class PotAwarded(Record):
     """Pot number ``pot`` (0 is the main pot) goes to ``winners``, ``shares`` each."""
@@ -467,6 +507,7 @@ class PotAwarded(Record):
 # ---------------------------------------------------------------- legal actions
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class LegalActions:
     """What the player to act may do now: the engine's answer, and a client's buttons.
@@ -735,7 +776,18 @@ class Stock:
 
     def take(self, count: int) -> tuple[Card | None, ...]:
         """The next ``count`` cards."""
-        return tuple(self.draw() for _ in range(count))
+        below = self._below
+        remaining = self._remaining
+        if self._order or below is None or len(remaining) < count:
+            return tuple([self.draw() for _ in range(count)])
+        cards = []
+        for _ in range(count):  # draw(), inlined: every deal comes here
+            j = below(len(remaining))
+            cards.append(remaining[j])
+            remaining[j] = remaining[-1]
+            remaining.pop()
+        self._dealt += count
+        return tuple(cards)
 
     def add(self, cards: Iterable[Card]) -> None:
         """Put cards back among the random ones (a reshuffle of discards into the stock)."""
@@ -826,6 +878,28 @@ def _check_amount(amount: object) -> int:
     return amount
 
 
+# Enum members as module constants: reading one off its class costs ten times more.
+_ACTIONKIND_ALL_IN = ActionKind.ALL_IN
+_ACTIONKIND_BET = ActionKind.BET
+_ACTIONKIND_CALL = ActionKind.CALL
+_ACTIONKIND_CHECK = ActionKind.CHECK
+_ACTIONKIND_FOLD = ActionKind.FOLD
+_ACTIONKIND_MUCK = ActionKind.MUCK
+_ACTIONKIND_RAISE = ActionKind.RAISE
+_ACTIONKIND_SHOW = ActionKind.SHOW
+_ACTIONKIND_TIMEOUT = ActionKind.TIMEOUT
+_BETTINGSTRUCTURE_NO_LIMIT = BettingStructure.NO_LIMIT
+_BETTINGSTRUCTURE_POT_LIMIT = BettingStructure.POT_LIMIT
+_MINRAISERULE_LARGEST_INCREMENT = MinRaiseRule.LARGEST_INCREMENT
+_MINRAISERULE_LAST_INCREMENT = MinRaiseRule.LAST_INCREMENT
+_ODDCHIPRULE_CLOCKWISE_FROM_BUTTON = OddChipRule.CLOCKWISE_FROM_BUTTON
+_ODDCHIPRULE_RANDOM_WINNER = OddChipRule.RANDOM_WINNER
+_PHASE_BETTING = Phase.BETTING
+_PHASE_DEALING = Phase.DEALING
+_PHASE_OVER = Phase.OVER
+_PHASE_SHOWDOWN = Phase.SHOWDOWN
+
+
 class BettingHand:
     """Base of every hand: positions, stacks, the log, betting rounds, showdown, pots, awards.
 
@@ -870,7 +944,7 @@ class BettingHand:
         for stack in stacks:
             if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
                 raise HandSetupError(f"stacks are positive whole chips (int), not {stack!r}")
-        if odd_chip is OddChipRule.RANDOM_WINNER and rng is None:
+        if odd_chip is _ODDCHIPRULE_RANDOM_WINNER and rng is None:
             raise HandSetupError("the random odd-chip rule needs a random source (rng)")
         n = len(stacks)
         self.n = n
@@ -887,7 +961,7 @@ class BettingHand:
         self.mucked: set[int] = set()
         self.log: list[Record] = []
         self.actor: int | None = None
-        self.phase: Phase = Phase.DEALING
+        self.phase: Phase = _PHASE_DEALING
         self.structure = structure
         self.min_raise_rule = min_raise_rule
         self.odd_chip = odd_chip
@@ -915,7 +989,7 @@ class BettingHand:
     @property
     def is_over(self) -> bool:
         """True once the pots are awarded."""
-        return self.phase is Phase.OVER
+        return self.phase is _PHASE_OVER
 
     @property
     def button(self) -> int:
@@ -1043,7 +1117,7 @@ class BettingHand:
         ``aggressor`` who made it.  ``min_bet`` is the smallest opening bet.
         """
         n = self.n
-        self.phase = Phase.BETTING
+        self.phase = _PHASE_BETTING
         self.current_bet = max(self.bets)
         self.min_bet = min_bet
         self.min_increment = max(min_bet, increment)
@@ -1128,8 +1202,8 @@ class BettingHand:
 
     def _check_turn(self, position: int | None) -> int:
         phase = self.phase
-        if phase is not Phase.BETTING:
-            if phase is Phase.OVER:
+        if phase is not _PHASE_BETTING:
+            if phase is _PHASE_OVER:
                 raise HandOverError("the hand is over")
             raise WrongPhaseError(f"no betting now: the hand is at the {phase.value}")
         actor = self.actor
@@ -1155,12 +1229,12 @@ class BettingHand:
         else:
             return None  # nobody could call more
         low = current + self.min_increment if current else self.min_bet
-        if self.structure is BettingStructure.POT_LIMIT:
+        # (conditional expressions: min() and max() cost a call on every decision)
+        low = all_in_to if low > all_in_to else low  # all-in for less than a full raise
+        if self.structure is _BETTINGSTRUCTURE_POT_LIMIT:
             high = current + self.total_pot + (current - bets[i])
-            high = max(high, low)
-        else:
-            high = all_in_to
-        return min(low, all_in_to), min(high, all_in_to)
+            return low, min(max(high, low), all_in_to)
+        return low, all_in_to
 
     def _why_no_raise(self, i: int) -> str:
         current = self.current_bet
@@ -1182,7 +1256,7 @@ class BettingHand:
         In the showdown: show, and muck when the hand cannot win.
         """
         phase = self.phase
-        if phase is Phase.BETTING:
+        if phase is _PHASE_BETTING:
             i = self.actor
             assert i is not None
             bet = self.bets[i]
@@ -1197,7 +1271,7 @@ class BettingHand:
                     return LegalActions(i, _CALL_ALL_IN, stack)
                 return LegalActions(i, _CALL_ONLY, to_call)
             low, high = bounds
-            capped = self.structure is not BettingStructure.NO_LIMIT and high < stack + bet
+            capped = self.structure is not _BETTINGSTRUCTURE_NO_LIMIT and high < stack + bet
             if not current:
                 kinds = _BET_NO_ALL_IN if capped else _BET
             elif to_call:
@@ -1205,11 +1279,11 @@ class BettingHand:
             else:
                 kinds = _RAISE_CHECK_NO_ALL_IN if capped else _RAISE_CHECK
             return LegalActions(i, kinds, to_call, low, high)
-        if phase is Phase.SHOWDOWN and self.actor is not None:
+        if phase is _PHASE_SHOWDOWN and self.actor is not None:
             if self._muck_allowed(self.actor):
                 return LegalActions(self.actor, _SHOW_OR_MUCK)
             return LegalActions(self.actor, _SHOW_ONLY)
-        if phase is Phase.OVER:
+        if phase is _PHASE_OVER:
             return NO_ACTIONS
         return self._legal_other()
 
@@ -1230,13 +1304,17 @@ class BettingHand:
     def fold(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
         """Fold: the player gives up the hand and every pot."""
         i = self.actor
-        if i is None or self.phase is not Phase.BETTING or (position is not None and position != i):
+        if (
+            i is None
+            or self.phase is not _PHASE_BETTING
+            or (position is not None and position != i)
+        ):
             i = self._check_turn(position)  # raises the precise error
         self.folded[i] = True
         self._live -= 1
         self._active -= 1
         self._acted[i] = True
-        record = PlayerActed(i, ActionKind.FOLD, 0, self.bets[i], False, timed_out)
+        record = PlayerActed(i, _ACTIONKIND_FOLD, 0, self.bets[i], False, timed_out)
         self.log.append(record)
         self._after_action(i)
         return record
@@ -1264,12 +1342,12 @@ class BettingHand:
         i = self.actor
         if (
             i is None
-            or self.phase is not Phase.BETTING
+            or self.phase is not _PHASE_BETTING
             or (position is not None and position != i)
             or self.bets[i] < self.current_bet
         ):
             self.verify_check(position)  # raises the precise error
-        return self._check_as(ActionKind.CHECK, timed_out=timed_out)
+        return self._check_as(_ACTIONKIND_CHECK, timed_out=timed_out)
 
     def _check_as(self, kind: ActionKind, *, timed_out: bool = False) -> PlayerActed:
         """A check recorded as ``kind``: a game's own check-like action (parol).
@@ -1306,7 +1384,7 @@ class BettingHand:
         i = self.actor
         if (
             i is None
-            or self.phase is not Phase.BETTING
+            or self.phase is not _PHASE_BETTING
             or (position is not None and position != i)
             or self.bets[i] >= self.current_bet
         ):
@@ -1322,7 +1400,7 @@ class BettingHand:
         self.committed[i] += added
         self._acted[i] = True
         self._faced[i] = self.current_bet
-        record = PlayerActed(i, ActionKind.CALL, added, self.bets[i], added == stack)
+        record = PlayerActed(i, _ACTIONKIND_CALL, added, self.bets[i], added == stack)
         self.log.append(record)
         self._after_action(i)
         return record
@@ -1365,7 +1443,7 @@ class BettingHand:
     def bet(self, amount: int, position: int | None = None) -> PlayerActed:
         """Open the betting with ``amount`` chips."""
         to = self._verify_wager(amount, position, raising=False)
-        return self._wager(to, ActionKind.BET)
+        return self._wager(to, _ACTIONKIND_BET)
 
     def verify_raise_to(self, amount: int, position: int | None = None) -> None:
         """Raise unless the player to act may raise to a total of ``amount``."""
@@ -1382,7 +1460,7 @@ class BettingHand:
     def raise_to(self, amount: int, position: int | None = None) -> PlayerActed:
         """Raise, bringing the player's bet this round to a total of ``amount``."""
         to = self._verify_wager(amount, position, raising=True)
-        return self._wager(to, ActionKind.RAISE)
+        return self._wager(to, _ACTIONKIND_RAISE)
 
     def _wager(self, to: int, kind: ActionKind) -> PlayerActed:
         i = self.actor
@@ -1394,9 +1472,9 @@ class BettingHand:
         self.committed[i] += added
         increment = to - self.current_bet
         rule = self.min_raise_rule
-        if rule is MinRaiseRule.LAST_INCREMENT:
+        if rule is _MINRAISERULE_LAST_INCREMENT:
             self.min_increment = max(self.min_bet, increment)
-        elif rule is MinRaiseRule.LARGEST_INCREMENT:
+        elif rule is _MINRAISERULE_LARGEST_INCREMENT:
             self.min_increment = max(self.min_increment, increment)
         elif not self.current_bet:  # OPENING_BET: the first bet sets it for the round
             self.min_increment = max(self.min_bet, increment)
@@ -1415,13 +1493,13 @@ class BettingHand:
 
     def _all_in_kind(self, i: int) -> ActionKind:
         if self.stacks[i] + self.bets[i] <= self.current_bet:
-            return ActionKind.CALL
-        return ActionKind.RAISE if self.current_bet else ActionKind.BET
+            return _ACTIONKIND_CALL
+        return _ACTIONKIND_RAISE if self.current_bet else _ACTIONKIND_BET
 
     def verify_all_in(self, position: int | None = None) -> None:
         """Raise unless the player to act may put their whole stack in."""
         i = self._check_turn(position)
-        if self._all_in_kind(i) is ActionKind.CALL:
+        if self._all_in_kind(i) is _ACTIONKIND_CALL:
             return
         all_in_to = self.stacks[i] + self.bets[i]
         self._verify_wager(all_in_to, position, raising=bool(self.current_bet))
@@ -1440,7 +1518,7 @@ class BettingHand:
         i = self.actor
         assert i is not None
         kind = self._all_in_kind(i)
-        if kind is ActionKind.CALL:
+        if kind is _ACTIONKIND_CALL:
             return self.call(position)
         return self._wager(self.stacks[i] + self.bets[i], kind)
 
@@ -1448,10 +1526,10 @@ class BettingHand:
 
     def verify_timeout(self, position: int | None = None) -> None:
         """Raise unless someone is to act (in betting or at the showdown)."""
-        if self.phase is Phase.SHOWDOWN and self.actor is not None:
+        if self.phase is _PHASE_SHOWDOWN and self.actor is not None:
             self._check_show_turn(position)
             return
-        if self.phase not in (Phase.BETTING, Phase.SHOWDOWN, Phase.OVER):
+        if self.phase not in (_PHASE_BETTING, _PHASE_SHOWDOWN, _PHASE_OVER):
             self._verify_other(Action.timeout(), position)
             return
         self._check_turn(position)
@@ -1467,11 +1545,11 @@ class BettingHand:
     def timeout(self, position: int | None = None) -> Record:
         """The clock ran out: check if free, else fold; at a showdown muck if allowed, else show."""
         self.verify_timeout(position)
-        if self.phase is Phase.SHOWDOWN:
+        if self.phase is _PHASE_SHOWDOWN:
             actor = self.actor
             assert actor is not None
             return self.muck() if self._muck_allowed(actor) else self.show()
-        if self.phase is not Phase.BETTING:
+        if self.phase is not _PHASE_BETTING:
             return self._apply_other(Action.timeout(), position)
         i = self.actor
         assert i is not None
@@ -1492,7 +1570,7 @@ class BettingHand:
         players who have a choice are asked.  Otherwise cards speak: a hand
         that could win is shown, the others are mucked.
         """
-        self.phase = Phase.SHOWDOWN
+        self.phase = _PHASE_SHOWDOWN
         self._auto_show = auto_show
         self._show_queue = [i for i in order if not self.folded[i] and i not in self.shown]
         if ask:
@@ -1536,8 +1614,8 @@ class BettingHand:
         return self._can_win(i) is not True
 
     def _check_show_turn(self, position: int | None) -> int:
-        if self.phase is not Phase.SHOWDOWN or self.actor is None:
-            if self.phase is Phase.OVER:
+        if self.phase is not _PHASE_SHOWDOWN or self.actor is None:
+            if self.phase is _PHASE_OVER:
                 raise HandOverError("the hand is over")
             raise WrongPhaseError(f"nobody shows now: the hand is at the {self.phase.value}")
         if position is not None and position != self.actor:
@@ -1590,7 +1668,7 @@ class BettingHand:
 
     def _offer_show(self, position: int) -> None:
         """Let an uncontested winner choose to show (default: muck); the pots are theirs."""
-        self.phase = Phase.SHOWDOWN
+        self.phase = _PHASE_SHOWDOWN
         self._show_queue = [position]
         self.actor = position
 
@@ -1655,7 +1733,7 @@ class BettingHand:
         return split_pot(amount, winners, odd_chip=self.odd_chip, rng=self.rng)
 
     def _finish(self, extra: Mapping[str, object] | None = None) -> None:
-        self.phase = Phase.OVER
+        self.phase = _PHASE_OVER
         self.actor = None
         self._show_queue = []
         stacks = tuple(self.stacks)
@@ -1711,24 +1789,24 @@ class BettingHand:
 
 
 _VERIFIERS: dict[ActionKind, str] = {
-    ActionKind.FOLD: "verify_fold",
-    ActionKind.CHECK: "verify_check",
-    ActionKind.CALL: "verify_call",
-    ActionKind.BET: "verify_bet",
-    ActionKind.RAISE: "verify_raise_to",
-    ActionKind.ALL_IN: "verify_all_in",
-    ActionKind.SHOW: "verify_show",
-    ActionKind.MUCK: "verify_muck",
-    ActionKind.TIMEOUT: "verify_timeout",
+    _ACTIONKIND_FOLD: "verify_fold",
+    _ACTIONKIND_CHECK: "verify_check",
+    _ACTIONKIND_CALL: "verify_call",
+    _ACTIONKIND_BET: "verify_bet",
+    _ACTIONKIND_RAISE: "verify_raise_to",
+    _ACTIONKIND_ALL_IN: "verify_all_in",
+    _ACTIONKIND_SHOW: "verify_show",
+    _ACTIONKIND_MUCK: "verify_muck",
+    _ACTIONKIND_TIMEOUT: "verify_timeout",
 }
 _DOERS: dict[ActionKind, str] = {
-    ActionKind.FOLD: "fold",
-    ActionKind.CHECK: "check",
-    ActionKind.CALL: "call",
-    ActionKind.BET: "bet",
-    ActionKind.RAISE: "raise_to",
-    ActionKind.ALL_IN: "all_in",
-    ActionKind.SHOW: "show",
-    ActionKind.MUCK: "muck",
-    ActionKind.TIMEOUT: "timeout",
+    _ACTIONKIND_FOLD: "fold",
+    _ACTIONKIND_CHECK: "check",
+    _ACTIONKIND_CALL: "call",
+    _ACTIONKIND_BET: "bet",
+    _ACTIONKIND_RAISE: "raise_to",
+    _ACTIONKIND_ALL_IN: "all_in",
+    _ACTIONKIND_SHOW: "show",
+    _ACTIONKIND_MUCK: "muck",
+    _ACTIONKIND_TIMEOUT: "timeout",
 }

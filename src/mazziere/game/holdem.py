@@ -50,6 +50,7 @@ from mazziere.game.core import (
     Stock,
     UncalledBetReturned,
     UndeterminedHandError,
+    _fast_init,
 )
 from mazziere.rules import HOLDEM, Game, RuleSet, find_rules
 
@@ -127,6 +128,7 @@ class HandStarted(Record):
     setup: HoldemSetup
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class BoardDealt(Record):
     """Community cards dealt face up for a street."""
@@ -161,6 +163,15 @@ def _blind_kind(position: int, amount: int, n: int, blinds: Sequence[int]) -> st
         other = blinds[1 - position]
         return "big_blind" if amount >= other and position == 0 else "small_blind"
     return ("small_blind", "big_blind")[position] if position < 2 else "straddle"
+
+
+# Enum members as module constants: reading one off its class costs ten times more.
+_ACTIONKIND_BET = ActionKind.BET
+_ACTIONKIND_RAISE = ActionKind.RAISE
+_MINRAISERULE_LARGEST_INCREMENT = MinRaiseRule.LARGEST_INCREMENT
+_PHASE_SHOWDOWN = Phase.SHOWDOWN
+_STREET_PREFLOP = Street.PREFLOP
+_STREET_RIVER = Street.RIVER
 
 
 class HoldemHand(BettingHand):
@@ -295,7 +306,7 @@ class HoldemHand(BettingHand):
                 kind = _blind_kind(position, amount, n, blinds)
                 self._post_forced(position, abs(amount), kind=kind)
         self._deal_hole_cards()
-        self._begin_street(Street.PREFLOP)
+        self._begin_street(_STREET_PREFLOP)
 
     def _return_unmatched_ante(self, posted: list[int]) -> None:
         """Antes that count for all-in levels: the part of the largest nobody matched goes back."""
@@ -312,10 +323,9 @@ class HoldemHand(BettingHand):
     # ---------------------------------------------------------------- dealing
 
     def _deal_hole_cards(self) -> None:
-        draw = self._stock.draw
         n = self.n
-        first = [draw() for _ in range(n)]
-        second = [draw() for _ in range(n)]
+        cards = self._stock.take(2 * n)
+        first, second = cards[:n], cards[n:]
         hole = self.hole
         log = self.log
         for position in range(n):
@@ -332,7 +342,7 @@ class HoldemHand(BettingHand):
 
     def _begin_street(self, street: Street) -> None:
         self.street = street
-        if street is Street.PREFLOP:
+        if street is _STREET_PREFLOP:
             # The big blind is the opening bet: a raise is at least the minimum bet
             # more than the largest blind or straddle (a short blind changes nothing).
             self._begin_round(self._preflop_first(), min_bet=self.setup.min_bet)
@@ -356,14 +366,14 @@ class HoldemHand(BettingHand):
         self._last_aggressor = self.aggressor
         street = self.street
         assert street is not None
-        if street is Street.RIVER:
+        if street is _STREET_RIVER:
             self._evaluate()
             self._begin_showdown(self._showdown_order(), ask=self.ask_show)
         elif self._active <= 1:
             # At most one player can still bet: hands face up, the board is dealt out.
             for position in self._showdown_order():
                 self._do_show(position)
-            while street is not Street.RIVER:
+            while street is not _STREET_RIVER:
                 street = _NEXT_STREET[street]
                 self.street = street
                 self._deal_board(street)
@@ -507,14 +517,14 @@ class HoldemHand(BettingHand):
             if isinstance(record, PlayerActed):
                 if record.timed_out:
                     hand.timeout(record.position)
-                elif record.kind in (ActionKind.BET, ActionKind.RAISE):
-                    wager = hand.bet if record.kind is ActionKind.BET else hand.raise_to
+                elif record.kind in (_ACTIONKIND_BET, _ACTIONKIND_RAISE):
+                    wager = hand.bet if record.kind is _ACTIONKIND_BET else hand.raise_to
                     wager(record.to, record.position)
                 else:
                     getattr(hand, record.kind.value)(record.position)
             elif (
                 isinstance(record, CardsShown | CardsMucked)
-                and hand.phase is Phase.SHOWDOWN
+                and hand.phase is _PHASE_SHOWDOWN
                 and hand.actor == record.position
             ):
                 hand.show() if isinstance(record, CardsShown) else hand.muck()

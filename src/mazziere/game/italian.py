@@ -72,14 +72,14 @@ from mazziere.game.core import (
 )
 from mazziere.game.italian_rules import (
     DrawStock,
+    OpeningTest,
     blind_opening_amounts,
-    can_open,
     forced_blinds,
     next_opening_level,
     opening_minimum,
     rejoin_costs,
 )
-from mazziere.rules import BettingStructure, Game, MinimumBet, RuleSet, find_rules
+from mazziere.rules import BettingStructure, Category, Game, MinimumBet, RuleSet, find_rules
 
 __all__ = [
     "BLIND_NAMES",
@@ -243,6 +243,61 @@ def _per_position(name: str, values: Sequence[int] | None, n: int) -> tuple[int,
     return result
 
 
+_RAKES: dict[str, tuple[RuleSet, Rake | None]] = {}
+
+
+def _rake(rules: RuleSet) -> Rake | None:
+    """The house's rake of ``rules`` as the core computes it, made once (``None``: no rake)."""
+    cached = _RAKES.get(rules.name)
+    if cached is None or cached[0] is not rules:
+        rake = None
+        if rules.rake_per_unit:
+            rake = Rake(
+                percent=Fraction(rules.rake_per_unit, rules.rake_unit),
+                unit=rules.rake_unit,
+                cap_by_players=rules.rake_cap,
+                no_flop_no_drop=False,
+            )
+        cached = (rules, rake)
+        _RAKES[rules.name] = cached
+    return cached[1]
+
+
+_WON: dict[tuple[str, int], tuple[RuleSet, ItalianCarry]] = {}
+
+
+def _pot_won(rules: RuleSet, players: int) -> ItalianCarry:
+    """The carry after a pot is won: nothing carried, the ladder back at the bottom."""
+    cached = _WON.get((rules.name, players))
+    if cached is None or cached[0] is not rules:
+        zeros = (0,) * players
+        level = next_opening_level(rules, 0, pot_won=True)
+        carry = ItalianCarry(
+            pot=0,
+            opening_level=level,
+            parol_pot=False,
+            shares=zeros,
+            parol_players=(),
+            rejoin=zeros,
+            opening=opening_minimum(rules, level),
+        )
+        cached = (rules, carry)
+        _WON[(rules.name, players)] = cached
+    return cached[1]
+
+
+_TABLES: dict[tuple[str, int], tuple[RuleSet, Ranking, tuple[Card, ...]]] = {}
+
+
+def _tables(rules: RuleSet, players: int) -> tuple[Ranking, tuple[Card, ...]]:
+    """The ranking and the deck of ``rules`` for ``players`` dealt in, made once."""
+    cached = _TABLES.get((rules.name, players))
+    if cached is None or cached[0] is not rules:
+        cached = (rules, ranking_for(rules, players), tuple(rules.deck(players)))
+        _TABLES[(rules.name, players)] = cached
+    return cached[1], cached[2]
+
+
 class ItalianHand(BettingHand):
     """One hand of Poker all'italiana.
 
@@ -369,14 +424,7 @@ class ItalianHand(BettingHand):
             raise HandSetupError("give a card order (deck) or a random source (rng)")
         if rule_set.parole_splits_pot and rng is None and odd_chips is None:
             raise HandSetupError("a parole split draws odd chips: give rng or odd_chips")
-        rake: Rake | None = None
-        if setup.rake and rule_set.rake_per_unit:
-            rake = Rake(
-                percent=Fraction(rule_set.rake_per_unit, rule_set.rake_unit),
-                unit=rule_set.rake_unit,
-                cap_by_players=rule_set.rake_cap,
-                no_flop_no_drop=False,
-            )
+        rake = _rake(rule_set) if setup.rake else None
         super().__init__(
             setup.stacks,
             structure=setup.structure,
@@ -389,7 +437,7 @@ class ItalianHand(BettingHand):
         self.setup = setup
         self.rules = rule_set
         self.ask_show = setup.ask_show
-        self.ranking: Ranking = ranking_for(rule_set, n)
+        self.ranking, deck_cards = _tables(rule_set, n)
         self.opening_level = setup.opening_level
         self.parol_pot = setup.parol_pot
         self.opening: Rank | None = opening_minimum(
@@ -402,15 +450,19 @@ class ItalianHand(BettingHand):
         self._blind_base = 0
         self.drawn: list[int | None] = [None] * n
         """How many cards each player discarded (``None``: not drawn yet)."""
-        self._stock = DrawStock(rule_set.deck(n), order=deck, rng=rng)
+        self._stock = DrawStock(deck_cards, order=deck, rng=rng)
         self._odd_chips = list(odd_chips) if odd_chips is not None else None
         self._opens: list[bool | None] = [None] * n
-        self._values: dict[int, HandValue] = {}
+        self._opening_test: OpeningTest | None = None
+        self._strengths: dict[int, int] = {}
+        self._cycle = rule_set.straight_flush_minima_beats_massima
         self._showdown_pots: tuple[Pot, ...] = ()
         self._first_aggressor: int | None = None
         self._last_aggressor: int | None = None
         self._last_first: int = 0
         self._last_round_start = 0
+        self._parol_scanned = 0
+        self._parol_breaker: int | None = None
         self._no_last_round = False
         self._blind_lock = False
         self._outcome = "won"
@@ -462,13 +514,11 @@ class ItalianHand(BettingHand):
         known = self._opens[position]
         if known is None:
             cards = self.hole[position]
-            known = len(cards) == 5 and can_open(
-                cards,  # type: ignore[arg-type]  # dealt cards are known
-                self.rules,
-                players=self.n,
-                level=self.opening_level,
-                parol_pot=self.parol_pot,
-            )
+            test = self._opening_test
+            if test is None:
+                test = OpeningTest.of(self.rules, players=self.n, minimum=self.opening)
+                self._opening_test = test
+            known = len(cards) == 5 and test(cards)  # type: ignore[arg-type]
             self._opens[position] = known
         return known
 
@@ -496,7 +546,7 @@ class ItalianHand(BettingHand):
         return True
 
     def _in_blind_phase(self) -> bool:
-        return self.phase is Phase.DEALING and self.actor is not None
+        return self.phase is Phase.DEALING
 
     def _verify_blind(self, kind: ActionKind, amount: object, position: int | None) -> int:
         actor = self.actor
@@ -766,7 +816,7 @@ class ItalianHand(BettingHand):
             self._showdown()
             return
         self.betting_round = 2
-        self._last_round_start = len(self.log)
+        self._last_round_start = self._parol_scanned = len(self.log)
         if self.blind_raisers:
             first = self.blind_raisers[-1] + 1
         elif self.blinds:
@@ -797,15 +847,22 @@ class ItalianHand(BettingHand):
         offered = self._parol_offered()
         if offered is not None:
             return offered
-        stacks, folded = self.stacks, self.folded
-        if any(not folded[p] and not stacks[p] for p in range(self.n)):
+        if self._active != self._live:  # somebody still in has no chips behind
             return "no parol while a player still in is all-in"
-        for record in self.log[self._last_round_start :]:
-            if isinstance(record, PlayerActed) and record.kind not in (
-                ActionKind.PAROL,
-                ActionKind.FOLD,
+        if self._parol_breaker is not None:
+            return f"position {self._parol_breaker} did not say parol: it no longer counts"
+        log = self.log
+        for index in range(self._parol_scanned, len(log)):
+            record = log[index]
+            if (
+                self._parol_breaker is None
+                and isinstance(record, PlayerActed)
+                and record.kind not in (ActionKind.PAROL, ActionKind.FOLD)
             ):
-                return f"position {record.position} did not say parol: it no longer counts"
+                self._parol_breaker = record.position
+        self._parol_scanned = len(log)
+        if self._parol_breaker is not None:
+            return f"position {self._parol_breaker} did not say parol: it no longer counts"
         return None
 
     def _parol_unanimous(self) -> bool:
@@ -896,7 +953,9 @@ class ItalianHand(BettingHand):
         kinds = legal.kinds
         if self.betting_round == 2 and not legal.to_call and self._parol_blocked() is None:
             kinds = kinds | {ActionKind.PAROL}
-        return dataclasses.replace(legal, kinds=kinds, confirm_fold=not legal.to_call)
+        elif legal.to_call:
+            return legal
+        return LegalActions(legal.position, kinds, 0, legal.min_to, legal.max_to, True)
 
     # -------------------------------------------------------------- showdown
 
@@ -908,48 +967,62 @@ class ItalianHand(BettingHand):
             start = self._last_aggressor if self._last_aggressor is not None else self._last_first
         folded = self.folded
         order = [p for p in (*range(start, n), *range(start)) if not folded[p]]
-        ranking, rules = self.ranking, self.rules.name
+        ranking = self.ranking
+        strengths = self._strengths
         for position in order:
-            cards = self.hole[position]
-            self._values[position] = HandValue(
-                strength=ranking.strength(cards),
-                ranking=ranking,
-                cards=cards,
-                rules=rules,
-            )
+            strengths[position] = ranking.strength(self.hole[position])
         self._all_in_raisers = self._raised_all_in()
         self._showdown_pots = self.pots()
         self._begin_showdown(order, ask=self.ask_show, auto_show=True)
 
     def _raised_all_in(self) -> set[int]:
+        wagers = (ActionKind.BET, ActionKind.RAISE)
         return {
             record.position
             for record in self.log
-            if isinstance(record, PlayerActed)
-            and record.all_in
-            and record.kind in (ActionKind.BET, ActionKind.RAISE)
+            if type(record) is PlayerActed and record.all_in and record.kind in wagers
         }
+
+    def _best(self, positions: Sequence[int]) -> list[int]:
+        """Who wins among ``positions`` (never a tie: suits break them)."""
+        strengths = self._strengths
+        if self._cycle:
+            category = self.ranking.category
+            flushes = [p for p in positions if category(strengths[p]) is Category.STRAIGHT_FLUSH]
+            if len(flushes) > 1:
+                # Straight flushes of italian-classic: minima beats massima, a cycle.
+                ranking, name = self.ranking, self.rules.name
+                values = [
+                    HandValue(
+                        strength=strengths[p],
+                        ranking=ranking,
+                        cards=self.hole[p],  # type: ignore[arg-type]
+                        rules=name,
+                    )
+                    for p in positions
+                ]
+                return [positions[i] for i in best_hands(values)]
+        top = max(strengths[p] for p in positions)
+        return [p for p in positions if strengths[p] == top]
 
     def _can_win(self, position: int) -> bool | None:
         # Shown automatically: a hand that beats every hand shown so far in some
         # pot it contests, and a player who raised all-in.
         if position in self._all_in_raisers:
             return True
-        values, shown = self._values, self.shown
-        mine = values[position]
+        shown = self.shown
         for pot in self._showdown_pots:
             if position not in pot.eligible:
                 continue
-            rivals = [values[p] for p in pot.eligible if p in shown and p != position]
-            if not rivals or best_hands([*rivals, mine]) == [len(rivals)]:
+            rivals = [p for p in pot.eligible if p in shown and p != position]
+            if not rivals or self._best([*rivals, position]) == [position]:
                 return True
         return False
 
     def _pot_winners(self, eligible: tuple[int, ...]) -> tuple[int, ...]:
         if len(eligible) == 1:
             return eligible
-        values = self._values
-        return tuple(eligible[i] for i in best_hands([values[p] for p in eligible]))
+        return tuple(self._best(eligible))
 
     def _on_uncontested(self, winner: int) -> None:
         if self.ask_show:
@@ -966,17 +1039,7 @@ class ItalianHand(BettingHand):
         n = self.n
         rules = self.rules
         if self._outcome == "won":
-            zeros = (0,) * n
-            level = next_opening_level(rules, self.opening_level, pot_won=True)
-            return ItalianCarry(
-                pot=0,
-                opening_level=level,
-                parol_pot=False,
-                shares=zeros,
-                parol_players=(),
-                rejoin=zeros,
-                opening=opening_minimum(rules, level),
-            )
+            return _pot_won(rules, n)
         carried = self.setup.carried_shares
         shares = tuple(carried[p] + self.committed[p] + self.dead[p] for p in range(n))
         if self._outcome == "dead":

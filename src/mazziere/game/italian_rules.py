@@ -18,17 +18,19 @@ False
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from mazziere.cards import CARDS, Card, RandomSource, Rank, format_cards
 from mazziere.evaluate import ranking_for
-from mazziere.game.core import HandSetupError, Stock
 from mazziere.rules import Category, RuleSet, find_rules
 
 __all__ = [
     "DrawStock",
     "InvalidStakesError",
+    "OpeningTest",
     "ReshuffleEvent",
     "StockError",
     "blind_opening_amounts",
@@ -201,6 +203,59 @@ def can_open(
     )
 
 
+class OpeningTest:
+    """The opening test of one deck and one minimum, made once and called for every hand.
+
+    The same answer as :func:`can_open`, without looking anything up per call.
+
+    >>> from mazziere.cards import parse_cards
+    >>> test = OpeningTest.of(find_rules("italian-classic"), players=4, minimum=Rank.QUEEN)
+    >>> test(parse_cards("Qh Qd 9c 8s 7s")), test(parse_cards("Jh Jd 9c 8s 7s"))
+    (True, False)
+    """
+
+    __slots__ = ("_above_pair", "_bilateral", "_lowest", "_minimum", "_ranking")
+
+    _cache: ClassVar[dict[tuple[str, int, int], tuple[RuleSet, OpeningTest]]] = {}
+
+    def __init__(self, rules: RuleSet, *, players: int, minimum: Rank) -> None:
+        self._ranking = ranking_for(rules, players)
+        order = rules.category_order
+        self._above_pair = frozenset(order[: order.index(Category.PAIR)])
+        self._minimum = int(minimum) - 2  # as the rank part of a card int
+        self._lowest = rules.lowest_rank(players)
+        self._bilateral = rules.bilateral_draw_opens
+
+    @classmethod
+    def of(cls, rules: RuleSet, *, players: int, minimum: Rank) -> OpeningTest:
+        """The (cached) test for this rule set, players dealt in and minimum pair."""
+        key = (rules.name, players, int(minimum))
+        cached = cls._cache.get(key)
+        if cached is None or cached[0] is not rules:
+            cached = (rules, cls(rules, players=players, minimum=minimum))
+            cls._cache[key] = cached
+        return cached[1]
+
+    def __call__(self, cards: Sequence[int]) -> bool:
+        ranking = self._ranking
+        category = ranking.category(ranking.strength(cards))
+        if category in self._above_pair:
+            return True
+        if category is Category.PAIR:
+            ranks = [card >> 2 for card in cards]
+            for rank in ranks:
+                if ranks.count(rank) == 2:
+                    if rank >= self._minimum:
+                        return True
+                    break
+        if not self._bilateral:
+            return False
+        suits = [card & 3 for card in cards]
+        if max(suits.count(suit) for suit in set(suits)) < 4:
+            return False
+        return is_bilateral_straight_flush_draw(cards, self._lowest)
+
+
 # ------------------------------------------------------------- forced bets
 
 
@@ -342,7 +397,7 @@ class DrawStock:
     """The cards of one hand still to be dealt, and the discards, with the draw's reshuffle.
 
     Fresh cards come from the deck: first the given ``order`` (a replay, a
-    test), then at random (:class:`~mazziere.game.core.Stock`).  When no
+    test), then at random, by an unbiased Fisher-Yates.  When no
     fresh card is left and the reshuffled stock holds no card the drawer may
     receive, the discards of the players who have already drawn (never the
     drawer's own; folded hands are not discards) are shuffled into it.  A
@@ -377,14 +432,15 @@ class DrawStock:
     """
 
     __slots__ = (
-        "_fresh",
         "_fresh_left",
+        "_given",
         "_origin",
         "_pool",
         "_recycled",
         "_repeats",
         "_replay",
         "_rng",
+        "_unseen",
     )
 
     def __init__(
@@ -405,10 +461,13 @@ class DrawStock:
             (again if repeat else fresh).append(card)
             repeats.append(repeat)
             seen.add(card)
-        try:
-            self._fresh = Stock(deck, order=fresh if order is not None else None, rng=rng)
-        except HandSetupError as error:
-            raise StockError(str(error)) from None
+        members = set(deck)
+        for card in fresh:
+            if card not in members:
+                raise StockError(f"card {str(CARDS[card])!r} is not in this game's deck")
+        fresh_set = set(fresh)
+        self._given = fresh[::-1]  # pop() from the end
+        self._unseen = [c for c in deck if c not in fresh_set]
         self._fresh_left = len(deck)
         again.reverse()  # pop() from the end
         repeats.reverse()
@@ -447,9 +506,33 @@ class DrawStock:
             if repeats.pop():
                 card = str(CARDS[self._replay[-1]])
                 raise StockError(f"{card} is dealt from the discards before a reshuffle")
-        cards = self._fresh.take(count)
+        given = self._given
+        cards = [given.pop() for _ in range(min(count, len(given)))]
+        missing = count - len(cards)
+        if missing:
+            cards += self._draw_unseen(missing)
         self._fresh_left -= count
-        return cards  # type: ignore[return-value]  # the order holds no unknown card
+        return tuple(cards)
+
+    def _draw_unseen(self, count: int) -> list[Card]:
+        """``count`` cards of the deck nobody has seen, in random order, without bias.
+
+        One number drawn below n (n-1) ... (n-count+1) is read in mixed radix:
+        each digit is one Fisher-Yates step, so every ordered choice of cards
+        is equally likely, for the price of a single call to the random source.
+        """
+        rng = self._rng
+        if rng is None:
+            raise StockError("the given card order ran out and there is no random source (rng)")
+        unseen = self._unseen
+        size = len(unseen)
+        number = rng.randrange(math.perm(size, count))
+        cards: list[Card] = []
+        for k in range(count):
+            number, pick = divmod(number, size - k)
+            unseen[pick], unseen[-1] = unseen[-1], unseen[pick]
+            cards.append(unseen.pop())
+        return cards
 
     def discard(self, position: int, cards: Iterable[Card]) -> None:
         """Put ``position``'s discards on the discard pile."""
@@ -487,6 +570,8 @@ class DrawStock:
         A :class:`StockError` here means the given order broke the rule (a
         replay of a wrong history); the hand cannot go on.
         """
+        if count <= self._fresh_left and not self._repeats:
+            return list(self.deal_fresh(count)), []  # the usual case: the stock lasts
         dealt: list[Card] = []
         events: list[ReshuffleEvent] = []
         for _ in range(count):

@@ -4,7 +4,7 @@ Variant codes ``NIC``/``PIC`` (italian-classic, no-limit/pot-limit) and
 ``NI32``/``PI32`` (italian-32); user fields ``_opening``, ``_carried_pot``,
 ``_carried_shares``, ``_parol_pot``, ``_dead_money``, ``_rake``, ``_rules``;
 the verbs ``pN pl`` (parol, parole) and ``d oc pN`` (an odd chip); outputs
-``finishing_stacks``, ``winnings``, ``_rake_taken``, ``_carry``.
+``finishing_stacks``, ``winnings``, ``_rake_taken`` and the ``_next_...`` fields.
 
 >>> import random
 >>> from mazziere.game.italian import ItalianHand
@@ -19,8 +19,8 @@ True
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
 from mazziere.cards import Card, CardError, parse_cards
@@ -38,12 +38,14 @@ from mazziere.game.core import (
 )
 from mazziere.game.italian import (
     Discarded,
-    ItalianCarry,
     ItalianHand,
     PotCarried,
     StockReshuffled,
 )
 from mazziere.game.italian_rules import StockError
+from mazziere.history.phh import PHHError, PhhHand
+from mazziere.history.phh import loads as phh_loads
+from mazziere.history.replay import Outcome
 from mazziere.rules import BettingStructure, Game, RuleSet, find_rules
 
 __all__ = [
@@ -52,6 +54,7 @@ __all__ = [
     "dumps_italian",
     "loads",
     "replay_italian",
+    "replay_outcome",
     "variant_code",
 ]
 
@@ -66,20 +69,13 @@ ITALIAN_VARIANTS: Mapping[str, tuple[str, BettingStructure]] = {
 _OPENING_NAMES = {"J": 11, "Q": 12, "K": 13, "A": 14}
 
 
-class PHHError(ValueError):
-    """A hand history that is not valid PHH, or that breaks the rules when replayed."""
-
-
-def loads(text: str) -> dict[str, Any]:
-    """The fields of one PHH hand (TOML).
+def loads(text: str) -> PhhHand:
+    """The fields of one PHH hand (:func:`mazziere.history.phh.loads`).
 
     >>> loads('variant = "NIC"')["variant"]
     'NIC'
     """
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise PHHError(f"not a PHH file (TOML): {error}") from None
+    return phh_loads(text)
 
 
 def variant_code(rules: RuleSet, structure: BettingStructure) -> str:
@@ -324,15 +320,15 @@ def _check_deals(hand: ItalianHand, deals: Sequence[tuple[int, tuple[Card, ...]]
 
 
 def _check_outputs(hand: ItalianHand, fields: Mapping[str, Any]) -> None:
-    result = hand.result
-    assert result is not None
-    expected = _outputs(hand)
-    for name in ("finishing_stacks", "winnings", "_rake_taken", "_carry"):
-        if name in fields and fields[name] != expected[name]:
-            raise PHHError(f"{name!r} is {fields[name]!r}, but the hand gives {expected[name]!r}")
+    for name, value in _outputs(hand).items():
+        if name in fields and fields[name] != value:
+            raise PHHError(f"{name!r} is {fields[name]!r}, but the hand gives {value!r}")
+    if "_next_opening" in fields and hand.carry.opening is None:
+        raise PHHError("'_next_opening' is given, but this game has no opening requirement")
 
 
 def _outputs(hand: ItalianHand) -> dict[str, Any]:
+    """What the hand gave, as the fields that state it."""
     result = hand.result
     assert result is not None
     winnings = [0] * hand.n
@@ -340,24 +336,46 @@ def _outputs(hand: ItalianHand) -> dict[str, Any]:
         if isinstance(record, PotAwarded):
             for winner, share in zip(record.winners, record.shares, strict=True):
                 winnings[winner] += share
-    return {
+    carry = hand.carry
+    outputs: dict[str, Any] = {
         "finishing_stacks": list(result.stacks),
         "winnings": winnings,
         "_rake_taken": result.rake,
-        "_carry": _carry_table(hand.carry),
+        "_next_pot": carry.pot,
     }
-
-
-def _carry_table(carry: ItalianCarry) -> dict[str, Any]:
-    table: dict[str, Any] = {"pot": carry.pot}
     if carry.opening is not None:
-        table["opening"] = carry.opening.symbol
-    return table | {
-        "parol_pot": carry.parol_pot,
-        "shares": list(carry.shares),
-        "parol_players": [p + 1 for p in carry.parol_players],
-        "rejoin": list(carry.rejoin),
+        outputs["_next_opening"] = carry.opening.symbol
+    outputs |= {
+        "_next_parol_pot": carry.parol_pot,
+        "_next_shares": list(carry.shares),
+        "_next_parol_players": [p + 1 for p in carry.parol_players],
+        "_next_rejoin": list(carry.rejoin),
     }
+    return outputs
+
+
+def replay_outcome(hand: PhhHand) -> Outcome:
+    """The replay registry's entry for the Italian variant codes (``mazziere replay``).
+
+    >>> from mazziere.history.replay import replay_hand
+    >>> dead_hand = loads('''variant = "NIC"
+    ... antes = [10, 10]
+    ... blinds_or_straddles = [0, 0]
+    ... min_bet = 10
+    ... starting_stacks = [100, 100]
+    ... actions = ["p1 cc", "d dh p1 9h9dTcKsQh", "d dh p2 AhAdKcQsJh", "p1 cc", "p2 cc"]
+    ... ''')
+    >>> [str(v) for v in replay_hand(dead_hand).payoffs]
+    ['-10', '-10']
+    """
+    played = replay_italian(hand)
+    result = played.result
+    if result is None:
+        raise PHHError("the history stops before the end of the hand")
+    return Outcome(
+        finishing_stacks=tuple(Decimal(s) for s in result.stacks),
+        payoffs=tuple(Decimal(p) for p in result.payoffs),
+    )
 
 
 # ------------------------------------------------------------------- writing

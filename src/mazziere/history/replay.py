@@ -19,7 +19,7 @@ raises :class:`ReplayError` with the reason.
 >>> outcome["finishing_stacks"], outcome["payoffs"], outcome["error"]
 (['201.30', '80.60', '197.00'], ['1.00', '-1.00', '0.00'], None)
 >>> replay_hand(hand.replace(variant="FB")).error
-"variant 'FB' cannot be replayed (known: NT)"
+"variant 'FB' cannot be replayed (known: NI32, NIC, NT, PI32, PIC)"
 """
 
 from __future__ import annotations
@@ -72,6 +72,10 @@ Replayer = Callable[[PhhHand], Outcome]
 
 VARIANTS: dict[str, str | Replayer] = {
     "NT": "mazziere.history.holdem:replay_nt",
+    "NIC": "mazziere.history.phh_italian:replay_outcome",
+    "PIC": "mazziere.history.phh_italian:replay_outcome",
+    "NI32": "mazziere.history.phh_italian:replay_outcome",
+    "PI32": "mazziere.history.phh_italian:replay_outcome",
 }
 """Variant code -> replay function, or ``"module:function"`` imported when first used."""
 

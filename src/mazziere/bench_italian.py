@@ -1,0 +1,77 @@
+"""Random Italian hands for ``mazziere bench engine --rules italian-classic`` (or ``italian-32``).
+
+The policy is the Hold'em benchmark's (:func:`mazziere.bench_engine.decide`:
+fold, call or raise with the same odds), plus what only Italian poker asks:
+before the deal the player offered the blind opens blind as often as it would
+bet; in the draw each player changes 0 to 4 random cards (its first
+k, k uniform: the deal already put them in random order); in the last round a
+player offered parol says it one time in three.  Each hand is a new hand with
+the same stacks (a dead hand or a parol pot counts as a hand played).
+
+>>> play_italian_classic_hands(20, seed=1) > 20
+True
+>>> play_italian_32_hands(20, seed=1) > 20
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from mazziere.bench_engine import decide
+from mazziere.game.core import ActionKind, Phase
+from mazziere.game.italian import ItalianHand
+
+__all__ = ["SETUPS", "play_italian_32_hands", "play_italian_classic_hands", "play_italian_hands"]
+
+SETUPS = {
+    "italian-classic": {"players": 6, "stack": 200, "stakes": {"invito": 2}},
+    "italian-32": {"players": 5, "stack": 200, "stakes": {"buio": 1}},
+}
+"""Players, stacks and stakes of the benchmark's hands, by rule set."""
+
+
+def play_italian_hands(rules: str, hands: int, seed: int) -> int:
+    """Play ``hands`` random hands of ``rules``; return how many actions the players made."""
+    setup = SETUPS[rules]
+    players, stack = int(setup["players"]), int(setup["stack"])  # type: ignore[call-overload]
+    stakes: dict[str, int] = setup["stakes"]  # type: ignore[assignment]
+    rng = random.Random(seed)
+    actions = 0
+    for _ in range(hands):
+        hand = ItalianHand(rules, [stack] * players, rng=rng, **stakes)  # type: ignore[arg-type]
+        while hand.actor is not None:
+            actions += 1
+            phase = hand.phase
+            if phase is Phase.DRAW:
+                # The cards were dealt in random order: the first k are k random cards.
+                hand.draw(hand.hole[hand.actor][: rng.randrange(5)])  # type: ignore[arg-type]
+                continue
+            legal = hand.legal_actions()
+            kinds = legal.kinds
+            if ActionKind.PAROL in kinds and rng.random() < 1 / 3:
+                hand.parol()
+                continue
+            can_raise = ActionKind.RAISE in kinds or ActionKind.BET in kinds
+            choice, to = decide(
+                rng, legal.to_call, (legal.min_to, legal.max_to) if can_raise else None
+            )
+            if choice == "fold" and phase is Phase.BETTING:
+                hand.fold()
+            elif choice in ("call", "fold"):
+                hand.call() if legal.to_call else hand.check()
+            elif ActionKind.RAISE in kinds:
+                hand.raise_to(to)
+            else:
+                hand.bet(to)
+    return actions
+
+
+def play_italian_classic_hands(hands: int, seed: int) -> int:
+    """Random six-player italian-classic hands (40 cards), stacks 200, invito 2."""
+    return play_italian_hands("italian-classic", hands, seed)
+
+
+def play_italian_32_hands(hands: int, seed: int) -> int:
+    """Random five-player italian-32 hands, stacks 200, buio 1 (controbuio 2, over 4)."""
+    return play_italian_hands("italian-32", hands, seed)
