@@ -160,14 +160,24 @@ def play_until_done(
     (False, 1000)
     """
     while table.in_hand:
-        decision = table.decision
-        assert decision is not None
-        if timeout_percent and rng.randrange(100) < timeout_percent:
-            clock.set(decision.timer.deadline)
-            table.advance()
-            continue
-        clock.advance(1 + rng.randrange(4))
-        _act(table, bots)
+        _step(table, bots, clock, rng, timeout_percent)
+
+
+def _step(
+    table: Table, bots: dict[str, Bot], clock: ManualClock, rng: random.Random, timeout_percent: int
+) -> None:
+    """One decision at ``table``: a bot acts after a few seconds, or lets its time run out."""
+    decision = table.decision
+    assert decision is not None
+    if timeout_percent and rng.randrange(100) < timeout_percent:
+        clock.set(max(clock.now(), decision.timer.deadline))
+        table.advance()
+        return
+    clock.advance(1 + rng.randrange(4))
+    if decision.timer.expired(clock.now()):
+        table.advance()  # the other tables took its time
+        return
+    _act(table, bots)
 
 
 def simulate_cash(
@@ -449,7 +459,11 @@ def _run_tournament(
                     table.sit_in(seat.name)
                 else:
                     table.sit_out(seat.name)
-            play_until_done(table, bots, clock, rng, timeout_percent=1)
+        # The tables play at the same time: one decision at each in turn.
+        while tables:
+            for table in tables:
+                _step(table, bots, clock, rng, 1)
+            tables = [t for t in tables if t.in_hand]
         for table in event:
             for seat in table:
                 if seat.away and rng.randrange(4) == 0:
