@@ -28,7 +28,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/mazziere demo
+	$(BIN)/mazziere play --rules italian-classic --players 4
 
 lint: $(STAMP)
 	$(BIN)/ruff format --check src tests
