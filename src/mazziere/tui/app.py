@@ -152,11 +152,12 @@ class PlayApp(App[Path | None]):
     #title { height: 1; background: $primary; color: $text; padding: 0 1; }
     #main { height: 1fr; }
     #table { width: 1fr; padding: 0 1; }
-    #seats { height: auto; margin-bottom: 1; }
+    #seats { height: auto; }
     #middle { height: auto; }
-    #hand { height: auto; margin-top: 1; }
-    #turn { height: auto; margin-top: 1; }
-    #actions { height: auto; margin-top: 1; }
+    #hand { height: auto; }
+    #controls { dock: bottom; height: auto; }
+    #turn { height: auto; }
+    #actions { height: auto; }
     #amount { height: auto; }
     #log { width: 38%; min-width: 28; border-left: tall $primary; padding: 0 1; }
     #status { height: auto; max-height: 3; background: $boost; padding: 0 1; }
@@ -201,9 +202,10 @@ class PlayApp(App[Path | None]):
                 yield Static(id="seats")
                 yield Static(id="middle")
                 yield Static(id="hand")
-                yield Static(id="turn")
-                yield Static(id="actions")
-                yield Static(id="amount")
+                with Vertical(id="controls"):
+                    yield Static(id="turn")
+                    yield Static(id="actions")
+                    yield Static(id="amount")
             yield RichLog(id="log", wrap=True, min_width=20, markup=False)
         yield Static(id="status")
 
@@ -276,6 +278,10 @@ class PlayApp(App[Path | None]):
         self._widget("amount").update(self._amount_text(snap))
         self._update_log()
         self._widget("status").update(self._status_text(snap))
+
+    def _compact(self) -> bool:
+        """Three-line cards when the terminal is short (an 80x24 terminal still fits all)."""
+        return self.size.height < 34
 
     def _widget(self, name: str) -> Static:
         # Queried on the table's screen: App.query_one would look at the screen on top.
@@ -356,11 +362,13 @@ class PlayApp(App[Path | None]):
             text.append(f"{words.pick('Piatto', 'Pot')}: {chips(collected)}", style="bold")
         if snap.bets:
             text.append(f"   {words.pick('puntate in tavola', 'bets out')}: {chips(snap.bets)}")
-        if snap.notes:
+        if snap.notes and snap.in_hand:
             text.append("   " + " · ".join(snap.notes), style="magenta")
         if snap.board is not None:
-            lines = big_cards(snap.board, four_colour=self.four_colour)
-            for line, slot in zip(lines, empty_slots(5 - len(snap.board)), strict=True):
+            compact = self._compact()
+            lines = big_cards(snap.board, four_colour=self.four_colour, compact=compact)
+            slots = empty_slots(5 - len(snap.board), compact=compact)
+            for line, slot in zip(lines, slots, strict=True):
                 if line.plain and slot.plain:
                     line.append(" ")
                 line.append_text(slot)
@@ -387,7 +395,9 @@ class PlayApp(App[Path | None]):
         value = self._my_hand_name(cards)
         if value:
             text.append(f": {value}", style="bold green")
-        for line in big_cards(cards, four_colour=self.four_colour, dimmed=dimmed):
+        for line in big_cards(
+            cards, four_colour=self.four_colour, dimmed=dimmed, compact=self._compact()
+        ):
             text.append("\n")
             text.append_text(line)
         if session.rules.game is Game.ITALIAN:
@@ -524,13 +534,13 @@ class PlayApp(App[Path | None]):
             return text
         amount = self.amount if self.amount is not None else legal.min_to
         style = "bold" if legal.min_to <= amount <= legal.max_to else "bold red"
-        text.append(words.pick("Importo: ", "Amount: "))
+        text.append(words.pick("Importo (cifre, ↑↓): ", "Amount (digits, ↑↓): "))
         text.append(f"{chips(amount)}{'_' if self.typed else ''}", style=style)
         text.append(f"  ({chips(legal.min_to)}–{chips(legal.max_to)})", style="dim")
         text.append(
             words.pick(
-                "\n[m] minimo · [j] ½ piatto · [k] piatto · [x] tutto · cifre · ↑↓",
-                "\n[m] minimum · [j] ½ pot · [k] pot · [x] all · digits · ↑↓",
+                "  [m] min · [j] ½ piatto · [k] piatto · [x] max",
+                "  [m] min · [j] ½ pot · [k] pot · [x] max",
             ),
             style="dim",
         )

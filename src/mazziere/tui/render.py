@@ -85,13 +85,18 @@ def big_cards(
     *,
     four_colour: bool = False,
     dimmed: Sequence[bool] = (),
+    compact: bool = False,
 ) -> list[Text]:
     """Cards drawn as five-line boxes side by side (``None``: face down); ``dimmed`` cards are
-    greyed (a card marked for the draw).
+    greyed (a card marked for the draw); ``compact`` boxes have three lines.
 
     >>> [line.plain for line in big_cards([None])]
     ['╭───╮', '│░░░│', '│░░░│', '│░░░│', '╰───╯']
+    >>> [line.plain for line in big_cards([Card("Td"), Card("As")], compact=True)]
+    ['╭───╮ ╭───╮', '│10♦│ │A♠ │', '╰───╯ ╰───╯']
     """
+    if compact:
+        return _small_cards(cards, four_colour=four_colour, dimmed=dimmed)
     lines = [Text() for _ in range(5)]
     for index, card in enumerate(cards):
         if index:
@@ -117,14 +122,40 @@ def big_cards(
     return lines
 
 
-def empty_slots(count: int) -> list[Text]:
+def _small_cards(
+    cards: Sequence[Card | None], *, four_colour: bool, dimmed: Sequence[bool]
+) -> list[Text]:
+    lines = [Text() for _ in range(3)]
+    for index, card in enumerate(cards):
+        if index:
+            for line in lines:
+                line.append(" ")
+        dim = index < len(dimmed) and dimmed[index]
+        if card is None:
+            face, style = "░░░", BACK_STYLE
+        else:
+            face, style = f"{card.pretty():<3}", card_style(card, four_colour=four_colour)
+        if dim:
+            style = "grey50 on grey23"
+        frame = "grey50" if dim else "white"
+        lines[0].append("╭───╮", style=frame)
+        lines[1].append("│", style=frame)
+        lines[1].append(face, style=style)
+        lines[1].append("│", style=frame)
+        lines[2].append("╰───╯", style=frame)
+    return lines
+
+
+def empty_slots(count: int, *, compact: bool = False) -> list[Text]:
     """Dim outlines where cards are still to come (the board before the river).
 
     >>> [line.plain for line in empty_slots(2)][0]
     '┌ ─ ┐ ┌ ─ ┐'
     """
-    lines = [Text() for _ in range(5)]
     rows = ["┌ ─ ┐", "     ", "│   │", "     ", "└ ─ ┘"]
+    if compact:
+        rows = [rows[0], rows[1], rows[4]]
+    lines = [Text() for _ in rows]
     for index in range(count):
         for line, row in zip(lines, rows, strict=True):
             if index:

@@ -298,16 +298,16 @@ class Narrator:
         elif isinstance(record, PlayerActed):
             out.append(self._acted(record))
         elif isinstance(record, UncalledBetReturned):
-            amount, owner = chips(record.amount), self._name(record.position)
-            out.append(
-                Text(
-                    self.words.pick(
-                        f"{amount} non visti tornano a {owner}",
-                        f"Uncalled {amount} returned to {owner}",
-                    ),
-                    style="dim",
+            amount = chips(record.amount)
+            if record.position == self.me:
+                it, en = f"{amount} non visti tornano a te", f"Uncalled {amount} returned to you"
+            else:
+                owner = self._name(record.position)
+                it, en = (
+                    f"{amount} non visti tornano a {owner}",
+                    f"Uncalled {amount} returned to {owner}",
                 )
-            )
+            out.append(Text(self.words.pick(it, en), style="dim"))
         elif isinstance(record, BetsCollected):
             state.pots = record.pots
             if len(record.pots) > 1:
