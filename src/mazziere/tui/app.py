@@ -189,9 +189,7 @@ class PlayApp(App[Path | None]):
         self._confirm: str | None = None
         self._bot_timer: object | None = None
         self._next_hand_at: float | None = None
-        self._log_hand: int | None = None
         self._log_count = 0
-        self._notices_told = 0
 
     # ------------------------------------------------------------ building
 
@@ -547,23 +545,11 @@ class PlayApp(App[Path | None]):
         return text
 
     def _update_log(self) -> None:
-        session = self.session
+        transcript = self.session.transcript
         log = self._log_widget()
-        number = session.hands[-1].number if session.hand_over and session.hands else None
-        current = session.table.hand_number if session.in_hand or not session.hand_over else number
-        lines = session.lines
-        if current != self._log_hand:
-            self._log_hand = current
-            self._log_count = 0
-        for line in lines[self._log_count :]:
+        for line in transcript[self._log_count :]:
             log.write(line)
-        self._log_count = len(lines)
-        notices = session.notices
-        if len(notices) < self._notices_told:
-            self._notices_told = 0
-        for line in notices[self._notices_told :]:
-            log.write(line)
-        self._notices_told = len(notices)
+        self._log_count = len(transcript)
 
     def _status_text(self, snap: Snapshot) -> Text:
         words = self.words

@@ -251,7 +251,10 @@ class PlaySession:
         self.bots: dict[str, Bot] = brains
         self.hands: list[PlayedHand] = []
         self.notices: list[Text] = []
-        """Lines between hands (the draw for the button, rebuys, eliminations, standings)."""
+        self.transcript: list[Text] = []
+        """Every line of the sitting in order: the hands' logs and the notices between them."""
+        """Lines between hands (rebuys, the parol pot's payments, eliminations, standings), in
+        the order they came, for the whole sitting."""
         self.started = datetime.now()
         self._current: _Hand | None = None
         self._button_draw_told = False
@@ -432,7 +435,7 @@ class PlaySession:
         self.table.answer(self.me, accept)
         if offer.kind is OfferKind.REJOIN:
             amount = chips(offer.amount)
-            self.notices.append(
+            self._notice(
                 Text(
                     self.words.pick(
                         f"Paghi {amount} e giochi il piatto di parol"
@@ -452,7 +455,7 @@ class PlaySession:
             if seat.status is SeatStatus.BUSTED and seat.name != self.me:
                 stack = self.stacks[self.names.index(seat.name)]
                 self._cash.rebuy(seat.name, stack)
-                self.notices.append(
+                self._notice(
                     Text(
                         self.words.pick(
                             f"{seat.name} ricompra {chips(stack)}",
@@ -497,24 +500,23 @@ class PlaySession:
         )
         current = _Hand(hand, plan, table.hand_number, names, me, narrator)
         self._current = current
-        current.lines.extend(self.notices)
-        self.notices = []
         if not self._button_draw_told and table.button_draw is not None:
             self._button_draw_told = True
             draws = " ".join(
                 f"{table.seats[s].name} {card.pretty()}" for s, card in table.button_draw.cards
             )
             dealer = table.seats[table.button_draw.button].name
-            current.lines.append(
+            self._say(
+                current,
                 Text(
                     self.words.pick(
                         f"Sorteggio del mazziere: {draws} → {dealer}",
                         f"Draw for the button: {draws} → {dealer}",
                     ),
                     style="dim",
-                )
+                ),
             )
-        current.lines.append(self._header(current))
+        self._say(current, self._header(current))
         self._sync()
 
     def _header(self, current: _Hand) -> Text:
@@ -616,6 +618,14 @@ class PlaySession:
 
     # ---------------------------------------------------------------- the log
 
+    def _say(self, current: _Hand, *lines: Text) -> None:
+        current.lines.extend(lines)
+        self.transcript.extend(lines)
+
+    def _notice(self, *lines: Text) -> None:
+        self.notices.extend(lines)
+        self.transcript.extend(lines)
+
     def _sync(self) -> None:
         current = self._current
         if current is None or current.done:
@@ -623,10 +633,10 @@ class PlaySession:
         hand = current.hand
         log = hand.log
         for record in log[current.seen :]:
-            current.lines.extend(current.narrator.lines(record.seen_by(current.me)))
+            self._say(current, *current.narrator.lines(record.seen_by(current.me)))
         current.seen = len(log)
         if hand.is_over:
-            current.lines.extend(current.narrator.finish())
+            self._say(current, *current.narrator.finish())
             current.done = True
             self._finish_hand(current)
 
@@ -635,7 +645,7 @@ class PlaySession:
         result = hand.result
         assert result is not None
         summary = self._summary(current)
-        current.lines.append(summary)
+        self._say(current, summary)
         self.hands.append(
             PlayedHand(
                 number=current.number,
@@ -703,9 +713,9 @@ class PlaySession:
         if self.event is not None:
             place = self.my_finish()
             if self.over:
-                self.notices.extend(self.standings())
+                self._notice(*self.standings())
             elif place is not None:
-                self.notices.append(
+                self._notice(
                     Text(
                         words.pick(
                             f"Sei eliminato: {place}° posto su {self.event.entrants}",
@@ -715,7 +725,7 @@ class PlaySession:
                     )
                 )
         elif seat is not None and seat.status is SeatStatus.BUSTED:
-            self.notices.append(
+            self._notice(
                 Text(
                     words.pick(
                         "Hai finito le fiches: [r] per ricomprare",
