@@ -224,7 +224,7 @@ async def test_four_colours_and_english_words(tmp_path: Path) -> None:
             session.my_decision().legal.kinds  # type: ignore[union-attr]
         ):
             screen = table_text(app)
-            assert "Call" in screen or "Cip" in screen
+            assert "Call" in screen or "Check" in screen
             await _keys(pilot, "c")
         assert "Stand pat" in table_text(app)
         await _keys(pilot, "C")

@@ -458,6 +458,12 @@ class PlayApp(App[Path | None]):
                 seconds = int(snap.seconds_left + 0.999)
                 style = "bold red" if seconds <= 10 else ""
                 text.append(f"  ⏱ {seconds} s", style=style)
+            if me and snap.raise_seconds_left is not None and snap.legal is not None:
+                left = int(snap.raise_seconds_left + 0.999)
+                if snap.legal.kinds & {ActionKind.RAISE, ActionKind.BET}:
+                    text.append(
+                        words.pick(f"  · rilancio entro {left} s", f"  · raise within {left} s")
+                    )
             if me and snap.legal is not None and snap.legal.to_call:
                 text.append(
                     words.pick(

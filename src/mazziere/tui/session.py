@@ -198,6 +198,8 @@ class Snapshot:
     """The player's legal actions when it is their turn."""
     context: Context | None = None
     my_bet: int = 0
+    raise_seconds_left: float | None = None
+    """italian-32: how long raising is still offered to the player."""
 
 
 @dataclass(slots=True)
@@ -805,12 +807,17 @@ class PlaySession:
         context = None
         seconds = None
         acting = None
+        raise_left: float | None = None
         if decision is not None:
             acting = decision.name
             seconds = decision.timer.remaining(self.clock.now())
             if decision.name == self.me:
                 legal = decision.legal
                 context = self.context(view)
+                window = decision.timer.raise_window_seconds
+                if window is not None:
+                    left = decision.timer.started + window - self.clock.now()
+                    raise_left = left if left > 0 else None
         my_cards: tuple[Card, ...] = ()
         my_bet = 0
         if current.me is not None:
@@ -832,6 +839,7 @@ class PlaySession:
             legal=legal,
             context=context,
             my_bet=my_bet,
+            raise_seconds_left=raise_left,
         )
 
     def context(self, view: Any) -> Context:

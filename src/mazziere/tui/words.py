@@ -147,7 +147,7 @@ class Words:
             if context.opening_round:
                 return self.pick("Passo", "Pass")
             if context.rules.forced_blinds:
-                return "Cip"
+                return self.pick("Cip", "Check")
             return self.pick("Busso", "Check")
         if kind is ActionKind.CALL:
             word = ("Vedo" if italian else "Chiama") if it else "Call"
@@ -471,7 +471,7 @@ class Narrator:
             elif not self.italian:
                 line = self._verb(p, "fa check", "fai check", "checks", "check")
             elif self.rules.forced_blinds:
-                line = self._verb(p, "dice cip", "dici cip", "says cip", "say cip")
+                line = self._verb(p, "dice cip", "dici cip", "checks", "check")
             else:
                 line = self._verb(p, "bussa", "bussi", "checks", "check")
         elif kind is ActionKind.PAROL:
