@@ -260,6 +260,7 @@ class PlaySession:
         self.started = datetime.now()
         self._current: _Hand | None = None
         self._button_draw_told = False
+        self._told_finishes: set[str] = set()
         self.event: Tournament | None = None
         self._cash: CashTable | None = None
         time = TimeSettings.for_rules(self.rules, decision_seconds=config.decision_seconds)
@@ -713,19 +714,24 @@ class PlaySession:
         words = self.words
         seat = self.my_seat()
         if self.event is not None:
-            place = self.my_finish()
+            entrants = self.event.entrants
+            for finish in sorted(self.event.finishes.values(), key=lambda f: -f.place):
+                if finish.name in self._told_finishes or finish.place == 1:
+                    continue
+                self._told_finishes.add(finish.name)
+                if finish.name == self.me:
+                    text = words.pick(
+                        f"Sei eliminato: {finish.place}° posto su {entrants}",
+                        f"You are out in place {finish.place} of {entrants}",
+                    )
+                else:
+                    text = words.pick(
+                        f"{finish.name} è eliminato: {finish.place}° posto",
+                        f"{finish.name} is out in place {finish.place}",
+                    )
+                self._notice(Text(text, style="bold red" if finish.name == self.me else "red"))
             if self.over:
                 self._notice(*self.standings())
-            elif place is not None:
-                self._notice(
-                    Text(
-                        words.pick(
-                            f"Sei eliminato: {place}° posto su {self.event.entrants}",
-                            f"You are out in place {place} of {self.event.entrants}",
-                        ),
-                        style="bold red",
-                    )
-                )
         elif seat is not None and seat.status is SeatStatus.BUSTED:
             self._notice(
                 Text(
