@@ -45,6 +45,15 @@ def test_settings_are_checked() -> None:
             min_buy_in=500,
             max_buy_in=100,
         )
+    with pytest.raises(SettingsError, match="own rake"):
+        CashSettings(
+            rules="italian-classic",
+            seats=4,
+            stakes=Stakes(ante=10),
+            min_buy_in=100,
+            max_buy_in=500,
+            rake=Rake(percent=Fraction(5, 100)),
+        )
     with pytest.raises(SettingsError, match="seat 2 to 9"):
         CashSettings(
             rules="holdem",

@@ -120,3 +120,75 @@ def test_random_table_operations_never_lose_a_chip(
         table.leave(seat.name)
     assert len(table) == 0
     _check_ledger(table)
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_scheduled_multi_table_tournament_with_late_registrations(rules: str) -> None:
+    from mazziere.bots.base import make_bot
+    from mazziere.room.clock import ManualClock, TimeSettings
+    from mazziere.room.registration import TournamentSettings, TournamentState
+    from mazziere.room.structure import Schedule
+    from mazziere.room.tournament import Tournament
+    from mazziere.simulation import _run_tournament
+
+    rng = random.Random(8)
+    clock = ManualClock()
+    settings = TournamentSettings(
+        rules=rules,
+        buy_in=1000,
+        fee=100,
+        starting_stack=400,
+        seats={"holdem": 9, "italian-classic": 6, "italian-32": 5}[rules],
+        schedule=Schedule.standard(rules, starting_stack=400, unit="minutes", length=4, depth=20),
+        starts_at=600.0,
+        min_players=10,
+        late_registration_level=2,
+        time=TimeSettings(decision_seconds=10),
+    )
+    event = Tournament(settings, clock=clock, rng=rng)
+    bots = {}
+    for number in range(1, 31):
+        bots[f"p{number}"] = make_bot("basic" if number % 2 else "random", rng)
+        event.register(f"p{number}")
+    clock.set(600)
+    assert event.start_due() and len(event.tables) == -(-30 // settings.seats)
+    late = 0
+    while event.state is TournamentState.RUNNING and late < 10:
+        tables = event.start_hands()
+        for table in tables:
+            while table.in_hand:
+                clock.advance(2)
+                decision = table.decision
+                assert decision is not None
+                if decision.timer.expired(clock.now()):
+                    table.advance()
+                    continue
+                from mazziere.bots.base import Situation
+
+                situation = Situation(
+                    table.rules,
+                    decision.position,
+                    table.plan.players,  # type: ignore[union-attr]
+                    table.hand.view(decision.position),
+                    decision.legal,
+                    20,  # type: ignore[union-attr]
+                )
+                table.act(decision.name, bots[decision.name].act(situation))
+        if event.registration.late_registration_open:
+            name = f"late{late}"
+            bots[name] = make_bot("basic", rng)
+            event.register(name)
+            late += 1
+        else:
+            break
+    assert late >= 3
+    _run_tournament(event, bots, clock, rng)
+    assert event.state is TournamentState.FINISHED
+    assert event.hands_dealt > 30 and len(event.every_table()) > len(event.tables)
+    entrants = 30 + late
+    assert sorted(f.place for f in event.standings()) == list(range(1, entrants + 1))
+    prizes = [f.prize for f in event.standings()]
+    assert sum(prizes) == entrants * 1000 and len([p for p in prizes if p]) <= 5
+    assert event.money.balance(Account.prize_pool()) == 0
+    event.money.check()
+    event.chips.check()

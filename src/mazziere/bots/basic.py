@@ -1,7 +1,8 @@
 """The basic bot: plays by hand strength and position, by simple rules.
 
 Hold'em: before the flop, Bill Chen's score of the two cards against a bar
-that drops in late position; after it, the chance of beating a random hand
+that drops in late position (push or fold when twelve big blinds or fewer
+are left); after it, the chance of beating a random hand
 (sampled), shaded for each extra opponent, plus flush and straight draws
 priced by pot odds.  Italian poker: opens with qualifying hands (the engine
 offers the opening only to them), prices calls by the hand's place among the
@@ -106,6 +107,9 @@ class BasicBot(Bot):
         strength = holdem_hand_strength(hole, board, self.rng, samples=48) ** opponents
         pot = max(situation.pot, big)
         to_call = legal.to_call
+        stack = situation.view.stacks[situation.position]
+        if strength >= 0.65 and stack <= pot and ActionKind.ALL_IN in legal.kinds:
+            return Action.all_in()  # committed: the pot is bigger than what is left
         if strength >= 0.8 and _can_wager(legal):
             return _sized(legal, pot, 2, 3)
         if strength >= 0.55:
@@ -114,6 +118,8 @@ class BasicBot(Bot):
             if to_call <= pot // 2:
                 return _call(legal)
             return _check_or_fold(legal)
+        if to_call and strength >= to_call / (pot + to_call) + 0.15:
+            return _call(legal)  # the price is right for what the hand is worth now
         flush, straight = holdem_draws(hole, board) if len(board) < 5 else (False, False)
         if flush or straight:
             if to_call * 4 <= pot + to_call:
@@ -130,6 +136,18 @@ class BasicBot(Bot):
         blind = position in (0, 1) if players > 2 else True
         bar = 7 if late else 9
         to_call = legal.to_call
+        stack = situation.view.stacks[position] + situation.view.bets[position]
+        depth = stack // big
+        if depth <= 12:
+            # Short stacked: push or fold, looser the shorter the stack and the later the seat.
+            push = 4 + depth // 2 - (1 if late else 0)
+            if to_call > 2 * big:
+                push += 2  # calling someone else's push needs more
+            if score >= push and ActionKind.ALL_IN in legal.kinds:
+                return Action.all_in()
+            if score >= push:
+                return _call(legal)
+            return _check_or_fold(legal)
         if score >= 12:
             if to_call > 8 * big and score < 16:
                 return _call(legal)

@@ -1,7 +1,8 @@
 """The random bot: a uniformly random legal action, with sane bet sizes.
 
 It picks one of the legal kinds of action with equal chance (never the
-timeout); a bet or raise is the minimum, half the pot, the pot or, rarely,
+timeout; all-in is a size, not a kind, when a bet, raise or call is
+possible); a bet or raise is the minimum, half the pot, the pot or, rarely,
 everything; a draw changes a random number of random cards.
 
 >>> import random
@@ -20,6 +21,7 @@ from mazziere.game.core import Action, ActionKind, LegalActions
 __all__ = ["RandomBot"]
 
 _NEVER = frozenset({ActionKind.TIMEOUT})
+_WAGERS = frozenset({ActionKind.BET, ActionKind.RAISE, ActionKind.CALL})
 
 
 class RandomBot(Bot):
@@ -28,8 +30,14 @@ class RandomBot(Bot):
     kind = "random"
 
     def choose_kind(self, legal: LegalActions) -> ActionKind:
-        """One of the legal kinds, uniformly (the timeout excluded)."""
+        """One of the legal kinds, uniformly (the timeout excluded).
+
+        All-in counts as a size of bet or raise, not as a kind of its own,
+        unless it is the only way to put chips in.
+        """
         kinds = sorted(legal.kinds - _NEVER)
+        if legal.kinds & _WAGERS and ActionKind.ALL_IN in kinds:
+            kinds.remove(ActionKind.ALL_IN)
         if not kinds:
             return ActionKind.TIMEOUT
         return kinds[self.rng.randrange(len(kinds))]

@@ -38,7 +38,7 @@ from mazziere.room.ledger import Account, EntryKind, Ledger
 from mazziere.room.plan import Candidate, Entry
 from mazziere.room.structure import ForcedBets, Stakes, forced_bets
 from mazziere.room.table import HandSummary, Seat, SeatStatus, Table
-from mazziere.rules import RuleSet, find_rules
+from mazziere.rules import Game, RuleSet, find_rules
 
 __all__ = ["CashSettings", "CashTable", "rule_set_rake"]
 
@@ -107,6 +107,8 @@ class CashSettings:
             raise SettingsError("rebuy_seconds must not be negative")
         if self.rake is None:
             object.__setattr__(self, "rake", rule_set_rake(rules))
+        elif rules.game is Game.ITALIAN and self.rake != rule_set_rake(rules):
+            raise SettingsError(f"{rules.name} tables take the rule set's own rake")
         if self.time is None:
             object.__setattr__(self, "time", TimeSettings.for_rules(rules))
 

@@ -218,6 +218,8 @@ class Table:
         self._timer: DecisionTimer | None = None
         self._timer_key: tuple[int, int] | None = None
         self._settled = True
+        self._decision: Decision | None = None
+        """The current decision as the engine gave it (one per timer)."""
         self.offers: dict[str, Offer] = {}
         """Questions waiting for an answer before the next deal (:meth:`answer`)."""
         self._answers: dict[str, bool] = {}
@@ -271,9 +273,15 @@ class Table:
             return None
         position = hand.actor
         timer = self._current_timer()
-        legal = self._filtered(hand.legal_actions(), timer)
-        seat_number = self.plan.seats[position] if self.plan is not None else -1
-        return Decision(self._names[position], seat_number, position, legal, timer)
+        cached = self._decision
+        if cached is None or cached.timer is not timer:
+            legal = hand.legal_actions()
+            seat_number = self.plan.seats[position] if self.plan is not None else -1
+            cached = Decision(self._names[position], seat_number, position, legal, timer)
+            self._decision = cached
+        if timer.raise_window_seconds is None:
+            return cached
+        return dataclasses.replace(cached, legal=self._filtered(cached.legal, timer))
 
     def view(self, name: str | None = None) -> dict[str, Any]:
         """What ``name`` (``None``: a spectator) may see: the table and the hand as data."""
@@ -316,10 +324,6 @@ class Table:
     def _timed_out_too_often(self, seat: Seat) -> None:
         """A player reached the table's limit of consecutive timeouts."""
         seat.sit_out_next = True
-
-    def _before_deal(self, plan: HandPlan) -> tuple[int, ...]:
-        """Chips each position must pay outside the engine before the deal (none by default)."""
-        return (0,) * plan.players
 
     # --------------------------------------------------------------- seating
 
@@ -713,10 +717,6 @@ class Table:
     def uses_blinds(self) -> bool:
         """Whether this game has blinds (and so waiting for the big blind or the over)."""
         return forced_bets(self.rules) is not ForcedBets.INVITO
-
-    def _check_between_hands(self, what: str) -> None:
-        if self.in_hand:
-            raise TableStateError(f"{what} only between hands")
 
     def phase(self) -> Phase | None:
         """The phase of the hand being played (``None`` between hands)."""
