@@ -16,12 +16,12 @@ from mazziere.room.clock import ManualClock
 from mazziere.tui.session import PlayConfig, PlaySession
 from tests.tui_helpers import make_app, replay_stacks
 
-KEYS = list("fcbrapdsumjkxyni0123456789") + ["backspace", "up", "down", "enter", "space", "C"]
+KEYS = [*"fcbrapdsumjkxyni0123456789", "backspace", "up", "down", "enter", "space", "C"]
 
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize(
-    ("rules", "players", "tournament", "lang"),
+    "game",
     [
         ("italian-classic", 5, False, "it"),
         ("italian-32", 4, True, "en"),
@@ -29,8 +29,9 @@ KEYS = list("fcbrapdsumjkxyni0123456789") + ["backspace", "up", "down", "enter",
     ],
 )
 async def test_random_keys_never_break_the_game(
-    rules: str, players: int, tournament: bool, lang: str, tmp_path: Path, capsys: Any
+    game: tuple[str, int, bool, str], tmp_path: Path, capsys: Any
 ) -> None:
+    rules, players, tournament, lang = game
     rng = random.Random(f"{rules} keys")
     clock = ManualClock()
     config = PlayConfig(
