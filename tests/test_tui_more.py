@@ -234,3 +234,58 @@ async def test_four_colours_and_english_words(tmp_path: Path) -> None:
         )
         await _keys(pilot, "5")
         assert "Change 1 card" in table_text(app)
+
+
+@pytest.mark.asyncio
+async def test_two_timeouts_sit_the_player_out_and_i_brings_them_back(tmp_path: Path) -> None:
+    policies = {f"Bot {n}": holdem_policy("nobody", f"Bot {n}") for n in (2, 3)}
+    session = scripted_session(
+        PlayConfig(rules="holdem", players=3, lang="en"), [], policies=policies
+    )
+    app = make_app(session, tmp_path)
+    clock = session.clock
+    assert isinstance(clock, ManualClock)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        timeouts = 0
+        for _ in range(40):
+            if session.my_decision() is not None:
+                clock.advance(1000)
+                app._tick()
+                timeouts += 1
+            elif session.hand_over:
+                await _keys(pilot, "n")
+            if "You are sitting out" in table_text(app):
+                break
+            await pilot.pause()
+        assert timeouts >= 2  # two in a row: sat out from the next hand
+        assert "(time out)" in log_text(app)
+        await _keys(pilot, "i")
+        assert "You are sitting out" not in table_text(app)
+        for _ in range(30):  # back in at the next hand (after the button, if on it)
+            if session.table.dealt_in("You"):
+                break
+            if session.hand_over:
+                await _keys(pilot, "n")
+            else:
+                await _keys(pilot, "c")
+        assert session.table.dealt_in("You")
+
+
+@pytest.mark.asyncio
+async def test_cards_that_do_not_open_are_told(tmp_path: Path) -> None:
+    # Three players: the deck runs from the 8 up.
+    deals = [{"Tu": "Ah Qc Td 9s 8c", "Bot 2": "Kh Tc 9c 8d Ad", "Bot 3": "Ks Qd Th 9h 8h"}]
+    session = scripted_session(PlayConfig(rules="italian-classic", players=3), deals)
+    app = make_app(session, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for _ in range(3):
+            decision = session.my_decision()
+            assert decision is not None
+            if decision.legal.kinds & {ActionKind.FOLD}:
+                break
+            await _keys(pilot, "c")  # no blind opening
+        screen = table_text(app)
+        assert "Non puoi aprire: serve una coppia di J o meglio" in screen
+        assert "Apri" not in screen and "Passo" in screen

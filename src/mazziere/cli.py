@@ -366,7 +366,10 @@ def play(
     lang: Annotated[str, typer.Option(help="Language: it or en.")] = "it",
     seed: Annotated[int | None, typer.Option(help="Seed for a repeatable game.")] = None,
     four_colour: Annotated[
-        bool, typer.Option("--four-colour", help="Four-colour deck (blue diamonds, green clubs).")
+        bool,
+        typer.Option(
+            "--four-colour", "--four-color", help="Four-colour deck (blue diamonds, green clubs)."
+        ),
     ] = False,
     seconds: Annotated[float, typer.Option(help="Seconds for each decision.")] = 30.0,
     hands_dir: Annotated[

@@ -534,6 +534,26 @@ class PlayApp(App[Path | None]):
                 style="dim",
             )
             return text
+        context = snap.context
+        if (
+            context is not None
+            and context.opening_round
+            and ActionKind.BET not in legal.kinds
+            and not legal.to_call
+        ):
+            opening = getattr(self.session.table.hand, "opening", None)
+            if opening is not None:
+                draw = self.session.rules.bilateral_draw_opens
+                text.append(
+                    words.pick(
+                        f"Non puoi aprire: serve una coppia di {opening.name_it} o meglio"
+                        + (" (o un progetto bilaterale di scala reale)" if draw else ""),
+                        f"You cannot open: a pair of {opening.name_it} or better is needed"
+                        + (" (or a two-way straight-flush draw)" if draw else ""),
+                    ),
+                    style="dim",
+                )
+            return text
         if not legal.kinds & {ActionKind.BET, ActionKind.RAISE} or legal.min_to == legal.max_to:
             return text
         amount = self.amount if self.amount is not None else legal.min_to

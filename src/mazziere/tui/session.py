@@ -484,7 +484,11 @@ class PlaySession:
         seat = self.my_seat()
         if seat is None:
             raise PlayError(self.words.pick("non sei al tavolo", "you are not at the table"))
-        self.table.sit_in(self.me)  # type: ignore[attr-defined]  # cash and tournament tables
+        table = self.table
+        if isinstance(table, CashTable):
+            table.sit_in(self.me, post=True)  # post what was missed: dealt in at once
+        else:
+            table.sit_in(self.me)  # type: ignore[attr-defined]  # a tournament table
         seat.bank.acted()
 
     def _begin_hand(self) -> None:
