@@ -687,7 +687,7 @@ class PlayApp(App[Path | None]):
 
     def action_click(self, name: str) -> None:
         """A click on an action does what its key does."""
-        actions = {
+        actions: dict[str, Callable[[], None]] = {
             "fold": self.action_fold,
             "check": self.action_check_or_call,
             "call": self.action_check_or_call,
@@ -939,8 +939,8 @@ class PlayApp(App[Path | None]):
             self._confirm = "quit"
             self.message = Text(
                 self.words.pick(
-                    "La mano è in corso: premi q di nuovo per uscire",
-                    "A hand is being played: press q again to quit",
+                    "La mano è in corso e non sarà salvata: premi q di nuovo per uscire",
+                    "A hand is being played and will not be saved: press q again to quit",
                 ),
                 style="bold yellow",
             )
@@ -948,7 +948,7 @@ class PlayApp(App[Path | None]):
         self.saved = self.session.save(self.hands_dir)
         self.exit(self.saved)
 
-    def action_quit(self) -> None:  # ctrl+q, Textual's own quit
+    async def action_quit(self) -> None:  # ctrl+q, Textual's own quit
         """Quit at once, saving the hand histories."""
         self.saved = self.session.save(self.hands_dir)
         self.exit(self.saved)

@@ -963,8 +963,8 @@ def hand_history(hand: BettingHand, names: Sequence[str], *, number: int, table:
         from mazziere.history.phh import PhhHand, dumps
 
         # ``hand`` is also the name of to_phh's first parameter: add the field afterwards.
-        number_field = {"hand": extra.pop("hand")}
-        return dumps(PhhHand({**to_phh(hand, **extra), **number_field}))
+        phh = to_phh(hand, venue=extra["venue"], table=extra["table"], players=extra["players"])
+        return dumps(PhhHand({**phh, "hand": number}))
     if isinstance(hand, ItalianHand):
         from mazziere.history.phh_italian import dumps_italian
 

@@ -46,6 +46,8 @@ from mazziere.game.core import (
     Record,
     UncalledBetReturned,
 )
+from mazziere.game.holdem import BoardDealt
+from mazziere.game.italian import Discarded, PotCarried, StockReshuffled
 from mazziere.rules import Game, RuleSet
 from mazziere.tui.render import cards_text, chips
 
@@ -603,48 +605,19 @@ class Narrator:
     # game-specific records -------------------------------------------------
 
     def _other(self, record: Record) -> list[Text]:
-        kind = getattr(record, "type", "")
         state = self._state
-        if kind == "board":
-            cards = [c for c in getattr(record, "cards", ()) if c is not None]
+        if isinstance(record, BoardDealt):
+            cards = [c for c in record.cards if c is not None]
             state.board.extend(cards)
-            street = str(getattr(getattr(record, "street", ""), "value", ""))
-            names = {"flop": "Flop", "turn": "Turn", "river": "River"}
-            line = Text(f"{names.get(street, street)}: ", style="bold")
+            line = Text(f"{record.street.value.capitalize()}: ", style="bold")
             line.append_text(self._cards(cards))
             out = [line]
             if len(state.board) == 5:
                 out.extend(self._flush_pending())
             return out
-        if kind == "discard":
-            state.drawn = True
-            position = getattr(record, "position", 0)
-            cards = getattr(record, "cards", ())
-            count = len(cards)
-            timed_out = getattr(record, "timed_out", False)
-            if not count:
-                line = self._verb(position, "è servito", "sei servito", "stands pat", "stand pat")
-            elif position == self.me and None not in cards:
-                line = self._verb(
-                    position,
-                    "",
-                    f"cambi {count} {'carta' if count == 1 else 'carte'}: ",
-                    "",
-                    f"change {count} {'card' if count == 1 else 'cards'}: ",
-                )
-                line.append_text(self._cards(cards))
-            else:
-                line = self._verb(
-                    position,
-                    f"cambia {count} {'carta' if count == 1 else 'carte'}",
-                    f"cambi {count} {'carta' if count == 1 else 'carte'}",
-                    f"changes {count} {'card' if count == 1 else 'cards'}",
-                    f"change {count} {'card' if count == 1 else 'cards'}",
-                )
-            if timed_out:
-                line.append(self.words.pick(" (tempo scaduto)", " (time out)"), style="italic")
-            return [line]
-        if kind == "reshuffle":
+        if isinstance(record, Discarded):
+            return [self._discarded(record)]
+        if isinstance(record, StockReshuffled):
             return [
                 Text(
                     self.words.pick(
@@ -654,9 +627,9 @@ class Narrator:
                     style="dim",
                 )
             ]
-        if kind == "carry":
-            amount = chips(getattr(record, "amount", 0))
-            if getattr(record, "parol", False):
+        if isinstance(record, PotCarried):
+            amount = chips(record.amount)
+            if record.parol:
                 text = self.words.pick(
                     f"Tutti dicono parol: il piatto ({amount}) diventa piatto di parol",
                     f"Everyone says parol: the pot ({amount}) becomes a parol pot",
@@ -668,3 +641,29 @@ class Narrator:
                 )
             return [Text(text, style="bold magenta")]
         return []
+
+    def _discarded(self, record: Discarded) -> Text:
+        self._state.drawn = True
+        position = record.position
+        cards = record.cards
+        count = len(cards)
+        it_cards = "carta" if count == 1 else "carte"
+        en_cards = "card" if count == 1 else "cards"
+        if not count:
+            line = self._verb(position, "è servito", "sei servito", "stands pat", "stand pat")
+        elif position == self.me and None not in cards:
+            line = self._verb(
+                position, "", f"cambi {count} {it_cards}: ", "", f"change {count} {en_cards}: "
+            )
+            line.append_text(self._cards(cards))
+        else:
+            line = self._verb(
+                position,
+                f"cambia {count} {it_cards}",
+                f"cambi {count} {it_cards}",
+                f"changes {count} {en_cards}",
+                f"change {count} {en_cards}",
+            )
+        if record.timed_out:
+            line.append(self.words.pick(" (tempo scaduto)", " (time out)"), style="italic")
+        return line
