@@ -457,7 +457,7 @@ class PlayApp(App[Path | None]):
             if snap.seconds_left is not None:
                 seconds = int(snap.seconds_left + 0.999)
                 style = "bold red" if seconds <= 10 else ""
-                text.append(f"  ⏱ {seconds} s", style=style)
+                text.append(f"  {seconds} s", style=style)
             if me and snap.raise_seconds_left is not None and snap.legal is not None:
                 left = int(snap.raise_seconds_left + 0.999)
                 if snap.legal.kinds & {ActionKind.RAISE, ActionKind.BET}:
@@ -494,15 +494,15 @@ class PlayApp(App[Path | None]):
             if kind is ActionKind.FOLD and self._confirm == "fold":
                 label = self.words.pick("Sicuro? f di nuovo", "Sure? f again")
             if kind is ActionKind.FOLD:
-                colour = "red"
+                colour = "#9b1c1c"
             elif kind in (ActionKind.CALL, ActionKind.CHECK, ActionKind.DRAW, ActionKind.PAROL):
-                colour = "green"
+                colour = "#1d6b2f"
             else:
-                colour = "blue"
+                colour = "#1f4a9b"
             click = Style.from_meta({"@click": f"app.click('{name}')"})
             button = Text()
-            button.append(f" {key} ", Style(bold=True, color="black", bgcolor="white") + click)
-            button.append(f" {label} ", Style(bold=True, color="white", bgcolor=colour) + click)
+            button.append(f" {key} ", Style(bold=True, color="#000000", bgcolor="#d7d7d7") + click)
+            button.append(f" {label} ", Style(bold=True, color="#ffffff", bgcolor=colour) + click)
             buttons.append(button)
         # Lay the buttons out in rows that fit, never breaking one across two lines.
         width = max(20, self._widget("actions").size.width or 60)
