@@ -11,10 +11,6 @@ ENGINE := src/mazziere/cards.py src/mazziere/rules.py src/mazziere/evaluate.py \
 
 .PHONY: run test lint bench clean
 
-# Poker all'italiana
-ENGINE += src/mazziere/game/italian_rules.py src/mazziere/game/italian.py \
-	src/mazziere/history/phh_italian.py
-
 # Tables, tournaments and bots (pure too: time and randomness injected)
 ENGINE += src/mazziere/room src/mazziere/bots src/mazziere/simulation.py
 # mypy refuses a file twice: drop files that a listed directory already holds.
@@ -46,6 +42,7 @@ $(VENV)/.installed-bench: $(STAMP)
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/mazziere bench eval
+	$(BIN)/mazziere bench engine
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -8,6 +8,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mazziere.cli import main
 from mazziere.game.holdem import HoldemHand
@@ -307,3 +309,30 @@ def test_cli_replay_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", "/nonexistent/hands.phhs"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot read" in err
+
+
+# ------------------------------------------------------------- fuzzing
+
+_keys = st.from_regex(r"[a-z_][a-z0-9_]{0,12}", fullmatch=True)
+_decimals = st.decimals(allow_nan=False, places=3, min_value=-(10**6), max_value=10**6)
+_values = st.one_of(
+    st.integers(-(10**9), 10**9),
+    _decimals,
+    st.just(Decimal("Infinity")),
+    st.booleans(),
+    st.text(st.characters(blacklist_categories=("Cs",)), max_size=20),
+    st.times(),
+    st.lists(st.one_of(st.integers(0, 1000), _decimals), max_size=6),
+    st.lists(st.text(max_size=8), max_size=4),
+)
+
+
+@given(st.dictionaries(_keys, _values, max_size=8))
+def test_any_hand_round_trips_through_text(fields: dict[str, object]) -> None:
+    hand = PhhHand(fields)
+    text = dumps(hand)
+    again = loads(text)
+    assert again == hand
+    assert dumps(again) == text
+    many = dumps_many([hand, hand])
+    assert [s.hand for s in loads_many(many)] == [hand, hand]

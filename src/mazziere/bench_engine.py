@@ -154,46 +154,56 @@ def play_pokerkit_hands(hands: int, seed: int) -> int:
     return actions
 
 
-def median_rate(run: Callable[[], int], count: int, repeats: int) -> tuple[float, int]:
-    """Hands per second of ``run`` (which plays ``count`` hands), median of ``repeats``; actions."""
-    times = []
-    actions = 0
-    for _ in range(repeats):
-        start = time.perf_counter()
-        actions = run()
-        times.append(time.perf_counter() - start)
-    return count / statistics.median(times), actions
+def _timed(run: Callable[[], int]) -> tuple[float, int]:
+    """CPU seconds ``run`` took, and its result (the actions played)."""
+    start = time.process_time()
+    actions = run()
+    return time.process_time() - start, actions
 
 
 def run_engine_benchmark(
     *, rules: str, hands: int, peer_hands: int, repeats: int, seed: int, echo: Echo
 ) -> dict[str, float]:
-    """Print and return hands/s of our engine and each peer for ``rules``, with ratios."""
+    """Print and return hands/s of our engine and each peer for ``rules``, with ratios.
+
+    The timings of all engines alternate, ``repeats`` rounds, and each figure
+    is the median; time is CPU time of this process, so other jobs on the
+    machine do not make one engine look slower than the other.
+    """
     target = RANDOM_HAND_PLAYERS.get(rules)
     if target is None:
         known = ", ".join(sorted(RANDOM_HAND_PLAYERS))
         raise NoEngineError(f"no hand engine for {rules!r} yet (engines: {known})")
-    ours = _load(target)
-    table = TABLES.get(rules, f"{SEATS}-max, stacks {STACK}, blinds {BLINDS[0]}/{BLINDS[1]}")
-    echo(f"{rules}: {table}, random policy (seed {seed}); median of {repeats} timings")
-    rate, actions = median_rate(lambda: ours(hands, seed), hands, repeats)
-    figures = {"mazziere": rate}
-    per_hand = actions / hands
-    echo(f"  {'mazziere':<10} {rate:10.0f} hands/s  ({hands} hands, {per_hand:.1f} actions/hand)")
+    players: dict[str, tuple[RandomHandPlayer, int]] = {"mazziere": (_load(target), hands)}
+    missing = []
     for name, peer_target in PEER_PLAYERS.get(rules, {}).items():
         try:
-            peer = _load(peer_target)
-            peer_rate, peer_actions = median_rate(
-                lambda peer=peer: peer(peer_hands, seed),  # type: ignore[misc]
-                peer_hands,
-                repeats,
-            )
+            players[name] = (_load(peer_target), peer_hands)
+            players[name][0](1, seed)  # imports the peer now, outside the timings
         except ImportError:
-            echo(f"  {name:<10} not installed (pip install -e '.[bench]')")
-            continue
-        figures[name] = peer_rate
-        echo(
-            f"  {name:<10} {peer_rate:10.1f} hands/s  ({peer_hands} hands, "
-            f"{peer_actions / peer_hands:.1f} actions/hand)   mazziere is {rate / peer_rate:.2f}x"
+            missing.append(name)
+    table = TABLES.get(rules, f"{SEATS}-max, stacks {STACK}, blinds {BLINDS[0]}/{BLINDS[1]}")
+    echo(
+        f"{rules}: {table}, random policy "
+        f"(seed {seed}); hands per CPU second, median of {repeats} alternating timings"
+    )
+    times: dict[str, list[float]] = {name: [] for name in players}
+    actions: dict[str, int] = {}
+    for _ in range(repeats):
+        for name, (play, count) in players.items():
+            seconds, actions[name] = _timed(lambda play=play, count=count: play(count, seed))  # type: ignore[misc]
+            times[name].append(seconds)
+    figures = {name: players[name][1] / statistics.median(values) for name, values in times.items()}
+    ours = figures["mazziere"]
+    for name, rate in figures.items():
+        count = players[name][1]
+        line = (
+            f"  {name:<10} {rate:10.1f} hands/s  ({count} hands, "
+            f"{actions[name] / count:.1f} actions/hand)"
         )
+        if name != "mazziere":
+            line += f"   mazziere is {ours / rate:.2f}x"
+        echo(line)
+    for name in missing:
+        echo(f"  {name:<10} not installed (pip install -e '.[bench]')")
     return figures

@@ -55,6 +55,8 @@ class CashReport:
     timeouts: int = 0
     decisions: int = 0
     rake: int = 0
+    carried: int = 0
+    """Chips left in the pot when the session ended (an italian-classic carried pot)."""
     joins: int = 0
     leaves: int = 0
     sit_outs: int = 0
@@ -197,8 +199,10 @@ def simulate_cash(
     top up, rebuy or leave when broke, time out and disconnect, at random.
 
     >>> report = simulate_cash("holdem", players=3, hands=20, seed=4, churn=False)
-    >>> report.hands, report.ledger_total, sum(report.won.values()) + report.rake
-    (20, 0, 0)
+    >>> report.hands, report.ledger_total
+    (20, 0)
+    >>> sum(report.won.values()) + report.rake + report.carried
+    0
     """
     rule_set = find_rules(rules)
     rng = random.Random(seed)
@@ -278,6 +282,7 @@ def simulate_cash(
     report.timeouts = table.stats.timeouts
     report.decisions = table.stats.decisions
     report.rake = table.ledger.balance(Account.house("rake"))
+    report.carried = table.ledger.balance(table.pot_account)
     report.ledger_total = table.ledger.total()
     report.ledger_entries = len(table.ledger)
     for name in report.bots:

@@ -527,8 +527,15 @@ class LegalActions:
     to_call: int = 0
     min_to: int = 0
     max_to: int = 0
-    confirm_fold: bool = False
-    """Folding is legal but gives up a free check: a client asks before sending it."""
+
+    @property
+    def confirm_fold(self) -> bool:
+        """Folding is legal but gives up a free check: a client asks before sending it.
+
+        >>> LegalActions(0, frozenset({ActionKind.FOLD, ActionKind.CHECK})).confirm_fold
+        True
+        """
+        return not self.to_call and ActionKind.FOLD in self.kinds
 
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, Action) or action.kind not in self.kinds:
@@ -1223,11 +1230,15 @@ class BettingHand:
         if not current and self._bet_refused(i) is not None:
             return None
         folded, stacks, bets = self.folded, self.stacks, self.bets
-        for j in range(self.n):
-            if j != i and not folded[j] and stacks[j] + bets[j] > current:
-                break
+        if not current:
+            if self._active < 2:  # nobody else has chips to answer a bet
+                return None
         else:
-            return None  # nobody could call more
+            for j in range(self.n):
+                if not folded[j] and stacks[j] + bets[j] > current and j != i:
+                    break
+            else:
+                return None  # nobody could call more
         low = current + self.min_increment if current else self.min_bet
         # (conditional expressions: min() and max() cost a call on every decision)
         low = all_in_to if low > all_in_to else low  # all-in for less than a full raise

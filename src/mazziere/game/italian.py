@@ -69,6 +69,7 @@ from mazziere.game.core import (
     Rake,
     Record,
     WrongPhaseError,
+    _fast_init,
 )
 from mazziere.game.italian_rules import (
     DrawStock,
@@ -96,6 +97,8 @@ __all__ = [
     "next_hand",
 ]
 
+_PAROL = frozenset({ActionKind.PAROL})
+
 BLIND_NAMES = ("buio", "controbuio", "over")
 """The blind bets from the dealer's left: forced in italian-32, chosen in italian-classic."""
 
@@ -107,7 +110,7 @@ class CannotDiscardError(IllegalActionError):
 # ------------------------------------------------------------------- setup
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class ItalianSetup:
     """Everything that defines a hand before the cards: the first record of its log.
 
@@ -144,6 +147,7 @@ class ItalianSetup:
         return data
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class HandStarted(Record):
     """The first record: the setup, from which the hand can be rebuilt with the rest of the log."""
@@ -152,6 +156,7 @@ class HandStarted(Record):
     setup: ItalianSetup
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class Discarded(Record):
     """A player's discards in the draw (none: "servito"); others see only how many."""
@@ -168,6 +173,7 @@ class Discarded(Record):
         return Discarded(self.position, (None,) * len(self.cards), self.timed_out)
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class StockReshuffled(Record):
     """The stock ran out: these discards became a new stock for ``position``'s draw."""
@@ -181,6 +187,7 @@ class StockReshuffled(Record):
         return StockReshuffled(self.position, (None,) * len(self.cards))
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class PotCarried(Record):
     """The pot is not awarded: a dead hand (nobody opened) or a parol pot."""
@@ -227,7 +234,7 @@ class ItalianCarry:
 
 def _chips(name: str, values: Iterable[object]) -> None:
     for value in values:
-        if isinstance(value, bool) or not isinstance(value, int):
+        if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
             raise HandSetupError(f"{name} are whole chips (int), not {value!r}")
         if value < 0:
             raise HandSetupError(f"{name} cannot be negative, got {value}")
@@ -396,7 +403,7 @@ class ItalianHand(BettingHand):
             rake=rake,
             ask_show=ask_show,
         )
-        self._start(setup, rule_set, deck, rng, odd_chips)
+        self._start(setup, rule_set, deck, rng, odd_chips, blinds=blinds)
 
     @classmethod
     def from_setup(
@@ -419,6 +426,8 @@ class ItalianHand(BettingHand):
         deck: Sequence[Card] | None,
         rng: RandomSource | None,
         odd_chips: Sequence[int] | None,
+        *,
+        blinds: tuple[int, ...] | None = None,
     ) -> None:
         if deck is None and rng is None:
             raise HandSetupError("give a card order (deck) or a random source (rng)")
@@ -455,7 +464,10 @@ class ItalianHand(BettingHand):
         self._opens: list[bool | None] = [None] * n
         self._opening_test: OpeningTest | None = None
         self._strengths: dict[int, int] = {}
+        self._all_in_raisers: set[int] = set()
         self._cycle = rule_set.straight_flush_minima_beats_massima
+        self._has_parol = rule_set.parol or rule_set.parole_splits_pot
+        self._draw_max = rule_set.draw_max
         self._showdown_pots: tuple[Pot, ...] = ()
         self._first_aggressor: int | None = None
         self._last_aggressor: int | None = None
@@ -469,7 +481,9 @@ class ItalianHand(BettingHand):
         self._draw_queue: list[int] = []
         self._late: list[int] = []
         self.blinds: tuple[int, ...] = (
-            forced_blinds(rule_set, buio=setup.buio, players=n) if setup.buio else ()
+            blinds
+            if blinds is not None
+            else (forced_blinds(rule_set, buio=setup.buio, players=n) if setup.buio else ())
         )
         """The forced blinds from the dealer's left (italian-32: buio, controbuio, over)."""
         self.log.append(HandStarted(setup))
@@ -587,6 +601,8 @@ class ItalianHand(BettingHand):
         self.log.pop()
         record = PlayerActed(actor, kind, due, due, forced.all_in)
         self.log.append(record)
+        if forced.all_in:
+            self._all_in_raisers.add(actor)
         self.blind_raisers.append(actor)
         if not self._offer_blind(actor + 1):
             self._deal()
@@ -603,7 +619,10 @@ class ItalianHand(BettingHand):
         """Bet (open, punto); before the deal, the buio."""
         if self._in_blind_phase():
             return self._blind(ActionKind.BET, amount, position)
-        return super().bet(amount, position)
+        record = BettingHand.bet(self, amount, position)
+        if record.all_in:
+            self._all_in_raisers.add(record.position)
+        return record
 
     def verify_raise_to(self, amount: int, position: int | None = None) -> None:
         """Raise unless the player to act may raise to ``amount`` (before the deal: a blind)."""
@@ -616,13 +635,18 @@ class ItalianHand(BettingHand):
         """Raise (rilancio); before the deal, the controbuio or the over."""
         if self._in_blind_phase():
             return self._blind(ActionKind.RAISE, amount, position)
-        record = super().raise_to(amount, position)
-        self._unlock_after_blind(record)
+        record = BettingHand.raise_to(self, amount, position)
+        if record.all_in:
+            self._all_in_raisers.add(record.position)
+        if self._blind_lock:
+            self._unlock_after_blind(record)
         return record
 
     def all_in(self, position: int | None = None) -> PlayerActed:
         """Put the whole stack in."""
         record = super().all_in(position)
+        if record.kind is not ActionKind.CALL:
+            self._all_in_raisers.add(record.position)
         self._unlock_after_blind(record)
         return record
 
@@ -641,10 +665,10 @@ class ItalianHand(BettingHand):
 
     def check(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
         """Check (passo, busso, cip); before the deal, decline the blind."""
-        if self._in_blind_phase():
+        if self.phase is Phase.DEALING:
             kind = ActionKind.TIMEOUT if timed_out else ActionKind.CHECK
             return self._blind(kind, None, position)
-        return super().check(position, timed_out=timed_out)
+        return BettingHand.check(self, position, timed_out=timed_out)
 
     # ------------------------------------------------------------------ deal
 
@@ -718,6 +742,8 @@ class ItalianHand(BettingHand):
         self._finish()
 
     def _split_pot(self, index: int, amount: int, winners: tuple[int, ...]) -> tuple[int, ...]:
+        if len(winners) == 1:  # suits break every tie: only parole splits a pot
+            return (amount,)
         script = self._odd_chips
         if script is None:
             return super()._split_pot(index, amount, winners)
@@ -777,15 +803,23 @@ class ItalianHand(BettingHand):
     ) -> Discarded:
         """Discard ``cards`` and get as many new ones (the fourth of four after everyone)."""
         discards = tuple(cards)
-        self.verify_draw(discards, position)
         actor = self.actor
+        held = self.hole[actor] if actor is not None else ()
+        if (
+            self.phase is not Phase.DRAW
+            or (position is not None and position != actor)
+            or len(discards) > self._draw_max
+            or len(thrown := set(discards)) != len(discards)
+            or not thrown.issubset(held)
+        ):
+            self.verify_draw(discards, position)  # raises the precise error (always, here)
         assert actor is not None
         record = Discarded(actor, discards, timed_out)
         self.log.append(record)
         count = len(discards)
         self.drawn[actor] = count
         if count:
-            self.hole[actor] = tuple(c for c in self.hole[actor] if c not in discards)
+            self.hole[actor] = tuple([c for c in held if c not in thrown])
             self._stock.discard(actor, discards)
             now = count
             if count == 4 and self.rules.fourth_card_after_others:
@@ -835,9 +869,8 @@ class ItalianHand(BettingHand):
 
     def _parol_offered(self) -> str | None:
         """Why this game or moment has no parol (parole); ``None`` if it has."""
-        rules = self.rules
-        if not (rules.parol or rules.parole_splits_pot):
-            return f"{rules.name} has no parol"
+        if not self._has_parol:
+            return f"{self.rules.name} has no parol"
         if self.betting_round != 2:
             return "parol is said in the last betting round only"
         return None
@@ -942,20 +975,22 @@ class ItalianHand(BettingHand):
     def legal_actions(self) -> LegalActions:
         """What the player to act may do now.
 
-        Betting: the core's answer, plus parol when it may be said; a fold with
-        nothing to call is flagged for confirmation.  Before the deal: the
-        blind (``min_to`` is its amount) or a check.  In the draw: ``draw``
-        with ``min_to``..``max_to`` cards.
+        Betting: the core's answer, plus parol when it may be said (a fold with
+        nothing to call is flagged for confirmation: ``confirm_fold``).  Before
+        the deal: the blind (``min_to`` is its amount) or a check.  In the draw:
+        ``draw`` with ``min_to``..``max_to`` cards.
         """
-        legal = super().legal_actions()
-        if self.phase is not Phase.BETTING:
-            return legal
-        kinds = legal.kinds
-        if self.betting_round == 2 and not legal.to_call and self._parol_blocked() is None:
-            kinds = kinds | {ActionKind.PAROL}
-        elif legal.to_call:
-            return legal
-        return LegalActions(legal.position, kinds, 0, legal.min_to, legal.max_to, True)
+        legal = BettingHand.legal_actions(self)
+        if (
+            self.betting_round == 2
+            and not legal.to_call
+            and self._parol_breaker is None
+            and self._has_parol
+            and self.phase is Phase.BETTING
+            and self._parol_blocked() is None
+        ):
+            return LegalActions(legal.position, legal.kinds | _PAROL, 0, legal.min_to, legal.max_to)
+        return legal
 
     # -------------------------------------------------------------- showdown
 
@@ -971,17 +1006,8 @@ class ItalianHand(BettingHand):
         strengths = self._strengths
         for position in order:
             strengths[position] = ranking.strength(self.hole[position])
-        self._all_in_raisers = self._raised_all_in()
         self._showdown_pots = self.pots()
         self._begin_showdown(order, ask=self.ask_show, auto_show=True)
-
-    def _raised_all_in(self) -> set[int]:
-        wagers = (ActionKind.BET, ActionKind.RAISE)
-        return {
-            record.position
-            for record in self.log
-            if type(record) is PlayerActed and record.all_in and record.kind in wagers
-        }
 
     def _best(self, positions: Sequence[int]) -> list[int]:
         """Who wins among ``positions`` (never a tie: suits break them)."""
@@ -1010,12 +1036,18 @@ class ItalianHand(BettingHand):
         # pot it contests, and a player who raised all-in.
         if position in self._all_in_raisers:
             return True
-        shown = self.shown
+        shown, strengths = self.shown, self._strengths
         for pot in self._showdown_pots:
-            if position not in pot.eligible:
+            eligible = pot.eligible
+            if position not in eligible:
                 continue
-            rivals = [p for p in pot.eligible if p in shown and p != position]
-            if not rivals or self._best([*rivals, position]) == [position]:
+            rivals = [p for p in eligible if p in shown and p != position]
+            if not rivals:
+                return True
+            if self._cycle:
+                if self._best([*rivals, position]) == [position]:
+                    return True
+            elif strengths[position] > max(strengths[p] for p in rivals):
                 return True
         return False
 

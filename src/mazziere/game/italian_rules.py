@@ -461,13 +461,15 @@ class DrawStock:
             (again if repeat else fresh).append(card)
             repeats.append(repeat)
             seen.add(card)
-        members = set(deck)
-        for card in fresh:
-            if card not in members:
-                raise StockError(f"card {str(CARDS[card])!r} is not in this game's deck")
-        fresh_set = set(fresh)
+        if fresh:
+            members = set(deck)
+            for card in fresh:
+                if card not in members:
+                    raise StockError(f"card {str(CARDS[card])!r} is not in this game's deck")
+            self._unseen = [c for c in deck if c not in seen]
+        else:
+            self._unseen = list(deck)
         self._given = fresh[::-1]  # pop() from the end
-        self._unseen = [c for c in deck if c not in fresh_set]
         self._fresh_left = len(deck)
         again.reverse()  # pop() from the end
         repeats.reverse()
@@ -518,28 +520,31 @@ class DrawStock:
         """``count`` cards of the deck nobody has seen, in random order, without bias.
 
         One number drawn below n (n-1) ... (n-count+1) is read in mixed radix:
-        each digit is one Fisher-Yates step, so every ordered choice of cards
-        is equally likely, for the price of a single call to the random source.
+        each digit picks one of the cards left (a Fisher-Yates step), so every
+        ordered choice of cards is equally likely, for the price of a single
+        call to the random source.
         """
         rng = self._rng
         if rng is None:
             raise StockError("the given card order ran out and there is no random source (rng)")
         unseen = self._unseen
         size = len(unseen)
+        if count == 1:
+            pick = rng.randrange(size)
+            unseen[pick], unseen[-1] = unseen[-1], unseen[pick]
+            return [unseen.pop()]
         number = rng.randrange(math.perm(size, count))
         cards: list[Card] = []
-        for k in range(count):
-            number, pick = divmod(number, size - k)
-            unseen[pick], unseen[-1] = unseen[-1], unseen[pick]
-            cards.append(unseen.pop())
+        for left in range(size, size - count, -1):
+            number, pick = divmod(number, left)
+            cards.append(unseen.pop(pick))
         return cards
 
     def discard(self, position: int, cards: Iterable[Card]) -> None:
         """Put ``position``'s discards on the discard pile."""
-        origin = self._origin
-        for card in cards:
-            origin[card] = position
-            self._pool.append(card)
+        cards = list(cards)
+        self._origin.update(dict.fromkeys(cards, position))
+        self._pool.extend(cards)
 
     def _usable(self, position: int) -> int:
         recycled, origin = self._recycled, self._origin
@@ -553,13 +558,11 @@ class DrawStock:
         eligible = [c for c in self._pool if origin.get(c) != position]
         if not eligible:
             raise StockError(f"no card left that p{position + 1} may receive")
-        rng = self._rng
-        if rng is None and not replaying:
+        if self._rng is None and not replaying:
             raise StockError("no random source to reshuffle the discards")
-        if rng is not None:
-            for i in range(len(eligible) - 1, 0, -1):
-                j = rng.randrange(i + 1)
-                eligible[i], eligible[j] = eligible[j], eligible[i]
+        # The new stock is not put in order here: each card dealt from it is
+        # drawn at random among those the drawer may receive (_random_usable),
+        # which is dealing from a shuffled stock, one Fisher-Yates step at a time.
         self._pool = [c for c in self._pool if origin.get(c) == position]
         self._recycled.extend(eligible)
         return ReshuffleEvent(position=position, cards=tuple(reversed(eligible)))
@@ -570,8 +573,11 @@ class DrawStock:
         A :class:`StockError` here means the given order broke the rule (a
         replay of a wrong history); the hand cannot go on.
         """
-        if count <= self._fresh_left and not self._repeats:
-            return list(self.deal_fresh(count)), []  # the usual case: the stock lasts
+        if count <= self._fresh_left and not self._repeats:  # the usual case: the stock lasts
+            if self._given:
+                return list(self.deal_fresh(count)), []
+            self._fresh_left -= count
+            return self._draw_unseen(count), []
         dealt: list[Card] = []
         events: list[ReshuffleEvent] = []
         for _ in range(count):
@@ -593,9 +599,30 @@ class DrawStock:
                 self._recycled.remove(card)
                 dealt.append(card)
                 continue
-            index = self._usable(position)
+            index = self._random_usable(position)
             if index < 0:
                 events.append(self._reshuffle(position))
-                index = self._usable(position)
+                index = self._random_usable(position)
             dealt.append(self._recycled.pop(index))
         return dealt, events
+
+    def _random_usable(self, position: int) -> int:
+        """Where in the reshuffled stock a random card the drawer may receive is; -1 if none."""
+        recycled, origin = self._recycled, self._origin
+        if not recycled:
+            return -1
+        rng = self._rng
+        if rng is None:
+            if any(origin.get(card) != position for card in recycled):
+                raise StockError("the given card order ran out and there is no random source")
+            return -1
+        # Usually no card of the drawer's own is there: one random pick.  If it
+        # hits one, pick again among the others: each card the drawer may get
+        # is still chosen with the same chance.
+        index = rng.randrange(len(recycled))
+        if origin.get(recycled[index]) != position:
+            return index
+        usable = [i for i, card in enumerate(recycled) if origin.get(card) != position]
+        if not usable:
+            return -1
+        return usable[rng.randrange(len(usable))]
