@@ -108,8 +108,7 @@ def scripted_session(
         order = [hands[p][k] for k in range(size) for p in range(len(hands))]
         return order + parse_cards(deal.get("draw", "") + " " + deal.get("board", ""))
 
-    session.table.deck_source = deck
-    session._deck_source = deck  # a tournament hands it to its table at each deal
+    session.deck_source = deck
     return session
 
 

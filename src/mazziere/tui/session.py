@@ -48,7 +48,7 @@ from mazziere.game.core import (
 )
 from mazziere.room.cash import CashSettings, CashTable
 from mazziere.room.clock import Clock, TimeSettings
-from mazziere.room.errors import RoomError
+from mazziere.room.errors import RoomError, TableStateError
 from mazziere.room.plan import HandPlan
 from mazziere.room.registration import TournamentSettings, TournamentState
 from mazziere.room.structure import ForcedBets, Schedule, Stakes, forced_bets
@@ -253,10 +253,10 @@ class PlaySession:
         self.bots: dict[str, Bot] = brains
         self.hands: list[PlayedHand] = []
         self.notices: list[Text] = []
-        self.transcript: list[Text] = []
-        """Every line of the sitting in order: the hands' logs and the notices between them."""
         """Lines between hands (rebuys, the parol pot's payments, eliminations, standings), in
         the order they came, for the whole sitting."""
+        self.transcript: list[Text] = []
+        """Every line of the sitting in order: the hands' logs and the notices between them."""
         self.started = datetime.now()
         self._current: _Hand | None = None
         self._button_draw_told = False
@@ -268,8 +268,8 @@ class PlaySession:
             self._open_tournament(rng, time)
         else:
             self._open_cash(rng, time)
-        self.table.deck_source = deck_source
-        self._deck_source = deck_source
+        self.deck_source = deck_source
+        """Card orders for the next hands, handed to the table at each deal (tests, lessons)."""
 
     # ------------------------------------------------------------- setting up
 
@@ -410,9 +410,10 @@ class PlaySession:
 
     def _deal(self) -> bool:
         if self.event is not None:
-            started = bool(self.event.start_hands())
-            self.table.deck_source = self._deck_source
-            return started
+            for table in self.event.tables.values():
+                table.deck_source = self.deck_source
+            return bool(self.event.start_hands())
+        self.table.deck_source = self.deck_source
         return self.table.start_hand()
 
     def _answer_bot_offers(self) -> bool:
@@ -583,8 +584,9 @@ class PlaySession:
         action = self.bots[decision.name].act(situation)
         try:
             table.act(decision.name, action)
-        except (IllegalActionError, RoomError):
-            # A bot that asks for something illegal loses its turn as if its time ran out.
+        except (IllegalActionError, TableStateError):
+            # A bot that asks for something illegal (or a raise after italian-32's raise
+            # window) loses its turn as if its time ran out.
             table.act(decision.name, Action.timeout())
         self._sync()
         return True
@@ -617,10 +619,11 @@ class PlaySession:
                     self.act(Action.timeout())
                 else:
                     self.play_bot()
-            elif not self.start_next_hand():
-                self._answer_bot_offers()
-                if hasattr(self.clock, "advance"):
-                    self.clock.advance(60)
+            elif not self.start_next_hand() and not self._answer_bot_offers():
+                advance = getattr(self.clock, "advance", None)
+                if advance is None:
+                    break  # a real clock: nothing to wait for here
+                advance(60)  # a break, on a manual clock
         self._sync()
 
     # ---------------------------------------------------------------- the log

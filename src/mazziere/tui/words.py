@@ -10,7 +10,7 @@ and split the pot on parole; Hold'em uses the usual terms.
 >>> from mazziere.rules import find_rules
 >>> context = Context(find_rules("italian-classic"), opening_round=True)
 >>> legal = LegalActions(0, frozenset({ActionKind.CHECK, ActionKind.BET, ActionKind.FOLD}),
-...                      0, 10, 500, confirm_fold=True)
+...                      0, 10, 500)
 >>> words = Words("it")
 >>> words.action(ActionKind.BET, context, legal, amount=20)
 'Apri 20'
