@@ -523,7 +523,19 @@ class PlayApp(App[Path | None]):
         legal = snap.legal
         words = self.words
         text = Text()
+        context = snap.context
         if legal is None:
+            return text
+        if context is not None and context.blind is not None:
+            text.append(
+                words.pick(
+                    f"Apertura al buio: puoi aprire senza vedere le carte con {chips(legal.min_to)}"
+                    " (prima il piatto, poi il doppio)",
+                    f"Blind opening: you may open before seeing your cards with"
+                    f" {chips(legal.min_to)} (the pot first, then double)",
+                ),
+                style="dim",
+            )
             return text
         if ActionKind.DRAW in legal.kinds:
             text.append(
@@ -534,7 +546,6 @@ class PlayApp(App[Path | None]):
                 style="dim",
             )
             return text
-        context = snap.context
         if (
             context is not None
             and context.opening_round

@@ -645,6 +645,7 @@ class PlaySession:
         for record in log[current.seen :]:
             self._say(current, *current.narrator.lines(record.seen_by(current.me)))
         current.seen = len(log)
+        self._say(current, *current.narrator.settle())
         if hand.is_over:
             self._say(current, *current.narrator.finish())
             current.done = True

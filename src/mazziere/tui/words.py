@@ -346,6 +346,22 @@ class Narrator:
             out.extend(self._other(record))
         return out
 
+    def settle(self) -> list[Text]:
+        """Lines held back to be told together (the forced bets), once a batch of records is
+        told.
+
+        >>> from mazziere.game.core import ForcedBet
+        >>> from mazziere.rules import find_rules
+        >>> narrator = Narrator(find_rules("italian-classic"), ["Bot 2", "Tu"], me=1,
+        ...                     words=Words("it"))
+        >>> narrator.lines(ForcedBet(0, 10, "invito", False, False)), narrator.lines(
+        ...     ForcedBet(1, 10, "invito", False, False))
+        ([], [])
+        >>> [line.plain for line in narrator.settle()]
+        ["Tutti mettono l'invito di 10"]
+        """
+        return self._forced_lines() if self._state.forced else []
+
     def finish(self) -> list[Text]:
         """Lines still held back at the end of the hand."""
         out = self._forced_lines() if self._state.forced else []
