@@ -903,7 +903,11 @@ class PlaySession:
         opening = getattr(view, "opening", None)
         if getattr(view, "parol_pot", False):
             notes.append(words.pick("Piatto di parol", "Parol pot"))
-        if opening is not None and getattr(view, "betting_round", 0) <= 1:
+        if (
+            opening is not None
+            and getattr(view, "betting_round", 0) <= 1
+            and view.phase is not Phase.DRAW
+        ):
             notes.append(words.pick(f"Apertura: {opening.name_it}", f"Opening: {opening.name_it}"))
         street = getattr(view, "street", None)
         if street is not None:
