@@ -28,6 +28,7 @@ from mazziere.game.italian import (
     ItalianHand,
     next_hand,
 )
+from mazziere.history.phh_italian import dumps_italian, loads, replay_italian
 from mazziere.rules import Rank, WrongPlayerCountError
 from tests.italian_play import Chain, check_cards, random_action
 
@@ -371,7 +372,7 @@ def any_action(hand: ItalianHand, rng: random.Random) -> Action:
 
 
 @given(st.sampled_from(["italian-classic", "italian-32"]), st.integers(2, 6), st.randoms())
-@settings(max_examples=60)
+@settings(max_examples=100)
 def test_can_is_true_exactly_when_the_action_succeeds(
     rules: str, players: int, rng: random.Random
 ) -> None:
@@ -398,6 +399,11 @@ def test_can_is_true_exactly_when_the_action_succeeds(
         hand.apply(legal)
     check_cards(hand)
     assert ItalianHand.from_log(hand.log).result == hand.result
+    # Written as PHH and read back, the hand replays to the same outcome.
+    again = replay_italian(loads(dumps_italian(hand)))
+    assert again.result is not None and hand.result is not None
+    assert (again.result.stacks, again.result.rake) == (hand.result.stacks, hand.result.rake)
+    assert again.carry == hand.carry
 
 
 PROFILES = [
