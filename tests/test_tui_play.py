@@ -97,6 +97,11 @@ async def test_italian_classic_opening_draw_of_four_parol_pot(tmp_path: Path, ca
         screen = table_text(app)
         assert "Mazziere · italian-classic · cash · invito 10" in screen
         assert "Apertura: J" in screen
+        # Four seats, the dealer's button, the bots' cards face down, the player's turn.
+        for name in ("Tu", "Bot 2", "Bot 3", "Bot 4"):
+            assert name in screen
+        assert " D " in screen and "░░ ░░ ░░ ░░ ░░" in screen
+        assert "Tocca a te  60 s" in screen
         assert "Tutti mettono l'invito di 10" in log_text(app)
 
         # Pass the word (and decline the blind opening) until Bot 2 has opened: then call.
@@ -244,5 +249,8 @@ async def test_holdem_all_in_with_side_pots(tmp_path: Path, capsys: Any) -> None
         assert "Bot 2 wins side pot 1 (90) with pair of kings" in log
         screen = table_text(app)
         assert "+800" in screen and "+90" in screen
+        assert "K♥ K♠" in screen  # Bot 2 showed; Bot 3 and Bot 4 mucked, face down
+        assert "Q♥" not in screen and "J♠" not in screen
+        assert "You win 800 (pair of aces)" in screen  # the summary line
         await _keys(pilot, "q")
     _check_replays(app, app.return_value, capsys)
