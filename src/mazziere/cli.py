@@ -348,6 +348,78 @@ def simulate(
     out.print(players_table)
 
 
+# --- terminal client: `mazziere play` ----------------------------------------------
+
+
+@app.command()
+def play(
+    *,
+    rules: RulesOption = "italian-classic",
+    players: Annotated[int, typer.Option(help="Players at the table, you included.")] = 4,
+    bots: Annotated[str, typer.Option(help="The bots: basic or random.")] = "basic",
+    stack: Annotated[
+        int | None, typer.Option(help="Starting chips (default: 1000; a sit & go: 1500).")
+    ] = None,
+    tournament: Annotated[
+        bool, typer.Option("--tournament", help="Play a sit & go instead of a cash table.")
+    ] = False,
+    lang: Annotated[str, typer.Option(help="Language: it or en.")] = "it",
+    seed: Annotated[int | None, typer.Option(help="Seed for a repeatable game.")] = None,
+    four_colour: Annotated[
+        bool,
+        typer.Option(
+            "--four-colour", "--four-color", help="Four-colour deck (blue diamonds, green clubs)."
+        ),
+    ] = False,
+    seconds: Annotated[float, typer.Option(help="Seconds for each decision.")] = 30.0,
+    hands_dir: Annotated[
+        str | None,
+        typer.Option(help="Folder for the hand histories (default: ~/.local/share/mazziere)."),
+    ] = None,
+) -> None:
+    """Play against bots in the terminal; the hand histories are saved when you quit."""
+    import random
+    from pathlib import Path
+
+    from mazziere.tui.app import PlayApp
+    from mazziere.tui.session import PlayConfig, PlaySession, SystemClock
+
+    config = PlayConfig(
+        rules=rules,
+        players=players,
+        bots=bots,
+        stack=stack,
+        tournament=tournament,
+        lang=lang,
+        seed=seed,
+        four_colour=four_colour,
+        decision_seconds=seconds,
+    )
+    if seed is None:
+        table_rng: random.Random = secrets.SystemRandom()
+        bot_rng: random.Random = secrets.SystemRandom()
+    else:
+        table_rng, bot_rng = random.Random(seed), random.Random(f"{seed} bots")
+    session = PlaySession(config, clock=SystemClock(), rng=table_rng, bot_rng=bot_rng)
+    folder = Path(hands_dir) if hands_dir is not None else None
+    saved = PlayApp(session, hands_dir=folder).run()
+    words = session.words
+    if saved is None:
+        saved = session.save(folder)
+    if saved is None:
+        typer.echo(words.pick("Nessuna mano finita: niente da salvare.", "No hand finished."))
+    else:
+        typer.echo(
+            words.pick(
+                f"{len(session.hands)} mani salvate in PHH nella cartella {saved}",
+                f"{len(session.hands)} hands saved as PHH in the folder {saved}",
+            )
+        )
+
+
+# --- end of the terminal client --------------------------------------------------
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the command; bad input is one line and exit code 2."""
     args = sys.argv[1:] if argv is None else argv

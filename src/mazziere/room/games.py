@@ -9,10 +9,10 @@ The table decides who is dealt in, by position, and what each posts
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from mazziere.cards import RandomSource
+from mazziere.cards import Card, RandomSource
 from mazziere.game.core import BettingHand, Rake
 from mazziere.rules import Game, RuleSet
 
@@ -49,7 +49,8 @@ class HandSpec:
     ``blind_positions``: which positions post real blinds, smallest first
     (the other live posts do not decide who acts first); ``dead``: dead
     money (a missed small blind, the dead part of a missed-blind post, the
-    adeguamento of a parol pot); ``ante``: everyone's ante or invito.
+    adeguamento of a parol pot); ``ante``: everyone's ante or invito;
+    ``deck``: a card order dealt before ``rng`` deals on (``None``: all from ``rng``).
     """
 
     rules: RuleSet
@@ -67,6 +68,7 @@ class HandSpec:
     opening: int = 0
     parol_pot: bool = False
     tournament: bool = False
+    deck: Sequence[Card] | None = None
 
 
 def new_hand(spec: HandSpec) -> BettingHand:
@@ -105,6 +107,7 @@ def _holdem(spec: HandSpec) -> BettingHand:
         blinds=blinds,
         ante=antes,
         min_bet=min_bet,
+        deck=spec.deck,
         rng=spec.rng,
         rake=spec.rake,
         ask_show=spec.ask_show,
@@ -139,6 +142,7 @@ def _italian(spec: HandSpec) -> BettingHand:
         posts=posts if any(posts) else None,
         rake=spec.rake is not None,
         ask_show=spec.ask_show,
+        deck=spec.deck,
         rng=spec.rng,
     )
 

@@ -16,12 +16,12 @@ dealt in and what happens to a player without chips.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from mazziere.cards import RandomSource
+from mazziere.cards import Card, RandomSource
 from mazziere.game.core import (
     Action,
     ActionKind,
@@ -224,6 +224,10 @@ class Table:
         """Questions waiting for an answer before the next deal (:meth:`answer`)."""
         self._answers: dict[str, bool] = {}
         self._asks_invito = False
+        self.deck_source: Callable[[HandPlan], Sequence[Card] | None] | None = None
+        """Where the next hands' cards come from: ``None`` deals every card from :attr:`rng`;
+        a function of the hand's plan returns a card order to deal first (or ``None``), the
+        rng dealing on after it -- for tests, lessons and demonstrations of a given deal."""
 
     # ------------------------------------------------------------------ reading
 
@@ -523,6 +527,7 @@ class Table:
             opening=self.carry.opening,
             parol_pot=self.carry.parol_pot,
             tournament=self._is_tournament(),
+            deck=self.deck_source(plan) if self.deck_source is not None else None,
         )
         self.hand = new_hand(spec)
         self._settled = False

@@ -1,0 +1,1 @@
+"""The terminal client: ``mazziere play`` (a Textual app) against bots at a room table."""

@@ -1,0 +1,174 @@
+"""Cards and chips as Rich text: suit symbols and colours, face-down backs, big cards.
+
+Two-colour decks paint hearts and diamonds red; the four-colour deck paints
+diamonds blue and clubs green, so a flush is never misread.
+
+>>> from mazziere.cards import Card
+>>> card_text(Card("Th")).plain, card_text(None).plain
+('10♥', '░░')
+>>> card_style(Card("Kd"), four_colour=True)
+'bold blue on white'
+>>> print("\\n".join(line.plain for line in big_cards([Card("Ah"), Card("Td")])))
+╭───╮ ╭───╮
+│A  │ │10 │
+│ ♥ │ │ ♦ │
+│  A│ │ 10│
+╰───╯ ╰───╯
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from mazziere.cards import Card, Suit
+
+__all__ = [
+    "BACK_STYLE",
+    "big_cards",
+    "card_style",
+    "card_text",
+    "cards_text",
+    "chips",
+    "empty_slots",
+]
+
+_TWO_COLOURS = {
+    Suit.HEARTS: "red",
+    Suit.DIAMONDS: "red",
+    Suit.CLUBS: "black",
+    Suit.SPADES: "black",
+}
+_FOUR_COLOURS = {
+    Suit.HEARTS: "red",
+    Suit.DIAMONDS: "blue",
+    Suit.CLUBS: "green",
+    Suit.SPADES: "black",
+}
+BACK_STYLE = "bright_white on blue"
+"""A face-down card."""
+
+
+def card_style(card: Card, *, four_colour: bool = False) -> str:
+    """The Rich style of a card's face: its suit's colour on a white card.
+
+    >>> card_style(Card("2s"))
+    'bold black on white'
+    """
+    colours = _FOUR_COLOURS if four_colour else _TWO_COLOURS
+    return f"bold {colours[card.suit]} on white"
+
+
+def card_text(card: Card | None, *, four_colour: bool = False) -> Text:
+    """One card as a small chip of text (``None``: face down).
+
+    >>> card_text(Card("As")).plain
+    'A♠'
+    """
+    if card is None:
+        return Text("░░", style=BACK_STYLE)
+    return Text(card.pretty(), style=card_style(card, four_colour=four_colour))
+
+
+def cards_text(cards: Sequence[Card | None], *, four_colour: bool = False) -> Text:
+    """Cards side by side, one space apart.
+
+    >>> cards_text([Card("Ah"), None]).plain
+    'A♥ ░░'
+    """
+    return Text(" ").join(card_text(c, four_colour=four_colour) for c in cards)
+
+
+def big_cards(
+    cards: Sequence[Card | None],
+    *,
+    four_colour: bool = False,
+    dimmed: Sequence[bool] = (),
+    compact: bool = False,
+) -> list[Text]:
+    """Cards drawn as five-line boxes side by side (``None``: face down); ``dimmed`` cards are
+    greyed (a card marked for the draw); ``compact`` boxes have three lines.
+
+    >>> [line.plain for line in big_cards([None])]
+    ['╭───╮', '│░░░│', '│░░░│', '│░░░│', '╰───╯']
+    >>> [line.plain for line in big_cards([Card("Td"), Card("As")], compact=True)]
+    ['╭───╮ ╭───╮', '│10♦│ │A♠ │', '╰───╯ ╰───╯']
+    """
+    if compact:
+        return _small_cards(cards, four_colour=four_colour, dimmed=dimmed)
+    lines = [Text() for _ in range(5)]
+    for index, card in enumerate(cards):
+        if index:
+            for line in lines:
+                line.append(" ")
+        dim = index < len(dimmed) and dimmed[index]
+        if card is None:
+            face = ["░░░", "░░░", "░░░"]
+            style = BACK_STYLE
+        else:
+            rank = card.rank.name_it
+            face = [f"{rank:<3}", f" {card.suit.symbol} ", f"{rank:>3}"]
+            style = card_style(card, four_colour=four_colour)
+        if dim:
+            style = "grey50 on grey23"
+        frame = "grey50" if dim else "white"
+        lines[0].append("╭───╮", style=frame)
+        for row, text in enumerate(face, start=1):
+            lines[row].append("│", style=frame)
+            lines[row].append(text, style=style)
+            lines[row].append("│", style=frame)
+        lines[4].append("╰───╯", style=frame)
+    return lines
+
+
+def _small_cards(
+    cards: Sequence[Card | None], *, four_colour: bool, dimmed: Sequence[bool]
+) -> list[Text]:
+    lines = [Text() for _ in range(3)]
+    for index, card in enumerate(cards):
+        if index:
+            for line in lines:
+                line.append(" ")
+        dim = index < len(dimmed) and dimmed[index]
+        if card is None:
+            face, style = "░░░", BACK_STYLE
+        else:
+            face, style = f"{card.pretty():<3}", card_style(card, four_colour=four_colour)
+        if dim:
+            style = "grey50 on grey23"
+        frame = "grey50" if dim else "white"
+        lines[0].append("╭───╮", style=frame)
+        lines[1].append("│", style=frame)
+        lines[1].append(face, style=style)
+        lines[1].append("│", style=frame)
+        lines[2].append("╰───╯", style=frame)
+    return lines
+
+
+def empty_slots(count: int, *, compact: bool = False) -> list[Text]:
+    """Dim outlines where cards are still to come (the board before the river).
+
+    >>> [line.plain for line in empty_slots(2)][0]
+    '┌ ─ ┐ ┌ ─ ┐'
+    """
+    rows = ["┌ ─ ┐", "     ", "│   │", "     ", "└ ─ ┘"]
+    if compact:
+        rows = [rows[0], rows[1], rows[4]]
+    lines = [Text() for _ in rows]
+    for index in range(count):
+        for line, row in zip(lines, rows, strict=True):
+            if index:
+                line.append(" ")
+            line.append(row, style="grey42")
+    return lines
+
+
+def chips(amount: int) -> str:
+    """An amount of chips, thousands set apart by a space as Italians write them.
+
+    >>> chips(1500), chips(20), chips(-1250)
+    ('1 500', '20', '-1 250')
+    """
+    text = f"{abs(amount):,}".replace(",", " ")
+    return ("-" if amount < 0 else "") + text
