@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from mazziere.cards import CARDS, Card
+from mazziere.cards import CARDS
 from mazziere.evaluate import evaluate_batch, holdem_strength5, holdem_strength7, ranking_for
 from mazziere.rules import find_rules
 
@@ -47,13 +47,13 @@ def _loop(function: Callable[[Any], object], items: Sequence[Any]) -> Callable[[
 
 def _peer_evaluators(
     size: int,
-) -> dict[str, tuple[Callable[[Any], object], Callable[[list[Card]], Any]]]:
+) -> dict[str, tuple[Callable[[Any], object], Callable[[list[int]], Any]]]:
     """name -> (evaluate one hand, convert one hand of our cards to its input)."""
-    peers: dict[str, tuple[Callable[[Any], object], Callable[[list[Card]], Any]]] = {}
+    peers: dict[str, tuple[Callable[[Any], object], Callable[[list[int]], Any]]] = {}
     try:
         import eval7  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
-        eval7_cards = {c: eval7.Card(str(c)) for c in CARDS}
+        eval7_cards = {int(c): eval7.Card(str(c)) for c in CARDS}
         peers["eval7"] = (eval7.evaluate, lambda hand: [eval7_cards[c] for c in hand])
     except ImportError:
         pass
@@ -61,7 +61,7 @@ def _peer_evaluators(
         import treys  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         evaluator = treys.Evaluator()
-        treys_cards = {c: treys.Card.new(str(c)) for c in CARDS}
+        treys_cards = {int(c): treys.Card.new(str(c)) for c in CARDS}
 
         def treys_eval(hand: list[int]) -> object:
             return evaluator.evaluate(hand[:2], hand[2:])
@@ -72,7 +72,7 @@ def _peer_evaluators(
     try:
         import phevaluator  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
-        ph_cards = {c: phevaluator.Card(str(c)).id_ for c in CARDS}
+        ph_cards = {int(c): phevaluator.Card(str(c)).id_ for c in CARDS}
 
         def ph_eval(hand: list[int]) -> object:
             return phevaluator.evaluate_cards(*hand)
@@ -88,7 +88,10 @@ def _peer_evaluators(
 
         peers["pokerkit"] = (
             pk_eval,
-            lambda hand: ("".join(map(str, hand[:2])), "".join(map(str, hand[2:]))),
+            lambda hand: (
+                "".join(str(CARDS[c]) for c in hand[:2]),
+                "".join(str(CARDS[c]) for c in hand[2:]),
+            ),
         )
     except ImportError:
         pass
@@ -101,7 +104,8 @@ def run_eval_benchmark(*, hands: int, repeats: int, seed: int, echo: Echo) -> di
     figures: dict[str, float] = {}
     echo(f"hands per timing: {hands}; median of {repeats} timings; seed {seed}")
     for size, ours in ((7, holdem_strength7), (5, holdem_strength5)):
-        deals = [[CARDS[i] for i in rng.sample(range(52), size)] for _ in range(hands)]
+        # Our cards are ints (0..51); each peer gets its own card objects or ints.
+        deals = [rng.sample(range(52), size) for _ in range(hands)]
         ours_rate = median_rate(_loop(ours, deals), hands, repeats)
         figures[f"holdem{size}.mazziere"] = ours_rate
         echo(f"\nHold'em {size}-card, one call per hand ({ours.__name__})")

@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -424,8 +424,6 @@ def ranking_for(rules: str | RuleSet, players: int | None = None) -> Ranking:
 
 # ---------------------------------------------------------------- Hold'em fast path
 
-_HOLDEM_KEY = HOLDEM_KEY
-
 
 @functools.cache
 def _holdem_tables() -> tuple[dict[int, int], dict[int, int], list[int]]:
@@ -433,49 +431,60 @@ def _holdem_tables() -> tuple[dict[int, int], dict[int, int], list[int]]:
     return ranking.nonflush[7], ranking.nonflush[5], ranking.flush
 
 
-def holdem_strength7(cards: Sequence[int]) -> int:
-    """Strength (1 to 7462, higher is better) of seven Hold'em cards.
+_Strength = Callable[[Sequence[int]], int]
 
-    The fastest single-hand call: give it seven card ints (a list of
-    :class:`~mazziere.cards.Card` is fine); it checks nothing.
 
-    >>> holdem_strength7(parse_cards("Ah Kh Qh Jh Th 2c 3d"))
-    7462
-    >>> holdem_strength7(parse_cards("2h 2d 4c 3s 7h 9c 8d")) > holdem_strength7(
-    ...     parse_cards("Ah Kh Qd Js 9c 3d 2s"))
-    True
-    """
-    key = _HOLDEM_KEY
-    a, b, c, d, e, f, g = cards
-    total = key[a] + key[b] + key[c] + key[d] + key[e] + key[f] + key[g]
-    flush_suit = _FLUSH_SUIT7[total & 4095]
-    if flush_suit < 0:
-        return _NONFLUSH7[total >> _SUIT_BITS]
-    mask = 0
-    for card in cards:
-        if card & 3 == flush_suit:
+def _holdem_fast_paths() -> tuple[_Strength, _Strength]:
+    # The tables are bound as closure cells: cheaper to reach than globals,
+    # which matters in a function whose whole cost is a few dozen bytecodes.
+    key = HOLDEM_KEY
+    flush_suit_of = _FLUSH_SUIT7
+    nonflush7, nonflush5, flush = _holdem_tables()
+
+    def holdem_strength7(cards: Sequence[int]) -> int:
+        """Strength (1 to 7462, higher is better) of seven Hold'em cards.
+
+        The fastest single-hand call: give it seven card ints (plain ints
+        are a little faster than :class:`~mazziere.cards.Card` objects); it
+        checks nothing.
+
+        >>> holdem_strength7(parse_cards("Ah Kh Qh Jh Th 2c 3d"))
+        7462
+        >>> holdem_strength7(parse_cards("2h 2d 4c 3s 7h 9c 8d")) > holdem_strength7(
+        ...     parse_cards("Ah Kh Qd Js 9c 3d 2s"))
+        True
+        """
+        a, b, c, d, e, f, g = cards
+        total = key[a] + key[b] + key[c] + key[d] + key[e] + key[f] + key[g]
+        suit = flush_suit_of[total & 4095]
+        if suit < 0:
+            return nonflush7[total >> 12]
+        mask = 0
+        for card in cards:
+            if card & 3 == suit:
+                mask |= 4 << (card >> 2)
+        return flush[mask]
+
+    def holdem_strength5(cards: Sequence[int]) -> int:
+        """Strength (1 to 7462) of five Hold'em cards; checks nothing.
+
+        >>> holdem_strength5(parse_cards("5s 4h 3d 2c Ah"))
+        5854
+        """
+        a, b, c, d, e = cards
+        total = key[a] + key[b] + key[c] + key[d] + key[e]
+        if flush_suit_of[total & 4095] < 0:
+            return nonflush5[total >> 12]
+        mask = 0
+        for card in cards:
             mask |= 4 << (card >> 2)
-    return _FLUSH[mask]
+        return flush[mask]
+
+    assert _SUIT_BITS == 12  # the shifts above are written out for speed
+    return holdem_strength7, holdem_strength5
 
 
-def holdem_strength5(cards: Sequence[int]) -> int:
-    """Strength (1 to 7462) of five Hold'em cards; checks nothing.
-
-    >>> holdem_strength5(parse_cards("5s 4h 3d 2c Ah"))
-    5854
-    """
-    key = _HOLDEM_KEY
-    a, b, c, d, e = cards
-    total = key[a] + key[b] + key[c] + key[d] + key[e]
-    if _FLUSH_SUIT7[total & 4095] < 0:
-        return _NONFLUSH5[total >> _SUIT_BITS]
-    mask = 0
-    for card in cards:
-        mask |= 4 << (card >> 2)
-    return _FLUSH[mask]
-
-
-_NONFLUSH7, _NONFLUSH5, _FLUSH = _holdem_tables()
+holdem_strength7, holdem_strength5 = _holdem_fast_paths()
 
 
 # ----------------------------------------------------------------------- values
