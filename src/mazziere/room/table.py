@@ -15,6 +15,7 @@ dealt in and what happens to a player without chips.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -164,7 +165,7 @@ class _Stats:
     won: dict[str, int] = field(default_factory=dict)
 
 
-class Table:
+class Table(abc.ABC):
     """Seats, button and hands of one table; the base of cash and tournament tables.
 
     ``ledger`` records every chip movement (the table's own for a cash game,
@@ -310,16 +311,16 @@ class Table:
 
     # ------------------------------------------------------------ to override
 
+    @abc.abstractmethod
     def current_stakes(self) -> Stakes:
         """The stakes of the next hand."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _candidates(self) -> dict[int, Candidate]:
         """Who may be dealt into the next hand."""
-        raise NotImplementedError
 
-    def _after_hand(self, summary: HandSummary) -> None:
-        """Busts, leavers, rebuys or eliminations once a hand is settled."""
+    def _after_hand(self, summary: HandSummary) -> None:  # noqa: B027 - optional hook
+        """Busts, leavers, rebuys or eliminations once a hand is settled (default: none)."""
 
     def _timed_out_too_often(self, seat: Seat) -> None:
         """A player reached the table's limit of consecutive timeouts."""
