@@ -30,6 +30,7 @@ table stores where in the sum that suit sits.
 
 from __future__ import annotations
 
+import array
 import functools
 import itertools
 from collections import Counter
@@ -433,13 +434,50 @@ def _holdem_tables() -> tuple[dict[int, int], dict[int, int], list[int]]:
 
 _Strength = Callable[[Sequence[int]], int]
 
+# The seven-card table as a perfect hash: 49,205 rank sums spread over a 7.8M
+# range are too sparse for a list and, as dict keys, cost a cache miss or
+# three per look-up; a 64K-slot array of uint16 (128 KB) stays in the cache.
+# Slot of rank sum r: ((r * _HASH_FACTOR >> 20) ^ displacement[r % _HASH_BUCKETS]) & 0xFFFF,
+# the displacement of each bucket found once, at import (hash and displace).
+_HASH_FACTOR = 0x9E3779B1
+_HASH_BUCKETS = 16384
+_HASH_SLOTS = 1 << 16
+
+
+def _perfect_hash(table: dict[int, int]) -> tuple[array.array[int], list[int]]:
+    """(slots, displacement per bucket) such that every key of ``table`` has its own slot."""
+    mask = _HASH_SLOTS - 1
+    buckets: dict[int, list[int]] = {}
+    for key in table:
+        buckets.setdefault(key % _HASH_BUCKETS, []).append(key)
+    taken = bytearray(_HASH_SLOTS)
+    slots = array.array("H", bytes(2 * _HASH_SLOTS))
+    displacement = [0] * _HASH_BUCKETS
+    # Biggest buckets first, each with the smallest displacement that fits.
+    for bucket in sorted(buckets, key=lambda b: -len(buckets[b])):
+        keys = buckets[bucket]
+        hashes = [(key * _HASH_FACTOR >> 20) & mask for key in keys]
+        shift = 0
+        while True:
+            places = [h ^ shift for h in hashes]
+            if len(set(places)) == len(places) and not any(taken[p] for p in places):
+                break
+            shift += 1
+        displacement[bucket] = shift
+        for place, key in zip(places, keys, strict=True):
+            taken[place] = 1
+            slots[place] = table[key]
+    return slots, displacement
+
 
 def _holdem_fast_paths() -> tuple[_Strength, _Strength]:
     # The tables are bound as closure cells: cheaper to reach than globals,
     # which matters in a function whose whole cost is a few dozen bytecodes.
     key = HOLDEM_KEY
     flush_suit_of = _FLUSH_SUIT7
-    nonflush7, nonflush5, flush = _holdem_tables()
+    flush_suit_plus_one = [suit + 1 for suit in _FLUSH_SUIT7]  # 0: no flush, one test less
+    nonflush7_table, nonflush5, flush = _holdem_tables()
+    nonflush7, displacement = _perfect_hash(nonflush7_table)
 
     def holdem_strength7(cards: Sequence[int]) -> int:
         """Strength (1 to 7462, higher is better) of seven Hold'em cards.
@@ -456,9 +494,13 @@ def _holdem_fast_paths() -> tuple[_Strength, _Strength]:
         """
         a, b, c, d, e, f, g = cards
         total = key[a] + key[b] + key[c] + key[d] + key[e] + key[f] + key[g]
+        if flush_suit_plus_one[total & 4095]:
+            return flush7(cards, total)
+        total >>= 12
+        return nonflush7[((total * 0x9E3779B1 >> 20) ^ displacement[total % 16384]) & 0xFFFF]
+
+    def flush7(cards: Sequence[int], total: int) -> int:
         suit = flush_suit_of[total & 4095]
-        if suit < 0:
-            return nonflush7[total >> 12]
         mask = 0
         for card in cards:
             if card & 3 == suit:
@@ -480,7 +522,8 @@ def _holdem_fast_paths() -> tuple[_Strength, _Strength]:
             mask |= 4 << (card >> 2)
         return flush[mask]
 
-    assert _SUIT_BITS == 12  # the shifts above are written out for speed
+    # The constants above are written out for speed.
+    assert (_SUIT_BITS, _HASH_FACTOR, _HASH_BUCKETS, _HASH_SLOTS) == (12, 0x9E3779B1, 16384, 65536)
     return holdem_strength7, holdem_strength5
 
 
