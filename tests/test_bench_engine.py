@@ -6,7 +6,11 @@ import dataclasses
 
 import pytest
 
-from mazziere.bench_engine import play_holdem_hands, play_pokerkit_hands
+from mazziere.bench_engine import (
+    play_holdem_hands,
+    play_holdem_hands_with_decide,
+    play_pokerkit_hands,
+)
 from mazziere.cli import main
 from mazziere.rules import ITALIAN_32, register_rules, unregister_rules
 
@@ -44,3 +48,10 @@ def test_the_random_players_play_whole_hands() -> None:
     assert play_holdem_hands(50, seed=3) > 50 * 5
     assert play_pokerkit_hands(5, seed=3) > 5 * 5
     assert play_holdem_hands(50, seed=3) == play_holdem_hands(50, seed=3)  # seeded
+
+
+def test_the_inlined_policy_is_decide() -> None:
+    # The same generator draws give the same decisions: any difference would
+    # change the draws that follow, and with them the count of actions.
+    for seed in (1, 2, 3):
+        assert play_holdem_hands(200, seed) == play_holdem_hands_with_decide(200, seed)

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from mazziere.cards import Card, RandomSource
 from mazziere.rules import BettingStructure, OddChipRule
@@ -301,13 +301,13 @@ def _plain(value: object) -> object:
         return value.value
     if value is None or isinstance(value, bool | int | str):
         return value
+    to_dict = getattr(value, "to_dict", None)
+    if to_dict is not None:  # before tuples: a named tuple says how it is written
+        return to_dict()
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
-    to_dict = getattr(value, "to_dict", None)
-    if to_dict is not None:
-        return to_dict()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     return str(value)
@@ -329,6 +329,11 @@ def _fast_init(cls: type[_T]) -> type[_T]:
         if f.default is not dataclasses.MISSING:
             namespace[f"_default_{f.name}"] = f.default
             params.append(f"{f.name}=_default_{f.name}")
+        elif f.default_factory is not dataclasses.MISSING:
+            namespace["_MISSING"] = dataclasses.MISSING
+            namespace[f"_factory_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=_MISSING")
+            lines.append(f"    if {f.name} is _MISSING:\n        {f.name} = _factory_{f.name}()")
         else:
             params.append(f.name)
         lines.append(f"    _set_{f.name}(self, {f.name})")
@@ -507,14 +512,13 @@ class PotAwarded(Record):
 # ---------------------------------------------------------------- legal actions
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
-class LegalActions:
+class LegalActions(NamedTuple):
     """What the player to act may do now: the engine's answer, and a client's buttons.
 
     ``to_call`` is what a call adds; a bet or raise brings the player's bet to
     any total from ``min_to`` to ``max_to`` (``min_to`` is the all-in amount
-    when the stack is short of a full raise).
+    when the stack is short of a full raise).  (A named tuple: the engine makes
+    one for every decision, and a tuple is the cheapest immutable record.)
 
     >>> legal = LegalActions(2, frozenset({ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE,
     ...                                    ActionKind.ALL_IN}), to_call=2, min_to=4, max_to=100)
@@ -643,6 +647,8 @@ def split_pot(
     [3, 4]
     """
     count = len(winners)
+    if count == 1:
+        return (amount,)
     if count == 0:
         raise ValueError("a pot needs at least one winner")
     share, odd = divmod(amount, count)
@@ -707,6 +713,16 @@ class Rake:
 # ------------------------------------------------------------------------ stock
 
 
+def _draws_by_getrandbits(rng: RandomSource) -> bool:
+    """Whether ``rng`` draws below k as ``random.Random`` does: rejection on getrandbits."""
+    randbelow = getattr(type(rng), "_randbelow", None)
+    return (
+        getattr(randbelow, "__qualname__", "") == "Random._randbelow_with_getrandbits"
+        and getattr(randbelow, "__module__", "") == "random"
+        and callable(getattr(rng, "getrandbits", None))
+    )
+
+
 class Stock:
     """The cards still to be dealt: a given order first, then random ones.
 
@@ -726,7 +742,7 @@ class Stock:
     mazziere.game.core.DeckExhaustedError: the given card order ran out after 1 cards
     """
 
-    __slots__ = ("_below", "_dealt", "_order", "_remaining", "_rng")
+    __slots__ = ("_below", "_dealt", "_getrandbits", "_order", "_remaining", "_rng")
 
     def __init__(
         self,
@@ -758,8 +774,14 @@ class Stock:
         # random.Random and SystemRandom draw an unbiased index below k with
         # _randbelow (what randrange itself calls) at a third of the cost.
         self._below: Callable[[int], int] | None = None
+        # random.Random draws below k by rejection on getrandbits(k.bit_length());
+        # take() does the same inline (the same cards for the same seed), saving
+        # a Python call per card.
+        self._getrandbits: Callable[[int], int] | None = None
         if rng is not None:
             self._below = getattr(rng, "_randbelow", None) or rng.randrange
+            if _draws_by_getrandbits(rng):
+                self._getrandbits = rng.getrandbits  # type: ignore[attr-defined]
 
     def __len__(self) -> int:
         return len(self._order) + (len(self._remaining) if self._below is not None else 0)
@@ -775,7 +797,15 @@ class Stock:
         remaining = self._remaining
         if not remaining:
             raise DeckExhaustedError("no cards left in the stock")
-        j = below(len(remaining))
+        getrandbits = self._getrandbits
+        if getrandbits is None:
+            j = below(len(remaining))
+        else:  # random.Random._randbelow, inlined (see take())
+            size = len(remaining)
+            bits = size.bit_length()
+            j = getrandbits(bits)
+            while j >= size:
+                j = getrandbits(bits)
         card = remaining[j]
         remaining[j] = remaining[-1]
         remaining.pop()
@@ -788,11 +818,23 @@ class Stock:
         if self._order or below is None or len(remaining) < count:
             return tuple([self.draw() for _ in range(count)])
         cards = []
-        for _ in range(count):  # draw(), inlined: every deal comes here
-            j = below(len(remaining))
-            cards.append(remaining[j])
-            remaining[j] = remaining[-1]
-            remaining.pop()
+        getrandbits = self._getrandbits
+        if getrandbits is not None:
+            for _ in range(count):  # draw() and random.Random._randbelow, inlined
+                size = len(remaining)
+                bits = size.bit_length()
+                j = getrandbits(bits)
+                while j >= size:
+                    j = getrandbits(bits)
+                cards.append(remaining[j])
+                remaining[j] = remaining[-1]
+                remaining.pop()
+        else:
+            for _ in range(count):  # draw(), inlined: every deal comes here
+                j = below(len(remaining))
+                cards.append(remaining[j])
+                remaining[j] = remaining[-1]
+                remaining.pop()
         self._dealt += count
         return tuple(cards)
 
@@ -830,6 +872,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class PotResult:
     """One pot at the end: its chips, who could win it, who did and how much each got."""
@@ -849,6 +892,7 @@ class PotResult:
         }
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """The end of a hand: stacks, payoffs (stack change), pots, rake, cards shown.
@@ -877,6 +921,8 @@ class HandResult:
 
 
 # ------------------------------------------------------------------------ hands
+
+_NO_EXTRA: Mapping[str, object] = MappingProxyType({})
 
 
 def _check_amount(amount: object) -> int:
@@ -949,7 +995,10 @@ class BettingHand:
         if len(stacks) < 2:
             raise HandSetupError(f"a hand needs at least 2 players, got {len(stacks)}")
         for stack in stacks:
-            if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
+            # type() first: the common case is fast; bool and other int subclasses fall through
+            if (
+                type(stack) is not int and (isinstance(stack, bool) or not isinstance(stack, int))
+            ) or stack <= 0:
                 raise HandSetupError(f"stacks are positive whole chips (int), not {stack!r}")
         if odd_chip is _ODDCHIPRULE_RANDOM_WINNER and rng is None:
             raise HandSetupError("the random odd-chip rule needs a random source (rng)")
@@ -1016,7 +1065,7 @@ class BettingHand:
             if not amount:
                 return ()
             folded = self.folded
-            return (Pot(amount, tuple(i for i in range(self.n) if not folded[i])),)
+            return (Pot(amount, tuple([i for i in range(self.n) if not folded[i]])),)
         if include_bets:
             committed: Sequence[int] = self.committed
         else:
@@ -1072,6 +1121,13 @@ class BettingHand:
     def _legal_other(self) -> LegalActions:
         """Legal actions in a game's own phases."""
         return NO_ACTIONS
+
+    _refuses_bets: ClassVar[bool] = False
+    """Whether the game overrides :meth:`_bet_refused` (else it is never called)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._refuses_bets = cls._bet_refused is not BettingHand._bet_refused
 
     def _bet_refused(self, position: int) -> str | None:
         """Why ``position`` may not open the betting of this round (``None``: it may).
@@ -1227,18 +1283,11 @@ class BettingHand:
             return None
         if self._acted[i] and current - self._faced[i] < self.min_increment:
             return None  # an all-in for less did not reopen the betting to this player
-        if not current and self._bet_refused(i) is not None:
+        if not current and self._refuses_bets and self._bet_refused(i) is not None:
             return None
-        folded, stacks, bets = self.folded, self.stacks, self.bets
-        if not current:
-            if self._active < 2:  # nobody else has chips to answer a bet
-                return None
-        else:
-            for j in range(self.n):
-                if not folded[j] and stacks[j] + bets[j] > current and j != i:
-                    break
-            else:
-                return None  # nobody could call more
+        if not self._answerable(i, current):
+            return None
+        bets = self.bets
         low = current + self.min_increment if current else self.min_bet
         # (conditional expressions: min() and max() cost a call on every decision)
         low = all_in_to if low > all_in_to else low  # all-in for less than a full raise
@@ -1246,6 +1295,16 @@ class BettingHand:
             high = current + self.total_pot + (current - bets[i])
             return low, min(max(high, low), all_in_to)
         return low, all_in_to
+
+    def _answerable(self, i: int, current: int) -> bool:
+        """Whether someone else could answer a bet or raise by ``i`` (put in more than a call)."""
+        if not current:
+            return self._active >= 2  # someone else has chips behind
+        folded, stacks, bets = self.folded, self.stacks, self.bets
+        for j in range(self.n):
+            if not folded[j] and stacks[j] + bets[j] > current and j != i:
+                return True
+        return False
 
     def _why_no_raise(self, i: int) -> str:
         current = self.current_bet
@@ -1274,7 +1333,28 @@ class BettingHand:
             current = self.current_bet
             to_call = current - bet
             stack = self.stacks[i]
-            bounds = self._raise_range(i)
+            if self.structure is _BETTINGSTRUCTURE_NO_LIMIT:
+                # _raise_range, inlined for the common structure: this runs for every decision
+                all_in_to = stack + bet
+                if (
+                    all_in_to > current
+                    and not self.call_only[i]
+                    and not (self._acted[i] and current - self._faced[i] < self.min_increment)
+                    and (current or not self._refuses_bets or self._bet_refused(i) is None)
+                    and self._answerable(i, current)
+                ):
+                    if current:
+                        low = current + self.min_increment
+                        kinds = _RAISE if to_call else _RAISE_CHECK
+                    else:
+                        low = self.min_bet
+                        kinds = _BET
+                    return LegalActions(
+                        i, kinds, to_call, all_in_to if low > all_in_to else low, all_in_to
+                    )
+                bounds = None
+            else:
+                bounds = self._raise_range(i)
             if bounds is None:
                 if not to_call:
                     return LegalActions(i, _CHECK_ONLY, 0)
@@ -1282,7 +1362,7 @@ class BettingHand:
                     return LegalActions(i, _CALL_ALL_IN, stack)
                 return LegalActions(i, _CALL_ONLY, to_call)
             low, high = bounds
-            capped = self.structure is not _BETTINGSTRUCTURE_NO_LIMIT and high < stack + bet
+            capped = high < stack + bet
             if not current:
                 kinds = _BET_NO_ALL_IN if capped else _BET
             elif to_call:
@@ -1691,11 +1771,16 @@ class BettingHand:
         # nothing: pots left with the same contenders are one pot, split once
         # (its odd chips are counted once).
         mucked = self.mucked
-        out = [self.folded[i] or i in mucked for i in range(self.n)]
+        if mucked:
+            folded = self.folded
+            out = [folded[i] or i in mucked for i in range(self.n)]
+        else:
+            out = self.folded
         if all(out):
             out = self.folded  # everyone mucked: cards speak among them
         pots = build_pots(self.committed, out, self._dead_money())
-        winners = [self._pot_winners(pot.eligible) for pot in pots]
+        pot_winners = self._pot_winners
+        winners = [pot_winners(pot.eligible) for pot in pots]
         if len(pots) > 1:
             won = {i for group in winners for i in group}
             losers = [not out[i] and i not in won for i in range(self.n)]
@@ -1710,11 +1795,11 @@ class BettingHand:
 
     def _award(self, plan: Sequence[tuple[Pot, tuple[int, ...]]]) -> None:
         """Take the rake, then give each pot to its winners (decided beforehand)."""
-        total = sum(pot.amount for pot, _ in plan)
+        amounts = [pot.amount for pot, _ in plan]
+        total = sum(amounts)
         rake = 0
         if self.rake is not None and self._rake_applies():
             rake = self.rake.amount(total, players=self.n)
-        amounts = [pot.amount for pot, _ in plan]
         if rake:
             # Each pot pays its share of the rake, rounded down; the chips left
             # over come from the pots in order, main pot first.
@@ -1728,14 +1813,17 @@ class BettingHand:
             self._rake_taken = rake
             self.log.append(RakeTaken(rake))
         stacks = self.stacks
-        for index, ((pot, winners), amount) in enumerate(zip(plan, amounts, strict=True)):
+        awards, log = self._awards, self.log
+        for index, (pot, winners) in enumerate(plan):
+            amount = amounts[index]
             shares = self._split_pot(index, amount, winners)
             for position, share in zip(winners, shares, strict=True):
                 stacks[position] += share
-            self._awards.append(PotResult(amount, pot.eligible, winners, shares))
-            self.log.append(PotAwarded(index, amount, winners, shares))
-        self.committed = [0] * self.n
-        self.dead = [0] * self.n
+            awards.append(PotResult(amount, pot.eligible, winners, shares))
+            log.append(PotAwarded(index, amount, winners, shares))
+        n = self.n
+        self.committed = [0] * n
+        self.dead = [0] * n
         self.carried = 0
 
     def _split_pot(self, index: int, amount: int, winners: tuple[int, ...]) -> tuple[int, ...]:
@@ -1749,12 +1837,12 @@ class BettingHand:
         self._show_queue = []
         stacks = tuple(self.stacks)
         self.result = HandResult(
-            stacks=stacks,
-            payoffs=tuple(s - t for s, t in zip(stacks, self.starting_stacks, strict=True)),
-            pots=tuple(self._awards),
-            rake=self._rake_taken,
-            shown=MappingProxyType(dict(self.shown)),
-            extra=MappingProxyType(dict(extra or {})),
+            stacks,
+            tuple([s - t for s, t in zip(stacks, self.starting_stacks, strict=True)]),
+            tuple(self._awards),
+            self._rake_taken,
+            MappingProxyType(dict(self.shown)),
+            _NO_EXTRA if not extra else MappingProxyType(dict(extra)),
         )
 
     # actions as data --------------------------------------------------------

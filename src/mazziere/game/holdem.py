@@ -219,10 +219,13 @@ class HoldemHand(BettingHand):
         per_blind = _per_position("blinds", blinds, n)
         if min_bet is None:  # the big blind, else the largest post, else the ante
             big = per_blind[0 if n == 2 else 1] if n >= 2 else 0
-            posts = [abs(b) for b in per_blind if isinstance(b, int)] + [
-                a for a in per_ante if isinstance(a, int)
-            ]
-            min_bet = abs(big) if isinstance(big, int) and big else max(posts, default=0)
+            if isinstance(big, int) and big:
+                min_bet = abs(big)
+            else:
+                posts = [abs(b) for b in per_blind if isinstance(b, int)] + [
+                    a for a in per_ante if isinstance(a, int)
+                ]
+                min_bet = max(posts, default=0)
         setup = HoldemSetup(
             stacks=tuple(stacks),
             antes=per_ante,
@@ -289,15 +292,16 @@ class HoldemHand(BettingHand):
         self._showdown_pots: tuple[Pot, ...] = ()
         self._last_aggressor: int | None = None
         self.log.append(HandStarted(setup))
-        posted = [0] * n
-        for position, amount in enumerate(setup.antes):
-            if amount:
-                record = self._post_forced(
-                    position, amount, kind="ante", live=False, levels=not setup.antes_dead
-                )
-                posted[position] = record.amount
-        if not setup.antes_dead and any(posted):
-            self._return_unmatched_ante(posted)
+        if any(setup.antes):
+            posted = [0] * n
+            for position, amount in enumerate(setup.antes):
+                if amount:
+                    record = self._post_forced(
+                        position, amount, kind="ante", live=False, levels=not setup.antes_dead
+                    )
+                    posted[position] = record.amount
+            if not setup.antes_dead and any(posted):
+                self._return_unmatched_ante(posted)
         blinds = setup.blinds
         order = (1, 0) if n == 2 else range(n)
         for position in order:
@@ -368,7 +372,8 @@ class HoldemHand(BettingHand):
         assert street is not None
         if street is _STREET_RIVER:
             self._evaluate()
-            self._begin_showdown(self._showdown_order(), ask=self.ask_show)
+            if not self._cards_speak_one_pot():
+                self._begin_showdown(self._showdown_order(), ask=self.ask_show)
         elif self._active <= 1:
             # At most one player can still bet: hands face up, the board is dealt out.
             for position in self._showdown_order():
@@ -407,11 +412,57 @@ class HoldemHand(BettingHand):
         self._strengths = strengths
         self._showdown_pots = self.pots()
 
+    def _cards_speak_one_pot(self) -> bool:
+        """The common showdown, done in one pass; False when it is not that case.
+
+        Cards speak (nobody is asked), one pot (nobody all-in), every hand
+        known: in showdown order a hand at least as good as the best shown so
+        far is shown, the others are mucked, and the best hands split the pot.
+        This is what the general showdown does in that case, without
+        rebuilding the pots for each question.
+        """
+        pots = self._showdown_pots
+        if self.ask_show or len(pots) != 1 or self._active != self._live or self.shown:
+            return False
+        strengths = self._strengths
+        if None in strengths.values():
+            return False
+        pot = pots[0]
+        self.phase = _PHASE_SHOWDOWN
+        best = -1
+        for position in self._showdown_order():
+            strength = strengths[position]
+            if strength >= best:  # type: ignore[operator]
+                best = strength  # type: ignore[assignment]
+                self._do_show(position)
+            else:
+                self._do_muck(position)
+        winners = tuple([i for i in pot.eligible if strengths[i] == best])
+        self._award([(pot, winners)])
+        self._finish()
+        return True
+
     def _can_win(self, position: int) -> bool | None:
-        mine = self._strengths.get(position)
+        strengths = self._strengths
+        mine = strengths.get(position)
         if mine is None:
             return None
-        for pot in self._showdown_pots:
+        pots = self._showdown_pots
+        if len(pots) == 1:
+            # One pot (the common case): only the best hand shown so far matters.
+            eligible = pots[0].eligible
+            if position not in eligible:
+                return False
+            best = -1
+            for other in self.shown:
+                if other != position and other in eligible:
+                    theirs = strengths.get(other)
+                    if theirs is None:
+                        return True  # an unknown hand shown: this one may still win
+                    if theirs > best:  # noqa: PLR1730 (max() costs a call)
+                        best = theirs
+            return mine >= best
+        for pot in pots:
             if position not in pot.eligible:
                 continue
             best = -1
