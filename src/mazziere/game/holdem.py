@@ -50,6 +50,7 @@ from mazziere.game.core import (
     Stock,
     UncalledBetReturned,
     UndeterminedHandError,
+    _builder,
     _fast_init,
 )
 from mazziere.rules import HOLDEM, Game, RuleSet, find_rules
@@ -136,6 +137,11 @@ class BoardDealt(Record):
     type: ClassVar[str] = "board"
     street: Street
     cards: tuple[Card | None, ...]
+
+
+_NEW_HOLE_CARDS_DEALT = _builder(HoleCardsDealt)
+_NEW_CARD_BURNED = _builder(CardBurned)
+_NEW_BOARD_DEALT = _builder(BoardDealt)
 
 
 def _per_position(name: str, values: int | Sequence[int], n: int) -> tuple[int, ...]:
@@ -335,14 +341,14 @@ class HoldemHand(BettingHand):
         for position in range(n):
             cards = (first[position], second[position])
             hole[position] = cards
-            log.append(HoleCardsDealt(position, cards))
+            log.append(_NEW_HOLE_CARDS_DEALT(position, cards))
 
     def _deal_board(self, street: Street) -> None:
         stock = self._stock
-        self.log.append(CardBurned(stock.draw()))
+        self.log.append(_NEW_CARD_BURNED(stock.draw()))
         cards = stock.take(_BOARD_COUNT[street])
         self.board.extend(cards)
-        self.log.append(BoardDealt(street, cards))
+        self.log.append(_NEW_BOARD_DEALT(street, cards))
 
     def _begin_street(self, street: Street) -> None:
         self.street = street
