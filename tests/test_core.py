@@ -329,3 +329,20 @@ def test_chips_conserved_through_a_split() -> None:
     assert sum(hand.result.stacks) == before
     main = hand.result.pots[0]
     assert main.winners == (0, 1, 3) and sum(main.shares) == main.amount
+
+
+def test_the_stock_deals_as_the_generator_would_draw() -> None:
+    # A seed gives the same cards whichever way they are dealt (take, draw),
+    # and the same as random.Random's own unbiased draw below k.
+    for seed in range(100):
+        stock = Stock(Deck.standard(), rng=random.Random(seed))
+        dealt = [*stock.take(12), stock.draw(), *stock.take(3), *stock.take(36)]
+        reference = random.Random(seed)
+        remaining = list(Deck.standard())
+        expected = []
+        for _ in range(52):
+            j = reference.randrange(len(remaining))
+            expected.append(remaining[j])
+            remaining[j] = remaining[-1]
+            remaining.pop()
+        assert dealt == expected

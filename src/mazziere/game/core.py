@@ -607,6 +607,11 @@ class LegalActions(NamedTuple):
 
 NO_ACTIONS = LegalActions(None)
 
+# A named tuple's own constructor is a Python function around tuple.__new__:
+# the engine calls tuple.__new__ itself, with every field, for each decision.
+_NEW_LEGAL_ACTIONS = tuple.__new__
+_LEGAL_ACTIONS = LegalActions
+
 _K = ActionKind
 _CHECK_ONLY = frozenset({_K.FOLD, _K.TIMEOUT, _K.CHECK})
 _CALL_ONLY = frozenset({_K.FOLD, _K.TIMEOUT, _K.CALL})
@@ -865,15 +870,18 @@ class Stock:
         cards = []
         getrandbits = self._getrandbits
         if getrandbits is not None:
+            size = len(remaining)
+            bits = size.bit_length()
             for _ in range(count):  # draw() and random.Random._randbelow, inlined
-                size = len(remaining)
-                bits = size.bit_length()
                 j = getrandbits(bits)
                 while j >= size:
                     j = getrandbits(bits)
                 cards.append(remaining[j])
                 remaining[j] = remaining[-1]
                 remaining.pop()
+                size -= 1
+                if not size >> (bits - 1):  # bits stays size.bit_length()
+                    bits -= 1
         else:
             for _ in range(count):  # draw(), inlined: every deal comes here
                 j = below(len(remaining))
@@ -1389,7 +1397,7 @@ class BettingHand:
                     and not self.call_only[i]
                     and not (self._acted[i] and current - self._faced[i] < self.min_increment)
                     and (current or not self._refuses_bets or self._bet_refused(i) is None)
-                    and self._answerable(i, current)
+                    and (self._active >= 2 if not current else self._answerable(i, current))
                 ):
                     if current:
                         low = current + self.min_increment
@@ -1397,18 +1405,17 @@ class BettingHand:
                     else:
                         low = self.min_bet
                         kinds = _BET
-                    return LegalActions(
-                        i, kinds, to_call, all_in_to if low > all_in_to else low, all_in_to
-                    )
+                    low = all_in_to if low > all_in_to else low
+                    return _NEW_LEGAL_ACTIONS(_LEGAL_ACTIONS, (i, kinds, to_call, low, all_in_to))
                 bounds = None
             else:
                 bounds = self._raise_range(i)
             if bounds is None:
                 if not to_call:
-                    return LegalActions(i, _CHECK_ONLY, 0)
+                    return _NEW_LEGAL_ACTIONS(_LEGAL_ACTIONS, (i, _CHECK_ONLY, 0, 0, 0))
                 if stack <= to_call:
-                    return LegalActions(i, _CALL_ALL_IN, stack)
-                return LegalActions(i, _CALL_ONLY, to_call)
+                    return _NEW_LEGAL_ACTIONS(_LEGAL_ACTIONS, (i, _CALL_ALL_IN, stack, 0, 0))
+                return _NEW_LEGAL_ACTIONS(_LEGAL_ACTIONS, (i, _CALL_ONLY, to_call, 0, 0))
             low, high = bounds
             capped = high < stack + bet
             if not current:
