@@ -39,6 +39,7 @@ from mazziere.game.core import (
     split_pot,
 )
 from mazziere.rules import BettingStructure, OddChipRule
+from tests.hand_state import hand_state
 
 
 class OneRound(BettingHand):
@@ -80,7 +81,7 @@ class OneRound(BettingHand):
 
 
 def snapshot(hand: BettingHand) -> dict[str, object]:
-    return copy.deepcopy({k: v for k, v in vars(hand).items() if k != "rng"})
+    return copy.deepcopy({k: v for k, v in hand_state(hand).items() if k != "rng"})
 
 
 def total_chips(hand: BettingHand) -> int:

@@ -37,6 +37,7 @@ from mazziere.game.core import (
 )
 from mazziere.game.holdem import BoardDealt, HoldemHand, Street
 from mazziere.rules import WrongPlayerCountError
+from tests.hand_state import hand_state
 
 
 def deck(holes: list[str], board: str = "") -> list[Card]:
@@ -66,7 +67,11 @@ def of(hand: HoldemHand, kind: type) -> list:  # type: ignore[type-arg]
 
 def snapshot(hand: HoldemHand) -> dict[str, object]:
     return copy.deepcopy(
-        {k: v for k, v in vars(hand).items() if k not in ("rng", "_stock", "setup", "rules", "log")}
+        {
+            k: v
+            for k, v in hand_state(hand).items()
+            if k not in ("rng", "_stock", "setup", "rules", "log")
+        }
     ) | {"log": list(hand.log)}
 
 

@@ -30,6 +30,7 @@ from mazziere.game.italian import (
 )
 from mazziere.history.phh_italian import dumps_italian, loads, replay_italian
 from mazziere.rules import Rank, WrongPlayerCountError
+from tests.hand_state import hand_state
 from tests.italian_play import Chain, check_cards, random_action
 
 
@@ -357,7 +358,7 @@ def test_carry_needs_the_end_of_the_hand() -> None:
 def snapshot(hand: ItalianHand) -> dict[str, object]:
     caches = ("_values", "_opens", "_opening_test", "_parol_scanned", "_parol_breaker")
     skip = ("rng", "_stock", "rules", "ranking", "setup", "rake", *caches)
-    return copy.deepcopy({k: v for k, v in vars(hand).items() if k not in skip})
+    return copy.deepcopy({k: v for k, v in hand_state(hand).items() if k not in skip})
 
 
 def any_action(hand: ItalianHand, rng: random.Random) -> Action:

@@ -1032,6 +1032,44 @@ class BettingHand:
     (last to bet or raise this round), ``call_only``.
     """
 
+    # Slots: a hand has more attributes than an instance dict shares keys for
+    # (30), and every action reads a dozen of them.
+    __slots__ = (
+        "_acted",
+        "_active",
+        "_auto_show",
+        "_awards",
+        "_faced",
+        "_live",
+        "_rake_taken",
+        "_show_queue",
+        "actor",
+        "aggressor",
+        "bets",
+        "call_only",
+        "carried",
+        "committed",
+        "current_bet",
+        "dead",
+        "folded",
+        "hole",
+        "log",
+        "min_bet",
+        "min_increment",
+        "min_raise_rule",
+        "mucked",
+        "n",
+        "odd_chip",
+        "phase",
+        "rake",
+        "result",
+        "rng",
+        "shown",
+        "stacks",
+        "starting_stacks",
+        "structure",
+    )
+
     structure: BettingStructure
     min_raise_rule: MinRaiseRule
     odd_chip: OddChipRule

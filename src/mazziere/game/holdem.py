@@ -196,6 +196,18 @@ class HoldemHand(BettingHand):
     otherwise cards speak: winning hands are shown, losing ones mucked.
     """
 
+    __slots__ = (
+        "_last_aggressor",
+        "_showdown_pots",
+        "_stock",
+        "_strengths",
+        "ask_show",
+        "board",
+        "rules",
+        "setup",
+        "street",
+    )
+
     street: Street | None
     board: list[Card | None]
 
