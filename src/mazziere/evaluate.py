@@ -433,14 +433,15 @@ def _holdem_tables() -> tuple[dict[int, int], dict[int, int], list[int]]:
 
 _Strength = Callable[[Sequence[int]], int]
 
-# The seven-card key.  CPython adds ints below 2**30 (one internal digit) on a
-# fast path and bigger ones digit by digit; HOLDEM_KEY sums reach 2**35, which
-# costs a fifth of a seven-card call.  So the fast path sums its own key: the
-# rank key (seven-card sums below 2**23) plus, above it, a suit key whose
-# seven-card sums stay below 2**7.  Seven bits cannot tell every flush from
-# every other suit mix; these keys put the sum of a flush on few other mixes
-# (about 3.4% of seven-card deals), which take the slow path and are found to
-# be no flush there.
+# The key of the fast paths.  CPython adds ints below 2**30 (one internal
+# digit) on a fast path and bigger ones digit by digit; HOLDEM_KEY sums reach
+# 2**35, which costs a fifth of a seven-card call.  So the fast paths sum their
+# own key: the rank key (seven-card sums below 2**23) plus, above it, a suit
+# key whose seven-card sums stay below 2**7.  Seven bits cannot tell every
+# seven-card flush from every other suit mix; these keys put the sum of a
+# flush on few other mixes (about 3.4% of seven-card deals), which take the
+# slow path and are found to be no flush there.  Five cards of one suit have
+# a sum no other mix of five has.
 _RANK_BITS7 = 23
 _SUIT_KEYS7 = (0, 1, 13, 18)
 _HOLDEM_KEY7: tuple[int, ...] = tuple(
@@ -448,13 +449,23 @@ _HOLDEM_KEY7: tuple[int, ...] = tuple(
 )
 
 
-def _maybe_flush7() -> list[bool]:
-    """Suit part of a seven-card sum -> whether a flush can have it."""
-    maybe = [False] * (7 * max(_SUIT_KEYS7) + 1)
-    for counts in itertools.product(range(8), repeat=4):
-        if sum(counts) == 7 and max(counts) >= 5:
+def _maybe_flush(size: int) -> list[bool]:
+    """Suit part of the sum of ``size`` cards of _HOLDEM_KEY7 -> whether a flush can have it."""
+    maybe = [False] * (size * max(_SUIT_KEYS7) + 1)
+    for counts in itertools.product(range(size + 1), repeat=4):
+        if sum(counts) == size and max(counts) >= 5:
             maybe[sum(n * k for n, k in zip(counts, _SUIT_KEYS7, strict=True))] = True
     return maybe
+
+
+def _flush_only_has_its_sum(size: int) -> bool:
+    """Whether no suit mix of ``size`` cards without a flush has the suit sum of a flush."""
+    maybe = _maybe_flush(size)
+    return not any(
+        maybe[sum(n * k for n, k in zip(counts, _SUIT_KEYS7, strict=True))]
+        for counts in itertools.product(range(5), repeat=4)
+        if sum(counts) == size
+    )
 
 
 # The seven-card table without flushes: 49,205 rank sums spread over 7.8M are
@@ -499,9 +510,10 @@ def _row_displacement(table: dict[int, int]) -> tuple[list[int], list[int]]:
 def _holdem_fast_paths() -> tuple[_Strength, _Strength]:
     # The tables are bound as closure cells: cheaper to reach than globals,
     # which matters in a function whose whole cost is a few dozen bytecodes.
-    key = HOLDEM_KEY
     key7 = _HOLDEM_KEY7
-    maybe_flush = _maybe_flush7()
+    maybe_flush = _maybe_flush(7)
+    is_flush5 = _maybe_flush(5)
+    assert _flush_only_has_its_sum(5)  # five cards: the suit sum tells a flush exactly
     suit_key = SUIT_KEYS * 13  # card -> its suit part of a HOLDEM_KEY sum
     flush_suit_of = _FLUSH_SUIT7
     nonflush7_table, nonflush5, flush = _holdem_tables()
@@ -553,9 +565,9 @@ def _holdem_fast_paths() -> tuple[_Strength, _Strength]:
         5854
         """
         a, b, c, d, e = cards
-        total = key[a] + key[b] + key[c] + key[d] + key[e]
-        if flush_suit_of[total & 4095] < 0:
-            return nonflush5[total >> 12]
+        total = key7[a] + key7[b] + key7[c] + key7[d] + key7[e]
+        if not is_flush5[total >> 23]:
+            return nonflush5[total & 0x7FFFFF]
         mask = 0
         for card in cards:
             mask |= 4 << (card >> 2)
