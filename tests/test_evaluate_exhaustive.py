@@ -84,6 +84,23 @@ def test_holdem_seven_cards_ordered_as_treys_orders_them() -> None:
     assert disagreements == 0
 
 
+def test_holdem_seven_cards_of_every_suit_mix_agree_with_rich_api() -> None:
+    # The fast path tells flushes by a seven-bit suit sum that some other
+    # mixes share; every mix, flush or not, must come out as the rich API says.
+    rng = random.Random(7)
+    mixes = [m for m in itertools.product(range(8), repeat=4) if sum(m) == 7]
+    assert len(mixes) == 120
+    for mix in mixes:
+        for _ in range(40):
+            cards = [
+                rank * 4 + suit
+                for suit, count in enumerate(mix)
+                for rank in rng.sample(range(13), count)
+            ]
+            rng.shuffle(cards)
+            assert holdem_strength7(cards) == evaluate(cards).strength
+
+
 def test_holdem_six_cards_and_rich_api_agree_with_fast_path() -> None:
     rng = random.Random(6)
     for _ in range(2000):

@@ -37,6 +37,23 @@ def median_rate(run: Callable[[], object], count: int, repeats: int) -> float:
     return count / statistics.median(times)
 
 
+def alternating_median_rates(
+    runs: dict[str, tuple[Callable[[], object], int]], repeats: int
+) -> dict[str, float]:
+    """Items per second of each run (``name -> (run, items)``), median of ``repeats``.
+
+    The timings alternate (one of each, ``repeats`` times over), so that a
+    slow spell of a shared machine falls on all of them alike.
+    """
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(repeats):
+        for name, (run, _count) in runs.items():
+            start = time.process_time()
+            run()
+            times[name].append(time.process_time() - start)
+    return {name: runs[name][1] / statistics.median(times[name]) for name in runs}
+
+
 def _loop(function: Callable[[Any], object], items: Sequence[Any]) -> Callable[[], None]:
     def run() -> None:
         for item in items:
@@ -102,19 +119,26 @@ def run_eval_benchmark(*, hands: int, repeats: int, seed: int, echo: Echo) -> di
     """Print and return hands/s of every evaluator, ours first, with ratios."""
     rng = random.Random(seed)
     figures: dict[str, float] = {}
-    echo(f"hands per timing: {hands}; median of {repeats} timings; seed {seed}")
+    echo(f"hands per timing: {hands}; median of {repeats} alternating timings; seed {seed}")
     for size, ours in ((7, holdem_strength7), (5, holdem_strength5)):
         # Our cards are ints (0..51); each peer gets its own card objects or ints.
         deals = [rng.sample(range(52), size) for _ in range(hands)]
-        ours_rate = median_rate(_loop(ours, deals), hands, repeats)
-        figures[f"holdem{size}.mazziere"] = ours_rate
-        echo(f"\nHold'em {size}-card, one call per hand ({ours.__name__})")
-        echo(f"  {'mazziere':<12} {ours_rate / 1e6:8.3f} M hands/s")
+        runs: dict[str, tuple[Callable[[], object], int]] = {
+            "mazziere": (_loop(ours, deals), hands)
+        }
         for name, (peer, convert) in _peer_evaluators(size).items():
             # pokerkit is three orders of magnitude slower: time fewer hands.
             count = hands // 50 if name == "pokerkit" else hands
             converted = [convert(hand) for hand in deals[:count]]
-            rate = median_rate(_loop(peer, converted), count, repeats)
+            runs[name] = (_loop(peer, converted), count)
+        rates = alternating_median_rates(runs, repeats)
+        ours_rate = rates["mazziere"]
+        figures[f"holdem{size}.mazziere"] = ours_rate
+        echo(f"\nHold'em {size}-card, one call per hand ({ours.__name__})")
+        echo(f"  {'mazziere':<12} {ours_rate / 1e6:8.3f} M hands/s")
+        for name, rate in rates.items():
+            if name == "mazziere":
+                continue
             figures[f"holdem{size}.{name}"] = rate
             echo(f"  {name:<12} {rate / 1e6:8.3f} M hands/s   mazziere is {ours_rate / rate:7.2f}x")
     batch = 1_000_000

@@ -30,7 +30,6 @@ table stores where in the sum that suit sits.
 
 from __future__ import annotations
 
-import array
 import functools
 import itertools
 from collections import Counter
@@ -434,50 +433,92 @@ def _holdem_tables() -> tuple[dict[int, int], dict[int, int], list[int]]:
 
 _Strength = Callable[[Sequence[int]], int]
 
-# The seven-card table as a perfect hash: 49,205 rank sums spread over a 7.8M
-# range are too sparse for a list and, as dict keys, cost a cache miss or
-# three per look-up; a 64K-slot array of uint16 (128 KB) stays in the cache.
-# Slot of rank sum r: ((r * _HASH_FACTOR >> 20) ^ displacement[r % _HASH_BUCKETS]) & 0xFFFF,
-# the displacement of each bucket found once, at import (hash and displace).
-_HASH_FACTOR = 0x9E3779B1
-_HASH_BUCKETS = 16384
-_HASH_SLOTS = 1 << 16
+# The key of the fast paths.  CPython adds ints below 2**30 (one internal
+# digit) on a fast path and bigger ones digit by digit; HOLDEM_KEY sums reach
+# 2**35, which costs a fifth of a seven-card call.  So the fast paths sum their
+# own key: the rank key (seven-card sums below 2**23) plus, above it, a suit
+# key whose seven-card sums stay below 2**7.  Seven bits cannot tell every
+# seven-card flush from every other suit mix; these keys put the sum of a
+# flush on few other mixes (about 3.4% of seven-card deals), which take the
+# slow path and are found to be no flush there.  Five cards of one suit have
+# a sum no other mix of five has.
+_RANK_BITS7 = 23
+_SUIT_KEYS7 = (0, 1, 13, 18)
+_HOLDEM_KEY7: tuple[int, ...] = tuple(
+    RANK_KEYS_7[c >> 2] | (_SUIT_KEYS7[c & 3] << _RANK_BITS7) for c in range(52)
+)
 
 
-def _perfect_hash(table: dict[int, int]) -> tuple[array.array[int], list[int]]:
-    """(slots, displacement per bucket) such that every key of ``table`` has its own slot."""
-    mask = _HASH_SLOTS - 1
-    buckets: dict[int, list[int]] = {}
-    for key in table:
-        buckets.setdefault(key % _HASH_BUCKETS, []).append(key)
-    taken = bytearray(_HASH_SLOTS)
-    slots = array.array("H", bytes(2 * _HASH_SLOTS))
-    displacement = [0] * _HASH_BUCKETS
-    # Biggest buckets first, each with the smallest displacement that fits.
-    for bucket in sorted(buckets, key=lambda b: -len(buckets[b])):
-        keys = buckets[bucket]
-        hashes = [(key * _HASH_FACTOR >> 20) & mask for key in keys]
-        shift = 0
+def _maybe_flush(size: int) -> list[bool]:
+    """Suit part of the sum of ``size`` cards of _HOLDEM_KEY7 -> whether a flush can have it."""
+    maybe = [False] * (size * max(_SUIT_KEYS7) + 1)
+    for counts in itertools.product(range(size + 1), repeat=4):
+        if sum(counts) == size and max(counts) >= 5:
+            maybe[sum(n * k for n, k in zip(counts, _SUIT_KEYS7, strict=True))] = True
+    return maybe
+
+
+def _flush_only_has_its_sum(size: int) -> bool:
+    """Whether no suit mix of ``size`` cards without a flush has the suit sum of a flush."""
+    maybe = _maybe_flush(size)
+    return not any(
+        maybe[sum(n * k for n, k in zip(counts, _SUIT_KEYS7, strict=True))]
+        for counts in itertools.product(range(5), repeat=4)
+        if sum(counts) == size
+    )
+
+
+# The seven-card table without flushes: 49,205 rank sums spread over 7.8M are
+# too sparse for a list and, as dict keys, cost a cache miss or three per
+# look-up.  So it is a sparse matrix, row = low 14 bits of the rank sum,
+# column = the 9 bits above, packed in 64K slots: row r starts at
+# displacement[r] and column c sits at slot displacement[r] ^ c (two rows may
+# share a slot when they store the same strength there).  Reading it is a
+# mask, a shift and two subscripts on small ints.
+_ROW_BITS7 = 14
+_COLUMN_BITS7 = _RANK_BITS7 - _ROW_BITS7
+_SLOTS7 = 1 << 16
+
+
+def _row_displacement(table: dict[int, int]) -> tuple[list[int], list[int]]:
+    """(slots, displacement per row) holding every rank sum of ``table`` as above."""
+    rows: dict[int, list[tuple[int, int]]] = {}
+    for rank_sum, strength in table.items():
+        entries = rows.setdefault(rank_sum & ((1 << _ROW_BITS7) - 1), [])
+        entries.append((rank_sum >> _ROW_BITS7, strength))
+    slots = [0] * _SLOTS7  # strengths start at 1: 0 is a free slot
+    displacement = [0] * (1 << _ROW_BITS7)
+    # Fullest rows first, each at the first of a fixed pseudo-random sequence
+    # of displacements where it fits: a few tries per row, where scanning the
+    # displacements in order would try every filled one again for each row.
+    probe = 0
+    for row in sorted(rows, key=lambda r: (-len(rows[r]), r)):
+        entries = rows[row]
         while True:
-            places = [h ^ shift for h in hashes]
-            if len(set(places)) == len(places) and not any(taken[p] for p in places):
+            probe = (probe * 1103515245 + 12345) & 0x7FFFFFFF  # an LCG, seeded: same tables
+            start = probe >> 15
+            if all(slots[start ^ column] in (0, strength) for column, strength in entries):
                 break
-            shift += 1
-        displacement[bucket] = shift
-        for place, key in zip(places, keys, strict=True):
-            taken[place] = 1
-            slots[place] = table[key]
-    return slots, displacement
+        displacement[row] = start
+        for column, strength in entries:
+            slots[start ^ column] = strength
+    # Equal values as one object: the list then points to fewer places in memory.
+    shared: dict[int, int] = {}
+    return [shared.setdefault(s, s) for s in slots], [shared.setdefault(d, d) for d in displacement]
 
 
 def _holdem_fast_paths() -> tuple[_Strength, _Strength]:
     # The tables are bound as closure cells: cheaper to reach than globals,
     # which matters in a function whose whole cost is a few dozen bytecodes.
-    key = HOLDEM_KEY
+    key7 = _HOLDEM_KEY7
+    maybe_flush = _maybe_flush(7)
+    is_flush5 = _maybe_flush(5)
+    assert _flush_only_has_its_sum(5)  # five cards: the suit sum tells a flush exactly
+    suit_key = SUIT_KEYS * 13  # card -> its suit part of a HOLDEM_KEY sum
     flush_suit_of = _FLUSH_SUIT7
-    flush_suit_plus_one = [suit + 1 for suit in _FLUSH_SUIT7]  # 0: no flush, one test less
     nonflush7_table, nonflush5, flush = _holdem_tables()
-    nonflush7, displacement = _perfect_hash(nonflush7_table)
+    assert max(nonflush7_table) < 1 << _RANK_BITS7
+    nonflush7, displacement = _row_displacement(nonflush7_table)
 
     def holdem_strength7(cards: Sequence[int]) -> int:
         """Strength (1 to 7462, higher is better) of seven Hold'em cards.
@@ -493,14 +534,24 @@ def _holdem_fast_paths() -> tuple[_Strength, _Strength]:
         True
         """
         a, b, c, d, e, f, g = cards
-        total = key[a] + key[b] + key[c] + key[d] + key[e] + key[f] + key[g]
-        if flush_suit_plus_one[total & 4095]:
+        total = key7[a] + key7[b] + key7[c] + key7[d] + key7[e] + key7[f] + key7[g]
+        if maybe_flush[total >> 23]:
             return flush7(cards, total)
-        total >>= 12
-        return nonflush7[((total * 0x9E3779B1 >> 20) ^ displacement[total % 16384]) & 0xFFFF]
+        return nonflush7[displacement[total & 0x3FFF] ^ (total >> 14 & 0x1FF)]
 
     def flush7(cards: Sequence[int], total: int) -> int:
-        suit = flush_suit_of[total & 4095]
+        a, b, c, d, e, f, g = cards
+        suit = flush_suit_of[
+            suit_key[a]
+            + suit_key[b]
+            + suit_key[c]
+            + suit_key[d]
+            + suit_key[e]
+            + suit_key[f]
+            + suit_key[g]
+        ]
+        if suit < 0:  # a suit mix that shares its sum with a flush
+            return nonflush7[displacement[total & 0x3FFF] ^ (total >> 14 & 0x1FF)]
         mask = 0
         for card in cards:
             if card & 3 == suit:
@@ -514,16 +565,16 @@ def _holdem_fast_paths() -> tuple[_Strength, _Strength]:
         5854
         """
         a, b, c, d, e = cards
-        total = key[a] + key[b] + key[c] + key[d] + key[e]
-        if flush_suit_of[total & 4095] < 0:
-            return nonflush5[total >> 12]
+        total = key7[a] + key7[b] + key7[c] + key7[d] + key7[e]
+        if not is_flush5[total >> 23]:
+            return nonflush5[total & 0x7FFFFF]
         mask = 0
         for card in cards:
             mask |= 4 << (card >> 2)
         return flush[mask]
 
     # The constants above are written out for speed.
-    assert (_SUIT_BITS, _HASH_FACTOR, _HASH_BUCKETS, _HASH_SLOTS) == (12, 0x9E3779B1, 16384, 65536)
+    assert (_RANK_BITS7, _ROW_BITS7, _COLUMN_BITS7) == (23, 14, 9)
     return holdem_strength7, holdem_strength5
 
 
