@@ -24,7 +24,13 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from mazziere.cards import CARDS, Card, RandomSource, Rank, format_cards
-from mazziere.evaluate import ranking_for
+from mazziere.evaluate import (
+    ITALIAN_KEY,
+    ITALIAN_RANK_SHIFT,
+    ITALIAN_SUIT_SHIFT,
+    SUIT_KEYS,
+    ranking_for,
+)
 from mazziere.rules import Category, RuleSet, find_rules
 
 __all__ = [
@@ -203,6 +209,15 @@ def can_open(
     )
 
 
+_FOUR_OF_A_SUIT = frozenset(
+    4 * SUIT_KEYS[suit] + SUIT_KEYS[other]
+    for suit in range(4)
+    for other in range(4)
+    if other != suit
+) | frozenset(5 * SUIT_KEYS[suit] for suit in range(4))
+"""Suit parts of five-card Italian sums with four or five cards of one suit."""
+
+
 class OpeningTest:
     """The opening test of one deck and one minimum, made once and called for every hand.
 
@@ -214,7 +229,7 @@ class OpeningTest:
     (True, False)
     """
 
-    __slots__ = ("_above_pair", "_bilateral", "_lowest", "_minimum", "_ranking")
+    __slots__ = ("_above_pair", "_bilateral", "_by_ranks", "_lowest", "_minimum", "_ranking")
 
     _cache: ClassVar[dict[tuple[str, int, int], tuple[RuleSet, OpeningTest]]] = {}
 
@@ -225,6 +240,8 @@ class OpeningTest:
         self._minimum = int(minimum) - 2  # as the rank part of a card int
         self._lowest = rules.lowest_rank(players)
         self._bilateral = rules.bilateral_draw_opens
+        self._by_ranks: dict[int, bool] = {}
+        """Rank part of an Italian sum -> the answer (hands with at most three cards of a suit)."""
 
     @classmethod
     def of(cls, rules: RuleSet, *, players: int, minimum: Rank) -> OpeningTest:
@@ -237,6 +254,21 @@ class OpeningTest:
         return cached[1]
 
     def __call__(self, cards: Sequence[int]) -> bool:
+        # Without four cards of a suit there is no flush and no straight-flush draw:
+        # the answer depends on the ranks alone, and is worked out once for each
+        # multiset of ranks.
+        key = ITALIAN_KEY
+        first, second, third, fourth, fifth = cards
+        total = key[first] + key[second] + key[third] + key[fourth] + key[fifth]
+        if (total >> ITALIAN_SUIT_SHIFT) & 4095 in _FOUR_OF_A_SUIT:
+            return self._test(cards)
+        ranks = total >> ITALIAN_RANK_SHIFT
+        known = self._by_ranks.get(ranks)
+        if known is None:
+            known = self._by_ranks[ranks] = self._test(cards)
+        return known
+
+    def _test(self, cards: Sequence[int]) -> bool:
         ranking = self._ranking
         category = ranking.category(ranking.strength(cards))
         if category in self._above_pair:
