@@ -98,7 +98,26 @@ __all__ = [
     "next_hand",
 ]
 
-_PAROL = frozenset({ActionKind.PAROL})
+# Enum members as module constants, as in the core: reading one off its class costs
+# ten times more, and these are read on every action.
+_ACTIONKIND_BET = ActionKind.BET
+_ACTIONKIND_CALL = ActionKind.CALL
+_ACTIONKIND_CHECK = ActionKind.CHECK
+_ACTIONKIND_DRAW = ActionKind.DRAW
+_ACTIONKIND_FOLD = ActionKind.FOLD
+_ACTIONKIND_PAROL = ActionKind.PAROL
+_ACTIONKIND_RAISE = ActionKind.RAISE
+_ACTIONKIND_TIMEOUT = ActionKind.TIMEOUT
+_PHASE_BETTING = Phase.BETTING
+_PHASE_DEALING = Phase.DEALING
+_PHASE_DRAW = Phase.DRAW
+_PHASE_OVER = Phase.OVER
+_PHASE_SHOWDOWN = Phase.SHOWDOWN
+
+_PAROL = frozenset({_ACTIONKIND_PAROL})
+_DRAW_KINDS = frozenset({_ACTIONKIND_DRAW, _ACTIONKIND_TIMEOUT})
+_BLIND_BET_KINDS = frozenset({_ACTIONKIND_BET, _ACTIONKIND_CHECK, _ACTIONKIND_TIMEOUT})
+_BLIND_RAISE_KINDS = frozenset({_ACTIONKIND_RAISE, _ACTIONKIND_CHECK, _ACTIONKIND_TIMEOUT})
 
 BLIND_NAMES = ("buio", "controbuio", "over")
 """The blind bets from the dealer's left: forced in italian-32, chosen in italian-classic."""
@@ -541,10 +560,12 @@ class ItalianHand(BettingHand):
 
     def _blind_amount(self) -> int:
         """What the next blind raiser must put in: the pot, then double each time."""
-        raises = len(self.blind_raisers) + 1
-        return blind_opening_amounts(
-            pot=self._blind_base, raises=raises, factor=self.rules.blind_opening_factor
-        )[-1]
+        base = self._blind_base
+        if base <= 0:  # blind_opening_amounts says why there is no blind opening
+            blind_opening_amounts(pot=base, raises=1)
+        # The last of blind_opening_amounts(pot=base, raises=len(raisers) + 1, factor=...).
+        due: int = base * self.rules.blind_opening_factor ** len(self.blind_raisers)
+        return due
 
     def _offer_blind(self, position: int) -> bool:
         """Ask ``position`` for the next blind raise if the rules and its chips allow."""
@@ -556,27 +577,27 @@ class ItalianHand(BettingHand):
             self._blind_base = self.total_pot
         if self.stacks[position] < self._blind_amount():
             return False
-        self.phase = Phase.DEALING
+        self.phase = _PHASE_DEALING
         self.actor = position
         return True
 
     def _in_blind_phase(self) -> bool:
-        return self.phase is Phase.DEALING
+        return self.phase is _PHASE_DEALING
 
     def _verify_blind(self, kind: ActionKind, amount: object, position: int | None) -> int:
         actor = self.actor
         assert actor is not None
         if position is not None and position != actor:
             raise NotYourTurnError(f"it is position {actor}'s turn, not {position}'s")
-        if kind in (ActionKind.CHECK, ActionKind.TIMEOUT):
+        if kind in (_ACTIONKIND_CHECK, _ACTIONKIND_TIMEOUT):
             return 0
         due = self._blind_amount()
         name = BLIND_NAMES[len(self.blind_raisers)]
-        if kind is ActionKind.BET and self.blind_raisers:
+        if kind is _ACTIONKIND_BET and self.blind_raisers:
             raise CannotBetError(f"there is a blind bet already: the {name} raises to {due}")
-        if kind is ActionKind.RAISE and not self.blind_raisers:
+        if kind is _ACTIONKIND_RAISE and not self.blind_raisers:
             raise CannotRaiseError(f"there is no blind to raise: the buio bets {due}")
-        if kind not in (ActionKind.BET, ActionKind.RAISE):
+        if kind not in (_ACTIONKIND_BET, _ACTIONKIND_RAISE):
             raise ActionNotOfferedError(
                 f"before the deal position {actor} may only make the {name} ({due}) or check"
             )
@@ -593,7 +614,7 @@ class ItalianHand(BettingHand):
         actor = self.actor
         assert actor is not None
         if not due:
-            record = PlayerActed(actor, ActionKind.CHECK, 0, 0, False, kind is ActionKind.TIMEOUT)
+            record = PlayerActed(actor, _ACTIONKIND_CHECK, 0, 0, False, kind is _ACTIONKIND_TIMEOUT)
             self.log.append(record)
             self._deal()
             return record
@@ -612,14 +633,14 @@ class ItalianHand(BettingHand):
     def verify_bet(self, amount: int, position: int | None = None) -> None:
         """Raise unless the player to act may bet ``amount`` (before the deal: the buio)."""
         if self._in_blind_phase():
-            self._verify_blind(ActionKind.BET, amount, position)
+            self._verify_blind(_ACTIONKIND_BET, amount, position)
             return
         super().verify_bet(amount, position)
 
     def bet(self, amount: int, position: int | None = None) -> PlayerActed:
         """Bet (open, punto); before the deal, the buio."""
-        if self._in_blind_phase():
-            return self._blind(ActionKind.BET, amount, position)
+        if self.phase is _PHASE_DEALING:  # _in_blind_phase(), inlined
+            return self._blind(_ACTIONKIND_BET, amount, position)
         record = BettingHand.bet(self, amount, position)
         if record.all_in:
             self._all_in_raisers.add(record.position)
@@ -628,14 +649,14 @@ class ItalianHand(BettingHand):
     def verify_raise_to(self, amount: int, position: int | None = None) -> None:
         """Raise unless the player to act may raise to ``amount`` (before the deal: a blind)."""
         if self._in_blind_phase():
-            self._verify_blind(ActionKind.RAISE, amount, position)
+            self._verify_blind(_ACTIONKIND_RAISE, amount, position)
             return
         super().verify_raise_to(amount, position)
 
     def raise_to(self, amount: int, position: int | None = None) -> PlayerActed:
         """Raise (rilancio); before the deal, the controbuio or the over."""
-        if self._in_blind_phase():
-            return self._blind(ActionKind.RAISE, amount, position)
+        if self.phase is _PHASE_DEALING:  # _in_blind_phase(), inlined
+            return self._blind(_ACTIONKIND_RAISE, amount, position)
         record = BettingHand.raise_to(self, amount, position)
         if record.all_in:
             self._all_in_raisers.add(record.position)
@@ -646,28 +667,28 @@ class ItalianHand(BettingHand):
     def all_in(self, position: int | None = None) -> PlayerActed:
         """Put the whole stack in."""
         record = super().all_in(position)
-        if record.kind is not ActionKind.CALL:
+        if record.kind is not _ACTIONKIND_CALL:
             self._all_in_raisers.add(record.position)
         self._unlock_after_blind(record)
         return record
 
     def _unlock_after_blind(self, record: PlayerActed) -> None:
         # Once the last blind raiser raises again, betting goes on normally.
-        if self._blind_lock and record.kind is ActionKind.RAISE:
+        if self._blind_lock and record.kind is _ACTIONKIND_RAISE:
             self._blind_lock = False
             self.call_only = [False] * self.n
 
     def verify_check(self, position: int | None = None) -> None:
         """Raise unless the player to act may check (before the deal: decline the blind)."""
         if self._in_blind_phase():
-            self._verify_blind(ActionKind.CHECK, None, position)
+            self._verify_blind(_ACTIONKIND_CHECK, None, position)
             return
         super().verify_check(position)
 
     def check(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
         """Check (passo, busso, cip); before the deal, decline the blind."""
-        if self.phase is Phase.DEALING:
-            kind = ActionKind.TIMEOUT if timed_out else ActionKind.CHECK
+        if self.phase is _PHASE_DEALING:
+            kind = _ACTIONKIND_TIMEOUT if timed_out else _ACTIONKIND_CHECK
             return self._blind(kind, None, position)
         return BettingHand.check(self, position, timed_out=timed_out)
 
@@ -702,7 +723,11 @@ class ItalianHand(BettingHand):
             self._begin_round(0, min_bet=min_bet)
 
     def _bet_refused(self, position: int) -> str | None:
-        if self.betting_round != 1 or self.opening is None or self.opens(position):
+        # Asked on every decision with nothing to call: the cached answer first.
+        if self.betting_round != 1 or self.opening is None:
+            return None
+        known = self._opens[position]
+        if known or (known is None and self.opens(position)):
             return None
         minimum = self.opening.name_it
         draw = ", or a bilateral straight-flush draw" if self.rules.bilateral_draw_opens else ""
@@ -766,13 +791,13 @@ class ItalianHand(BettingHand):
         if not self.rules.draw_max:
             self._after_draw()
             return
-        self.phase = Phase.DRAW
+        self.phase = _PHASE_DRAW
         self.actor = self._draw_queue[0]
 
     def verify_draw(self, cards: Iterable[Card] = (), position: int | None = None) -> None:
         """Raise unless the player to draw may discard these cards (none: stand pat)."""
-        if self.phase is not Phase.DRAW:
-            if self.phase is Phase.OVER:
+        if self.phase is not _PHASE_DRAW:
+            if self.phase is _PHASE_OVER:
                 raise WrongPhaseError("the hand is over")
             raise WrongPhaseError(f"no draw now: the hand is at the {self.phase.value}")
         actor = self.actor
@@ -807,7 +832,7 @@ class ItalianHand(BettingHand):
         actor = self.actor
         held = self.hole[actor] if actor is not None else ()
         if (
-            self.phase is not Phase.DRAW
+            self.phase is not _PHASE_DRAW
             or (position is not None and position != actor)
             or len(discards) > self._draw_max
             or len(thrown := set(discards)) != len(discards)
@@ -863,7 +888,7 @@ class ItalianHand(BettingHand):
         # starts, since it ends at once when at most one player can bet.
         self._last_first = first % self.n
         self._begin_round(first, min_bet=self.setup.min_bet)
-        if self.phase is Phase.BETTING and self.actor is not None:
+        if self.phase is _PHASE_BETTING and self.actor is not None:
             self._last_first = self.actor
 
     # ----------------------------------------------------------------- parol
@@ -891,7 +916,7 @@ class ItalianHand(BettingHand):
             if (
                 self._parol_breaker is None
                 and isinstance(record, PlayerActed)
-                and record.kind not in (ActionKind.PAROL, ActionKind.FOLD)
+                and record.kind not in (_ACTIONKIND_PAROL, _ACTIONKIND_FOLD)
             ):
                 self._parol_breaker = record.position
         self._parol_scanned = len(log)
@@ -903,7 +928,7 @@ class ItalianHand(BettingHand):
         if self._parol_blocked() is not None:
             return False
         return any(
-            isinstance(r, PlayerActed) and r.kind is ActionKind.PAROL
+            isinstance(r, PlayerActed) and r.kind is _ACTIONKIND_PAROL
             for r in self.log[self._last_round_start :]
         )
 
@@ -932,32 +957,32 @@ class ItalianHand(BettingHand):
     def parol(self, position: int | None = None) -> PlayerActed:
         """Say parol (parole): a check that counts only if every player still in says it."""
         self.verify_parol(position)
-        return self._check_as(ActionKind.PAROL)
+        return self._check_as(_ACTIONKIND_PAROL)
 
     # ---------------------------------------------------- actions of our own
 
     def _verify_other(self, action: Action, position: int | None) -> None:
         kind = action.kind
-        if kind is ActionKind.PAROL:
+        if kind is _ACTIONKIND_PAROL:
             self.verify_parol(position)
-        elif kind is ActionKind.DRAW:
+        elif kind is _ACTIONKIND_DRAW:
             self.verify_draw(action.cards, position)
-        elif kind is ActionKind.TIMEOUT and self.phase is Phase.DRAW:
+        elif kind is _ACTIONKIND_TIMEOUT and self.phase is _PHASE_DRAW:
             self.verify_draw((), position)
-        elif kind is ActionKind.TIMEOUT and self._in_blind_phase():
+        elif kind is _ACTIONKIND_TIMEOUT and self._in_blind_phase():
             self._verify_blind(kind, None, position)
         else:
             super()._verify_other(action, position)
 
     def _apply_other(self, action: Action, position: int | None) -> Record:
         kind = action.kind
-        if kind is ActionKind.PAROL:
+        if kind is _ACTIONKIND_PAROL:
             return self.parol(position)
-        if kind is ActionKind.DRAW:
+        if kind is _ACTIONKIND_DRAW:
             return self.draw(action.cards, position)
-        if kind is ActionKind.TIMEOUT and self.phase is Phase.DRAW:
+        if kind is _ACTIONKIND_TIMEOUT and self.phase is _PHASE_DRAW:
             return self.draw((), position, timed_out=True)
-        if kind is ActionKind.TIMEOUT and self._in_blind_phase():
+        if kind is _ACTIONKIND_TIMEOUT and self._in_blind_phase():
             return self._blind(kind, None, position)
         return super()._apply_other(action, position)
 
@@ -965,12 +990,10 @@ class ItalianHand(BettingHand):
         actor = self.actor
         if actor is None:
             return LegalActions(None)
-        if self.phase is Phase.DRAW:
-            kinds = frozenset({ActionKind.DRAW, ActionKind.TIMEOUT})
-            return LegalActions(actor, kinds, 0, 0, self.rules.draw_max)
+        if self.phase is _PHASE_DRAW:
+            return LegalActions(actor, _DRAW_KINDS, 0, 0, self._draw_max)
         due = self._blind_amount()
-        wager = ActionKind.RAISE if self.blind_raisers else ActionKind.BET
-        kinds = frozenset({wager, ActionKind.CHECK, ActionKind.TIMEOUT})
+        kinds = _BLIND_RAISE_KINDS if self.blind_raisers else _BLIND_BET_KINDS
         return LegalActions(actor, kinds, 0, due, due)
 
     def legal_actions(self) -> LegalActions:
@@ -987,7 +1010,7 @@ class ItalianHand(BettingHand):
             and not legal.to_call
             and self._parol_breaker is None
             and self._has_parol
-            and self.phase is Phase.BETTING
+            and self.phase is _PHASE_BETTING
             and self._parol_blocked() is None
         ):
             return LegalActions(legal.position, legal.kinds | _PAROL, 0, legal.min_to, legal.max_to)
@@ -1131,8 +1154,8 @@ class ItalianHand(BettingHand):
             if isinstance(record, PlayerActed):
                 if record.timed_out:
                     hand.timeout(record.position)
-                elif record.kind in (ActionKind.BET, ActionKind.RAISE):
-                    wager = hand.bet if record.kind is ActionKind.BET else hand.raise_to
+                elif record.kind in (_ACTIONKIND_BET, _ACTIONKIND_RAISE):
+                    wager = hand.bet if record.kind is _ACTIONKIND_BET else hand.raise_to
                     wager(record.to, record.position)
                 else:
                     getattr(hand, record.kind.value)(record.position)
@@ -1143,7 +1166,7 @@ class ItalianHand(BettingHand):
                     hand.draw(record.cards, record.position)  # type: ignore[arg-type]
             elif (
                 isinstance(record, CardsShown | CardsMucked)
-                and hand.phase is Phase.SHOWDOWN
+                and hand.phase is _PHASE_SHOWDOWN
                 and hand.actor == record.position
             ):
                 hand.show() if isinstance(record, CardsShown) else hand.muck()
