@@ -38,7 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from mazziere.cards import Card, RandomSource, Rank, format_cards
 from mazziere.evaluate import HandValue, Ranking, best_hands, ranking_for
@@ -113,6 +113,7 @@ _PHASE_DEALING = Phase.DEALING
 _PHASE_DRAW = Phase.DRAW
 _PHASE_OVER = Phase.OVER
 _PHASE_SHOWDOWN = Phase.SHOWDOWN
+_MINRAISERULE_LARGEST_INCREMENT = MinRaiseRule.LARGEST_INCREMENT
 
 _PAROL = frozenset({_ACTIONKIND_PAROL})
 _DRAW_KINDS = frozenset({_ACTIONKIND_DRAW, _ACTIONKIND_TIMEOUT})
@@ -129,7 +130,37 @@ class CannotDiscardError(IllegalActionError):
 
 # ------------------------------------------------------------------- setup
 
+_T = TypeVar("_T")
 
+
+def _fast_keyword_init(cls: type[_T]) -> type[_T]:
+    """Give a frozen, keyword-only slots dataclass an ``__init__`` that fills its slots directly.
+
+    The keyword-only twin of the core's ``_fast_init``: the generated
+    ``__init__`` goes through ``object.__setattr__`` for each field, the slot
+    descriptors' own setters are cheaper, and a setup is made for every hand.
+    Everything else (frozen, eq, repr, fields, the keyword-only signature) is unchanged.
+    """
+    namespace: dict[str, Any] = {}
+    params = []
+    lines = []
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        if f.default is not dataclasses.MISSING:
+            namespace[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        else:
+            params.append(f.name)
+        lines.append(f"    _set_{f.name}(self, {f.name})")
+    source = f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(lines)
+    exec(source, namespace)  # the same technique dataclasses uses to write __init__
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
+
+
+@_fast_keyword_init
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ItalianSetup:
     """Everything that defines a hand before the cards: the first record of its log.
@@ -325,6 +356,33 @@ def _tables(rules: RuleSet, players: int) -> tuple[Ranking, tuple[Card, ...]]:
     return cached[1], cached[2]
 
 
+_OPENINGS: dict[tuple[str, int, bool], tuple[RuleSet, Rank | None]] = {}
+
+
+def _opening(rules: RuleSet, level: int, parol_pot: bool) -> Rank | None:
+    """``opening_minimum(rules, level, parol_pot=parol_pot)``, looked up once."""
+    cached = _OPENINGS.get((rules.name, level, parol_pot))
+    if cached is None or cached[0] is not rules:
+        cached = (rules, opening_minimum(rules, level, parol_pot=parol_pot))
+        if len(_OPENINGS) > 1000:  # levels are small: never let odd ones pile up
+            _OPENINGS.clear()
+        _OPENINGS[(rules.name, level, parol_pot)] = cached
+    return cached[1]
+
+
+_REFUSALS: dict[tuple[Rank, bool], str] = {}
+
+
+def _refusal(minimum: Rank, *, bilateral: bool) -> str:
+    """Why cards that do not open may not bet (written once for each minimum)."""
+    text = _REFUSALS.get((minimum, bilateral))
+    if text is None:
+        draw = ", or a bilateral straight-flush draw" if bilateral else ""
+        text = f"these cards do not open: a pair of {minimum.name_it} or better is needed{draw}"
+        _REFUSALS[(minimum, bilateral)] = text
+    return text
+
+
 class ItalianHand(BettingHand):
     """One hand of Poker all'italiana.
 
@@ -457,7 +515,7 @@ class ItalianHand(BettingHand):
         super().__init__(
             setup.stacks,
             structure=setup.structure,
-            min_raise_rule=MinRaiseRule.LARGEST_INCREMENT,
+            min_raise_rule=_MINRAISERULE_LARGEST_INCREMENT,
             odd_chip=rule_set.odd_chip,
             rake=rake,
             rng=rng if rng is not None else _NO_RANDOM,
@@ -469,9 +527,7 @@ class ItalianHand(BettingHand):
         self.ranking, deck_cards = _tables(rule_set, n)
         self.opening_level = setup.opening_level
         self.parol_pot = setup.parol_pot
-        self.opening: Rank | None = opening_minimum(
-            rule_set, setup.opening_level, parol_pot=setup.parol_pot
-        )
+        self.opening: Rank | None = _opening(rule_set, setup.opening_level, setup.parol_pot)
         """The smallest pair that opens this hand (``None``: no opening requirement)."""
         self.betting_round = 0
         """0 before the deal, 1 the first betting round, 2 the last."""
@@ -729,9 +785,7 @@ class ItalianHand(BettingHand):
         known = self._opens[position]
         if known or (known is None and self.opens(position)):
             return None
-        minimum = self.opening.name_it
-        draw = ", or a bilateral straight-flush draw" if self.rules.bilateral_draw_opens else ""
-        return f"these cards do not open: a pair of {minimum} or better is needed{draw}"
+        return _refusal(self.opening, bilateral=self.rules.bilateral_draw_opens)
 
     # ----------------------------------------------------------- round ends
 
@@ -1116,7 +1170,7 @@ class ItalianHand(BettingHand):
             shares=shares,
             parol_players=players,
             rejoin=rejoin,
-            opening=opening_minimum(rules, level, parol_pot=parol_pot),
+            opening=_opening(rules, level, parol_pot),
         )
 
     # ---------------------------------------------------------------- replay
