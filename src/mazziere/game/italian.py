@@ -114,6 +114,8 @@ _PHASE_DRAW = Phase.DRAW
 _PHASE_OVER = Phase.OVER
 _PHASE_SHOWDOWN = Phase.SHOWDOWN
 _MINRAISERULE_LARGEST_INCREMENT = MinRaiseRule.LARGEST_INCREMENT
+_GAME_ITALIAN = Game.ITALIAN
+_MINIMUMBET_LAST_BLIND = MinimumBet.LAST_BLIND
 
 _PAROL = frozenset({_ACTIONKIND_PAROL})
 _DRAW_KINDS = frozenset({_ACTIONKIND_DRAW, _ACTIONKIND_TIMEOUT})
@@ -426,7 +428,7 @@ class ItalianHand(BettingHand):
         odd_chips: Sequence[int] | None = None,
     ) -> None:
         rule_set = find_rules(rules)
-        if rule_set.game is not Game.ITALIAN:
+        if rule_set.game is not _GAME_ITALIAN:
             raise HandSetupError(f"{rule_set.name} is not a rule set of Poker all'italiana")
         n = len(stacks)
         _chips("stacks", stacks)
@@ -443,7 +445,7 @@ class ItalianHand(BettingHand):
         if buio and not rule_set.forced_blinds:
             raise HandSetupError(f"{rule_set.name} has no forced blinds")
         if min_bet is None:
-            min_bet = blinds[-1] if rule_set.minimum_bet is MinimumBet.LAST_BLIND else invito
+            min_bet = blinds[-1] if rule_set.minimum_bet is _MINIMUMBET_LAST_BLIND else invito
         _chips("the minimum bet", [min_bet])
         if min_bet <= 0:
             raise HandSetupError("give a positive minimum bet (min_bet)")
@@ -455,16 +457,18 @@ class ItalianHand(BettingHand):
                 f"the carried shares ({sum(shares)}) exceed the carried pot ({carried_pot})"
             )
         dead = _per_position("dead_money", dead_money, n)
-        for position, (stack, due) in enumerate(zip(stacks, dead, strict=True)):
-            if due > stack:
-                raise HandSetupError(
-                    f"position {position} cannot pay {due} with {stack}: it does not take part"
-                )
+        if dead_money is not None:  # (none: nothing to pay, nothing to check)
+            for position, (stack, due) in enumerate(zip(stacks, dead, strict=True)):
+                if due > stack:
+                    raise HandSetupError(
+                        f"position {position} cannot pay {due} with {stack}: it does not take part"
+                    )
         live_posts = _per_position("posts", posts, n)
-        if any(live_posts) and not rule_set.missed_blind_penalties:
-            raise HandSetupError(f"{rule_set.name} has no missed-blind posts")
-        if any(live_posts[: len(blinds)]):
-            raise HandSetupError("a player in a blind position posts that blind, not a post")
+        if posts is not None:
+            if any(live_posts) and not rule_set.missed_blind_penalties:
+                raise HandSetupError(f"{rule_set.name} has no missed-blind posts")
+            if any(live_posts[: len(blinds)]):
+                raise HandSetupError("a player in a blind position posts that blind, not a post")
         setup = ItalianSetup(
             rules=rule_set.name,
             stacks=tuple(stacks),
@@ -564,9 +568,10 @@ class ItalianHand(BettingHand):
         """The forced blinds from the dealer's left (italian-32: buio, controbuio, over)."""
         self.log.append(HandStarted(setup))
         self.carried = setup.carried_pot
-        for position, amount in enumerate(setup.dead_money):
-            if amount:
-                self._post_forced(position, amount, kind="dead", live=False, levels=False)
+        if any(setup.dead_money):
+            for position, amount in enumerate(setup.dead_money):
+                if amount:
+                    self._post_forced(position, amount, kind="dead", live=False, levels=False)
         if setup.invito:
             for position in range(n):
                 if self.stacks[position]:
@@ -574,9 +579,10 @@ class ItalianHand(BettingHand):
         for position, amount in enumerate(self.blinds):
             if self.stacks[position]:
                 self._post_forced(position, amount, kind=BLIND_NAMES[position])
-        for position, amount in enumerate(setup.posts):
-            if amount and self.stacks[position]:
-                self._post_forced(position, amount, kind="post")
+        if any(setup.posts):
+            for position, amount in enumerate(setup.posts):
+                if amount and self.stacks[position]:
+                    self._post_forced(position, amount, kind="post")
         if (
             rule_set.blind_opening_raises
             and setup.opening_level == 0

@@ -592,9 +592,11 @@ class DrawStock:
 
     def discard(self, position: int, cards: Iterable[Card]) -> None:
         """Put ``position``'s discards on the discard pile."""
-        cards = list(cards)
-        self._origin.update(dict.fromkeys(cards, position))
-        self._pool.extend(cards)
+        origin = self._origin
+        pool = self._pool
+        for card in cards:
+            origin[card] = position
+            pool.append(card)
 
     def _usable(self, position: int) -> int:
         recycled, origin = self._recycled, self._origin
@@ -632,7 +634,11 @@ class DrawStock:
         events: list[ReshuffleEvent] = []
         for _ in range(count):
             if self._fresh_left:
-                dealt.extend(self.deal_fresh(1))
+                if self._given or self._repeats:
+                    dealt.extend(self.deal_fresh(1))
+                else:  # deal_fresh(1) without a card order left: one random card
+                    dealt.extend(self._draw_unseen(1))
+                    self._fresh_left -= 1
                 continue
             if self._replay:
                 self._repeats.pop()
