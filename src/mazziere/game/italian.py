@@ -250,6 +250,7 @@ class PotCarried(Record):
     parol: bool
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class ItalianCarry:
     """What the next hand needs from this one; the table layer maps positions to seats.
@@ -801,7 +802,7 @@ class ItalianHand(BettingHand):
             self._blind_lock = False
             self.call_only = [False] * self.n
             if self.opening is not None and self.aggressor is None and not self.blind_raisers:
-                if any(not self.folded[p] and not self.stacks[p] for p in range(self.n)):
+                if self._active != self._live:  # somebody still in has no chips behind
                     self._no_last_round = True  # all-in on the invito: no dead hand
                 else:
                     self._carry_pot(parol=False)
