@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import math
-import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -525,9 +524,11 @@ class DrawStock:
         # A source with a randrange of its own is asked through it.
         self._below: Callable[[int], int] | None = None
         if rng is not None:
-            self._below = rng.randrange
-            if getattr(type(rng), "randrange", None) is random.Random.randrange:
+            own = getattr(type(rng), "randrange", None)
+            if getattr(own, "__module__", None) == "random":
                 self._below = getattr(rng, "_randbelow", None) or rng.randrange
+            else:
+                self._below = rng.randrange
 
     @property
     def fresh_left(self) -> int:
