@@ -101,6 +101,10 @@ def _italian_key(card: int) -> int:
 
 ITALIAN_KEY: tuple[int, ...] = tuple(_italian_key(c) for c in range(52))
 """Key of each card for the Italian sum (ranks below 4 have none)."""
+ITALIAN_RANK_SHIFT = _IT_RANK_SHIFT
+"""An Italian sum shifted right by this is its rank part: equal for equal multisets of ranks."""
+ITALIAN_SUIT_SHIFT = _IT_SUIT_SHIFT
+"""An Italian sum shifted right by this, ``& 4095``: how many cards of each suit (3 bits each)."""
 
 # Suit part of a Hold'em sum -> suit with five or more cards, or -1.
 _FLUSH_SUIT7: list[int] = [-1] * (1 << _SUIT_BITS)

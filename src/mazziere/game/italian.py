@@ -38,7 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from mazziere.cards import Card, RandomSource, Rank, format_cards
 from mazziere.evaluate import HandValue, Ranking, best_hands, ranking_for
@@ -98,7 +98,29 @@ __all__ = [
     "next_hand",
 ]
 
-_PAROL = frozenset({ActionKind.PAROL})
+# Enum members as module constants, as in the core: reading one off its class costs
+# ten times more, and these are read on every action.
+_ACTIONKIND_BET = ActionKind.BET
+_ACTIONKIND_CALL = ActionKind.CALL
+_ACTIONKIND_CHECK = ActionKind.CHECK
+_ACTIONKIND_DRAW = ActionKind.DRAW
+_ACTIONKIND_FOLD = ActionKind.FOLD
+_ACTIONKIND_PAROL = ActionKind.PAROL
+_ACTIONKIND_RAISE = ActionKind.RAISE
+_ACTIONKIND_TIMEOUT = ActionKind.TIMEOUT
+_PHASE_BETTING = Phase.BETTING
+_PHASE_DEALING = Phase.DEALING
+_PHASE_DRAW = Phase.DRAW
+_PHASE_OVER = Phase.OVER
+_PHASE_SHOWDOWN = Phase.SHOWDOWN
+_MINRAISERULE_LARGEST_INCREMENT = MinRaiseRule.LARGEST_INCREMENT
+_GAME_ITALIAN = Game.ITALIAN
+_MINIMUMBET_LAST_BLIND = MinimumBet.LAST_BLIND
+
+_PAROL = frozenset({_ACTIONKIND_PAROL})
+_DRAW_KINDS = frozenset({_ACTIONKIND_DRAW, _ACTIONKIND_TIMEOUT})
+_BLIND_BET_KINDS = frozenset({_ACTIONKIND_BET, _ACTIONKIND_CHECK, _ACTIONKIND_TIMEOUT})
+_BLIND_RAISE_KINDS = frozenset({_ACTIONKIND_RAISE, _ACTIONKIND_CHECK, _ACTIONKIND_TIMEOUT})
 
 BLIND_NAMES = ("buio", "controbuio", "over")
 """The blind bets from the dealer's left: forced in italian-32, chosen in italian-classic."""
@@ -110,7 +132,37 @@ class CannotDiscardError(IllegalActionError):
 
 # ------------------------------------------------------------------- setup
 
+_T = TypeVar("_T")
 
+
+def _fast_keyword_init(cls: type[_T]) -> type[_T]:
+    """Give a frozen, keyword-only slots dataclass an ``__init__`` that fills its slots directly.
+
+    The keyword-only twin of the core's ``_fast_init``: the generated
+    ``__init__`` goes through ``object.__setattr__`` for each field, the slot
+    descriptors' own setters are cheaper, and a setup is made for every hand.
+    Everything else (frozen, eq, repr, fields, the keyword-only signature) is unchanged.
+    """
+    namespace: dict[str, Any] = {}
+    params = []
+    lines = []
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        if f.default is not dataclasses.MISSING:
+            namespace[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        else:
+            params.append(f.name)
+        lines.append(f"    _set_{f.name}(self, {f.name})")
+    source = f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(lines)
+    exec(source, namespace)  # the same technique dataclasses uses to write __init__
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
+
+
+@_fast_keyword_init
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ItalianSetup:
     """Everything that defines a hand before the cards: the first record of its log.
@@ -198,6 +250,7 @@ class PotCarried(Record):
     parol: bool
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class ItalianCarry:
     """What the next hand needs from this one; the table layer maps positions to seats.
@@ -306,6 +359,33 @@ def _tables(rules: RuleSet, players: int) -> tuple[Ranking, tuple[Card, ...]]:
     return cached[1], cached[2]
 
 
+_OPENINGS: dict[tuple[str, int, bool], tuple[RuleSet, Rank | None]] = {}
+
+
+def _opening(rules: RuleSet, level: int, parol_pot: bool) -> Rank | None:
+    """``opening_minimum(rules, level, parol_pot=parol_pot)``, looked up once."""
+    cached = _OPENINGS.get((rules.name, level, parol_pot))
+    if cached is None or cached[0] is not rules:
+        cached = (rules, opening_minimum(rules, level, parol_pot=parol_pot))
+        if len(_OPENINGS) > 1000:  # levels are small: never let odd ones pile up
+            _OPENINGS.clear()
+        _OPENINGS[(rules.name, level, parol_pot)] = cached
+    return cached[1]
+
+
+_REFUSALS: dict[tuple[Rank, bool], str] = {}
+
+
+def _refusal(minimum: Rank, *, bilateral: bool) -> str:
+    """Why cards that do not open may not bet (written once for each minimum)."""
+    text = _REFUSALS.get((minimum, bilateral))
+    if text is None:
+        draw = ", or a bilateral straight-flush draw" if bilateral else ""
+        text = f"these cards do not open: a pair of {minimum.name_it} or better is needed{draw}"
+        _REFUSALS[(minimum, bilateral)] = text
+    return text
+
+
 class ItalianHand(BettingHand):
     """One hand of Poker all'italiana.
 
@@ -349,7 +429,7 @@ class ItalianHand(BettingHand):
         odd_chips: Sequence[int] | None = None,
     ) -> None:
         rule_set = find_rules(rules)
-        if rule_set.game is not Game.ITALIAN:
+        if rule_set.game is not _GAME_ITALIAN:
             raise HandSetupError(f"{rule_set.name} is not a rule set of Poker all'italiana")
         n = len(stacks)
         _chips("stacks", stacks)
@@ -366,7 +446,7 @@ class ItalianHand(BettingHand):
         if buio and not rule_set.forced_blinds:
             raise HandSetupError(f"{rule_set.name} has no forced blinds")
         if min_bet is None:
-            min_bet = blinds[-1] if rule_set.minimum_bet is MinimumBet.LAST_BLIND else invito
+            min_bet = blinds[-1] if rule_set.minimum_bet is _MINIMUMBET_LAST_BLIND else invito
         _chips("the minimum bet", [min_bet])
         if min_bet <= 0:
             raise HandSetupError("give a positive minimum bet (min_bet)")
@@ -378,16 +458,18 @@ class ItalianHand(BettingHand):
                 f"the carried shares ({sum(shares)}) exceed the carried pot ({carried_pot})"
             )
         dead = _per_position("dead_money", dead_money, n)
-        for position, (stack, due) in enumerate(zip(stacks, dead, strict=True)):
-            if due > stack:
-                raise HandSetupError(
-                    f"position {position} cannot pay {due} with {stack}: it does not take part"
-                )
+        if dead_money is not None:  # (none: nothing to pay, nothing to check)
+            for position, (stack, due) in enumerate(zip(stacks, dead, strict=True)):
+                if due > stack:
+                    raise HandSetupError(
+                        f"position {position} cannot pay {due} with {stack}: it does not take part"
+                    )
         live_posts = _per_position("posts", posts, n)
-        if any(live_posts) and not rule_set.missed_blind_penalties:
-            raise HandSetupError(f"{rule_set.name} has no missed-blind posts")
-        if any(live_posts[: len(blinds)]):
-            raise HandSetupError("a player in a blind position posts that blind, not a post")
+        if posts is not None:
+            if any(live_posts) and not rule_set.missed_blind_penalties:
+                raise HandSetupError(f"{rule_set.name} has no missed-blind posts")
+            if any(live_posts[: len(blinds)]):
+                raise HandSetupError("a player in a blind position posts that blind, not a post")
         setup = ItalianSetup(
             rules=rule_set.name,
             stacks=tuple(stacks),
@@ -438,7 +520,7 @@ class ItalianHand(BettingHand):
         super().__init__(
             setup.stacks,
             structure=setup.structure,
-            min_raise_rule=MinRaiseRule.LARGEST_INCREMENT,
+            min_raise_rule=_MINRAISERULE_LARGEST_INCREMENT,
             odd_chip=rule_set.odd_chip,
             rake=rake,
             rng=rng if rng is not None else _NO_RANDOM,
@@ -450,9 +532,7 @@ class ItalianHand(BettingHand):
         self.ranking, deck_cards = _tables(rule_set, n)
         self.opening_level = setup.opening_level
         self.parol_pot = setup.parol_pot
-        self.opening: Rank | None = opening_minimum(
-            rule_set, setup.opening_level, parol_pot=setup.parol_pot
-        )
+        self.opening: Rank | None = _opening(rule_set, setup.opening_level, setup.parol_pot)
         """The smallest pair that opens this hand (``None``: no opening requirement)."""
         self.betting_round = 0
         """0 before the deal, 1 the first betting round, 2 the last."""
@@ -489,9 +569,10 @@ class ItalianHand(BettingHand):
         """The forced blinds from the dealer's left (italian-32: buio, controbuio, over)."""
         self.log.append(HandStarted(setup))
         self.carried = setup.carried_pot
-        for position, amount in enumerate(setup.dead_money):
-            if amount:
-                self._post_forced(position, amount, kind="dead", live=False, levels=False)
+        if any(setup.dead_money):
+            for position, amount in enumerate(setup.dead_money):
+                if amount:
+                    self._post_forced(position, amount, kind="dead", live=False, levels=False)
         if setup.invito:
             for position in range(n):
                 if self.stacks[position]:
@@ -499,9 +580,10 @@ class ItalianHand(BettingHand):
         for position, amount in enumerate(self.blinds):
             if self.stacks[position]:
                 self._post_forced(position, amount, kind=BLIND_NAMES[position])
-        for position, amount in enumerate(setup.posts):
-            if amount and self.stacks[position]:
-                self._post_forced(position, amount, kind="post")
+        if any(setup.posts):
+            for position, amount in enumerate(setup.posts):
+                if amount and self.stacks[position]:
+                    self._post_forced(position, amount, kind="post")
         if (
             rule_set.blind_opening_raises
             and setup.opening_level == 0
@@ -541,10 +623,12 @@ class ItalianHand(BettingHand):
 
     def _blind_amount(self) -> int:
         """What the next blind raiser must put in: the pot, then double each time."""
-        raises = len(self.blind_raisers) + 1
-        return blind_opening_amounts(
-            pot=self._blind_base, raises=raises, factor=self.rules.blind_opening_factor
-        )[-1]
+        base = self._blind_base
+        if base <= 0:  # blind_opening_amounts says why there is no blind opening
+            blind_opening_amounts(pot=base, raises=1)
+        # The last of blind_opening_amounts(pot=base, raises=len(raisers) + 1, factor=...).
+        due: int = base * self.rules.blind_opening_factor ** len(self.blind_raisers)
+        return due
 
     def _offer_blind(self, position: int) -> bool:
         """Ask ``position`` for the next blind raise if the rules and its chips allow."""
@@ -556,27 +640,27 @@ class ItalianHand(BettingHand):
             self._blind_base = self.total_pot
         if self.stacks[position] < self._blind_amount():
             return False
-        self.phase = Phase.DEALING
+        self.phase = _PHASE_DEALING
         self.actor = position
         return True
 
     def _in_blind_phase(self) -> bool:
-        return self.phase is Phase.DEALING
+        return self.phase is _PHASE_DEALING
 
     def _verify_blind(self, kind: ActionKind, amount: object, position: int | None) -> int:
         actor = self.actor
         assert actor is not None
         if position is not None and position != actor:
             raise NotYourTurnError(f"it is position {actor}'s turn, not {position}'s")
-        if kind in (ActionKind.CHECK, ActionKind.TIMEOUT):
+        if kind in (_ACTIONKIND_CHECK, _ACTIONKIND_TIMEOUT):
             return 0
         due = self._blind_amount()
         name = BLIND_NAMES[len(self.blind_raisers)]
-        if kind is ActionKind.BET and self.blind_raisers:
+        if kind is _ACTIONKIND_BET and self.blind_raisers:
             raise CannotBetError(f"there is a blind bet already: the {name} raises to {due}")
-        if kind is ActionKind.RAISE and not self.blind_raisers:
+        if kind is _ACTIONKIND_RAISE and not self.blind_raisers:
             raise CannotRaiseError(f"there is no blind to raise: the buio bets {due}")
-        if kind not in (ActionKind.BET, ActionKind.RAISE):
+        if kind not in (_ACTIONKIND_BET, _ACTIONKIND_RAISE):
             raise ActionNotOfferedError(
                 f"before the deal position {actor} may only make the {name} ({due}) or check"
             )
@@ -593,7 +677,7 @@ class ItalianHand(BettingHand):
         actor = self.actor
         assert actor is not None
         if not due:
-            record = PlayerActed(actor, ActionKind.CHECK, 0, 0, False, kind is ActionKind.TIMEOUT)
+            record = PlayerActed(actor, _ACTIONKIND_CHECK, 0, 0, False, kind is _ACTIONKIND_TIMEOUT)
             self.log.append(record)
             self._deal()
             return record
@@ -612,14 +696,14 @@ class ItalianHand(BettingHand):
     def verify_bet(self, amount: int, position: int | None = None) -> None:
         """Raise unless the player to act may bet ``amount`` (before the deal: the buio)."""
         if self._in_blind_phase():
-            self._verify_blind(ActionKind.BET, amount, position)
+            self._verify_blind(_ACTIONKIND_BET, amount, position)
             return
         super().verify_bet(amount, position)
 
     def bet(self, amount: int, position: int | None = None) -> PlayerActed:
         """Bet (open, punto); before the deal, the buio."""
-        if self._in_blind_phase():
-            return self._blind(ActionKind.BET, amount, position)
+        if self.phase is _PHASE_DEALING:  # _in_blind_phase(), inlined
+            return self._blind(_ACTIONKIND_BET, amount, position)
         record = BettingHand.bet(self, amount, position)
         if record.all_in:
             self._all_in_raisers.add(record.position)
@@ -628,14 +712,14 @@ class ItalianHand(BettingHand):
     def verify_raise_to(self, amount: int, position: int | None = None) -> None:
         """Raise unless the player to act may raise to ``amount`` (before the deal: a blind)."""
         if self._in_blind_phase():
-            self._verify_blind(ActionKind.RAISE, amount, position)
+            self._verify_blind(_ACTIONKIND_RAISE, amount, position)
             return
         super().verify_raise_to(amount, position)
 
     def raise_to(self, amount: int, position: int | None = None) -> PlayerActed:
         """Raise (rilancio); before the deal, the controbuio or the over."""
-        if self._in_blind_phase():
-            return self._blind(ActionKind.RAISE, amount, position)
+        if self.phase is _PHASE_DEALING:  # _in_blind_phase(), inlined
+            return self._blind(_ACTIONKIND_RAISE, amount, position)
         record = BettingHand.raise_to(self, amount, position)
         if record.all_in:
             self._all_in_raisers.add(record.position)
@@ -646,28 +730,28 @@ class ItalianHand(BettingHand):
     def all_in(self, position: int | None = None) -> PlayerActed:
         """Put the whole stack in."""
         record = super().all_in(position)
-        if record.kind is not ActionKind.CALL:
+        if record.kind is not _ACTIONKIND_CALL:
             self._all_in_raisers.add(record.position)
         self._unlock_after_blind(record)
         return record
 
     def _unlock_after_blind(self, record: PlayerActed) -> None:
         # Once the last blind raiser raises again, betting goes on normally.
-        if self._blind_lock and record.kind is ActionKind.RAISE:
+        if self._blind_lock and record.kind is _ACTIONKIND_RAISE:
             self._blind_lock = False
             self.call_only = [False] * self.n
 
     def verify_check(self, position: int | None = None) -> None:
         """Raise unless the player to act may check (before the deal: decline the blind)."""
         if self._in_blind_phase():
-            self._verify_blind(ActionKind.CHECK, None, position)
+            self._verify_blind(_ACTIONKIND_CHECK, None, position)
             return
         super().verify_check(position)
 
     def check(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
         """Check (passo, busso, cip); before the deal, decline the blind."""
-        if self.phase is Phase.DEALING:
-            kind = ActionKind.TIMEOUT if timed_out else ActionKind.CHECK
+        if self.phase is _PHASE_DEALING:
+            kind = _ACTIONKIND_TIMEOUT if timed_out else _ACTIONKIND_CHECK
             return self._blind(kind, None, position)
         return BettingHand.check(self, position, timed_out=timed_out)
 
@@ -702,11 +786,13 @@ class ItalianHand(BettingHand):
             self._begin_round(0, min_bet=min_bet)
 
     def _bet_refused(self, position: int) -> str | None:
-        if self.betting_round != 1 or self.opening is None or self.opens(position):
+        # Asked on every decision with nothing to call: the cached answer first.
+        if self.betting_round != 1 or self.opening is None:
             return None
-        minimum = self.opening.name_it
-        draw = ", or a bilateral straight-flush draw" if self.rules.bilateral_draw_opens else ""
-        return f"these cards do not open: a pair of {minimum} or better is needed{draw}"
+        known = self._opens[position]
+        if known or (known is None and self.opens(position)):
+            return None
+        return _refusal(self.opening, bilateral=self.rules.bilateral_draw_opens)
 
     # ----------------------------------------------------------- round ends
 
@@ -716,7 +802,7 @@ class ItalianHand(BettingHand):
             self._blind_lock = False
             self.call_only = [False] * self.n
             if self.opening is not None and self.aggressor is None and not self.blind_raisers:
-                if any(not self.folded[p] and not self.stacks[p] for p in range(self.n)):
+                if self._active != self._live:  # somebody still in has no chips behind
                     self._no_last_round = True  # all-in on the invito: no dead hand
                 else:
                     self._carry_pot(parol=False)
@@ -766,13 +852,13 @@ class ItalianHand(BettingHand):
         if not self.rules.draw_max:
             self._after_draw()
             return
-        self.phase = Phase.DRAW
+        self.phase = _PHASE_DRAW
         self.actor = self._draw_queue[0]
 
     def verify_draw(self, cards: Iterable[Card] = (), position: int | None = None) -> None:
         """Raise unless the player to draw may discard these cards (none: stand pat)."""
-        if self.phase is not Phase.DRAW:
-            if self.phase is Phase.OVER:
+        if self.phase is not _PHASE_DRAW:
+            if self.phase is _PHASE_OVER:
                 raise WrongPhaseError("the hand is over")
             raise WrongPhaseError(f"no draw now: the hand is at the {self.phase.value}")
         actor = self.actor
@@ -807,7 +893,7 @@ class ItalianHand(BettingHand):
         actor = self.actor
         held = self.hole[actor] if actor is not None else ()
         if (
-            self.phase is not Phase.DRAW
+            self.phase is not _PHASE_DRAW
             or (position is not None and position != actor)
             or len(discards) > self._draw_max
             or len(thrown := set(discards)) != len(discards)
@@ -863,7 +949,7 @@ class ItalianHand(BettingHand):
         # starts, since it ends at once when at most one player can bet.
         self._last_first = first % self.n
         self._begin_round(first, min_bet=self.setup.min_bet)
-        if self.phase is Phase.BETTING and self.actor is not None:
+        if self.phase is _PHASE_BETTING and self.actor is not None:
             self._last_first = self.actor
 
     # ----------------------------------------------------------------- parol
@@ -891,7 +977,7 @@ class ItalianHand(BettingHand):
             if (
                 self._parol_breaker is None
                 and isinstance(record, PlayerActed)
-                and record.kind not in (ActionKind.PAROL, ActionKind.FOLD)
+                and record.kind not in (_ACTIONKIND_PAROL, _ACTIONKIND_FOLD)
             ):
                 self._parol_breaker = record.position
         self._parol_scanned = len(log)
@@ -903,7 +989,7 @@ class ItalianHand(BettingHand):
         if self._parol_blocked() is not None:
             return False
         return any(
-            isinstance(r, PlayerActed) and r.kind is ActionKind.PAROL
+            isinstance(r, PlayerActed) and r.kind is _ACTIONKIND_PAROL
             for r in self.log[self._last_round_start :]
         )
 
@@ -932,32 +1018,32 @@ class ItalianHand(BettingHand):
     def parol(self, position: int | None = None) -> PlayerActed:
         """Say parol (parole): a check that counts only if every player still in says it."""
         self.verify_parol(position)
-        return self._check_as(ActionKind.PAROL)
+        return self._check_as(_ACTIONKIND_PAROL)
 
     # ---------------------------------------------------- actions of our own
 
     def _verify_other(self, action: Action, position: int | None) -> None:
         kind = action.kind
-        if kind is ActionKind.PAROL:
+        if kind is _ACTIONKIND_PAROL:
             self.verify_parol(position)
-        elif kind is ActionKind.DRAW:
+        elif kind is _ACTIONKIND_DRAW:
             self.verify_draw(action.cards, position)
-        elif kind is ActionKind.TIMEOUT and self.phase is Phase.DRAW:
+        elif kind is _ACTIONKIND_TIMEOUT and self.phase is _PHASE_DRAW:
             self.verify_draw((), position)
-        elif kind is ActionKind.TIMEOUT and self._in_blind_phase():
+        elif kind is _ACTIONKIND_TIMEOUT and self._in_blind_phase():
             self._verify_blind(kind, None, position)
         else:
             super()._verify_other(action, position)
 
     def _apply_other(self, action: Action, position: int | None) -> Record:
         kind = action.kind
-        if kind is ActionKind.PAROL:
+        if kind is _ACTIONKIND_PAROL:
             return self.parol(position)
-        if kind is ActionKind.DRAW:
+        if kind is _ACTIONKIND_DRAW:
             return self.draw(action.cards, position)
-        if kind is ActionKind.TIMEOUT and self.phase is Phase.DRAW:
+        if kind is _ACTIONKIND_TIMEOUT and self.phase is _PHASE_DRAW:
             return self.draw((), position, timed_out=True)
-        if kind is ActionKind.TIMEOUT and self._in_blind_phase():
+        if kind is _ACTIONKIND_TIMEOUT and self._in_blind_phase():
             return self._blind(kind, None, position)
         return super()._apply_other(action, position)
 
@@ -965,12 +1051,10 @@ class ItalianHand(BettingHand):
         actor = self.actor
         if actor is None:
             return LegalActions(None)
-        if self.phase is Phase.DRAW:
-            kinds = frozenset({ActionKind.DRAW, ActionKind.TIMEOUT})
-            return LegalActions(actor, kinds, 0, 0, self.rules.draw_max)
+        if self.phase is _PHASE_DRAW:
+            return LegalActions(actor, _DRAW_KINDS, 0, 0, self._draw_max)
         due = self._blind_amount()
-        wager = ActionKind.RAISE if self.blind_raisers else ActionKind.BET
-        kinds = frozenset({wager, ActionKind.CHECK, ActionKind.TIMEOUT})
+        kinds = _BLIND_RAISE_KINDS if self.blind_raisers else _BLIND_BET_KINDS
         return LegalActions(actor, kinds, 0, due, due)
 
     def legal_actions(self) -> LegalActions:
@@ -987,7 +1071,7 @@ class ItalianHand(BettingHand):
             and not legal.to_call
             and self._parol_breaker is None
             and self._has_parol
-            and self.phase is Phase.BETTING
+            and self.phase is _PHASE_BETTING
             and self._parol_blocked() is None
         ):
             return LegalActions(legal.position, legal.kinds | _PAROL, 0, legal.min_to, legal.max_to)
@@ -1093,7 +1177,7 @@ class ItalianHand(BettingHand):
             shares=shares,
             parol_players=players,
             rejoin=rejoin,
-            opening=opening_minimum(rules, level, parol_pot=parol_pot),
+            opening=_opening(rules, level, parol_pot),
         )
 
     # ---------------------------------------------------------------- replay
@@ -1131,8 +1215,8 @@ class ItalianHand(BettingHand):
             if isinstance(record, PlayerActed):
                 if record.timed_out:
                     hand.timeout(record.position)
-                elif record.kind in (ActionKind.BET, ActionKind.RAISE):
-                    wager = hand.bet if record.kind is ActionKind.BET else hand.raise_to
+                elif record.kind in (_ACTIONKIND_BET, _ACTIONKIND_RAISE):
+                    wager = hand.bet if record.kind is _ACTIONKIND_BET else hand.raise_to
                     wager(record.to, record.position)
                 else:
                     getattr(hand, record.kind.value)(record.position)
@@ -1143,7 +1227,7 @@ class ItalianHand(BettingHand):
                     hand.draw(record.cards, record.position)  # type: ignore[arg-type]
             elif (
                 isinstance(record, CardsShown | CardsMucked)
-                and hand.phase is Phase.SHOWDOWN
+                and hand.phase is _PHASE_SHOWDOWN
                 and hand.actor == record.position
             ):
                 hand.show() if isinstance(record, CardsShown) else hand.muck()

@@ -18,13 +18,20 @@ False
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from mazziere.cards import CARDS, Card, RandomSource, Rank, format_cards
-from mazziere.evaluate import ranking_for
+from mazziere.evaluate import (
+    ITALIAN_KEY,
+    ITALIAN_RANK_SHIFT,
+    ITALIAN_SUIT_SHIFT,
+    SUIT_KEYS,
+    ranking_for,
+)
 from mazziere.rules import Category, RuleSet, find_rules
 
 __all__ = [
@@ -203,6 +210,15 @@ def can_open(
     )
 
 
+_FOUR_OF_A_SUIT = frozenset(
+    4 * SUIT_KEYS[suit] + SUIT_KEYS[other]
+    for suit in range(4)
+    for other in range(4)
+    if other != suit
+) | frozenset(5 * SUIT_KEYS[suit] for suit in range(4))
+"""Suit parts of five-card Italian sums with four or five cards of one suit."""
+
+
 class OpeningTest:
     """The opening test of one deck and one minimum, made once and called for every hand.
 
@@ -214,7 +230,7 @@ class OpeningTest:
     (True, False)
     """
 
-    __slots__ = ("_above_pair", "_bilateral", "_lowest", "_minimum", "_ranking")
+    __slots__ = ("_above_pair", "_bilateral", "_by_ranks", "_lowest", "_minimum", "_ranking")
 
     _cache: ClassVar[dict[tuple[str, int, int], tuple[RuleSet, OpeningTest]]] = {}
 
@@ -225,6 +241,8 @@ class OpeningTest:
         self._minimum = int(minimum) - 2  # as the rank part of a card int
         self._lowest = rules.lowest_rank(players)
         self._bilateral = rules.bilateral_draw_opens
+        self._by_ranks: dict[int, bool] = {}
+        """Rank part of an Italian sum -> the answer (hands with at most three cards of a suit)."""
 
     @classmethod
     def of(cls, rules: RuleSet, *, players: int, minimum: Rank) -> OpeningTest:
@@ -237,6 +255,21 @@ class OpeningTest:
         return cached[1]
 
     def __call__(self, cards: Sequence[int]) -> bool:
+        # Without four cards of a suit there is no flush and no straight-flush draw:
+        # the answer depends on the ranks alone, and is worked out once for each
+        # multiset of ranks.
+        key = ITALIAN_KEY
+        first, second, third, fourth, fifth = cards
+        total = key[first] + key[second] + key[third] + key[fourth] + key[fifth]
+        if (total >> ITALIAN_SUIT_SHIFT) & 4095 in _FOUR_OF_A_SUIT:
+            return self._test(cards)
+        ranks = total >> ITALIAN_RANK_SHIFT
+        known = self._by_ranks.get(ranks)
+        if known is None:
+            known = self._by_ranks[ranks] = self._test(cards)
+        return known
+
+    def _test(self, cards: Sequence[int]) -> bool:
         ranking = self._ranking
         category = ranking.category(ranking.strength(cards))
         if category in self._above_pair:
@@ -382,6 +415,12 @@ def draw_deals(discards: Sequence[tuple[int, int]], *, fourth_late: bool) -> lis
     return deals + late
 
 
+@functools.cache
+def _permutations(size: int, count: int) -> int:
+    """``math.perm(size, count)``, worked out once: the range of a deal's one random number."""
+    return math.perm(size, count)
+
+
 @dataclass(frozen=True, slots=True)
 class ReshuffleEvent:
     """The stock ran out: ``cards`` (discards) were shuffled into a new stock for ``position``."""
@@ -432,6 +471,7 @@ class DrawStock:
     """
 
     __slots__ = (
+        "_below",
         "_fresh_left",
         "_given",
         "_origin",
@@ -479,6 +519,16 @@ class DrawStock:
         self._pool: list[Card] = []  # discards not yet reshuffled
         self._origin: dict[int, int] = {}
         self._rng = rng
+        # random.Random and SystemRandom answer randrange(k) with _randbelow(k), for
+        # k >= 1, at a third of the cost (as the core's Stock does): the same numbers.
+        # A source with a randrange of its own is asked through it.
+        self._below: Callable[[int], int] | None = None
+        if rng is not None:
+            own = getattr(type(rng), "randrange", None)
+            if getattr(own, "__module__", None) == "random":
+                self._below = getattr(rng, "_randbelow", None) or rng.randrange
+            else:
+                self._below = rng.randrange
 
     @property
     def fresh_left(self) -> int:
@@ -524,27 +574,30 @@ class DrawStock:
         ordered choice of cards is equally likely, for the price of a single
         call to the random source.
         """
-        rng = self._rng
-        if rng is None:
+        below = self._below
+        if below is None:
             raise StockError("the given card order ran out and there is no random source (rng)")
         unseen = self._unseen
         size = len(unseen)
         if count == 1:
-            pick = rng.randrange(size)
+            pick = below(size)
             unseen[pick], unseen[-1] = unseen[-1], unseen[pick]
             return [unseen.pop()]
-        number = rng.randrange(math.perm(size, count))
+        number = below(_permutations(size, count))
         cards: list[Card] = []
+        append, take = cards.append, unseen.pop
         for left in range(size, size - count, -1):
             number, pick = divmod(number, left)
-            cards.append(unseen.pop(pick))
+            append(take(pick))
         return cards
 
     def discard(self, position: int, cards: Iterable[Card]) -> None:
         """Put ``position``'s discards on the discard pile."""
-        cards = list(cards)
-        self._origin.update(dict.fromkeys(cards, position))
-        self._pool.extend(cards)
+        origin = self._origin
+        pool = self._pool
+        for card in cards:
+            origin[card] = position
+            pool.append(card)
 
     def _usable(self, position: int) -> int:
         recycled, origin = self._recycled, self._origin
@@ -582,7 +635,11 @@ class DrawStock:
         events: list[ReshuffleEvent] = []
         for _ in range(count):
             if self._fresh_left:
-                dealt.extend(self.deal_fresh(1))
+                if self._given or self._repeats:
+                    dealt.extend(self.deal_fresh(1))
+                else:  # deal_fresh(1) without a card order left: one random card
+                    dealt.extend(self._draw_unseen(1))
+                    self._fresh_left -= 1
                 continue
             if self._replay:
                 self._repeats.pop()
@@ -611,18 +668,18 @@ class DrawStock:
         recycled, origin = self._recycled, self._origin
         if not recycled:
             return -1
-        rng = self._rng
-        if rng is None:
+        below = self._below
+        if below is None:
             if any(origin.get(card) != position for card in recycled):
                 raise StockError("the given card order ran out and there is no random source")
             return -1
         # Usually no card of the drawer's own is there: one random pick.  If it
         # hits one, pick again among the others: each card the drawer may get
         # is still chosen with the same chance.
-        index = rng.randrange(len(recycled))
+        index = below(len(recycled))
         if origin.get(recycled[index]) != position:
             return index
         usable = [i for i, card in enumerate(recycled) if origin.get(card) != position]
         if not usable:
             return -1
-        return usable[rng.randrange(len(usable))]
+        return usable[below(len(usable))]
