@@ -61,6 +61,7 @@ __all__ = [
     "evaluate_batch",
     "holdem_strength5",
     "holdem_strength7",
+    "holdem_strengths",
     "ranking_for",
     "winners",
 ]
@@ -436,6 +437,7 @@ def _holdem_tables() -> tuple[dict[int, int], dict[int, int], list[int]]:
 
 
 _Strength = Callable[[Sequence[int]], int]
+_Strengths = Callable[[Iterable[Sequence[int]], Sequence[int]], list[int]]
 
 # The key of the fast paths.  CPython adds ints below 2**30 (one internal
 # digit) on a fast path and bigger ones digit by digit; HOLDEM_KEY sums reach
@@ -511,7 +513,7 @@ def _row_displacement(table: dict[int, int]) -> tuple[list[int], list[int]]:
     return [shared.setdefault(s, s) for s in slots], [shared.setdefault(d, d) for d in displacement]
 
 
-def _holdem_fast_paths() -> tuple[_Strength, _Strength]:
+def _holdem_fast_paths() -> tuple[_Strength, _Strength, _Strengths]:
     # The tables are bound as closure cells: cheaper to reach than globals,
     # which matters in a function whose whole cost is a few dozen bytecodes.
     key7 = _HOLDEM_KEY7
@@ -577,12 +579,34 @@ def _holdem_fast_paths() -> tuple[_Strength, _Strength]:
             mask |= 4 << (card >> 2)
         return flush[mask]
 
+    def holdem_strengths(holes: Iterable[Sequence[int]], board: Sequence[int]) -> list[int]:
+        """The strength of each two-card hand with the same five-card board, in order.
+
+        The showdown's call: the board's part of each sum is added once.
+
+        >>> board = parse_cards("Ah Kh Qh 7d 2c")
+        >>> holdem_strengths([parse_cards("Jh Th"), parse_cards("7c 7s")], board) == [
+        ...     holdem_strength7(parse_cards("Jh Th Ah Kh Qh 7d 2c")),
+        ...     holdem_strength7(parse_cards("7c 7s Ah Kh Qh 7d 2c"))]
+        True
+        """
+        v, w, x, y, z = board
+        board_total = key7[v] + key7[w] + key7[x] + key7[y] + key7[z]
+        strengths = []
+        for a, b in holes:
+            total = board_total + key7[a] + key7[b]
+            if maybe_flush[total >> 23]:
+                strengths.append(flush7((a, b, v, w, x, y, z), total))
+            else:
+                strengths.append(nonflush7[displacement[total & 0x3FFF] ^ (total >> 14 & 0x1FF)])
+        return strengths
+
     # The constants above are written out for speed.
     assert (_RANK_BITS7, _ROW_BITS7, _COLUMN_BITS7) == (23, 14, 9)
-    return holdem_strength7, holdem_strength5
+    return holdem_strength7, holdem_strength5, holdem_strengths
 
 
-holdem_strength7, holdem_strength5 = _holdem_fast_paths()
+holdem_strength7, holdem_strength5, holdem_strengths = _holdem_fast_paths()
 
 
 # ----------------------------------------------------------------------- values

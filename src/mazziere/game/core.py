@@ -1041,6 +1041,7 @@ class BettingHand:
         "_awards",
         "_faced",
         "_live",
+        "_live_positions",
         "_rake_taken",
         "_show_queue",
         "actor",
@@ -1127,6 +1128,7 @@ class BettingHand:
         self._acted: list[bool] = [False] * n
         self._faced: list[int] = [0] * n
         self._live = n  # players not folded
+        self._live_positions: tuple[int, ...] | None = tuple(range(n))  # None: to recount
         self._active = n  # players not folded with chips behind
         # the showdown
         self._show_queue: list[int] = []
@@ -1149,7 +1151,11 @@ class BettingHand:
     @property
     def live(self) -> tuple[int, ...]:
         """Positions still in the hand (not folded)."""
-        return tuple(i for i in range(self.n) if not self.folded[i])
+        live = self._live_positions
+        if live is None:
+            folded = self.folded
+            live = self._live_positions = tuple([i for i in range(self.n) if not folded[i]])
+        return live
 
     def pots(self, *, include_bets: bool = False) -> tuple[Pot, ...]:
         """The pots collected so far (with this round's bets too if ``include_bets``)."""
@@ -1158,8 +1164,7 @@ class BettingHand:
             amount = sum(self.committed) - sum(self.bets) + sum(self.dead) + self.carried
             if not amount:
                 return ()
-            folded = self.folded
-            return (_NEW_POT(amount, tuple([i for i in range(self.n) if not folded[i]])),)
+            return (_NEW_POT(amount, self.live),)
         if include_bets:
             committed: Sequence[int] = self.committed
         else:
@@ -1430,13 +1435,22 @@ class BettingHand:
             if self.structure is _BETTINGSTRUCTURE_NO_LIMIT:
                 # _raise_range, inlined for the common structure: this runs for every decision
                 all_in_to = stack + bet
-                if (
+                may_raise = (
                     all_in_to > current
                     and not self.call_only[i]
                     and not (self._acted[i] and current - self._faced[i] < self.min_increment)
                     and (current or not self._refuses_bets or self._bet_refused(i) is None)
-                    and (self._active >= 2 if not current else self._answerable(i, current))
-                ):
+                )
+                if may_raise and current:  # _answerable, inlined
+                    folded, stacks, bets = self.folded, self.stacks, self.bets
+                    for j in range(self.n):
+                        if not folded[j] and stacks[j] + bets[j] > current and j != i:
+                            break
+                    else:
+                        may_raise = False
+                elif may_raise:
+                    may_raise = self._active >= 2
+                if may_raise:
                     if current:
                         low = current + self.min_increment
                         kinds = _RAISE if to_call else _RAISE_CHECK
@@ -1496,6 +1510,7 @@ class BettingHand:
             i = self._check_turn(position)  # raises the precise error
         self.folded[i] = True
         self._live -= 1
+        self._live_positions = None
         self._active -= 1
         self._acted[i] = True
         record = _NEW_PLAYER_ACTED(i, _ACTIONKIND_FOLD, 0, self.bets[i], False, timed_out)

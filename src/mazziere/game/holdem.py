@@ -24,13 +24,14 @@ dealer's left, then a second; burn, flop, burn, turn, burn, river):
 from __future__ import annotations
 
 import dataclasses
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
 
 from mazziere.cards import Card, RandomSource
-from mazziere.evaluate import holdem_strength7
+from mazziere.evaluate import holdem_strengths
 from mazziere.game.core import (
     ActionKind,
     BettingHand,
@@ -409,24 +410,21 @@ class HoldemHand(BettingHand):
 
     def _showdown_order(self) -> list[int]:
         """Last aggressor of the last round first, else the first left of the button; clockwise."""
-        n = self.n
         start = self._last_aggressor if self._last_aggressor is not None else 0
-        folded = self.folded
-        return [p for p in (*range(start, n), *range(start)) if not folded[p]]
+        live = self.live  # in position order
+        split = bisect_left(live, start)
+        return [*live[split:], *live[:split]]
 
     def _evaluate(self) -> None:
         """Each hand still in, valued once (``None`` while a card is unknown or the board short)."""
         board = self.board
-        strengths: dict[int, int | None] = {}
-        complete = len(board) == 5 and None not in board
-        for position in range(self.n):
-            if self.folded[position]:
-                continue
-            cards = self.hole[position]
-            if complete and None not in cards:
-                strengths[position] = holdem_strength7([*cards, *board])  # type: ignore[list-item]
-            else:
-                strengths[position] = None
+        hole = self.hole
+        live = self.live
+        strengths: dict[int, int | None] = dict.fromkeys(live)
+        if len(board) == 5 and None not in board:
+            known = [position for position in live if None not in hole[position]]
+            values = holdem_strengths([hole[p] for p in known], board)  # type: ignore[misc,arg-type]
+            strengths.update(zip(known, values, strict=True))
         self._strengths = strengths
         self._showdown_pots = self.pots()
 
