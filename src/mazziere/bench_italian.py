@@ -1,7 +1,8 @@
 """Random Italian hands for ``mazziere bench engine --rules italian-classic`` (or ``italian-32``).
 
-The policy is the Hold'em benchmark's (:func:`mazziere.bench_engine.decide`:
-fold, call or raise with the same odds), plus what only Italian poker asks:
+The policy is the Hold'em benchmark's (:func:`mazziere.bench_engine.decide`,
+written out in the loop as the Hold'em driver does: fold, call or raise with
+the same odds), plus what only Italian poker asks:
 before the deal the player offered the blind opens blind as often as it would
 bet; in the draw each player changes 0 to 4 random cards (its first
 k, k uniform: the deal already put them in random order); in the last round a
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import random
 
-from mazziere.bench_engine import decide
 from mazziere.game.core import ActionKind, Phase
 from mazziere.game.italian import ItalianHand
 
@@ -37,6 +37,7 @@ def play_italian_hands(rules: str, hands: int, seed: int) -> int:
     players, stack = int(setup["players"]), int(setup["stack"])  # type: ignore[call-overload]
     stakes: dict[str, int] = setup["stakes"]  # type: ignore[assignment]
     rng = random.Random(seed)
+    draw, randint = rng.random, rng.randint
     actions = 0
     # Enum members read once, as the Hold'em driver does: the engine's cost is what is timed.
     draw_phase, betting_phase = Phase.DRAW, Phase.BETTING
@@ -51,23 +52,24 @@ def play_italian_hands(rules: str, hands: int, seed: int) -> int:
                 # The cards were dealt in random order: the first k are k random cards.
                 hand.draw(hand.hole[actor][: rng.randrange(5)])  # type: ignore[arg-type]
                 continue
-            legal = hand.legal_actions()
-            kinds = legal.kinds
-            if parol_kind in kinds and rng.random() < 1 / 3:
+            _, kinds, to_call, low, high = hand.legal_actions()
+            if parol_kind in kinds and draw() < 1 / 3:
                 hand.parol()
                 continue
-            can_raise = raise_kind in kinds or bet_kind in kinds
-            choice, to = decide(
-                rng, legal.to_call, (legal.min_to, legal.max_to) if can_raise else None
-            )
-            if choice == "fold" and phase is betting_phase:
-                hand.fold()
-            elif choice in ("call", "fold"):
-                hand.call() if legal.to_call else hand.check()
-            elif raise_kind in kinds:
-                hand.raise_to(to)
+            # decide(), written out as in the Hold'em driver (the same draws)
+            roll = draw()
+            if to_call and roll < 0.1:
+                if phase is betting_phase:
+                    hand.fold()
+                else:
+                    hand.call()
+            elif roll >= 0.9 and (raise_kind in kinds or bet_kind in kinds):
+                to = low if draw() < 0.7 else randint(low, high)
+                hand.raise_to(to) if raise_kind in kinds else hand.bet(to)
+            elif to_call:
+                hand.call()
             else:
-                hand.bet(to)
+                hand.check()
     return actions
 
 
