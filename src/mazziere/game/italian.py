@@ -404,6 +404,43 @@ class ItalianHand(BettingHand):
     player who wins uncontested may show; otherwise cards speak.
     """
 
+    # Slots, as in the core: more attributes than an instance dict shares keys for.
+    __slots__ = (
+        "_all_in_raisers",
+        "_blind_base",
+        "_blind_lock",
+        "_cycle",
+        "_draw_max",
+        "_draw_queue",
+        "_first_aggressor",
+        "_has_parol",
+        "_last_aggressor",
+        "_last_first",
+        "_last_round_start",
+        "_late",
+        "_no_last_round",
+        "_odd_chips",
+        "_opening_test",
+        "_opens",
+        "_outcome",
+        "_parol_breaker",
+        "_parol_scanned",
+        "_showdown_pots",
+        "_stock",
+        "_strengths",
+        "ask_show",
+        "betting_round",
+        "blind_raisers",
+        "blinds",
+        "drawn",
+        "opening",
+        "opening_level",
+        "parol_pot",
+        "ranking",
+        "rules",
+        "setup",
+    )
+
     setup: ItalianSetup
     rules: RuleSet
 
