@@ -1879,6 +1879,17 @@ class BettingHand:
         # nothing: pots left with the same contenders are one pot, split once
         # (its odd chips are counted once).
         mucked = self.mucked
+        if self._active == self._live:
+            # Nobody is all-in: everyone still in put in the same, so there is one
+            # pot, and the hands not mucked contend for it (all of them if all mucked).
+            live = self.live
+            eligible = tuple([i for i in live if i not in mucked]) if mucked else live
+            amount = sum(self.committed) + sum(self.dead) + self.carried
+            if amount:
+                eligible = eligible or live
+                self._award([(_NEW_POT(amount, eligible), self._pot_winners(eligible))])
+            self._finish()
+            return
         if mucked:
             folded = self.folded
             out = [folded[i] or i in mucked for i in range(self.n)]

@@ -34,6 +34,7 @@ the over.
 from __future__ import annotations
 
 import dataclasses
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -1117,17 +1118,17 @@ class ItalianHand(BettingHand):
     # -------------------------------------------------------------- showdown
 
     def _showdown(self) -> None:
-        n = self.n
         if self._no_last_round:
             start = 0
         else:
             start = self._last_aggressor if self._last_aggressor is not None else self._last_first
-        folded = self.folded
-        order = [p for p in (*range(start, n), *range(start)) if not folded[p]]
+        live = self.live  # in position order
+        split = bisect_left(live, start)
+        order = [*live[split:], *live[:split]]
         ranking = self.ranking
         strengths = self._strengths
         for position in order:
-            strengths[position] = ranking.strength(self.hole[position])
+            strengths[position] = ranking.strength(self.hole[position])  # type: ignore[arg-type]
         last = self.log[-1]  # the bets of the last round were just collected into these pots
         self._showdown_pots = last.pots if type(last) is BetsCollected else self.pots()
         self._begin_showdown(order, ask=self.ask_show, auto_show=True)
@@ -1160,7 +1161,18 @@ class ItalianHand(BettingHand):
         if position in self._all_in_raisers:
             return True
         shown, strengths = self.shown, self._strengths
-        for pot in self._showdown_pots:
+        pots = self._showdown_pots
+        if len(pots) == 1 and not self._cycle:
+            # One pot (the common case): beat every hand shown in it (no ties: suits break them)
+            eligible = pots[0].eligible
+            if position not in eligible:
+                return False
+            mine = strengths[position]
+            for other in shown:
+                if other != position and other in eligible and strengths[other] >= mine:
+                    return False
+            return True
+        for pot in pots:
             eligible = pot.eligible
             if position not in eligible:
                 continue
