@@ -37,7 +37,7 @@ def play_italian_hands(rules: str, hands: int, seed: int) -> int:
     players, stack = int(setup["players"]), int(setup["stack"])  # type: ignore[call-overload]
     stakes: dict[str, int] = setup["stakes"]  # type: ignore[assignment]
     rng = random.Random(seed)
-    draw, randint = rng.random, rng.randint
+    draw, randint, getrandbits = rng.random, rng.randint, rng.getrandbits
     actions = 0
     # Enum members read once, as the Hold'em driver does: the engine's cost is what is timed.
     draw_phase, betting_phase = Phase.DRAW, Phase.BETTING
@@ -50,7 +50,11 @@ def play_italian_hands(rules: str, hands: int, seed: int) -> int:
             phase = hand.phase
             if phase is draw_phase:
                 # The cards were dealt in random order: the first k are k random cards.
-                hand.draw(hand.hole[actor][: rng.randrange(5)])  # type: ignore[arg-type]
+                # rng.randrange(5), written out: the same rejection on 3 random bits
+                count = getrandbits(3)
+                while count >= 5:
+                    count = getrandbits(3)
+                hand.draw(hand.hole[actor][:count])  # type: ignore[arg-type]
                 continue
             _, kinds, to_call, low, high = hand.legal_actions()
             if parol_kind in kinds and draw() < 1 / 3:

@@ -71,6 +71,7 @@ from mazziere.game.core import (
     Rake,
     Record,
     WrongPhaseError,
+    _builder,
     _fast_init,
 )
 from mazziere.game.italian_rules import (
@@ -249,6 +250,10 @@ class PotCarried(Record):
     type: ClassVar[str] = "carry"
     amount: int
     parol: bool
+
+
+_NEW_DISCARDED = _builder(Discarded)
+_NEW_HOLE_CARDS_DEALT = _builder(HoleCardsDealt)
 
 
 @_fast_init
@@ -801,7 +806,7 @@ class ItalianHand(BettingHand):
         hole = self.hole
         for position in range(n):
             hole[position] = cards[position::n]  # one card at a time from the dealer's left
-            self.log.append(HoleCardsDealt(position, hole[position]))
+            self.log.append(_NEW_HOLE_CARDS_DEALT(position, hole[position]))
         self.betting_round = 1
         if self.blind_raisers:
             raisers = self.blind_raisers
@@ -939,7 +944,7 @@ class ItalianHand(BettingHand):
         ):
             self.verify_draw(discards, position)  # raises the precise error (always, here)
         assert actor is not None
-        record = Discarded(actor, discards, timed_out)
+        record = _NEW_DISCARDED(actor, discards, timed_out)
         self.log.append(record)
         count = len(discards)
         self.drawn[actor] = count
@@ -967,7 +972,7 @@ class ItalianHand(BettingHand):
             # The new stock's order is secret: the record keeps which cards went in.
             self.log.append(StockReshuffled(event.position, tuple(sorted(event.cards))))
         self.hole[position] = (*self.hole[position], *cards)
-        self.log.append(HoleCardsDealt(position, tuple(cards)))
+        self.log.append(_NEW_HOLE_CARDS_DEALT(position, tuple(cards)))
 
     def _after_draw(self) -> None:
         self.actor = None
