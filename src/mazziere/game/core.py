@@ -587,6 +587,14 @@ class LegalActions(NamedTuple):
         return not self.to_call and ActionKind.FOLD in self.kinds
 
     def __contains__(self, action: object) -> bool:
+        return self.allows(action)
+
+    def allows(self, action: object) -> bool:
+        """Whether ``action`` (an :class:`Action`) is legal now; ``action in legal`` says the same.
+
+        >>> LegalActions(0, frozenset({ActionKind.BET}), 0, 10, 50).allows(Action.bet(60))
+        False
+        """
         if not isinstance(action, Action) or action.kind not in self.kinds:
             return False
         if action.kind in _AMOUNT_KINDS:
@@ -739,6 +747,7 @@ class Rake:
     cap_by_players: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
     unit: int = 1
     no_flop_no_drop: bool = True
+    _ratio: tuple[int, int] = field(init=False, repr=False, compare=False, default=(0, 1))
 
     def __post_init__(self) -> None:
         if isinstance(self.percent, float):
@@ -749,11 +758,14 @@ class Rake:
         object.__setattr__(self, "percent", percent)
         if self.unit < 1 or (self.cap is not None and self.cap < 0):
             raise HandSetupError("rake unit must be at least 1 and the cap not negative")
+        # Plain ints for amount(): a Fraction's numerator and denominator are properties.
+        object.__setattr__(self, "_ratio", (percent.numerator, percent.denominator))
 
     def amount(self, pot: int, *, players: int) -> int:
         """The rake on a total pot of ``pot`` chips with ``players`` dealt in."""
         counted = pot // self.unit * self.unit
-        rake = counted * self.percent.numerator // self.percent.denominator
+        numerator, denominator = self._ratio
+        rake = counted * numerator // denominator
         cap = self.cap_by_players.get(players, self.cap)
         if cap is not None:
             rake = min(rake, cap)

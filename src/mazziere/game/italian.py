@@ -252,6 +252,8 @@ class PotCarried(Record):
     parol: bool
 
 
+_WITH_PAROL: dict[frozenset[ActionKind], frozenset[ActionKind]] = {}
+"""A set of legal kinds -> the same with parol (a handful of sets, made once)."""
 _NEW_DISCARDED = _builder(Discarded)
 _NEW_HOLE_CARDS_DEALT = _builder(HoleCardsDealt)
 
@@ -1117,7 +1119,10 @@ class ItalianHand(BettingHand):
             and self.phase is _PHASE_BETTING
             and self._parol_blocked() is None
         ):
-            return LegalActions(legal.position, legal.kinds | _PAROL, 0, legal.min_to, legal.max_to)
+            kinds = _WITH_PAROL.get(legal.kinds)
+            if kinds is None:
+                kinds = _WITH_PAROL[legal.kinds] = legal.kinds | _PAROL
+            return LegalActions(legal.position, kinds, 0, legal.min_to, legal.max_to)
         return legal
 
     # -------------------------------------------------------------- showdown

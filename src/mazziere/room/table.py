@@ -577,7 +577,7 @@ class Table(abc.ABC):
             raise TableStateError("nobody is to act at this table now")
         if decision.name != name:
             raise TableStateError(f"it is {decision.name}'s turn, not {name}'s")
-        if action not in decision.legal:
+        if not decision.legal.allows(action):
             hand = self.hand
             assert hand is not None
             hand.verify(action)  # the engine says precisely what is wrong...
