@@ -922,9 +922,13 @@ _BATCH_CHUNK = 1 << 15
 def _key_sum(
     hands: npt.NDArray[np.integer[Any]], keys: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]:
-    total: npt.NDArray[np.int64] = keys[hands[:, 0]]
-    for column in range(1, hands.shape[1]):
-        total += keys[hands[:, column]]
+    # numpy turns any other index type into its own (intp) before gathering,
+    # once per column; converting the whole chunk once, columns first, is
+    # about twice as fast (uint8 cards, say).
+    columns = hands.T.astype(np.intp)
+    total: npt.NDArray[np.int64] = keys[columns[0]]
+    for column in columns[1:]:
+        total += keys[column]
     return total
 
 
