@@ -28,6 +28,7 @@ from mazziere.evaluate import (
     evaluate_batch,
     holdem_strength5,
     holdem_strength7,
+    holdem_strengths,
     ranking_for,
     winners,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "format_cards",
     "holdem_strength5",
     "holdem_strength7",
+    "holdem_strengths",
     "parse_cards",
     "ranking_for",
     "winners",
