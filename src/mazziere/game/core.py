@@ -1233,6 +1233,9 @@ class BettingHand:
         """Legal actions in a game's own phases."""
         return NO_ACTIONS
 
+    _one_pot_shortcuts: ClassVar[bool] = True
+    """Take the short ways through a showdown with one pot (tests turn them off to compare)."""
+
     _refuses_bets: ClassVar[bool] = False
     """Whether the game overrides :meth:`_bet_refused` (else it is never called)."""
 
@@ -1891,7 +1894,7 @@ class BettingHand:
         # nothing: pots left with the same contenders are one pot, split once
         # (its odd chips are counted once).
         mucked = self.mucked
-        if self._active == self._live:
+        if self._active == self._live and self._one_pot_shortcuts:
             # Nobody is all-in: everyone still in put in the same, so there is one
             # pot, and the hands not mucked contend for it (all of them if all mucked).
             live = self.live

@@ -33,6 +33,7 @@ from typing import Any, ClassVar
 from mazziere.cards import Card, RandomSource
 from mazziere.evaluate import holdem_strengths
 from mazziere.game.core import (
+    _NEW_POT,
     ActionKind,
     BettingHand,
     CardBurned,
@@ -438,23 +439,32 @@ class HoldemHand(BettingHand):
         rebuilding the pots for each question.
         """
         pots = self._showdown_pots
-        if self.ask_show or len(pots) != 1 or self._active != self._live or self.shown:
+        if (
+            self.ask_show
+            or len(pots) != 1
+            or self._active != self._live
+            or self.shown
+            or not self._one_pot_shortcuts
+        ):
             return False
         strengths = self._strengths
         if None in strengths.values():
             return False
-        pot = pots[0]
         self.phase = _PHASE_SHOWDOWN
         best = -1
+        shown = []
         for position in self._showdown_order():
             strength = strengths[position]
             if strength >= best:  # type: ignore[operator]
                 best = strength  # type: ignore[assignment]
                 self._do_show(position)
+                shown.append(position)
             else:
                 self._do_muck(position)
-        winners = tuple([i for i in pot.eligible if strengths[i] == best])
-        self._award([(pot, winners)])
+        # The pot as the general showdown builds it: the hands not mucked contend.
+        eligible = tuple(sorted(shown))
+        winners = tuple([i for i in eligible if strengths[i] == best])
+        self._award([(_NEW_POT(pots[0].amount, eligible), winners)])
         self._finish()
         return True
 

@@ -44,6 +44,7 @@ from typing import Any, ClassVar, TypeVar
 from mazziere.cards import Card, RandomSource, Rank, format_cards
 from mazziere.evaluate import HandValue, Ranking, best_hands, ranking_for
 from mazziere.game.core import (
+    _NEW_POT,
     Action,
     ActionKind,
     ActionNotOfferedError,
@@ -1141,7 +1142,44 @@ class ItalianHand(BettingHand):
             strengths[position] = ranking.strength(self.hole[position])  # type: ignore[arg-type]
         last = self.log[-1]  # the bets of the last round were just collected into these pots
         self._showdown_pots = last.pots if type(last) is BetsCollected else self.pots()
-        self._begin_showdown(order, ask=self.ask_show, auto_show=True)
+        if not self._one_pass_showdown(order):
+            self._begin_showdown(order, ask=self.ask_show, auto_show=True)
+
+    def _one_pass_showdown(self, order: list[int]) -> bool:
+        """The common showdown in one pass; False when it is not that case.
+
+        Nobody asked, one pot, nobody all-in, no straight-flush cycle: in
+        showdown order a hand better than every hand shown so far is shown,
+        the others are mucked (no ties: suits break them), and the last hand
+        shown wins.  What the general showdown does then, without its questions.
+        """
+        pots = self._showdown_pots
+        if (
+            self.ask_show
+            or self._cycle
+            or len(pots) != 1
+            or self._active != self._live
+            or self.shown
+            or not self._one_pot_shortcuts
+        ):
+            return False
+        strengths = self._strengths
+        self.phase = _PHASE_SHOWDOWN
+        best = -1
+        winner = order[0]
+        shown = []
+        for position in order:
+            strength = strengths[position]
+            if strength > best:
+                best, winner = strength, position
+                self._do_show(position)
+                shown.append(position)
+            else:
+                self._do_muck(position)
+        pot = _NEW_POT(pots[0].amount, tuple(sorted(shown)))
+        self._award([(pot, (winner,))])
+        self._finish()
+        return True
 
     def _best(self, positions: Sequence[int]) -> list[int]:
         """Who wins among ``positions`` (never a tie: suits break them)."""
