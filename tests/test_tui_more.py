@@ -14,21 +14,15 @@ from mazziere.room.clock import ManualClock
 from mazziere.tui.render import card_style
 from mazziere.tui.session import PlayConfig, PlayError
 from tests.tui_helpers import (
+    SIZE,
     holdem_policy,
     log_text,
     make_app,
+    press_keys,
     replay_stacks,
     scripted_session,
     table_text,
 )
-
-SIZE = (150, 45)
-
-
-async def _keys(pilot: Any, *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-    await pilot.pause()
 
 
 @pytest.mark.parametrize(
@@ -74,7 +68,7 @@ async def test_the_countdown_runs_and_a_timeout_checks_or_folds(tmp_path: Path) 
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         while session.my_decision() is None and not session.hand_over:
-            await _keys(pilot, "c")
+            await press_keys(pilot, "c")
         assert "Your turn  50 s" in table_text(app)  # 20 s, then a time bank of 30
         clock.advance(38)
         app._tick()
@@ -117,16 +111,16 @@ async def test_a_player_who_folded_is_asked_to_pay_into_the_parol_pot(tmp_path: 
             decision = session.my_decision()
             if decision is not None and ActionKind.CALL in decision.legal.kinds:
                 break
-            await _keys(pilot, "c")
-        await _keys(pilot, "f")  # Passo: out of the hand
+            await press_keys(pilot, "c")
+        await press_keys(pilot, "f")  # Passo: out of the hand
         assert "Tu passi" in log_text(app)
         assert session.hand_over
         assert "Tutti dicono parol" in log_text(app)
-        await _keys(pilot, "n")
+        await press_keys(pilot, "n")
         screen = table_text(app)
         assert "Adeguamento parol: paghi 10 per giocare il piatto di parol?" in screen
         assert "[y] sì · [n] no" in screen
-        await _keys(pilot, "y")
+        await press_keys(pilot, "y")
         log = log_text(app)
         assert "Paghi 10 e giochi il piatto di parol" in log
         assert "Tu paghi 10 di adeguamento" in log
@@ -152,16 +146,16 @@ async def test_out_of_chips_the_player_buys_in_again(tmp_path: Path, capsys: Any
     app = make_app(session, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await _keys(pilot, "a")
+        await press_keys(pilot, "a")
         assert session.hand_over
         assert "Bot 2 wins the pot" in log_text(app)
         assert "No chips · [r] buy in again" in table_text(app)
-        await _keys(pilot, "r")
+        await press_keys(pilot, "r")
         seat = session.my_seat()
         assert seat is not None and seat.stack == 300
-        await _keys(pilot, "n")
+        await press_keys(pilot, "n")
         assert session.in_hand
-        await _keys(pilot, "q", "q")
+        await press_keys(pilot, "q", "q")
     folder = app.return_value
     (path,) = sorted(folder.glob("*.phh"))
     (played,) = session.hands
@@ -200,13 +194,13 @@ async def test_a_sit_and_go_to_its_standings(tmp_path: Path) -> None:
             if ActionKind.ALL_IN in (
                 session.my_decision().legal.kinds if session.my_decision() else ()
             ):
-                await _keys(pilot, "a")
+                await press_keys(pilot, "a")
             else:
-                await _keys(pilot, "c")
+                await press_keys(pilot, "c")
         assert session.my_finish() == 3
         assert "You are out in place 3 of 3" in log_text(app)
         assert "let the others finish" in table_text(app)
-        await _keys(pilot, "n")
+        await press_keys(pilot, "n")
         assert session.over
         log = log_text(app)
         assert "Final standings:" in log and "3. You" in log
@@ -225,14 +219,14 @@ async def test_four_colours_and_english_words(tmp_path: Path) -> None:
         ):
             screen = table_text(app)
             assert "Call" in screen or "Check" in screen
-            await _keys(pilot, "c")
+            await press_keys(pilot, "c")
         assert "Stand pat" in table_text(app)
-        await _keys(pilot, "C")
+        await press_keys(pilot, "C")
         assert app.four_colour
         assert card_style(session.snapshot().my_cards[0], four_colour=True) == (
             "bold blue on white"
         )
-        await _keys(pilot, "5")
+        await press_keys(pilot, "5")
         assert "Change 1 card" in table_text(app)
 
 
@@ -254,21 +248,21 @@ async def test_two_timeouts_sit_the_player_out_and_i_brings_them_back(tmp_path: 
                 app._tick()
                 timeouts += 1
             elif session.hand_over:
-                await _keys(pilot, "n")
+                await press_keys(pilot, "n")
             if "You are sitting out" in table_text(app):
                 break
             await pilot.pause()
         assert timeouts >= 2  # two in a row: sat out from the next hand
         assert "(time out)" in log_text(app)
-        await _keys(pilot, "i")
+        await press_keys(pilot, "i")
         assert "You are sitting out" not in table_text(app)
         for _ in range(30):  # back in at the next hand (after the button, if on it)
             if session.table.dealt_in("You"):
                 break
             if session.hand_over:
-                await _keys(pilot, "n")
+                await press_keys(pilot, "n")
             else:
-                await _keys(pilot, "c")
+                await press_keys(pilot, "c")
         assert session.table.dealt_in("You")
 
 
@@ -285,7 +279,7 @@ async def test_cards_that_do_not_open_are_told(tmp_path: Path) -> None:
             assert decision is not None
             if decision.legal.kinds & {ActionKind.FOLD}:
                 break
-            await _keys(pilot, "c")  # no blind opening
+            await press_keys(pilot, "c")  # no blind opening
         screen = table_text(app)
         assert "Non puoi aprire: serve una coppia di J o meglio" in screen
         assert "Apri" not in screen and "Passo" in screen

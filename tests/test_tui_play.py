@@ -19,21 +19,15 @@ from mazziere.game.core import ActionKind, Phase
 from mazziere.tui.app import PlayApp
 from mazziere.tui.session import PlayConfig
 from tests.tui_helpers import (
+    SIZE,
     holdem_policy,
     log_text,
     make_app,
+    press_keys,
     replay_stacks,
     scripted_session,
     table_text,
 )
-
-SIZE = (150, 45)
-
-
-async def _keys(pilot: Any, *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-    await pilot.pause()
 
 
 def _my_kinds(app: PlayApp) -> frozenset[ActionKind]:
@@ -52,7 +46,7 @@ async def _pass_until(app: PlayApp, pilot: Any, stop: Any) -> None:
         if stop(app) or app.session.hand_over:
             return
         assert app.session.my_decision() is not None, table_text(app)
-        await _keys(pilot, "c")
+        await press_keys(pilot, "c")
     raise AssertionError("the hand did not get there")
 
 
@@ -108,19 +102,19 @@ async def test_italian_classic_opening_draw_of_four_parol_pot(tmp_path: Path, ca
         await _pass_until(app, pilot, lambda a: ActionKind.CALL in _my_kinds(a))
         assert "Bot 2 apre con 10" in log_text(app)
         assert "Vedo 10" in table_text(app)
-        await _keys(pilot, "c")
+        await press_keys(pilot, "c")
         assert "Tu vedi 10" in log_text(app)
 
         # The draw: the cards are shown sorted, A Q 10 8 7; keep the ace, change four.
         assert _my_kinds(app) == {ActionKind.DRAW, ActionKind.TIMEOUT}
         screen = table_text(app)
         assert "Servito" in screen and "segna le carte da cambiare" in screen
-        await _keys(pilot, "2", "3", "4", "5")
+        await press_keys(pilot, "2", "3", "4", "5")
         screen = table_text(app)
         assert "Cambio 4 carte" in screen and "✗2" in screen and "✗5" in screen
-        await _keys(pilot, "1")  # a fifth card is refused...
+        await press_keys(pilot, "1")  # a fifth card is refused...
         assert "al massimo 4 carte" in table_text(app)
-        await _keys(pilot, "d")  # ...and the four are changed
+        await press_keys(pilot, "d")  # ...and the four are changed
         log = log_text(app)
         assert "Tu cambi 4 carte: Q♣ 10♦ 8♠ 7♣" in log
         assert "Ricevi: A♦ K♥ K♣" in log
@@ -132,7 +126,7 @@ async def test_italian_classic_opening_draw_of_four_parol_pot(tmp_path: Path, ca
         assert "Le tue carte: doppia coppia di A e K" in screen
         assert "Parol" in screen and "Busso" in screen and "Punto" in screen
         assert "Bot 2 dice parol" in log_text(app)
-        await _keys(pilot, "p")
+        await press_keys(pilot, "p")
         log = log_text(app)
         assert "Tu dici parol" in log
         assert "Tutti dicono parol: il piatto (80) diventa piatto di parol" in log
@@ -140,22 +134,22 @@ async def test_italian_classic_opening_draw_of_four_parol_pot(tmp_path: Path, ca
         assert "prossima mano" in table_text(app)
 
         # Hand 2: the parol pot, opened by the player with the pot (80), then a bet of 150.
-        await _keys(pilot, "n")
+        await press_keys(pilot, "n")
         log = log_text(app)
         assert "Piatto di parol (80): apertura minima K" in log
         screen = table_text(app)
         assert "Piatto di parol" in screen
         await _pass_until(app, pilot, lambda a: ActionKind.BET in _my_kinds(a))
-        await _keys(pilot, "k")  # the pot...
+        await press_keys(pilot, "k")  # the pot...
         assert "Apri 80" in table_text(app)
-        await _keys(pilot, "b")  # ...is the smallest opening of a parol pot
+        await press_keys(pilot, "b")  # ...is the smallest opening of a parol pot
         assert "Tu apri con 80" in log_text(app)
         await _pass_until(app, pilot, lambda a: ActionKind.DRAW in _my_kinds(a))
-        await _keys(pilot, "d")
+        await press_keys(pilot, "d")
         assert "Tu sei servito" in log_text(app)
-        await _keys(pilot, "1", "5", "0")
+        await press_keys(pilot, "1", "5", "0")
         assert "Punto 150" in table_text(app)
-        await _keys(pilot, "b")
+        await press_keys(pilot, "b")
         log = log_text(app)
         assert "Tu punti 150" in log
         assert "Tu mostri K♥ K♦ K♣ 8♣ 7♦: tris di K" in log
@@ -163,12 +157,12 @@ async def test_italian_classic_opening_draw_of_four_parol_pot(tmp_path: Path, ca
         assert session.hand_over
 
         # `h` shows the previous hands.
-        await _keys(pilot, "h")
+        await press_keys(pilot, "h")
         assert type(app.screen).__name__ == "HistoryScreen"
-        await _keys(pilot, "escape")
+        await press_keys(pilot, "escape")
         assert type(app.screen).__name__ != "HistoryScreen"
 
-        await _keys(pilot, "q")
+        await press_keys(pilot, "q")
     folder = app.return_value
     assert folder is not None and folder.parent == tmp_path
     assert len(session.hands) == 2
@@ -195,20 +189,20 @@ async def test_italian_32_parole_splits_the_pot(tmp_path: Path, capsys: Any) -> 
         log = log_text(app)
         assert "mette il buio (5)" in log and "l'over (20)" in log
         await _pass_until(app, pilot, lambda a: ActionKind.DRAW in _my_kinds(a))
-        await _keys(pilot, "4", "5")  # change the 8 and the 7
+        await press_keys(pilot, "4", "5")  # change the 8 and the 7
         assert "Cambio 2 carte" in table_text(app)
-        await _keys(pilot, "d")
+        await press_keys(pilot, "d")
         assert "Tu cambi 2 carte: 8♠ 7♣" in log_text(app)
         assert "Ricevi: A♦ A♣" in log_text(app)
         screen = table_text(app)
         assert "Parole" in screen and "Cip" in screen
-        await _keys(pilot, "p")
+        await press_keys(pilot, "p")
         log = log_text(app)
         assert "Tu dici parole" in log
         assert "si dividono il piatto (80): " in log
         assert "Tu 20, Bot 2 20, Bot 3 20, Bot 4 20" in log or "Tu 20" in log
         assert session.hand_over
-        await _keys(pilot, "q")
+        await press_keys(pilot, "q")
     _check_replays(app, app.return_value, capsys)
 
 
@@ -238,7 +232,7 @@ async def test_holdem_all_in_with_side_pots(tmp_path: Path, capsys: Any) -> None
         assert "Mazziere · holdem · cash · blinds 5/10" in screen
         assert "Your turn" in screen
         assert "All-in 200" in screen or "All-in 19" in screen
-        await _keys(pilot, "a")
+        await press_keys(pilot, "a")
         log = log_text(app)
         assert "You raise to 200 and are all-in" in log or "You bet 200 and are all-in" in log
         assert "Flop: 2♣ 7♦ 9♥" in log and "Turn: 3♠" in log and "River: 4♣" in log
@@ -252,5 +246,5 @@ async def test_holdem_all_in_with_side_pots(tmp_path: Path, capsys: Any) -> None
         assert "K♥ K♠" in screen  # Bot 2 showed; Bot 3 and Bot 4 mucked, face down
         assert "Q♥" not in screen and "J♠" not in screen
         assert "You win 800 (pair of aces)" in screen  # the summary line
-        await _keys(pilot, "q")
+        await press_keys(pilot, "q")
     _check_replays(app, app.return_value, capsys)

@@ -148,3 +148,14 @@ def replay_stacks(path: Path, capsys: Any) -> list[str]:
     (hand,) = json.loads(out)["hands"]
     assert hand["error"] is None, hand["error"]
     return list(hand["finishing_stacks"])
+
+
+SIZE = (150, 45)
+"""The terminal size the Pilot tests run at."""
+
+
+async def press_keys(pilot: Any, *keys: str) -> None:
+    """Press ``keys`` in turn, then let the app settle."""
+    for key in keys:
+        await pilot.press(key)
+    await pilot.pause()

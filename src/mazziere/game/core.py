@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -850,28 +851,14 @@ class Stock:
 
     def draw(self) -> Card | None:
         """The next card (``None``: a card of the given order that is unknown)."""
-        self._dealt += 1
         if self._order:
+            self._dealt += 1
             return self._order.pop()
-        below = self._below
-        if below is None:
-            raise DeckExhaustedError(f"the given card order ran out after {self._dealt - 1} cards")
-        remaining = self._remaining
-        if not remaining:
+        if self._below is None:
+            raise DeckExhaustedError(f"the given card order ran out after {self._dealt} cards")
+        if not self._remaining:
             raise DeckExhaustedError("no cards left in the stock")
-        getrandbits = self._getrandbits
-        if getrandbits is None:
-            j = below(len(remaining))
-        else:  # random.Random._randbelow, inlined (see take())
-            size = len(remaining)
-            bits = size.bit_length()
-            j = getrandbits(bits)
-            while j >= size:
-                j = getrandbits(bits)
-        card = remaining[j]
-        remaining[j] = remaining[-1]
-        remaining.pop()
-        return card
+        return self.take(1)[0]
 
     def take(self, count: int) -> tuple[Card | None, ...]:
         """The next ``count`` cards."""
@@ -1021,7 +1008,7 @@ _PHASE_OVER = Phase.OVER
 _PHASE_SHOWDOWN = Phase.SHOWDOWN
 
 
-class BettingHand:
+class BettingHand(ABC):
     """Base of every hand: positions, stacks, the log, betting rounds, showdown, pots, awards.
 
     Positions are ``0 .. n-1`` clockwise from the dealer's left; the dealer is
@@ -1199,20 +1186,30 @@ class BettingHand:
 
     # ----------------------------------------------------- subclass hooks
 
+    @abstractmethod
     def _round_over(self) -> None:
         """A betting round ended (bets collected): deal on, draw, or show down."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _can_win(self, position: int) -> bool | None:
         """Whether ``position``'s hand could still win a pot against the hands shown.
 
         ``None`` when its cards are unknown (replays): it may then be mucked.
         """
-        raise NotImplementedError
 
+    @abstractmethod
     def _pot_winners(self, eligible: tuple[int, ...]) -> tuple[int, ...]:
         """Who wins a pot among ``eligible`` (players who did not muck) at the showdown."""
-        raise NotImplementedError
+
+    def _one_pot_at_showdown(self, pots: Sequence[Pot]) -> bool:
+        """Whether a game's one-pass showdown may be used: one pot, nobody all-in,
+        nothing shown yet, shortcuts on (the game adds its own conditions)."""
+        return (
+            len(pots) == 1
+            and self._active == self._live
+            and not self.shown
+            and self._one_pot_shortcuts
+        )
 
     def _rake_applies(self) -> bool:
         """False when no-flop-no-drop spares this hand (the game knows its moment)."""

@@ -439,13 +439,7 @@ class HoldemHand(BettingHand):
         rebuilding the pots for each question.
         """
         pots = self._showdown_pots
-        if (
-            self.ask_show
-            or len(pots) != 1
-            or self._active != self._live
-            or self.shown
-            or not self._one_pot_shortcuts
-        ):
+        if self.ask_show or not self._one_pot_at_showdown(pots):
             return False
         strengths = self._strengths
         if None in strengths.values():

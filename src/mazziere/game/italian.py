@@ -1154,14 +1154,7 @@ class ItalianHand(BettingHand):
         shown wins.  What the general showdown does then, without its questions.
         """
         pots = self._showdown_pots
-        if (
-            self.ask_show
-            or self._cycle
-            or len(pots) != 1
-            or self._active != self._live
-            or self.shown
-            or not self._one_pot_shortcuts
-        ):
+        if self.ask_show or self._cycle or not self._one_pot_at_showdown(pots):
             return False
         strengths = self._strengths
         self.phase = _PHASE_SHOWDOWN

@@ -18,7 +18,7 @@ diamonds blue and clubs green, so a flush is never misread.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.text import Text
 
@@ -96,19 +96,39 @@ def big_cards(
     ['╭───╮ ╭───╮', '│10♦│ │A♠ │', '╰───╯ ╰───╯']
     """
     if compact:
-        return _small_cards(cards, four_colour=four_colour, dimmed=dimmed)
-    lines = [Text() for _ in range(5)]
+        return _boxes(cards, _small_face, four_colour=four_colour, dimmed=dimmed)
+    return _boxes(cards, _big_face, four_colour=four_colour, dimmed=dimmed)
+
+
+def _big_face(card: Card) -> list[str]:
+    rank = card.rank.name_it
+    return [f"{rank:<3}", f" {card.suit.symbol} ", f"{rank:>3}"]
+
+
+def _small_face(card: Card) -> list[str]:
+    return [f"{card.pretty():<3}"]
+
+
+def _boxes(
+    cards: Sequence[Card | None],
+    face_of: Callable[[Card], list[str]],
+    *,
+    four_colour: bool,
+    dimmed: Sequence[bool],
+) -> list[Text]:
+    """Cards side by side, each in a box of its face's rows (backs for hidden cards)."""
+    rows = len(face_of(Card(0)))
+    lines = [Text() for _ in range(rows + 2)]
     for index, card in enumerate(cards):
         if index:
             for line in lines:
                 line.append(" ")
         dim = index < len(dimmed) and dimmed[index]
         if card is None:
-            face = ["░░░", "░░░", "░░░"]
+            face = ["░░░"] * rows
             style = BACK_STYLE
         else:
-            rank = card.rank.name_it
-            face = [f"{rank:<3}", f" {card.suit.symbol} ", f"{rank:>3}"]
+            face = face_of(card)
             style = card_style(card, four_colour=four_colour)
         if dim:
             style = "grey50 on grey23"
@@ -118,31 +138,7 @@ def big_cards(
             lines[row].append("│", style=frame)
             lines[row].append(text, style=style)
             lines[row].append("│", style=frame)
-        lines[4].append("╰───╯", style=frame)
-    return lines
-
-
-def _small_cards(
-    cards: Sequence[Card | None], *, four_colour: bool, dimmed: Sequence[bool]
-) -> list[Text]:
-    lines = [Text() for _ in range(3)]
-    for index, card in enumerate(cards):
-        if index:
-            for line in lines:
-                line.append(" ")
-        dim = index < len(dimmed) and dimmed[index]
-        if card is None:
-            face, style = "░░░", BACK_STYLE
-        else:
-            face, style = f"{card.pretty():<3}", card_style(card, four_colour=four_colour)
-        if dim:
-            style = "grey50 on grey23"
-        frame = "grey50" if dim else "white"
-        lines[0].append("╭───╮", style=frame)
-        lines[1].append("│", style=frame)
-        lines[1].append(face, style=style)
-        lines[1].append("│", style=frame)
-        lines[2].append("╰───╯", style=frame)
+        lines[-1].append("╰───╯", style=frame)
     return lines
 
 
