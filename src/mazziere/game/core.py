@@ -366,6 +366,33 @@ def _fast_init(cls: type[_T]) -> type[_T]:
     return cls
 
 
+def _fast_keyword_init(cls: type[_T]) -> type[_T]:
+    """Give a frozen, keyword-only slots dataclass an ``__init__`` that fills its slots directly.
+
+    The keyword-only twin of :func:`_fast_init`: the generated ``__init__``
+    goes through ``object.__setattr__`` for each field, the slot descriptors'
+    own setters are cheaper, and a setup is made for every hand.  Everything
+    else (frozen, eq, repr, fields, the keyword-only signature) is unchanged.
+    """
+    namespace: dict[str, Any] = {}
+    params = []
+    lines = []
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        if f.default is not dataclasses.MISSING:
+            namespace[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        else:
+            params.append(f.name)
+        lines.append(f"    _set_{f.name}(self, {f.name})")
+    source = f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(lines)
+    exec(source, namespace)  # the same technique dataclasses uses to write __init__
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
+
+
 def _builder(cls: type[_T]) -> Callable[..., _T]:
     """The fast constructor of a class decorated with :func:`_fast_init` (same arguments).
 
@@ -786,6 +813,10 @@ def _draws_by_getrandbits(rng: RandomSource) -> bool:
     )
 
 
+_DRAWS_BY_GETRANDBITS: dict[type, bool] = {}
+""":func:`_draws_by_getrandbits`, by the random source's class (asked for every hand)."""
+
+
 class Stock:
     """The cards still to be dealt: a given order first, then random ones.
 
@@ -843,7 +874,10 @@ class Stock:
         self._getrandbits: Callable[[int], int] | None = None
         if rng is not None:
             self._below = getattr(rng, "_randbelow", None) or rng.randrange
-            if _draws_by_getrandbits(rng):
+            by_getrandbits = _DRAWS_BY_GETRANDBITS.get(type(rng))
+            if by_getrandbits is None:
+                by_getrandbits = _DRAWS_BY_GETRANDBITS[type(rng)] = _draws_by_getrandbits(rng)
+            if by_getrandbits:
                 self._getrandbits = rng.getrandbits  # type: ignore[attr-defined]
 
     def __len__(self) -> int:

@@ -54,6 +54,7 @@ from mazziere.game.core import (
     UndeterminedHandError,
     _builder,
     _fast_init,
+    _fast_keyword_init,
 )
 from mazziere.rules import HOLDEM, Game, RuleSet, find_rules
 
@@ -78,13 +79,16 @@ class Street(StrEnum):
 
 _DECKS: dict[str, tuple[Card, ...]] = {}
 """Each rule set's deck, built once."""
+_NO_ANTES: dict[int, tuple[int, ...]] = {}
+"""No ante for each of ``n`` players, by ``n``."""
 
 _STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
 _BOARD_COUNT = {Street.PREFLOP: 0, Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
 _NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
 
 
-@dataclass(frozen=True, kw_only=True)
+@_fast_keyword_init
+@dataclass(frozen=True, kw_only=True, slots=True)
 class HoldemSetup:
     """Everything that defines a hand before the cards: the first record of its log.
 
@@ -123,6 +127,7 @@ class HoldemSetup:
         return data
 
 
+@_fast_init
 @dataclass(frozen=True, slots=True)
 class HandStarted(Record):
     """The first record: the setup, from which the hand can be rebuilt with the rest of the log."""
@@ -141,6 +146,7 @@ class BoardDealt(Record):
     cards: tuple[Card | None, ...]
 
 
+_NEW_HAND_STARTED = _builder(HandStarted)
 _NEW_HOLE_CARDS_DEALT = _builder(HoleCardsDealt)
 _NEW_CARD_BURNED = _builder(CardBurned)
 _NEW_BOARD_DEALT = _builder(BoardDealt)
@@ -235,8 +241,13 @@ class HoldemHand(BettingHand):
             blinds = (blinds[0], blinds[1]) + (0,) * (n - 2)
         elif len(blinds) == 2:
             blinds = (blinds[1], blinds[0])  # heads-up: position 0 is the big blind
-        per_ante = _per_position("ante", ante, n)
+        if ante == 0 and type(ante) is int:  # the common case, valid as it is
+            per_ante = _NO_ANTES.get(n) or _NO_ANTES.setdefault(n, (0,) * n)
+        else:
+            per_ante = _per_position("ante", ante, n)
+            _check_chips("antes", per_ante)
         per_blind = _per_position("blinds", blinds, n)
+        _check_chips("blinds", per_blind, signed=True)
         if min_bet is None:  # the big blind, else the largest post, else the ante
             big = per_blind[0 if n == 2 else 1] if n >= 2 else 0
             if isinstance(big, int) and big:
@@ -246,6 +257,8 @@ class HoldemHand(BettingHand):
                     a for a in per_ante if isinstance(a, int)
                 ]
                 min_bet = max(posts, default=0)
+        else:
+            _check_chips("the minimum bet", (min_bet,))
         setup = HoldemSetup(
             stacks=tuple(stacks),
             antes=per_ante,
@@ -257,7 +270,7 @@ class HoldemHand(BettingHand):
             ask_show=ask_show,
             rules=rule_set,
         )
-        self._start(setup, rule_set, deck, rng)
+        self._start(setup, rule_set, deck, rng, checked=True)
 
     @classmethod
     def from_setup(
@@ -278,15 +291,19 @@ class HoldemHand(BettingHand):
         rule_set: RuleSet,
         deck: Sequence[Card | None] | None,
         rng: RandomSource | None,
+        *,
+        checked: bool = False,
     ) -> None:
+        """Start the hand; ``checked``: the amounts of ``setup`` are known to be whole chips."""
         if rule_set.game is not Game.HOLDEM:
             raise HandSetupError(f"{rule_set.name} is not a Hold'em rule set")
         n = len(setup.stacks)
         if n >= 2:
             rule_set.check_players(n)
-        _check_chips("antes", setup.antes)
-        _check_chips("blinds", setup.blinds, signed=True)
-        _check_chips("the minimum bet", (setup.min_bet,))
+        if not checked:
+            _check_chips("antes", setup.antes)
+            _check_chips("blinds", setup.blinds, signed=True)
+            _check_chips("the minimum bet", (setup.min_bet,))
         if setup.min_bet <= 0:
             raise HandSetupError("the minimum bet must be positive")
         if deck is None and rng is None:
@@ -311,7 +328,7 @@ class HoldemHand(BettingHand):
         self._strengths: dict[int, int | None] = {}
         self._showdown_pots: tuple[Pot, ...] = ()
         self._last_aggressor: int | None = None
-        self.log.append(HandStarted(setup))
+        self.log.append(_NEW_HAND_STARTED(setup))
         if any(setup.antes):
             posted = [0] * n
             for position, amount in enumerate(setup.antes):
@@ -378,6 +395,9 @@ class HoldemHand(BettingHand):
         """First asked pre-flop: left of the largest blind or straddle (negative posts aside)."""
         blinds = self.setup.blinds
         bets = self.bets
+        if min(blinds) >= 0:
+            # No negative post: the last of the largest bets (in C calls; ties go to the later).
+            return self.n - bets[::-1].index(max(bets))
         top = 0
         key = (0, 0)
         for i in range(self.n):

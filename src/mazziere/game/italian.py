@@ -74,6 +74,7 @@ from mazziere.game.core import (
     WrongPhaseError,
     _builder,
     _fast_init,
+    _fast_keyword_init,
 )
 from mazziere.game.italian_rules import (
     DrawStock,
@@ -136,33 +137,6 @@ class CannotDiscardError(IllegalActionError):
 # ------------------------------------------------------------------- setup
 
 _T = TypeVar("_T")
-
-
-def _fast_keyword_init(cls: type[_T]) -> type[_T]:
-    """Give a frozen, keyword-only slots dataclass an ``__init__`` that fills its slots directly.
-
-    The keyword-only twin of the core's ``_fast_init``: the generated
-    ``__init__`` goes through ``object.__setattr__`` for each field, the slot
-    descriptors' own setters are cheaper, and a setup is made for every hand.
-    Everything else (frozen, eq, repr, fields, the keyword-only signature) is unchanged.
-    """
-    namespace: dict[str, Any] = {}
-    params = []
-    lines = []
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
-        if f.default is not dataclasses.MISSING:
-            namespace[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
-        else:
-            params.append(f.name)
-        lines.append(f"    _set_{f.name}(self, {f.name})")
-    source = f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(lines)
-    exec(source, namespace)  # the same technique dataclasses uses to write __init__
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[method-assign]
-    return cls
 
 
 @_fast_keyword_init
