@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import operator
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -836,7 +837,7 @@ class Stock:
     mazziere.game.core.DeckExhaustedError: the given card order ran out after 1 cards
     """
 
-    __slots__ = ("_below", "_dealt", "_getrandbits", "_order", "_remaining", "_rng")
+    __slots__ = ("_below", "_dealt", "_getrandbits", "_order", "_remaining", "_rng", "unknown")
 
     def __init__(
         self,
@@ -847,12 +848,15 @@ class Stock:
     ) -> None:
         remaining = list(cards)
         self._order: list[Card | None] = []
+        self.unknown = False
+        """Whether the given order has unknown cards (``None``): no hand is valued unseen."""
         if order is not None:
             members = set(remaining)
             seen: set[int] = set()
             for card in order:
                 if card is None:
                     self._order.append(None)
+                    self.unknown = True
                     continue
                 if card not in members:
                     raise HandSetupError(f"card {str(card)!r} is not in this game's deck")
@@ -1981,7 +1985,8 @@ class BettingHand(ABC):
         awards, log = self._awards, self.log
         for index, (pot, winners) in enumerate(plan):
             amount = amounts[index]
-            shares = self._split_pot(index, amount, winners)
+            # one winner takes it all (no odd chip to place)
+            shares = (amount,) if len(winners) == 1 else self._split_pot(index, amount, winners)
             for position, share in zip(winners, shares, strict=True):
                 stacks[position] += share
             awards.append(_NEW_POT_RESULT(amount, pot.eligible, winners, shares))
@@ -2003,7 +2008,7 @@ class BettingHand(ABC):
         stacks = tuple(self.stacks)
         self.result = _NEW_HAND_RESULT(
             stacks,
-            tuple([s - t for s, t in zip(stacks, self.starting_stacks, strict=True)]),
+            tuple(map(operator.sub, stacks, self.starting_stacks)),  # same lengths
             tuple(self._awards),
             self._rake_taken,
             MappingProxyType(dict(self.shown)),

@@ -33,6 +33,8 @@ from typing import Any, ClassVar
 from mazziere.cards import Card, RandomSource
 from mazziere.evaluate import holdem_strengths
 from mazziere.game.core import (
+    _NEW_CARDS_MUCKED,
+    _NEW_CARDS_SHOWN,
     _NEW_POT,
     ActionKind,
     BettingHand,
@@ -375,11 +377,12 @@ class HoldemHand(BettingHand):
             log.append(_NEW_HOLE_CARDS_DEALT(position, cards))
 
     def _deal_board(self, street: Street) -> None:
-        stock = self._stock
-        self.log.append(_NEW_CARD_BURNED(stock.draw()))
-        cards = stock.take(_BOARD_COUNT[street])
+        # The burn card and the street's cards in one draw (the same cards, in order).
+        burn, *cards = self._stock.take(1 + _BOARD_COUNT[street])
+        log = self.log
+        log.append(_NEW_CARD_BURNED(burn))
         self.board.extend(cards)
-        self.log.append(_NEW_BOARD_DEALT(street, cards))
+        log.append(_NEW_BOARD_DEALT(street, tuple(cards)))
 
     def _begin_street(self, street: Street) -> None:
         self.street = street
@@ -411,8 +414,8 @@ class HoldemHand(BettingHand):
         street = self.street
         assert street is not None
         if street is _STREET_RIVER:
-            self._evaluate()
             if not self._cards_speak_one_pot():
+                self._evaluate()
                 self._begin_showdown(self._showdown_order(), ask=self.ask_show)
         elif self._active <= 1:
             # At most one player can still bet: hands face up, the board is dealt out.
@@ -452,33 +455,52 @@ class HoldemHand(BettingHand):
     def _cards_speak_one_pot(self) -> bool:
         """The common showdown, done in one pass; False when it is not that case.
 
-        Cards speak (nobody is asked), one pot (nobody all-in), every hand
-        known: in showdown order a hand at least as good as the best shown so
-        far is shown, the others are mucked, and the best hands split the pot.
-        This is what the general showdown does in that case, without
-        rebuilding the pots for each question.
+        Cards speak (nobody is asked), one pot (nobody all-in), every card
+        known (dealt at random): in showdown order a hand at least as good as
+        the best shown so far is shown, the others are mucked, and the best
+        hands split the pot.  This is what the general showdown does in that
+        case, without rebuilding the pots for each question (a test plays
+        both ways and compares).
         """
-        pots = self._showdown_pots
-        if self.ask_show or not self._one_pot_at_showdown(pots):
+        if (
+            self.ask_show
+            or self._active != self._live
+            or self.shown
+            or not self._one_pot_shortcuts
+            or self._stock.unknown
+        ):
             return False
-        strengths = self._strengths
-        if None in strengths.values():
+        committed = self.committed
+        amount = sum(committed) + sum(self.dead) + self.carried
+        if not amount:
             return False
+        live = self.live
+        hole = self.hole
+        values = holdem_strengths([hole[p] for p in live], self.board)  # type: ignore[misc,arg-type]
+        strengths: dict[int, int | None] = dict(zip(live, values, strict=True))
+        self._strengths = strengths
         self.phase = _PHASE_SHOWDOWN
+        # Showdown order: the last aggressor first, else the first left of the button.
+        start = self._last_aggressor
+        split = 0 if start is None else bisect_left(live, start)
+        order = live[split:] + live[:split] if split else live
+        shown = self.shown
+        log = self.log
         best = -1
-        shown = []
-        for position in self._showdown_order():
+        for position in order:
             strength = strengths[position]
             if strength >= best:  # type: ignore[operator]
                 best = strength  # type: ignore[assignment]
-                self._do_show(position)
-                shown.append(position)
+                cards = hole[position]
+                shown[position] = cards
+                log.append(_NEW_CARDS_SHOWN(position, cards))
             else:
-                self._do_muck(position)
+                self.mucked.add(position)
+                log.append(_NEW_CARDS_MUCKED(position))
         # The pot as the general showdown builds it: the hands not mucked contend.
         eligible = tuple(sorted(shown))
         winners = tuple([i for i in eligible if strengths[i] == best])
-        self._award([(_NEW_POT(pots[0].amount, eligible), winners)])
+        self._award([(_NEW_POT(amount, eligible), winners)])
         self._finish()
         return True
 
