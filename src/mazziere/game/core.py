@@ -1077,6 +1077,7 @@ class BettingHand(ABC):
         "_auto_show",
         "_awards",
         "_faced",
+        "_legal",
         "_live",
         "_live_positions",
         "_rake_taken",
@@ -1172,6 +1173,8 @@ class BettingHand(ABC):
         self._auto_show = False
         self._awards: list[PotResult] = []
         self._rake_taken = 0
+        self._legal: LegalActions | None = None
+        """The player to act's legal actions, once worked out (``None``: work them out)."""
 
     # ------------------------------------------------------------ properties
 
@@ -1359,13 +1362,23 @@ class BettingHand(ABC):
         return None
 
     def _after_action(self, position: int) -> None:
+        """Find who acts next and what they may do (every action ends here), or end the round.
+
+        The next player's :class:`LegalActions` are worked out here, where
+        the state is at hand, and kept until the next action (a game that
+        changes the betting state after this must drop them: ``_legal``).
+        """
+        self._legal = None
         if self._live == 1:
             self._end_round()
             return
         # _find_actor, inlined: this runs after every action.
         n = self.n
         current = self.current_bet
-        folded, stacks, bets, acted = self.folded, self.stacks, self.bets, self._acted
+        folded = self.folded
+        stacks = self.stacks
+        bets = self.bets
+        acted = self._acted
         others_can_act = self._active > 1
         i = position
         for _ in range(n):
@@ -1377,10 +1390,49 @@ class BettingHand(ABC):
                 and stacks[i]
                 and (bets[i] < current or (not acted[i] and others_can_act))
             ):
-                self.actor = i
-                return
-        self.actor = None
-        self._end_round()
+                break
+        else:
+            self.actor = None
+            self._end_round()
+            return
+        self.actor = i
+        if self.structure is not _BETTINGSTRUCTURE_NO_LIMIT:
+            return  # legal_actions() works it out when asked
+        # legal_actions() for no-limit, written out: _raise_range and _answerable inlined.
+        bet = bets[i]
+        stack = stacks[i]
+        to_call = current - bet
+        all_in_to = stack + bet
+        may_raise = (
+            all_in_to > current
+            and not self.call_only[i]
+            and not (acted[i] and current - self._faced[i] < self.min_increment)
+        )
+        if may_raise:
+            if current:
+                for j in range(n):
+                    if not folded[j] and stacks[j] + bets[j] > current and j != i:
+                        low = current + self.min_increment
+                        kinds = _RAISE if to_call else _RAISE_CHECK
+                        break
+                else:
+                    may_raise = False
+            elif others_can_act and (not self._refuses_bets or self._bet_refused(i) is None):
+                low = self.min_bet
+                kinds = _BET
+            else:
+                may_raise = False
+        if may_raise:
+            # (conditional expressions: min() and max() cost a call on every decision)
+            low = all_in_to if low > all_in_to else low  # all-in for less than a full raise
+            legal = (i, kinds, to_call, low, all_in_to)
+        elif not to_call:
+            legal = (i, _CHECK_ONLY, 0, 0, 0)
+        elif stack <= to_call:
+            legal = (i, _CALL_ALL_IN, stack, 0, 0)
+        else:
+            legal = (i, _CALL_ONLY, to_call, 0, 0)
+        self._legal = _NEW_LEGAL_ACTIONS(_LEGAL_ACTIONS, legal)
 
     def _end_round(self) -> None:
         """Return the uncalled part of the top bet, collect the bets, tell the game."""
@@ -1474,6 +1526,9 @@ class BettingHand(ABC):
 
         In the showdown: show, and muck when the hand cannot win.
         """
+        legal = self._legal
+        if legal is not None:  # worked out when this player's turn came (_after_action)
+            return legal
         phase = self.phase
         if phase is _PHASE_BETTING:
             i = self.actor
@@ -1482,36 +1537,7 @@ class BettingHand(ABC):
             current = self.current_bet
             to_call = current - bet
             stack = self.stacks[i]
-            if self.structure is _BETTINGSTRUCTURE_NO_LIMIT:
-                # _raise_range, inlined for the common structure: this runs for every decision
-                all_in_to = stack + bet
-                may_raise = (
-                    all_in_to > current
-                    and not self.call_only[i]
-                    and not (self._acted[i] and current - self._faced[i] < self.min_increment)
-                    and (current or not self._refuses_bets or self._bet_refused(i) is None)
-                )
-                if may_raise and current:  # _answerable, inlined
-                    folded, stacks, bets = self.folded, self.stacks, self.bets
-                    for j in range(self.n):
-                        if not folded[j] and stacks[j] + bets[j] > current and j != i:
-                            break
-                    else:
-                        may_raise = False
-                elif may_raise:
-                    may_raise = self._active >= 2
-                if may_raise:
-                    if current:
-                        low = current + self.min_increment
-                        kinds = _RAISE if to_call else _RAISE_CHECK
-                    else:
-                        low = self.min_bet
-                        kinds = _BET
-                    low = all_in_to if low > all_in_to else low
-                    return _NEW_LEGAL_ACTIONS(_LEGAL_ACTIONS, (i, kinds, to_call, low, all_in_to))
-                bounds = None
-            else:
-                bounds = self._raise_range(i)
+            bounds = self._raise_range(i)
             if bounds is None:
                 if not to_call:
                     return _NEW_LEGAL_ACTIONS(_LEGAL_ACTIONS, (i, _CHECK_ONLY, 0, 0, 0))

@@ -760,6 +760,7 @@ class ItalianHand(BettingHand):
         if self._blind_lock and record.kind is _ACTIONKIND_RAISE:
             self._blind_lock = False
             self.call_only = [False] * self.n
+            self._legal = None  # worked out with the lock on
 
     def verify_check(self, position: int | None = None) -> None:
         """Raise unless the player to act may check (before the deal: decline the blind)."""
