@@ -41,6 +41,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
+import inspect
 import operator
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -48,7 +50,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar, dataclass_transform
 
 from mazziere.cards import Card, RandomSource
 from mazziere.rules import BettingStructure, OddChipRule
@@ -397,9 +399,13 @@ def _fast_keyword_init(cls: type[_T]) -> type[_T]:
 def _builder(cls: type[_T]) -> Callable[..., _T]:
     """The fast constructor of a class decorated with :func:`_fast_init` (same arguments).
 
-    >>> _builder(CardsMucked)(3) == CardsMucked(3)
+    A record class is its own constructor (see :func:`_record_builder`).
+
+    >>> _builder(PotResult)(3, (0, 1), (1,), (3,)) == PotResult(3, (0, 1), (1,), (3,))
     True
     """
+    if issubclass(cls, Record):
+        return cls
     build: Callable[..., _T] = cls.__dict__["_build"]
     return build
 
@@ -408,27 +414,47 @@ def _card_text(card: Card | None) -> str:
     return "??" if card is None else str(card)
 
 
-class Record:
+class Record(tuple[Any, ...]):
     """Base of every record in a hand's log.  Records are immutable and compare by value.
 
-    Each record is a frozen slots dataclass (made cheap to build by
-    :func:`_fast_init`); the base itself has no fields and no ``__setattr__``.
+    Each record class is declared like a frozen dataclass and made by
+    :func:`as_record` into a tuple with named fields, as a named tuple is: the
+    engine makes a record on every action, and a tuple is the cheapest
+    immutable object to build and to free.  Unlike a named tuple, a record
+    equals only a record of the same class.
     """
 
     __slots__ = ()
     type: ClassVar[str] = "record"
+    _fields: ClassVar[tuple[str, ...]] = ()
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
+    def __repr__(self) -> str:
+        fields = ", ".join(
+            f"{name}={value!r}" for name, value in zip(self._fields, self, strict=True)
+        )
+        return f"{type(self).__name__}({fields})"
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return tuple(self)  # copy and pickle call the class with the fields
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON: ``{"type": ..., <fields>}``; cards as text, unknown ``"??"``."""
         data: dict[str, Any] = {"type": self.type}
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            if f.name == "cards" and isinstance(value, tuple):
-                data[f.name] = [_card_text(c) for c in value]
-            elif f.name == "card":
-                data[f.name] = None if value is None else str(value)
+        for name, value in zip(self._fields, self, strict=True):
+            if name == "cards" and isinstance(value, tuple):
+                data[name] = [_card_text(c) for c in value]
+            elif name == "card":
+                data[name] = None if value is None else str(value)
             else:
-                data[f.name] = _plain(value)
+                data[name] = _plain(value)
         return data
 
     def seen_by(self, viewer: int | None) -> Record:
@@ -436,8 +462,66 @@ class Record:
         return self
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+_R = TypeVar("_R", bound=Record)
+
+
+@dataclass_transform(frozen_default=True)
+def as_record(cls: type[_R]) -> type[_R]:
+    """Make a :class:`Record` subclass declared with annotated fields (and defaults) a record.
+
+    The fields become read-only properties over the tuple's items, in order;
+    ``ClassVar`` annotations are not fields.
+
+    >>> @as_record
+    ... class Example(Record):
+    ...     position: int
+    ...     all_in: bool = False
+    >>> Example(3), Example(3).all_in, Example(3) == (3, False)
+    (Example(position=3, all_in=False), False, False)
+    """
+    names: list[str] = []
+    defaults: dict[str, object] = {}
+    namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
+    for name, annotation in inspect.get_annotations(cls).items():
+        if "ClassVar" in str(annotation):
+            continue
+        if name in namespace:
+            defaults[name] = namespace.pop(name)
+        elif defaults:
+            raise TypeError(f"{cls.__name__}: field {name!r} without a default follows one with")
+        names.append(name)
+    params = [f"{name}=_default_{name}" if name in defaults else name for name in names]
+    code_namespace: dict[str, Any] = {f"_default_{k}": v for k, v in defaults.items()}
+    code_namespace["_tuple_new"] = tuple.__new__
+    packed = "".join(f"{name}, " for name in names)
+    # the same technique dataclasses uses to write __init__
+    exec(
+        f"def __new__(_cls, {', '.join(params)}):\n    return _tuple_new(_cls, ({packed}))",
+        code_namespace,
+    )
+    new = code_namespace["__new__"]
+    new.__qualname__ = f"{cls.__qualname__}.__new__"
+    namespace["__new__"] = new
+    namespace["__slots__"] = ()
+    namespace["_fields"] = tuple(names)
+    namespace["__match_args__"] = tuple(names)
+    for index, name in enumerate(names):
+        namespace[name] = property(operator.itemgetter(index), doc=f"Field {index}: {name}.")
+    made = type(cls.__name__, cls.__bases__, namespace)
+    made.__qualname__ = cls.__qualname__
+    return made
+
+
+def _record_builder(cls: type[_R]) -> Callable[[tuple[Any, ...]], _R]:
+    """The engine's constructor of a record: one tuple of every field, in order (C calls only).
+
+    >>> _record_builder(CardsMucked)((3,)) == CardsMucked(3)
+    True
+    """
+    return functools.partial(tuple.__new__, cls)
+
+
+@as_record
 class ForcedBet(Record):
     """A forced bet posted before the cards: ante, invito, blind, straddle, blind raise...
 
@@ -453,8 +537,7 @@ class ForcedBet(Record):
     all_in: bool
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+@as_record
 class HoleCardsDealt(Record):
     """Cards dealt face down to a player; ``None`` is an unknown card (replays)."""
 
@@ -473,8 +556,7 @@ class HoleCardsDealt(Record):
         return HoleCardsDealt(self.position, (None,) * len(self.cards))
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+@as_record
 class CardBurned(Record):
     """A card burned by the dealer (nobody sees which)."""
 
@@ -486,8 +568,7 @@ class CardBurned(Record):
         return CardBurned(None) if self.card is not None else self
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+@as_record
 class PlayerActed(Record):
     """A betting decision: ``added`` chips went in and the player's bet is now ``to``."""
 
@@ -500,8 +581,7 @@ class PlayerActed(Record):
     timed_out: bool = False
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+@as_record
 class UncalledBetReturned(Record):
     """The part of a bet nobody called goes back to its owner."""
 
@@ -523,8 +603,7 @@ class Pot:
         return {"amount": self.amount, "eligible": list(self.eligible)}
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+@as_record
 class BetsCollected(Record):
     """The end of a betting round: bets go to the pots, which are now ``pots``."""
 
@@ -532,8 +611,7 @@ class BetsCollected(Record):
     pots: tuple[Pot, ...]
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+@as_record
 class CardsShown(Record):
     """A player's hole cards face up (at the showdown, an all-in, or by choice)."""
 
@@ -542,8 +620,7 @@ class CardsShown(Record):
     cards: tuple[Card | None, ...]
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+@as_record
 class CardsMucked(Record):
     """A player gave up their cards unseen at the showdown (they win nothing)."""
 
@@ -551,8 +628,7 @@ class CardsMucked(Record):
     position: int
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+@as_record
 class RakeTaken(Record):
     """The house's share, taken from the pots before they are awarded."""
 
@@ -560,8 +636,7 @@ class RakeTaken(Record):
     amount: int
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+@as_record
 class PotAwarded(Record):
     """Pot number ``pot`` (0 is the main pot) goes to ``winners``, ``shares`` each."""
 
@@ -573,14 +648,14 @@ class PotAwarded(Record):
 
 
 # The engine's own constructors of its records (see _fast_init).
-_NEW_FORCED_BET = _builder(ForcedBet)
-_NEW_PLAYER_ACTED = _builder(PlayerActed)
-_NEW_UNCALLED_BET_RETURNED = _builder(UncalledBetReturned)
+_NEW_FORCED_BET = _record_builder(ForcedBet)
+_NEW_PLAYER_ACTED = _record_builder(PlayerActed)
+_NEW_UNCALLED_BET_RETURNED = _record_builder(UncalledBetReturned)
 _NEW_POT = _builder(Pot)
-_NEW_BETS_COLLECTED = _builder(BetsCollected)
-_NEW_CARDS_SHOWN = _builder(CardsShown)
-_NEW_CARDS_MUCKED = _builder(CardsMucked)
-_NEW_POT_AWARDED = _builder(PotAwarded)
+_NEW_BETS_COLLECTED = _record_builder(BetsCollected)
+_NEW_CARDS_SHOWN = _record_builder(CardsShown)
+_NEW_CARDS_MUCKED = _record_builder(CardsMucked)
+_NEW_POT_AWARDED = _record_builder(PotAwarded)
 
 
 # ---------------------------------------------------------------- legal actions
@@ -1311,7 +1386,7 @@ class BettingHand(ABC):
         all_in = self.stacks[position] == 0
         if all_in and paid:
             self._active -= 1
-        record = _NEW_FORCED_BET(position, paid, kind, live, all_in)
+        record = _NEW_FORCED_BET((position, paid, kind, live, all_in))
         self.log.append(record)
         return record
 
@@ -1453,10 +1528,10 @@ class BettingHand(ABC):
                 self.stacks[owner] += excess
                 bets[owner] -= excess
                 self.committed[owner] -= excess
-                self.log.append(_NEW_UNCALLED_BET_RETURNED(owner, excess))
+                self.log.append(_NEW_UNCALLED_BET_RETURNED((owner, excess)))
         self.bets = [0] * self.n
         self.current_bet = 0
-        self.log.append(_NEW_BETS_COLLECTED(self.pots()))
+        self.log.append(_NEW_BETS_COLLECTED((self.pots(),)))
         if self._live == 1:
             winner = self.folded.index(False)
             self._award([(pot, (winner,)) for pot in self.pots()])
@@ -1589,7 +1664,7 @@ class BettingHand(ABC):
         self._live_positions = None
         self._active -= 1
         self._acted[i] = True
-        record = _NEW_PLAYER_ACTED(i, _ACTIONKIND_FOLD, 0, self.bets[i], False, timed_out)
+        record = _NEW_PLAYER_ACTED((i, _ACTIONKIND_FOLD, 0, self.bets[i], False, timed_out))
         self.log.append(record)
         self._after_action(i)
         return record
@@ -1633,7 +1708,7 @@ class BettingHand(ABC):
         assert i is not None
         self._acted[i] = True
         self._faced[i] = self.current_bet
-        record = _NEW_PLAYER_ACTED(i, kind, 0, self.bets[i], False, timed_out)
+        record = _NEW_PLAYER_ACTED((i, kind, 0, self.bets[i], False, timed_out))
         self.log.append(record)
         self._after_action(i)
         return record
@@ -1675,7 +1750,9 @@ class BettingHand(ABC):
         self.committed[i] += added
         self._acted[i] = True
         self._faced[i] = self.current_bet
-        record = _NEW_PLAYER_ACTED(i, _ACTIONKIND_CALL, added, self.bets[i], added == stack)
+        record = _NEW_PLAYER_ACTED(
+            (i, _ACTIONKIND_CALL, added, self.bets[i], added == stack, False)
+        )
         self.log.append(record)
         self._after_action(i)
         return record
@@ -1759,7 +1836,7 @@ class BettingHand(ABC):
         self._faced[i] = to
         if not stack:
             self._active -= 1
-        record = _NEW_PLAYER_ACTED(i, kind, added, to, not stack)
+        record = _NEW_PLAYER_ACTED((i, kind, added, to, not stack, False))
         self.log.append(record)
         self._after_action(i)
         return record
@@ -1873,13 +1950,13 @@ class BettingHand(ABC):
     def _do_show(self, i: int) -> CardsShown:
         cards = self.hole[i]
         self.shown[i] = cards
-        record = _NEW_CARDS_SHOWN(i, cards)
+        record = _NEW_CARDS_SHOWN((i, cards))
         self.log.append(record)
         return record
 
     def _do_muck(self, i: int) -> CardsMucked:
         self.mucked.add(i)
-        record = _NEW_CARDS_MUCKED(i)
+        record = _NEW_CARDS_MUCKED((i,))
         self.log.append(record)
         return record
 
@@ -2016,7 +2093,7 @@ class BettingHand(ABC):
             for position, share in zip(winners, shares, strict=True):
                 stacks[position] += share
             awards.append(_NEW_POT_RESULT(amount, pot.eligible, winners, shares))
-            log.append(_NEW_POT_AWARDED(index, amount, winners, shares))
+            log.append(_NEW_POT_AWARDED((index, amount, winners, shares)))
         n = self.n
         self.committed = [0] * n
         self.dead = [0] * n

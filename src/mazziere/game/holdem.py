@@ -54,9 +54,9 @@ from mazziere.game.core import (
     Stock,
     UncalledBetReturned,
     UndeterminedHandError,
-    _builder,
-    _fast_init,
     _fast_keyword_init,
+    _record_builder,
+    as_record,
 )
 from mazziere.rules import HOLDEM, Game, RuleSet, find_rules
 
@@ -129,8 +129,7 @@ class HoldemSetup:
         return data
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+@as_record
 class HandStarted(Record):
     """The first record: the setup, from which the hand can be rebuilt with the rest of the log."""
 
@@ -138,8 +137,7 @@ class HandStarted(Record):
     setup: HoldemSetup
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+@as_record
 class BoardDealt(Record):
     """Community cards dealt face up for a street."""
 
@@ -148,10 +146,10 @@ class BoardDealt(Record):
     cards: tuple[Card | None, ...]
 
 
-_NEW_HAND_STARTED = _builder(HandStarted)
-_NEW_HOLE_CARDS_DEALT = _builder(HoleCardsDealt)
-_NEW_CARD_BURNED = _builder(CardBurned)
-_NEW_BOARD_DEALT = _builder(BoardDealt)
+_NEW_HAND_STARTED = _record_builder(HandStarted)
+_NEW_HOLE_CARDS_DEALT = _record_builder(HoleCardsDealt)
+_NEW_CARD_BURNED = _record_builder(CardBurned)
+_NEW_BOARD_DEALT = _record_builder(BoardDealt)
 
 
 def _per_position(name: str, values: int | Sequence[int], n: int) -> tuple[int, ...]:
@@ -330,7 +328,7 @@ class HoldemHand(BettingHand):
         self._strengths: dict[int, int | None] = {}
         self._showdown_pots: tuple[Pot, ...] = ()
         self._last_aggressor: int | None = None
-        self.log.append(_NEW_HAND_STARTED(setup))
+        self.log.append(_NEW_HAND_STARTED((setup,)))
         if any(setup.antes):
             posted = [0] * n
             for position, amount in enumerate(setup.antes):
@@ -374,15 +372,15 @@ class HoldemHand(BettingHand):
         for position in range(n):
             cards = (first[position], second[position])
             hole[position] = cards
-            log.append(_NEW_HOLE_CARDS_DEALT(position, cards))
+            log.append(_NEW_HOLE_CARDS_DEALT((position, cards)))
 
     def _deal_board(self, street: Street) -> None:
         # The burn card and the street's cards in one draw (the same cards, in order).
         burn, *cards = self._stock.take(1 + _BOARD_COUNT[street])
         log = self.log
-        log.append(_NEW_CARD_BURNED(burn))
+        log.append(_NEW_CARD_BURNED((burn,)))
         self.board.extend(cards)
-        log.append(_NEW_BOARD_DEALT(street, tuple(cards)))
+        log.append(_NEW_BOARD_DEALT((street, tuple(cards))))
 
     def _begin_street(self, street: Street) -> None:
         self.street = street
@@ -493,10 +491,10 @@ class HoldemHand(BettingHand):
                 best = strength  # type: ignore[assignment]
                 cards = hole[position]
                 shown[position] = cards
-                log.append(_NEW_CARDS_SHOWN(position, cards))
+                log.append(_NEW_CARDS_SHOWN((position, cards)))
             else:
                 self.mucked.add(position)
-                log.append(_NEW_CARDS_MUCKED(position))
+                log.append(_NEW_CARDS_MUCKED((position,)))
         # The pot as the general showdown builds it: the hands not mucked contend.
         eligible = tuple(sorted(shown))
         winners = tuple([i for i in eligible if strengths[i] == best])

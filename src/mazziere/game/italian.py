@@ -75,6 +75,7 @@ from mazziere.game.core import (
     _builder,
     _fast_init,
     _fast_keyword_init,
+    as_record,
 )
 from mazziere.game.italian_rules import (
     DrawStock,
@@ -177,8 +178,7 @@ class ItalianSetup:
         return data
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+@as_record
 class HandStarted(Record):
     """The first record: the setup, from which the hand can be rebuilt with the rest of the log."""
 
@@ -186,8 +186,7 @@ class HandStarted(Record):
     setup: ItalianSetup
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+@as_record
 class Discarded(Record):
     """A player's discards in the draw (none: "servito"); others see only how many."""
 
@@ -203,8 +202,7 @@ class Discarded(Record):
         return Discarded(self.position, (None,) * len(self.cards), self.timed_out)
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+@as_record
 class StockReshuffled(Record):
     """The stock ran out: these discards became a new stock for ``position``'s draw."""
 
@@ -217,8 +215,7 @@ class StockReshuffled(Record):
         return StockReshuffled(self.position, (None,) * len(self.cards))
 
 
-@_fast_init
-@dataclass(frozen=True, slots=True)
+@as_record
 class PotCarried(Record):
     """The pot is not awarded: a dead hand (nobody opened) or a parol pot."""
 
