@@ -979,21 +979,24 @@ class Stock:
         remaining = self._remaining
         if self._order or below is None or len(remaining) < count:
             return tuple([self.draw() for _ in range(count)])
-        cards = []
+        cards: list[Card | None] = []
         getrandbits = self._getrandbits
         if getrandbits is not None:
             size = len(remaining)
             bits = size.bit_length()
+            low = 1 << (bits - 1)  # below it, size needs a bit less
+            append, pop = cards.append, remaining.pop
             for _ in range(count):  # draw() and random.Random._randbelow, inlined
                 j = getrandbits(bits)
                 while j >= size:
                     j = getrandbits(bits)
-                cards.append(remaining[j])
+                append(remaining[j])
                 remaining[j] = remaining[-1]
-                remaining.pop()
+                pop()
                 size -= 1
-                if not size >> (bits - 1):  # bits stays size.bit_length()
+                if size < low:  # bits stays size.bit_length()
                     bits -= 1
+                    low >>= 1
         else:
             for _ in range(count):  # draw(), inlined: every deal comes here
                 j = below(len(remaining))
@@ -1414,27 +1417,14 @@ class BettingHand(ABC):
         self.aggressor = aggressor
         self._acted = [False] * n
         self._faced = [0] * n
-        actor = self._find_actor(first % n)
-        self.actor = actor
-        if actor is None:
+        if self._live == 1:  # nobody left to bet against (a game's own flow)
+            self._legal = None
+            self.actor = None
             self._end_round()
-
-    def _find_actor(self, start: int) -> int | None:
-        n = self.n
-        current = self.current_bet
-        folded, stacks, bets, acted = self.folded, self.stacks, self.bets, self._acted
-        others_can_act = self._active > 1
-        i = start
-        for _ in range(n):
-            if not folded[i] and stacks[i]:
-                if bets[i] < current:
-                    return i
-                if not acted[i] and others_can_act:
-                    return i
-            i += 1
-            if i == n:
-                i = 0
-        return None
+            return
+        # The search that follows an action, from the seat before ``first``: it
+        # finds the first to act (or ends the round) and works out their options.
+        self._after_action(first % n - 1)
 
     def _after_action(self, position: int) -> None:
         """Find who acts next and what they may do (every action ends here), or end the round.
@@ -1447,7 +1437,6 @@ class BettingHand(ABC):
         if self._live == 1:
             self._end_round()
             return
-        # _find_actor, inlined: this runs after every action.
         n = self.n
         current = self.current_bet
         folded = self.folded
@@ -1512,17 +1501,13 @@ class BettingHand(ABC):
     def _end_round(self) -> None:
         """Return the uncalled part of the top bet, collect the bets, tell the game."""
         self.actor = None
+        self._legal = None
         bets = self.bets
-        top = second = 0
-        owner = -1
-        for i, bet in enumerate(bets):
-            if bet > top:
-                top, second, owner = bet, top, i
-            elif bet > second:
-                second = bet
+        top = max(bets)
         if top:
-            excess = top - second
+            excess = top - sorted(bets)[-2]  # above the second largest bet (C calls)
             if excess:
+                owner = bets.index(top)
                 if self.stacks[owner] == 0 and not self.folded[owner]:
                     self._active += 1
                 self.stacks[owner] += excess
@@ -1531,10 +1516,11 @@ class BettingHand(ABC):
                 self.log.append(_NEW_UNCALLED_BET_RETURNED((owner, excess)))
         self.bets = [0] * self.n
         self.current_bet = 0
-        self.log.append(_NEW_BETS_COLLECTED((self.pots(),)))
+        pots = self.pots()
+        self.log.append(_NEW_BETS_COLLECTED((pots,)))
         if self._live == 1:
             winner = self.folded.index(False)
-            self._award([(pot, (winner,)) for pot in self.pots()])
+            self._award([(pot, (winner,)) for pot in pots])
             self._on_uncontested(winner)
         else:
             self._round_over()
@@ -1794,8 +1780,7 @@ class BettingHand(ABC):
 
     def bet(self, amount: int, position: int | None = None) -> PlayerActed:
         """Open the betting with ``amount`` chips."""
-        to = self._verify_wager(amount, position, raising=False)
-        return self._wager(to, _ACTIONKIND_BET)
+        return self._checked_wager(amount, position, _ACTIONKIND_BET)
 
     def verify_raise_to(self, amount: int, position: int | None = None) -> None:
         """Raise unless the player to act may raise to a total of ``amount``."""
@@ -1811,8 +1796,20 @@ class BettingHand(ABC):
 
     def raise_to(self, amount: int, position: int | None = None) -> PlayerActed:
         """Raise, bringing the player's bet this round to a total of ``amount``."""
-        to = self._verify_wager(amount, position, raising=True)
-        return self._wager(to, _ACTIONKIND_RAISE)
+        return self._checked_wager(amount, position, _ACTIONKIND_RAISE)
+
+    def _checked_wager(self, amount: int, position: int | None, kind: ActionKind) -> PlayerActed:
+        """Bet or raise to ``amount`` once it is known to be legal (or raise the precise error)."""
+        legal = self._legal  # the player to act's options, when worked out
+        if (
+            legal is None
+            or type(amount) is not int
+            or not legal[3] <= amount <= legal[4]
+            or kind not in legal[1]
+            or (position is not None and position != legal[0])
+        ):
+            amount = self._verify_wager(amount, position, raising=kind is _ACTIONKIND_RAISE)
+        return self._wager(amount, kind)
 
     def _wager(self, to: int, kind: ActionKind) -> PlayerActed:
         i = self.actor
