@@ -889,6 +889,9 @@ def _draws_by_getrandbits(rng: RandomSource) -> bool:
     )
 
 
+_SEATS_AFTER: dict[int, tuple[tuple[int, ...], ...]] = {}
+"""For ``n`` players: for each position, the positions clockwise after it (itself last)."""
+
 _DRAWS_BY_GETRANDBITS: dict[type, bool] = {}
 """:func:`_draws_by_getrandbits`, by the random source's class (asked for every hand)."""
 
@@ -1159,6 +1162,7 @@ class BettingHand(ABC):
         "_live",
         "_live_positions",
         "_rake_taken",
+        "_seats_after",
         "_show_queue",
         "actor",
         "aggressor",
@@ -1245,6 +1249,13 @@ class BettingHand(ABC):
         self._faced: list[int] = [0] * n
         self._live = n  # players not folded
         self._live_positions: tuple[int, ...] | None = tuple(range(n))  # None: to recount
+        seats_after = _SEATS_AFTER.get(n)
+        if seats_after is None:
+            seats_after = _SEATS_AFTER[n] = tuple(
+                tuple((p + k) % n for k in range(1, n + 1)) for p in range(n)
+            )
+        self._seats_after = seats_after
+        """``_seats_after[p]``: every position clockwise from the one after ``p``, ``p`` last."""
         self._active = n  # players not folded with chips behind
         # the showdown
         self._show_queue: list[int] = []
@@ -1433,22 +1444,16 @@ class BettingHand(ABC):
         the state is at hand, and kept until the next action (a game that
         changes the betting state after this must drop them: ``_legal``).
         """
-        self._legal = None
         if self._live == 1:
-            self._end_round()
+            self._end_round()  # (which drops _legal)
             return
-        n = self.n
         current = self.current_bet
         folded = self.folded
         stacks = self.stacks
         bets = self.bets
         acted = self._acted
         others_can_act = self._active > 1
-        i = position
-        for _ in range(n):
-            i += 1
-            if i == n:
-                i = 0
+        for i in self._seats_after[position]:
             if (
                 not folded[i]
                 and stacks[i]
@@ -1461,7 +1466,8 @@ class BettingHand(ABC):
             return
         self.actor = i
         if self.structure is not _BETTINGSTRUCTURE_NO_LIMIT:
-            return  # legal_actions() works it out when asked
+            self._legal = None  # legal_actions() works it out when asked
+            return
         # legal_actions() for no-limit, written out: _raise_range and _answerable inlined.
         bet = bets[i]
         stack = stacks[i]
@@ -1474,7 +1480,7 @@ class BettingHand(ABC):
         )
         if may_raise:
             if current:
-                for j in range(n):
+                for j in range(self.n):
                     if not folded[j] and stacks[j] + bets[j] > current and j != i:
                         low = current + self.min_increment
                         kinds = _RAISE if to_call else _RAISE_CHECK
@@ -1675,14 +1681,9 @@ class BettingHand(ABC):
 
     def check(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
         """Check (passo, busso, cip): stay in without putting chips in."""
-        i = self.actor
-        if (
-            i is None
-            or self.phase is not _PHASE_BETTING
-            or (position is not None and position != i)
-            or self.bets[i] < self.current_bet
-        ):
-            self.verify_check(position)  # raises the precise error
+        legal = self._legal  # the player to act's options, when worked out
+        if legal is None or legal[2] or (position is not None and position != legal[0]):
+            self.verify_check(position)  # raises the precise error (or it was not worked out)
         return self._check_as(_ACTIONKIND_CHECK, timed_out=timed_out)
 
     def _check_as(self, kind: ActionKind, *, timed_out: bool = False) -> PlayerActed:
@@ -1717,28 +1718,27 @@ class BettingHand(ABC):
 
     def call(self, position: int | None = None) -> PlayerActed:
         """Call (vedo): match the current bet, or put the whole stack in if it is short."""
-        i = self.actor
-        if (
-            i is None
-            or self.phase is not _PHASE_BETTING
-            or (position is not None and position != i)
-            or self.bets[i] >= self.current_bet
-        ):
+        legal = self._legal  # the player to act's options, when worked out
+        i: int
+        if legal is not None and legal[2] and (position is None or position == legal[0]):
+            i = legal[0]  # type: ignore[assignment]  # (a betting decision's is a position)
+            added = legal[2]  # what a call adds: the whole stack when it is short
+        else:
             self.verify_call(position)  # raises the precise error
-        assert i is not None
-        stack = self.stacks[i]
-        added = self.current_bet - self.bets[i]
-        if added >= stack:
-            added = stack
+            i = self.actor  # type: ignore[assignment]  # (verify_call saw it is not None)
+            added = min(self.current_bet - self.bets[i], self.stacks[i])
+        stacks = self.stacks
+        stack = stacks[i] - added
+        stacks[i] = stack
+        if not stack:
             self._active -= 1
-        self.stacks[i] = stack - added
-        self.bets[i] += added
+        bets = self.bets
+        to = bets[i] + added
+        bets[i] = to
         self.committed[i] += added
         self._acted[i] = True
         self._faced[i] = self.current_bet
-        record = _NEW_PLAYER_ACTED(
-            (i, _ACTIONKIND_CALL, added, self.bets[i], added == stack, False)
-        )
+        record = _NEW_PLAYER_ACTED((i, _ACTIONKIND_CALL, added, to, not stack, False))
         self.log.append(record)
         self._after_action(i)
         return record
