@@ -1509,11 +1509,16 @@ class BettingHand(ABC):
         self.actor = None
         self._legal = None
         bets = self.bets
-        top = max(bets)
+        top = second = 0
+        owner = -1
+        for i, bet in enumerate(bets):
+            if bet > top:
+                top, second, owner = bet, top, i
+            elif bet > second:
+                second = bet
         if top:
-            excess = top - sorted(bets)[-2]  # above the second largest bet (C calls)
+            excess = top - second
             if excess:
-                owner = bets.index(top)
                 if self.stacks[owner] == 0 and not self.folded[owner]:
                     self._active += 1
                 self.stacks[owner] += excess
