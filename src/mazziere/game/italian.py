@@ -38,6 +38,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import filterfalse
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
@@ -78,6 +79,7 @@ from mazziere.game.core import (
 from mazziere.game.italian_rules import (
     DrawStock,
     OpeningTest,
+    ReshuffleEvent,
     blind_opening_amounts,
     forced_blinds,
     next_opening_level,
@@ -256,6 +258,7 @@ class PotCarried(Record):
 _WITH_PAROL: dict[frozenset[ActionKind], frozenset[ActionKind]] = {}
 """A set of legal kinds -> the same with parol (a handful of sets, made once)."""
 _NEW_DISCARDED = _builder(Discarded)
+_NEW_STOCK_RESHUFFLED = _builder(StockReshuffled)
 _NEW_HOLE_CARDS_DEALT = _builder(HoleCardsDealt)
 
 
@@ -952,13 +955,20 @@ class ItalianHand(BettingHand):
         count = len(discards)
         self.drawn[actor] = count
         if count:
-            self.hole[actor] = tuple([c for c in held if c not in thrown])
-            self._stock.discard(actor, discards)
+            hole = self.hole
+            kept = hole[actor] = tuple(filterfalse(thrown.__contains__, held))
+            stock = self._stock
+            stock.discard(actor, discards)
             now = count
             if count == 4 and self.rules.fourth_card_after_others:
                 now = 3
                 self._late.append(actor)
-            self._deal_draw(actor, now)
+            cards, reshuffles = stock.deal(actor, now)  # _deal_draw(actor, now), inlined
+            if reshuffles:
+                self._log_reshuffles(reshuffles)
+            dealt = tuple(cards)
+            hole[actor] = kept + dealt
+            self.log.append(_NEW_HOLE_CARDS_DEALT(actor, dealt))
         queue = self._draw_queue
         queue.pop(0)
         if queue:
@@ -971,11 +981,15 @@ class ItalianHand(BettingHand):
 
     def _deal_draw(self, position: int, count: int) -> None:
         cards, reshuffles = self._stock.deal(position, count)
-        for event in reshuffles:
-            # The new stock's order is secret: the record keeps which cards went in.
-            self.log.append(StockReshuffled(event.position, tuple(sorted(event.cards))))
+        if reshuffles:
+            self._log_reshuffles(reshuffles)
         self.hole[position] = (*self.hole[position], *cards)
         self.log.append(_NEW_HOLE_CARDS_DEALT(position, tuple(cards)))
+
+    def _log_reshuffles(self, reshuffles: Iterable[ReshuffleEvent]) -> None:
+        for event in reshuffles:
+            # The new stock's order is secret: the record keeps which cards went in.
+            self.log.append(_NEW_STOCK_RESHUFFLED(event.position, tuple(sorted(event.cards))))
 
     def _after_draw(self) -> None:
         self.actor = None
