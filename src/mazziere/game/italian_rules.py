@@ -506,32 +506,14 @@ class DrawStock:
         order: Sequence[Card] | None = None,
         rng: RandomSource | None = None,
     ) -> None:
-        fresh: list[Card] = []
-        again: list[Card] = []
-        repeats: list[bool] = []  # for each card of the order: dealt again after a reshuffle?
         if order:
-            seen: set[int] = set()
-            for card in order:
-                if card is None:
-                    raise StockError("an Italian hand is dealt from known cards only")
-                repeat = card in seen
-                (again if repeat else fresh).append(card)
-                repeats.append(repeat)
-                seen.add(card)
-        if fresh:
-            members = set(deck)
-            for card in fresh:
-                if card not in members:
-                    raise StockError(f"card {str(CARDS[card])!r} is not in this game's deck")
-            self._unseen = [c for c in deck if c not in seen]
-        else:
+            self._follow(deck, order)
+        else:  # every card at random
             self._unseen = list(deck)
-        self._given = fresh[::-1]  # pop() from the end
+            self._given: list[Card] = []
+            self._replay: list[Card] = []
+            self._repeats: list[bool] = []
         self._fresh_left = len(deck)
-        again.reverse()  # pop() from the end
-        repeats.reverse()
-        self._replay = again
-        self._repeats = repeats
         self._recycled: list[Card] = []  # the reshuffled stock, top last
         self._pool: list[Card] = []  # discards not yet reshuffled
         self._origin: dict[int, int] = {}
@@ -553,6 +535,33 @@ class DrawStock:
                 self._below = getattr(rng, "_randbelow", None) or rng.randrange
                 if source is _GETRANDBITS:
                     self._getrandbits = rng.getrandbits  # type: ignore[attr-defined]
+
+    def _follow(self, deck: Sequence[Card], order: Sequence[Card]) -> None:
+        """Deal ``order`` first: its new cards from the deck, its repeats from reshuffles."""
+        fresh: list[Card] = []
+        again: list[Card] = []
+        repeats: list[bool] = []  # for each card of the order: dealt again after a reshuffle?
+        seen: set[int] = set()
+        for card in order:
+            if card is None:
+                raise StockError("an Italian hand is dealt from known cards only")
+            repeat = card in seen
+            (again if repeat else fresh).append(card)
+            repeats.append(repeat)
+            seen.add(card)
+        if fresh:
+            members = set(deck)
+            for card in fresh:
+                if card not in members:
+                    raise StockError(f"card {str(CARDS[card])!r} is not in this game's deck")
+            self._unseen = [c for c in deck if c not in seen]
+        else:
+            self._unseen = list(deck)
+        self._given = fresh[::-1]  # pop() from the end
+        again.reverse()  # pop() from the end
+        repeats.reverse()
+        self._replay = again
+        self._repeats = repeats
 
     @property
     def fresh_left(self) -> int:
@@ -629,8 +638,8 @@ class DrawStock:
         cards: list[Card] = []
         append, take = cards.append, unseen.pop
         for left in range(size, size - count, -1):
-            number, pick = divmod(number, left)
-            append(take(pick))
+            append(take(number % left))  # divmod(), without its tuple: cheaper
+            number //= left
         return cards
 
     def discard(self, position: int, cards: Iterable[Card]) -> None:
