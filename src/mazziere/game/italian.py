@@ -38,7 +38,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import filterfalse
+from itertools import filterfalse, islice
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
@@ -277,6 +277,7 @@ class PotCarried(Record):
 _WITH_PAROL: dict[frozenset[ActionKind], frozenset[ActionKind]] = {}
 """A set of legal kinds -> the same with parol (a handful of sets, made once)."""
 _NEW_DISCARDED = _builder(Discarded)
+_NEW_TUPLE = tuple.__new__  # a named tuple without its Python-level __new__
 _NEW_HAND_STARTED = _builder(HandStarted)
 _NEW_ITALIAN_SETUP = _builder(ItalianSetup)
 _NEW_STOCK_RESHUFFLED = _builder(StockReshuffled)
@@ -1127,21 +1128,23 @@ class ItalianHand(BettingHand):
             return offered
         if self._active != self._live:  # somebody still in has no chips behind
             return "no parol while a player still in is all-in"
-        if self._parol_breaker is not None:
-            return f"position {self._parol_breaker} did not say parol: it no longer counts"
-        log = self.log
-        for index in range(self._parol_scanned, len(log)):
-            record = log[index]
-            if (
-                self._parol_breaker is None
-                and isinstance(record, PlayerActed)
-                and record.kind not in (_ACTIONKIND_PAROL, _ACTIONKIND_FOLD)
-            ):
-                self._parol_breaker = record.position
-        self._parol_scanned = len(log)
+        if self._parol_breaker is None and self._parol_scanned != len(self.log):
+            self._scan_parol()
         if self._parol_breaker is not None:
             return f"position {self._parol_breaker} did not say parol: it no longer counts"
         return None
+
+    def _scan_parol(self) -> None:
+        """Look for the first player of the last round who acted other than by parol or a fold."""
+        log = self.log
+        for record in islice(log, self._parol_scanned, None):
+            if isinstance(record, PlayerActed) and record.kind not in (
+                _ACTIONKIND_PAROL,
+                _ACTIONKIND_FOLD,
+            ):
+                self._parol_breaker = record.position
+                break
+        self._parol_scanned = len(log)
 
     def _parol_unanimous(self) -> bool:
         if self._parol_blocked() is not None:
@@ -1226,16 +1229,21 @@ class ItalianHand(BettingHand):
         legal = BettingHand.legal_actions(self)
         if (
             self.betting_round == 2
-            and not legal.to_call
             and self._parol_breaker is None
             and self._has_parol
             and self.phase is _PHASE_BETTING
-            and self._parol_blocked() is None
+            and not legal.to_call
+            and self._active == self._live  # nobody still in is all-in
         ):
-            kinds = _WITH_PAROL.get(legal.kinds)
-            if kinds is None:
-                kinds = _WITH_PAROL[legal.kinds] = legal.kinds | _PAROL
-            return LegalActions(legal.position, kinds, 0, legal.min_to, legal.max_to)
+            # _parol_blocked() is None, from what is known here: nobody has broken parol
+            if self._parol_scanned != len(self.log):
+                self._scan_parol()
+            if self._parol_breaker is None:
+                position, old, _, low, high = legal
+                kinds = _WITH_PAROL.get(old)
+                if kinds is None:
+                    kinds = _WITH_PAROL[old] = old | _PAROL
+                return _NEW_TUPLE(LegalActions, (position, kinds, 0, low, high))
         return legal
 
     # -------------------------------------------------------------- showdown
