@@ -995,7 +995,7 @@ class ItalianHand(BettingHand):
 
     def _begin_draw(self) -> None:
         self.betting_round = 1
-        self._draw_queue = [p for p in range(self.n) if not self.folded[p]]
+        self._draw_queue = list(self.live)  # the players not folded, in position order
         self._late = []
         if not self.rules.draw_max:
             self._after_draw()
@@ -1361,13 +1361,15 @@ class ItalianHand(BettingHand):
     # ---------------------------------------------------------------- result
 
     def _finish(self, extra: Mapping[str, object] | None = None) -> None:
-        super()._finish({"carry": self._carry(), **(extra or {})})
+        carry = self._carry()
+        BettingHand._finish(self, {"carry": carry, **extra} if extra else {"carry": carry})
 
     def _carry(self) -> ItalianCarry:
         n = self.n
         rules = self.rules
         if self._outcome == "won":
-            return _pot_won(rules, n)
+            won = _WON.get((rules.name, n))  # _pot_won(), looked up here
+            return won[1] if won is not None and won[0] is rules else _pot_won(rules, n)
         carried = self.setup.carried_shares
         shares = tuple(carried[p] + self.committed[p] + self.dead[p] for p in range(n))
         if self._outcome == "dead":
