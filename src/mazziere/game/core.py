@@ -372,15 +372,20 @@ def _fast_init(cls: type[_T]) -> type[_T]:
 def _fast_keyword_init(cls: type[_T]) -> type[_T]:
     """Give a frozen, keyword-only slots dataclass an ``__init__`` that fills its slots directly.
 
-    The keyword-only twin of :func:`_fast_init`: the generated ``__init__``
-    goes through ``object.__setattr__`` for each field, the slot descriptors'
-    own setters are cheaper, and a setup is made for every hand.  Everything
-    else (frozen, eq, repr, fields, the keyword-only signature) is unchanged.
+    The keyword-only twin of :func:`_fast_init`: the generated
+    ``__init__`` goes through ``object.__setattr__`` for each field, the slot
+    descriptors' own setters are cheaper, and a setup is made for every hand.
+    Everything else (frozen, eq, repr, fields, the keyword-only signature) is unchanged.
+    As with :func:`_fast_init`, ``cls._build`` makes one faster still, from all the fields in
+    order (positional): a twin class stores them plainly, then the object becomes a
+    ``cls``.
     """
-    namespace: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"_cls": cls}
     params = []
     lines = []
+    names = []
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        names.append(f.name)
         namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
         if f.default is not dataclasses.MISSING:
             namespace[f"_default_{f.name}"] = f.default
@@ -390,9 +395,23 @@ def _fast_keyword_init(cls: type[_T]) -> type[_T]:
         lines.append(f"    _set_{f.name}(self, {f.name})")
     source = f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(lines)
     exec(source, namespace)  # the same technique dataclasses uses to write __init__
+    stores = [f"    self.{name} = {name}" for name in names]
+    exec(
+        f"def _build(self, {', '.join(names)}):\n"
+        + "\n".join([*stores, "    self.__class__ = _cls"]),
+        namespace,
+    )
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     cls.__init__ = init  # type: ignore[method-assign]
+    if cls.__base__ is not object or cls.__dict__.get("__slots__") != tuple(names):
+        raise TypeError(f"{cls.__name__}: _fast_keyword_init needs a slots dataclass on object")
+    twin = type(
+        f"{cls.__name__}Builder",
+        (object,),
+        {"__slots__": tuple(names), "__init__": namespace["_build"], "__module__": cls.__module__},
+    )
+    cls._build = twin  # type: ignore[attr-defined]
     return cls
 
 

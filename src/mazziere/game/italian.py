@@ -38,6 +38,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import filterfalse, islice
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
@@ -75,11 +76,13 @@ from mazziere.game.core import (
     _builder,
     _fast_init,
     _fast_keyword_init,
+    _record_builder,
     as_record,
 )
 from mazziere.game.italian_rules import (
     DrawStock,
     OpeningTest,
+    ReshuffleEvent,
     blind_opening_amounts,
     forced_blinds,
     next_opening_level,
@@ -226,8 +229,12 @@ class PotCarried(Record):
 
 _WITH_PAROL: dict[frozenset[ActionKind], frozenset[ActionKind]] = {}
 """A set of legal kinds -> the same with parol (a handful of sets, made once)."""
-_NEW_DISCARDED = _builder(Discarded)
-_NEW_HOLE_CARDS_DEALT = _builder(HoleCardsDealt)
+_NEW_DISCARDED = _record_builder(Discarded)
+_NEW_TUPLE = tuple.__new__  # a named tuple without its Python-level __new__
+_NEW_HAND_STARTED = _record_builder(HandStarted)
+_NEW_ITALIAN_SETUP = _builder(ItalianSetup)
+_NEW_STOCK_RESHUFFLED = _record_builder(StockReshuffled)
+_NEW_HOLE_CARDS_DEALT = _record_builder(HoleCardsDealt)
 
 
 @_fast_init
@@ -327,16 +334,34 @@ def _pot_won(rules: RuleSet, players: int) -> ItalianCarry:
     return cached[1]
 
 
-_TABLES: dict[tuple[str, int], tuple[RuleSet, Ranking, tuple[Card, ...]]] = {}
+_TABLES: dict[
+    tuple[str, int], tuple[RuleSet, Ranking, tuple[Card, ...], Rake | None, Rank | None]
+] = {}
 
 
-def _tables(rules: RuleSet, players: int) -> tuple[Ranking, tuple[Card, ...]]:
-    """The ranking and the deck of ``rules`` for ``players`` dealt in, made once."""
+def _tables(
+    rules: RuleSet, players: int
+) -> tuple[RuleSet, Ranking, tuple[Card, ...], Rake | None, Rank | None]:
+    """``rules`` itself, then its ranking and deck for ``players`` dealt in, its rake
+    (:func:`_rake`) and the opening of a hand at the bottom of the ladder, made once."""
     cached = _TABLES.get((rules.name, players))
     if cached is None or cached[0] is not rules:
-        cached = (rules, ranking_for(rules, players), tuple(rules.deck(players)))
+        cached = (
+            rules,
+            ranking_for(rules, players),
+            tuple(rules.deck(players)),
+            _rake(rules),
+            _opening(rules, 0, False),
+        )
         _TABLES[(rules.name, players)] = cached
-    return cached[1], cached[2]
+    return cached
+
+
+_STAKES: dict[
+    tuple[str, int, int, int, int | None, bool], tuple[RuleSet, tuple[int, ...], int]
+] = {}
+"""The stakes of a table (rules, players, invito, buio, min_bet, parol pot) that passed
+the checks of :class:`ItalianHand` -> its forced blinds and minimum bet."""
 
 
 _OPENINGS: dict[tuple[str, int, bool], tuple[RuleSet, Rank | None]] = {}
@@ -446,9 +471,52 @@ class ItalianHand(BettingHand):
         odd_chips: Sequence[int] | None = None,
     ) -> None:
         rule_set = find_rules(rules)
+        n = len(stacks)
+        # A table deals hand after hand with the same stakes: once they passed the
+        # checks below, a hand with whole-chip amounts and nothing carried in per
+        # position skips them (anything else takes the checks, which say what is wrong).
+        if (
+            type(invito) is int
+            and type(buio) is int
+            and (min_bet is None or type(min_bet) is int)
+            and type(carried_pot) is int
+            and type(opening_level) is int
+            and carried_pot >= 0
+            and opening_level >= 0
+            and carried_shares is None
+            and dead_money is None
+            and posts is None
+        ):
+            key = (rule_set.name, n, invito, buio, min_bet, bool(parol_pot))
+            known = _STAKES.get(key)
+            if known is not None and known[0] is rule_set:
+                for stack in stacks:
+                    if type(stack) is not int or stack < 0:
+                        break
+                else:
+                    zeros = (0,) * n
+                    setup = _NEW_ITALIAN_SETUP(
+                        rule_set.name,
+                        tuple(stacks),
+                        invito,
+                        buio,
+                        known[2],
+                        structure or rule_set.betting_structure,
+                        opening_level,
+                        parol_pot,
+                        carried_pot,
+                        zeros,
+                        zeros,
+                        zeros,
+                        rake,
+                        ask_show,
+                    )
+                    self._start(setup, rule_set, deck, rng, odd_chips, blinds=known[1])
+                    return
+        else:
+            key = None
         if rule_set.game is not _GAME_ITALIAN:
             raise HandSetupError(f"{rule_set.name} is not a rule set of Poker all'italiana")
-        n = len(stacks)
         _chips("stacks", stacks)
         rule_set.check_players(n)
         _chips("the invito, buio and carried pot", [invito, buio, carried_pot, opening_level])
@@ -503,6 +571,10 @@ class ItalianHand(BettingHand):
             rake=rake,
             ask_show=ask_show,
         )
+        if key is not None:
+            if len(_STAKES) > 1000:  # stakes are few: never let odd ones pile up
+                _STAKES.clear()
+            _STAKES[key] = (rule_set, blinds, min_bet)
         self._start(setup, rule_set, deck, rng, odd_chips, blinds=blinds)
 
     @classmethod
@@ -533,7 +605,14 @@ class ItalianHand(BettingHand):
             raise HandSetupError("give a card order (deck) or a random source (rng)")
         if rule_set.parole_splits_pot and rng is None and odd_chips is None:
             raise HandSetupError("a parole split draws odd chips: give rng or odd_chips")
-        rake = _rake(rule_set) if setup.rake else None
+        # _tables(), looked up here: made for a new table only after the core has
+        # checked the stacks (its errors come first).
+        tables = _TABLES.get((rule_set.name, len(setup.stacks)))
+        if tables is not None and tables[0] is not rule_set:
+            tables = None
+        rake = None
+        if setup.rake:
+            rake = tables[3] if tables is not None else _rake(rule_set)
         super().__init__(
             setup.stacks,
             structure=setup.structure,
@@ -543,13 +622,18 @@ class ItalianHand(BettingHand):
             rng=rng if rng is not None else _NO_RANDOM,
         )
         n = self.n
+        if tables is None:
+            tables = _tables(rule_set, n)
+        _, ranking, deck_cards, _, opening = tables
         self.setup = setup
         self.rules = rule_set
         self.ask_show = setup.ask_show
-        self.ranking, deck_cards = _tables(rule_set, n)
+        self.ranking = ranking
         self.opening_level = setup.opening_level
         self.parol_pot = setup.parol_pot
-        self.opening: Rank | None = _opening(rule_set, setup.opening_level, setup.parol_pot)
+        if setup.opening_level or setup.parol_pot:
+            opening = _opening(rule_set, setup.opening_level, setup.parol_pot)
+        self.opening: Rank | None = opening
         """The smallest pair that opens this hand (``None``: no opening requirement)."""
         self.betting_round = 0
         """0 before the deal, 1 the first betting round, 2 the last."""
@@ -584,7 +668,7 @@ class ItalianHand(BettingHand):
             else (forced_blinds(rule_set, buio=setup.buio, players=n) if setup.buio else ())
         )
         """The forced blinds from the dealer's left (italian-32: buio, controbuio, over)."""
-        self.log.append(HandStarted(setup))
+        self.log.append(_NEW_HAND_STARTED((setup,)))
         self.carried = setup.carried_pot
         if any(setup.dead_money):
             for position, amount in enumerate(setup.dead_money):
@@ -781,7 +865,7 @@ class ItalianHand(BettingHand):
         hole = self.hole
         for position in range(n):
             hole[position] = cards[position::n]  # one card at a time from the dealer's left
-            self.log.append(_NEW_HOLE_CARDS_DEALT(position, hole[position]))
+            self.log.append(_NEW_HOLE_CARDS_DEALT((position, hole[position])))
         self.betting_round = 1
         if self.blind_raisers:
             raisers = self.blind_raisers
@@ -865,7 +949,7 @@ class ItalianHand(BettingHand):
 
     def _begin_draw(self) -> None:
         self.betting_round = 1
-        self._draw_queue = [p for p in range(self.n) if not self.folded[p]]
+        self._draw_queue = list(self.live)  # the players not folded, in position order
         self._late = []
         if not self.rules.draw_max:
             self._after_draw()
@@ -919,18 +1003,25 @@ class ItalianHand(BettingHand):
         ):
             self.verify_draw(discards, position)  # raises the precise error (always, here)
         assert actor is not None
-        record = _NEW_DISCARDED(actor, discards, timed_out)
+        record = _NEW_DISCARDED((actor, discards, timed_out))
         self.log.append(record)
         count = len(discards)
         self.drawn[actor] = count
         if count:
-            self.hole[actor] = tuple([c for c in held if c not in thrown])
-            self._stock.discard(actor, discards)
+            hole = self.hole
+            kept = hole[actor] = tuple(filterfalse(thrown.__contains__, held))
+            stock = self._stock
+            stock.discard(actor, discards)
             now = count
             if count == 4 and self.rules.fourth_card_after_others:
                 now = 3
                 self._late.append(actor)
-            self._deal_draw(actor, now)
+            cards, reshuffles = stock.deal(actor, now)  # _deal_draw(actor, now), inlined
+            if reshuffles:
+                self._log_reshuffles(reshuffles)
+            dealt = tuple(cards)
+            hole[actor] = kept + dealt
+            self.log.append(_NEW_HOLE_CARDS_DEALT((actor, dealt)))
         queue = self._draw_queue
         queue.pop(0)
         if queue:
@@ -943,11 +1034,15 @@ class ItalianHand(BettingHand):
 
     def _deal_draw(self, position: int, count: int) -> None:
         cards, reshuffles = self._stock.deal(position, count)
+        if reshuffles:
+            self._log_reshuffles(reshuffles)
+        self.hole[position] = (*self.hole[position], *cards)
+        self.log.append(_NEW_HOLE_CARDS_DEALT((position, tuple(cards))))
+
+    def _log_reshuffles(self, reshuffles: Iterable[ReshuffleEvent]) -> None:
         for event in reshuffles:
             # The new stock's order is secret: the record keeps which cards went in.
-            self.log.append(StockReshuffled(event.position, tuple(sorted(event.cards))))
-        self.hole[position] = (*self.hole[position], *cards)
-        self.log.append(_NEW_HOLE_CARDS_DEALT(position, tuple(cards)))
+            self.log.append(_NEW_STOCK_RESHUFFLED((event.position, tuple(sorted(event.cards)))))
 
     def _after_draw(self) -> None:
         self.actor = None
@@ -987,21 +1082,23 @@ class ItalianHand(BettingHand):
             return offered
         if self._active != self._live:  # somebody still in has no chips behind
             return "no parol while a player still in is all-in"
-        if self._parol_breaker is not None:
-            return f"position {self._parol_breaker} did not say parol: it no longer counts"
-        log = self.log
-        for index in range(self._parol_scanned, len(log)):
-            record = log[index]
-            if (
-                self._parol_breaker is None
-                and isinstance(record, PlayerActed)
-                and record.kind not in (_ACTIONKIND_PAROL, _ACTIONKIND_FOLD)
-            ):
-                self._parol_breaker = record.position
-        self._parol_scanned = len(log)
+        if self._parol_breaker is None and self._parol_scanned != len(self.log):
+            self._scan_parol()
         if self._parol_breaker is not None:
             return f"position {self._parol_breaker} did not say parol: it no longer counts"
         return None
+
+    def _scan_parol(self) -> None:
+        """Look for the first player of the last round who acted other than by parol or a fold."""
+        log = self.log
+        for record in islice(log, self._parol_scanned, None):
+            if isinstance(record, PlayerActed) and record.kind not in (
+                _ACTIONKIND_PAROL,
+                _ACTIONKIND_FOLD,
+            ):
+                self._parol_breaker = record.position
+                break
+        self._parol_scanned = len(log)
 
     def _parol_unanimous(self) -> bool:
         if self._parol_blocked() is not None:
@@ -1086,16 +1183,21 @@ class ItalianHand(BettingHand):
         legal = BettingHand.legal_actions(self)
         if (
             self.betting_round == 2
-            and not legal.to_call
             and self._parol_breaker is None
             and self._has_parol
             and self.phase is _PHASE_BETTING
-            and self._parol_blocked() is None
+            and not legal.to_call
+            and self._active == self._live  # nobody still in is all-in
         ):
-            kinds = _WITH_PAROL.get(legal.kinds)
-            if kinds is None:
-                kinds = _WITH_PAROL[legal.kinds] = legal.kinds | _PAROL
-            return LegalActions(legal.position, kinds, 0, legal.min_to, legal.max_to)
+            # _parol_blocked() is None, from what is known here: nobody has broken parol
+            if self._parol_scanned != len(self.log):
+                self._scan_parol()
+            if self._parol_breaker is None:
+                position, old, _, low, high = legal
+                kinds = _WITH_PAROL.get(old)
+                if kinds is None:
+                    kinds = _WITH_PAROL[old] = old | _PAROL
+                return _NEW_TUPLE(LegalActions, (position, kinds, 0, low, high))
         return legal
 
     # -------------------------------------------------------------- showdown
@@ -1213,13 +1315,15 @@ class ItalianHand(BettingHand):
     # ---------------------------------------------------------------- result
 
     def _finish(self, extra: Mapping[str, object] | None = None) -> None:
-        super()._finish({"carry": self._carry(), **(extra or {})})
+        carry = self._carry()
+        BettingHand._finish(self, {"carry": carry, **extra} if extra else {"carry": carry})
 
     def _carry(self) -> ItalianCarry:
         n = self.n
         rules = self.rules
         if self._outcome == "won":
-            return _pot_won(rules, n)
+            won = _WON.get((rules.name, n))  # _pot_won(), looked up here
+            return won[1] if won is not None and won[0] is rules else _pot_won(rules, n)
         carried = self.setup.carried_shares
         shares = tuple(carried[p] + self.committed[p] + self.dead[p] for p in range(n))
         if self._outcome == "dead":

@@ -32,6 +32,7 @@ from mazziere.evaluate import (
     SUIT_KEYS,
     ranking_for,
 )
+from mazziere.game.core import _draws_by_getrandbits
 from mazziere.rules import Category, RuleSet, find_rules
 
 __all__ = [
@@ -421,6 +422,20 @@ def _permutations(size: int, count: int) -> int:
     return math.perm(size, count)
 
 
+_RANDBELOW = "randbelow"
+_GETRANDBITS = "getrandbits"
+_RANDRANGE = "randrange"
+_SOURCES: dict[type, str] = {}
+"""The type of a random source -> how a stock draws a number below k with it."""
+
+
+def _source_kind(rng: RandomSource) -> str:
+    own = getattr(type(rng), "randrange", None)
+    if getattr(own, "__module__", None) != "random":
+        return _RANDRANGE
+    return _GETRANDBITS if _draws_by_getrandbits(rng) else _RANDBELOW
+
+
 @dataclass(frozen=True, slots=True)
 class ReshuffleEvent:
     """The stock ran out: ``cards`` (discards) were shuffled into a new stock for ``position``."""
@@ -473,6 +488,7 @@ class DrawStock:
     __slots__ = (
         "_below",
         "_fresh_left",
+        "_getrandbits",
         "_given",
         "_origin",
         "_pool",
@@ -490,11 +506,43 @@ class DrawStock:
         order: Sequence[Card] | None = None,
         rng: RandomSource | None = None,
     ) -> None:
+        if order:
+            self._follow(deck, order)
+        else:  # every card at random
+            self._unseen = list(deck)
+            self._given: list[Card] = []
+            self._replay: list[Card] = []
+            self._repeats: list[bool] = []
+        self._fresh_left = len(deck)
+        self._recycled: list[Card] = []  # the reshuffled stock, top last
+        self._pool: list[Card] = []  # discards not yet reshuffled
+        self._origin: dict[int, int] = {}
+        self._rng = rng
+        # random.Random and SystemRandom answer randrange(k) with _randbelow(k), for
+        # k >= 1, at a third of the cost (as the core's Stock does): the same numbers.
+        # A source with a randrange of its own is asked through it.  random.Random's
+        # _randbelow is a rejection on getrandbits, which the draws do inline (the
+        # same numbers again, without a Python call per card).
+        self._below: Callable[[int], int] | None = None
+        self._getrandbits: Callable[[int], int] | None = None
+        if rng is not None:
+            source = _SOURCES.get(type(rng))
+            if source is None:
+                source = _SOURCES[type(rng)] = _source_kind(rng)
+            if source is _RANDRANGE:
+                self._below = rng.randrange
+            else:
+                self._below = getattr(rng, "_randbelow", None) or rng.randrange
+                if source is _GETRANDBITS:
+                    self._getrandbits = rng.getrandbits  # type: ignore[attr-defined]
+
+    def _follow(self, deck: Sequence[Card], order: Sequence[Card]) -> None:
+        """Deal ``order`` first: its new cards from the deck, its repeats from reshuffles."""
         fresh: list[Card] = []
         again: list[Card] = []
         repeats: list[bool] = []  # for each card of the order: dealt again after a reshuffle?
         seen: set[int] = set()
-        for card in order or ():
+        for card in order:
             if card is None:
                 raise StockError("an Italian hand is dealt from known cards only")
             repeat = card in seen
@@ -510,25 +558,10 @@ class DrawStock:
         else:
             self._unseen = list(deck)
         self._given = fresh[::-1]  # pop() from the end
-        self._fresh_left = len(deck)
         again.reverse()  # pop() from the end
         repeats.reverse()
         self._replay = again
         self._repeats = repeats
-        self._recycled: list[Card] = []  # the reshuffled stock, top last
-        self._pool: list[Card] = []  # discards not yet reshuffled
-        self._origin: dict[int, int] = {}
-        self._rng = rng
-        # random.Random and SystemRandom answer randrange(k) with _randbelow(k), for
-        # k >= 1, at a third of the cost (as the core's Stock does): the same numbers.
-        # A source with a randrange of its own is asked through it.
-        self._below: Callable[[int], int] | None = None
-        if rng is not None:
-            own = getattr(type(rng), "randrange", None)
-            if getattr(own, "__module__", None) == "random":
-                self._below = getattr(rng, "_randbelow", None) or rng.randrange
-            else:
-                self._below = rng.randrange
 
     @property
     def fresh_left(self) -> int:
@@ -553,6 +586,10 @@ class DrawStock:
         """The next ``count`` cards of the deck (the deal)."""
         if count > self._fresh_left:
             raise StockError(f"{count} cards wanted, {self._fresh_left} left in the deck")
+        if count and not self._repeats and not self._given:  # no card order (left): at random
+            cards = self._draw_unseen(count)
+            self._fresh_left -= count
+            return tuple(cards)
         repeats = self._repeats
         for _ in range(min(count, len(repeats))):
             if repeats.pop():
@@ -577,27 +614,40 @@ class DrawStock:
         below = self._below
         if below is None:
             raise StockError("the given card order ran out and there is no random source (rng)")
+        getrandbits = self._getrandbits
         unseen = self._unseen
         size = len(unseen)
         if count == 1:
-            pick = below(size)
+            if getrandbits is None:
+                pick = below(size)
+            else:  # below(size), inlined
+                bits = size.bit_length()
+                pick = getrandbits(bits)
+                while pick >= size:
+                    pick = getrandbits(bits)
             unseen[pick], unseen[-1] = unseen[-1], unseen[pick]
             return [unseen.pop()]
-        number = below(_permutations(size, count))
+        limit = _permutations(size, count)
+        if getrandbits is None:
+            number = below(limit)
+        else:  # below(limit), inlined
+            bits = limit.bit_length()
+            number = getrandbits(bits)
+            while number >= limit:
+                number = getrandbits(bits)
         cards: list[Card] = []
         append, take = cards.append, unseen.pop
         for left in range(size, size - count, -1):
-            number, pick = divmod(number, left)
-            append(take(pick))
+            append(take(number % left))  # divmod(), without its tuple: cheaper
+            number //= left
         return cards
 
     def discard(self, position: int, cards: Iterable[Card]) -> None:
         """Put ``position``'s discards on the discard pile."""
-        origin = self._origin
-        pool = self._pool
-        for card in cards:
-            origin[card] = position
-            pool.append(card)
+        if type(cards) is not tuple:
+            cards = tuple(cards)
+        self._origin.update(dict.fromkeys(cards, position))
+        self._pool.extend(cards)
 
     def _usable(self, position: int) -> int:
         recycled, origin = self._recycled, self._origin
@@ -626,6 +676,42 @@ class DrawStock:
         A :class:`StockError` here means the given order broke the rule (a
         replay of a wrong history); the hand cannot go on.
         """
+        getrandbits = self._getrandbits
+        if getrandbits is not None and not self._repeats and not self._given:
+            # No card order (left), random.Random: the loop below, without its
+            # replay branches, random numbers drawn inline.
+            fresh_left = self._fresh_left
+            if count <= fresh_left:  # the usual case: the stock lasts
+                self._fresh_left = fresh_left - count
+                return self._draw_unseen(count), []
+            cards: list[Card] = []
+            unseen = self._unseen
+            for _ in range(fresh_left):  # _draw_unseen(1), inlined
+                size = len(unseen)
+                bits = size.bit_length()
+                pick = getrandbits(bits)
+                while pick >= size:
+                    pick = getrandbits(bits)
+                unseen[pick], unseen[-1] = unseen[-1], unseen[pick]
+                cards.append(unseen.pop())
+            self._fresh_left = 0
+            reshuffles: list[ReshuffleEvent] = []
+            recycled, origin = self._recycled, self._origin
+            for _ in range(count - fresh_left):
+                index = -1
+                if recycled:  # _random_usable(), its first pick inlined
+                    size = len(recycled)
+                    bits = size.bit_length()
+                    index = getrandbits(bits)
+                    while index >= size:
+                        index = getrandbits(bits)
+                    if origin.get(recycled[index]) == position:
+                        index = self._random_other(position)
+                if index < 0:
+                    reshuffles.append(self._reshuffle(position))
+                    index = self._random_usable(position)
+                cards.append(recycled.pop(index))
+            return cards, reshuffles
         if count <= self._fresh_left and not self._repeats:  # the usual case: the stock lasts
             if self._given:
                 return list(self.deal_fresh(count)), []
@@ -679,6 +765,12 @@ class DrawStock:
         index = below(len(recycled))
         if origin.get(recycled[index]) != position:
             return index
+        return self._random_other(position)
+
+    def _random_other(self, position: int) -> int:
+        """After a pick of the drawer's own discard: a random pick among the cards they may get."""
+        recycled, origin, below = self._recycled, self._origin, self._below
+        assert below is not None
         usable = [i for i, card in enumerate(recycled) if origin.get(card) != position]
         if not usable:
             return -1
