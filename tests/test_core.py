@@ -347,3 +347,42 @@ def test_the_stock_deals_as_the_generator_would_draw() -> None:
             remaining[j] = remaining[-1]
             remaining.pop()
         assert dealt == expected
+
+
+def test_records_are_values_of_their_own_class() -> None:
+    import pickle
+
+    from mazziere.game.core import CardsMucked, CardsShown, RakeTaken
+
+    acted = PlayerActed(2, ActionKind.CALL, 4, 6)
+    assert acted.all_in is False and acted.timed_out is False  # defaults
+    assert acted == PlayerActed(2, ActionKind.CALL, 4, 6, False, False)
+    assert hash(acted) == hash(PlayerActed(2, ActionKind.CALL, 4, 6))
+    # A tuple underneath, but equal only to a record of the same class.
+    assert CardsMucked(3) != (3,) and CardsMucked(3) != RakeTaken(3)
+    assert (CardsMucked(3) == RakeTaken(3)) is False
+    assert repr(acted) == (
+        "PlayerActed(position=2, kind=<ActionKind.CALL: 'call'>, added=4, to=6,"
+        " all_in=False, timed_out=False)"
+    )
+    assert acted.to_dict() == {
+        "type": "action",
+        "position": 2,
+        "kind": "call",
+        "added": 4,
+        "to": 6,
+        "all_in": False,
+        "timed_out": False,
+    }
+    shown = CardsShown(1, tuple(parse_cards("Ah Kd")))
+    assert shown.to_dict()["cards"] == ["Ah", "Kd"]
+    for record in (acted, shown, CardsMucked(0)):
+        assert pickle.loads(pickle.dumps(record)) == record
+        assert copy.deepcopy(record) == record and type(copy.copy(record)) is type(record)
+    with pytest.raises(AttributeError):
+        acted.added = 5  # type: ignore[misc]
+    match acted:
+        case PlayerActed(position, kind, added):
+            assert (position, kind, added) == (2, ActionKind.CALL, 4)
+        case _:
+            pytest.fail("a record matches its class pattern")

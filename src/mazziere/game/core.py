@@ -666,7 +666,7 @@ class PotAwarded(Record):
     shares: tuple[int, ...]
 
 
-# The engine's own constructors of its records (see _fast_init).
+# The engine's own constructors of its records (see _record_builder).
 _NEW_FORCED_BET = _record_builder(ForcedBet)
 _NEW_PLAYER_ACTED = _record_builder(PlayerActed)
 _NEW_UNCALLED_BET_RETURNED = _record_builder(UncalledBetReturned)
