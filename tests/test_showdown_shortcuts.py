@@ -11,9 +11,10 @@ import random
 
 import pytest
 
-from mazziere.game.core import Action, ActionKind, BettingHand, Phase
+from mazziere.game.core import BettingHand, Phase
 from mazziere.game.holdem import HoldemHand
 from mazziere.game.italian import ItalianHand
+from tests.random_play import play_randomly
 
 
 class GeneralHoldem(HoldemHand):
@@ -22,33 +23,6 @@ class GeneralHoldem(HoldemHand):
 
 class GeneralItalian(ItalianHand):
     _one_pot_shortcuts = False
-
-
-def play_randomly(hand: BettingHand, rng: random.Random) -> None:
-    """Random legal actions (folds rare, so that most hands reach a showdown)."""
-    while hand.actor is not None:
-        legal = hand.legal_actions()
-        kinds = legal.kinds
-        if ActionKind.DRAW in kinds:
-            held = hand.hole[hand.actor]
-            count = rng.randint(legal.min_to, legal.max_to)
-            hand.apply(Action(ActionKind.DRAW, cards=tuple(rng.sample(held, count))))  # type: ignore[arg-type]
-            continue
-        roll = rng.random()
-        wager = ActionKind.RAISE if ActionKind.RAISE in kinds else ActionKind.BET
-        if wager in kinds and roll < 0.2:
-            amount = legal.min_to if rng.random() < 0.6 else legal.max_to
-            hand.apply(Action(wager, amount))
-        elif ActionKind.FOLD in kinds and legal.to_call and roll > 0.93:
-            hand.apply(Action.fold())
-        elif ActionKind.PAROL in kinds and roll < 0.5:
-            hand.apply(Action(ActionKind.PAROL))
-        elif ActionKind.CALL in kinds:
-            hand.apply(Action.call())
-        elif ActionKind.CHECK in kinds:
-            hand.apply(Action.check())
-        else:
-            hand.apply(Action.fold())
 
 
 def _same_hand(fast: BettingHand, general: BettingHand, seed: int) -> None:

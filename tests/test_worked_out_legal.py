@@ -16,8 +16,6 @@ import random
 import pytest
 
 from mazziere.game.core import (
-    Action,
-    ActionKind,
     AmountTooLargeError,
     AmountTooSmallError,
     BettingHand,
@@ -31,6 +29,7 @@ from mazziere.game.core import (
 )
 from mazziere.game.holdem import HoldemHand
 from mazziere.game.italian import ItalianHand
+from tests.random_play import play_randomly
 
 
 def general_legal_actions(hand: BettingHand) -> LegalActions:
@@ -46,36 +45,13 @@ def general_legal_actions(hand: BettingHand) -> LegalActions:
 def play_and_compare(hand: BettingHand, rng: random.Random) -> int:
     """Random legal actions to the end; every decision's options checked. The decisions made."""
     decisions = 0
-    while hand.actor is not None:
-        legal = hand.legal_actions()
+
+    def compare(hand: BettingHand, legal: LegalActions) -> None:
+        nonlocal decisions
         assert legal == general_legal_actions(hand)
-        kinds = legal.kinds
-        if ActionKind.DRAW in kinds:
-            held = hand.hole[hand.actor]
-            count = rng.randint(legal.min_to, legal.max_to)
-            hand.apply(Action(ActionKind.DRAW, cards=tuple(rng.sample(held, count))))  # type: ignore[arg-type]
-            continue
-        if hand.phase is Phase.BETTING:
-            decisions += 1
-        roll = rng.random()
-        wager = ActionKind.RAISE if ActionKind.RAISE in kinds else ActionKind.BET
-        if wager in kinds and roll < 0.3:
-            amount = rng.choice(
-                (legal.min_to, legal.max_to, rng.randint(legal.min_to, legal.max_to))
-            )
-            hand.apply(Action(wager, amount))
-        elif ActionKind.FOLD in kinds and legal.to_call and roll > 0.85:
-            hand.apply(Action.fold())
-        elif ActionKind.PAROL in kinds and roll < 0.5:
-            hand.apply(Action(ActionKind.PAROL))
-        elif ActionKind.CALL in kinds:
-            hand.apply(Action.call())
-        elif ActionKind.CHECK in kinds:
-            hand.apply(Action.check())
-        elif ActionKind.SHOW in kinds:
-            hand.apply(Action(ActionKind.SHOW))
-        else:
-            hand.apply(Action.fold())
+        decisions += hand.phase is Phase.BETTING
+
+    play_randomly(hand, rng, wager_odds=0.3, fold_odds=0.15, on_decision=compare)
     assert hand.phase is Phase.OVER
     return decisions
 

@@ -617,17 +617,7 @@ class DrawStock:
         getrandbits = self._getrandbits
         unseen = self._unseen
         size = len(unseen)
-        if count == 1:
-            if getrandbits is None:
-                pick = below(size)
-            else:  # below(size), inlined
-                bits = size.bit_length()
-                pick = getrandbits(bits)
-                while pick >= size:
-                    pick = getrandbits(bits)
-            unseen[pick], unseen[-1] = unseen[-1], unseen[pick]
-            return [unseen.pop()]
-        limit = _permutations(size, count)
+        limit = size if count == 1 else _permutations(size, count)
         if getrandbits is None:
             number = below(limit)
         else:  # below(limit), inlined
@@ -635,6 +625,9 @@ class DrawStock:
             number = getrandbits(bits)
             while number >= limit:
                 number = getrandbits(bits)
+        if count == 1:  # one card: swapped with the last and taken (the same cards as ever)
+            unseen[number], unseen[-1] = unseen[-1], unseen[number]
+            return [unseen.pop()]
         cards: list[Card] = []
         append, take = cards.append, unseen.pop
         for left in range(size, size - count, -1):
