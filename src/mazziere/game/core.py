@@ -418,13 +418,11 @@ def _fast_keyword_init(cls: type[_T]) -> type[_T]:
 def _builder(cls: type[_T]) -> Callable[..., _T]:
     """The fast constructor of a class decorated with :func:`_fast_init` (same arguments).
 
-    A record class is its own constructor (see :func:`_record_builder`).
+    Records have their own (:func:`_record_builder`).
 
     >>> _builder(PotResult)(3, (0, 1), (1,), (3,)) == PotResult(3, (0, 1), (1,), (3,))
     True
     """
-    if issubclass(cls, Record):
-        return cls
     build: Callable[..., _T] = cls.__dict__["_build"]
     return build
 
@@ -898,21 +896,21 @@ class Rake:
 # ------------------------------------------------------------------------ stock
 
 
-def _draws_by_getrandbits(rng: RandomSource) -> bool:
-    """Whether ``rng`` draws below k as ``random.Random`` does: rejection on getrandbits."""
-    randbelow = getattr(type(rng), "_randbelow", None)
-    return (
-        getattr(randbelow, "__qualname__", "") == "Random._randbelow_with_getrandbits"
-        and getattr(randbelow, "__module__", "") == "random"
-        and callable(getattr(rng, "getrandbits", None))
-    )
-
-
-_SEATS_AFTER: dict[int, tuple[tuple[int, ...], ...]] = {}
-"""For ``n`` players: for each position, the positions clockwise after it (itself last)."""
-
 _DRAWS_BY_GETRANDBITS: dict[type, bool] = {}
 """:func:`_draws_by_getrandbits`, by the random source's class (asked for every hand)."""
+
+
+def _draws_by_getrandbits(rng: RandomSource) -> bool:
+    """Whether ``rng`` draws below k as ``random.Random`` does: rejection on getrandbits."""
+    known = _DRAWS_BY_GETRANDBITS.get(type(rng))
+    if known is None:
+        randbelow = getattr(type(rng), "_randbelow", None)
+        known = _DRAWS_BY_GETRANDBITS[type(rng)] = (
+            getattr(randbelow, "__qualname__", "") == "Random._randbelow_with_getrandbits"
+            and getattr(randbelow, "__module__", "") == "random"
+            and callable(getattr(rng, "getrandbits", None))
+        )
+    return known
 
 
 class Stock:
@@ -975,10 +973,7 @@ class Stock:
         self._getrandbits: Callable[[int], int] | None = None
         if rng is not None:
             self._below = getattr(rng, "_randbelow", None) or rng.randrange
-            by_getrandbits = _DRAWS_BY_GETRANDBITS.get(type(rng))
-            if by_getrandbits is None:
-                by_getrandbits = _DRAWS_BY_GETRANDBITS[type(rng)] = _draws_by_getrandbits(rng)
-            if by_getrandbits:
+            if _draws_by_getrandbits(rng):
                 self._getrandbits = rng.getrandbits  # type: ignore[attr-defined]
 
     def __len__(self) -> int:
@@ -1144,6 +1139,10 @@ _PHASE_BETTING = Phase.BETTING
 _PHASE_DEALING = Phase.DEALING
 _PHASE_OVER = Phase.OVER
 _PHASE_SHOWDOWN = Phase.SHOWDOWN
+
+
+_SEATS_AFTER: dict[int, tuple[tuple[int, ...], ...]] = {}
+"""For ``n`` players: for each position, the positions clockwise after it (itself last)."""
 
 
 class BettingHand(ABC):

@@ -33,10 +33,9 @@ from typing import Any, ClassVar
 from mazziere.cards import Card, RandomSource
 from mazziere.evaluate import holdem_strengths
 from mazziere.game.core import (
-    _NEW_CARDS_MUCKED,
-    _NEW_CARDS_SHOWN,
     _NEW_POT,
     ActionKind,
+    BetsCollected,
     BettingHand,
     CardBurned,
     CardsMucked,
@@ -460,17 +459,9 @@ class HoldemHand(BettingHand):
         case, without rebuilding the pots for each question (a test plays
         both ways and compares).
         """
-        if (
-            self.ask_show
-            or self._active != self._live
-            or self.shown
-            or not self._one_pot_shortcuts
-            or self._stock.unknown
-        ):
-            return False
-        committed = self.committed
-        amount = sum(committed) + sum(self.dead) + self.carried
-        if not amount:
+        last = self.log[-1]  # the river's bets were just collected into these pots
+        pots = last.pots if type(last) is BetsCollected else self.pots()
+        if self.ask_show or self._stock.unknown or not self._one_pot_at_showdown(pots):
             return False
         live = self.live
         hole = self.hole
@@ -478,27 +469,18 @@ class HoldemHand(BettingHand):
         strengths: dict[int, int | None] = dict(zip(live, values, strict=True))
         self._strengths = strengths
         self.phase = _PHASE_SHOWDOWN
-        # Showdown order: the last aggressor first, else the first left of the button.
-        start = self._last_aggressor
-        split = 0 if start is None else bisect_left(live, start)
-        order = live[split:] + live[:split] if split else live
-        shown = self.shown
-        log = self.log
         best = -1
-        for position in order:
+        for position in self._showdown_order():
             strength = strengths[position]
             if strength >= best:  # type: ignore[operator]
                 best = strength  # type: ignore[assignment]
-                cards = hole[position]
-                shown[position] = cards
-                log.append(_NEW_CARDS_SHOWN((position, cards)))
+                self._do_show(position)
             else:
-                self.mucked.add(position)
-                log.append(_NEW_CARDS_MUCKED((position,)))
+                self._do_muck(position)
         # The pot as the general showdown builds it: the hands not mucked contend.
-        eligible = tuple(sorted(shown))
+        eligible = tuple(sorted(self.shown))
         winners = tuple([i for i in eligible if strengths[i] == best])
-        self._award([(_NEW_POT(amount, eligible), winners)])
+        self._award([(_NEW_POT(pots[0].amount, eligible), winners)])
         self._finish()
         return True
 
