@@ -1453,7 +1453,7 @@ class BettingHand(ABC):
             return
         # The search that follows an action, from the seat before ``first``: it
         # finds the first to act (or ends the round) and works out their options.
-        self._after_action(first % n - 1)
+        self._after_action((first - 1) % n)
 
     def _after_action(self, position: int) -> None:
         """Find who acts next and what they may do (every action ends here), or end the round.
@@ -1461,10 +1461,8 @@ class BettingHand(ABC):
         The next player's :class:`LegalActions` are worked out here, where
         the state is at hand, and kept until the next action (a game that
         changes the betting state after this must drop them: ``_legal``).
+        Two players or more are still in (a fold that leaves one ends the round itself).
         """
-        if self._live == 1:
-            self._end_round()  # (which drops _legal)
-            return
         current = self.current_bet
         folded = self.folded
         stacks = self.stacks
@@ -1498,13 +1496,21 @@ class BettingHand(ABC):
         )
         if may_raise:
             if current:
-                for j in range(self.n):
-                    if not folded[j] and stacks[j] + bets[j] > current and j != i:
-                        low = current + self.min_increment
-                        kinds = _RAISE if to_call else _RAISE_CHECK
-                        break
-                else:
-                    may_raise = False
+                # Someone else must be able to answer a raise: usually the player
+                # who just acted, still in with chips behind; else look at everyone.
+                if (
+                    position == i
+                    or folded[position]
+                    or stacks[position] + bets[position] <= current
+                ):
+                    for j in range(self.n):
+                        if not folded[j] and stacks[j] + bets[j] > current and j != i:
+                            break
+                    else:
+                        may_raise = False
+                if may_raise:
+                    low = current + self.min_increment
+                    kinds = _RAISE if to_call else _RAISE_CHECK
             elif others_can_act and (not self._refuses_bets or self._bet_refused(i) is None):
                 low = self.min_bet
                 kinds = _BET
@@ -1681,7 +1687,10 @@ class BettingHand(ABC):
         self._acted[i] = True
         record = _NEW_PLAYER_ACTED((i, _ACTIONKIND_FOLD, 0, self.bets[i], False, timed_out))
         self.log.append(record)
-        self._after_action(i)
+        if self._live == 1:  # the last one left wins: no one to act
+            self._end_round()
+        else:
+            self._after_action(i)
         return record
 
     # check ----------------------------------------------------------------
@@ -1707,7 +1716,15 @@ class BettingHand(ABC):
         legal = self._legal  # the player to act's options, when worked out
         if legal is None or legal[2] or (position is not None and position != legal[0]):
             self.verify_check(position)  # raises the precise error (or it was not worked out)
-        return self._check_as(_ACTIONKIND_CHECK, timed_out=timed_out)
+        # _check_as(CHECK), written out: a check is a third of all decisions.
+        i = self.actor
+        assert i is not None
+        self._acted[i] = True
+        self._faced[i] = self.current_bet
+        record = _NEW_PLAYER_ACTED((i, _ACTIONKIND_CHECK, 0, self.bets[i], False, timed_out))
+        self.log.append(record)
+        self._after_action(i)
+        return record
 
     def _check_as(self, kind: ActionKind, *, timed_out: bool = False) -> PlayerActed:
         """A check recorded as ``kind``: a game's own check-like action (parol).
