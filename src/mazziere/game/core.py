@@ -49,6 +49,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from itertools import compress
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple, TypeVar, dataclass_transform
 
@@ -1301,7 +1302,7 @@ class BettingHand(ABC):
         live = self._live_positions
         if live is None:
             folded = self.folded
-            live = self._live_positions = tuple([i for i in range(self.n) if not folded[i]])
+            live = self._live_positions = tuple(compress(range(self.n), map(operator.not_, folded)))
         return live
 
     def pots(self, *, include_bets: bool = False) -> tuple[Pot, ...]:
@@ -1533,16 +1534,12 @@ class BettingHand(ABC):
         self.actor = None
         self._legal = None
         bets = self.bets
-        top = second = 0
-        owner = -1
-        for i, bet in enumerate(bets):
-            if bet > top:
-                top, second, owner = bet, top, i
-            elif bet > second:
-                second = bet
+        ordered = sorted(bets)
+        top = ordered[-1]
         if top:
-            excess = top - second
+            excess = top - ordered[-2]  # what nobody matched
             if excess:
+                owner = bets.index(top)
                 if self.stacks[owner] == 0 and not self.folded[owner]:
                     self._active += 1
                 self.stacks[owner] += excess
