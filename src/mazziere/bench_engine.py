@@ -182,11 +182,25 @@ def play_pokerkit_hands(hands: int, seed: int) -> int:
     return actions
 
 
+def _shares(count: int, slices: int) -> list[int]:
+    """``count`` hands cut into ``slices`` shares as even as can be.
+
+    >>> _shares(25, 10)
+    [3, 3, 3, 3, 3, 2, 2, 2, 2, 2]
+    """
+    whole, extra = divmod(count, slices)
+    return [whole + (k < extra) for k in range(slices)]
+
+
 def _timed(run: Callable[[], int]) -> tuple[float, int]:
     """CPU seconds ``run`` took, and its result (the actions played)."""
     start = time.process_time()
     actions = run()
     return time.process_time() - start, actions
+
+
+SLICES = 10
+"""Each timing is played in this many slices, the engines' slices interleaved."""
 
 
 def run_engine_benchmark(
@@ -196,7 +210,11 @@ def run_engine_benchmark(
 
     The timings of all engines alternate, ``repeats`` rounds, and each figure
     is the median; time is CPU time of this process, so other jobs on the
-    machine do not make one engine look slower than the other.
+    machine do not make one engine look slower than the other.  A round's
+    timing of each engine is the sum of :data:`SLICES` slices (slice ``k``
+    plays its share of the hands with seed ``seed + k``), the engines' slices
+    interleaved: a shared machine's speed wanders within a second, and so
+    both engines are timed over the same stretch of it.
     """
     target = RANDOM_HAND_PLAYERS.get(rules)
     if target is None:
@@ -213,14 +231,24 @@ def run_engine_benchmark(
     table = TABLES.get(rules, f"{SEATS}-max, stacks {STACK}, blinds {BLINDS[0]}/{BLINDS[1]}")
     echo(
         f"{rules}: {table}, random policy "
-        f"(seed {seed}); hands per CPU second, median of {repeats} alternating timings"
+        f"(seeds {seed}-{seed + SLICES - 1}); hands per CPU second, median of {repeats} "
+        f"timings, each in {SLICES} slices alternating between the engines"
     )
     times: dict[str, list[float]] = {name: [] for name in players}
     actions: dict[str, int] = {}
+    shares = {name: _shares(count, SLICES) for name, (_, count) in players.items()}
     for _ in range(repeats):
-        for name, (play, count) in players.items():
-            seconds, actions[name] = _timed(lambda play=play, count=count: play(count, seed))  # type: ignore[misc]
-            times[name].append(seconds)
+        spent = dict.fromkeys(players, 0.0)
+        actions = dict.fromkeys(players, 0)
+        for k in range(SLICES):
+            for name, (play, _count) in players.items():
+                share = shares[name][k]
+                if share:
+                    seconds, played = _timed(lambda play=play, n=share, s=seed + k: play(n, s))  # type: ignore[misc]
+                    spent[name] += seconds
+                    actions[name] += played
+        for name in players:
+            times[name].append(spent[name])
     figures = {name: players[name][1] / statistics.median(values) for name, values in times.items()}
     ours = figures["mazziere"]
     for name, rate in figures.items():
