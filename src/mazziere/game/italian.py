@@ -1180,7 +1180,9 @@ class ItalianHand(BettingHand):
         the deal: the blind (``min_to`` is its amount) or a check.  In the draw:
         ``draw`` with ``min_to``..``max_to`` cards.
         """
-        legal = BettingHand.legal_actions(self)
+        legal = self._legal  # the core's answer, when worked out (BettingHand.legal_actions)
+        if legal is None:
+            legal = BettingHand.legal_actions(self)
         if (
             self.betting_round == 2
             and self._parol_breaker is None
