@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -82,6 +82,10 @@ _DECKS: dict[str, tuple[Card, ...]] = {}
 """Each rule set's deck, built once."""
 _NO_ANTES: dict[int, tuple[int, ...]] = {}
 """No ante for each of ``n`` players, by ``n``."""
+_BLIND_POSTS: dict[tuple[int, ...], tuple[tuple[int, int, str], ...]] = {}
+"""A table's blinds (one checked amount per position) -> the posts: position, amount, kind."""
+_BLIND_POSTS_KEPT = 1024
+"""At most this many tables' posts are kept (replayed files may bring many blind levels)."""
 
 _STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
 _BOARD_COUNT = {Street.PREFLOP: 0, Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
@@ -145,6 +149,8 @@ class BoardDealt(Record):
     cards: tuple[Card | None, ...]
 
 
+_NEW_HOLDEM_SETUP: Callable[..., HoldemSetup] = HoldemSetup._build  # type: ignore[attr-defined]
+"""A :class:`HoldemSetup` from every field in order (positional): the fast way, once checked."""
 _NEW_HAND_STARTED = _record_builder(HandStarted)
 _NEW_HOLE_CARDS_DEALT = _record_builder(HoleCardsDealt)
 _NEW_CARD_BURNED = _record_builder(CardBurned)
@@ -258,16 +264,16 @@ class HoldemHand(BettingHand):
                 min_bet = max(posts, default=0)
         else:
             _check_chips("the minimum bet", (min_bet,))
-        setup = HoldemSetup(
-            stacks=tuple(stacks),
-            antes=per_ante,
-            blinds=per_blind,
-            min_bet=min_bet,
-            antes_dead=antes_dead,
-            min_raise_rule=min_raise_rule,
-            rake=rake,
-            ask_show=ask_show,
-            rules=rule_set,
+        setup = _NEW_HOLDEM_SETUP(
+            tuple(stacks),
+            per_ante,
+            per_blind,
+            min_bet,
+            antes_dead,
+            min_raise_rule,
+            rake,
+            ask_show,
+            rule_set,
         )
         self._start(setup, rule_set, deck, rng, checked=True)
 
@@ -307,7 +313,8 @@ class HoldemHand(BettingHand):
             raise HandSetupError("the minimum bet must be positive")
         if deck is None and rng is None:
             raise HandSetupError("give a card order (deck) or a random source (rng)")
-        super().__init__(
+        BettingHand.__init__(  # (super() costs a proxy object per hand)
+            self,
             setup.stacks,
             structure=rule_set.betting_structure,
             min_raise_rule=setup.min_raise_rule,
@@ -339,12 +346,24 @@ class HoldemHand(BettingHand):
             if not setup.antes_dead and any(posted):
                 self._return_unmatched_ante(posted)
         blinds = setup.blinds
-        order = (1, 0) if n == 2 else range(n)
-        for position in order:
-            amount = blinds[position]
-            if amount and self.stacks[position]:
-                kind = _blind_kind(position, amount, n, blinds)
-                self._post_forced(position, abs(amount), kind=kind)
+        posts = _BLIND_POSTS.get(blinds)
+        if posts is None:
+            if len(_BLIND_POSTS) >= _BLIND_POSTS_KEPT:
+                _BLIND_POSTS.clear()
+            order = (1, 0) if n == 2 else range(n)
+            posts = _BLIND_POSTS[blinds] = tuple(
+                (
+                    position,
+                    abs(blinds[position]),
+                    _blind_kind(position, blinds[position], n, blinds),
+                )
+                for position in order
+                if blinds[position]
+            )
+        stacks = self.stacks
+        for position, amount, kind in posts:
+            if stacks[position]:
+                self._post_forced(position, amount, kind=kind)
         self._deal_hole_cards()
         self._begin_street(_STREET_PREFLOP)
 
@@ -365,13 +384,10 @@ class HoldemHand(BettingHand):
     def _deal_hole_cards(self) -> None:
         n = self.n
         cards = self._stock.take(2 * n)
-        first, second = cards[:n], cards[n:]
         hole = self.hole
-        log = self.log
-        for position in range(n):
-            cards = (first[position], second[position])
-            hole[position] = cards
-            log.append(_NEW_HOLE_CARDS_DEALT((position, cards)))
+        hole[:] = zip(cards[:n], cards[n:], strict=True)  # one card at a time, dealer's left first
+        # (position, cards) pairs are the records' fields: built in C calls
+        self.log.extend(map(_NEW_HOLE_CARDS_DEALT, enumerate(hole)))
 
     def _deal_board(self, street: Street) -> None:
         # The burn card and the street's cards in one draw (the same cards, in order).
