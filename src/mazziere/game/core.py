@@ -1146,6 +1146,10 @@ _SEATS_AFTER: dict[int, tuple[tuple[int, ...], ...]] = {}
 """For ``n`` players: for each position, the positions clockwise after it (itself last)."""
 
 
+_NOT_ACTED = -1
+"""In ``BettingHand._faced``: the player has not acted this betting round."""
+
+
 class BettingHand(ABC):
     """Base of every hand: positions, stacks, the log, betting rounds, showdown, pots, awards.
 
@@ -1172,7 +1176,6 @@ class BettingHand(ABC):
     # Slots: a hand has more attributes than an instance dict shares keys for
     # (30), and every action reads a dozen of them.
     __slots__ = (
-        "_acted",
         "_active",
         "_auto_show",
         "_awards",
@@ -1264,8 +1267,8 @@ class BettingHand(ABC):
         self.min_increment = 0
         self.aggressor: int | None = None
         self.call_only: list[bool] = [False] * n
-        self._acted: list[bool] = [False] * n
-        self._faced: list[int] = [0] * n
+        self._faced: list[int] = [_NOT_ACTED] * n
+        """The bet each player faced when they last acted this round (``_NOT_ACTED``: not yet)."""
         self._live = n  # players not folded
         self._live_positions: tuple[int, ...] | None = tuple(range(n))  # None: to recount
         seats_after = _SEATS_AFTER.get(n)
@@ -1445,8 +1448,7 @@ class BettingHand(ABC):
         self.min_bet = min_bet
         self.min_increment = max(min_bet, increment)
         self.aggressor = aggressor
-        self._acted = [False] * n
-        self._faced = [0] * n
+        self._faced = [_NOT_ACTED] * n
         if self._live == 1:  # nobody left to bet against (a game's own flow)
             self._legal = None
             self.actor = None
@@ -1468,13 +1470,13 @@ class BettingHand(ABC):
         folded = self.folded
         stacks = self.stacks
         bets = self.bets
-        acted = self._acted
+        faced = self._faced
         others_can_act = self._active > 1
         for i in self._seats_after[position]:
             if (
                 not folded[i]
                 and stacks[i]
-                and (bets[i] < current or (not acted[i] and others_can_act))
+                and (bets[i] < current or (faced[i] < 0 and others_can_act))
             ):
                 break
         else:
@@ -1493,7 +1495,7 @@ class BettingHand(ABC):
         may_raise = (
             all_in_to > current
             and not self.call_only[i]
-            and not (acted[i] and current - self._faced[i] < self.min_increment)
+            and not (faced[i] >= 0 and current - faced[i] < self.min_increment)
         )
         if may_raise:
             if current:
@@ -1575,7 +1577,7 @@ class BettingHand(ABC):
         all_in_to = self.stacks[i] + self.bets[i]
         if all_in_to <= current or self.call_only[i]:
             return None
-        if self._acted[i] and current - self._faced[i] < self.min_increment:
+        if self._faced[i] >= 0 and current - self._faced[i] < self.min_increment:
             return None  # an all-in for less did not reopen the betting to this player
         if not current and self._refuses_bets and self._bet_refused(i) is not None:
             return None
@@ -1606,7 +1608,7 @@ class BettingHand(ABC):
             return "the stack does not cover more than a call"
         if self.call_only[i]:
             return f"position {i} may only call or fold"
-        if self._acted[i] and current - self._faced[i] < self.min_increment:
+        if self._faced[i] >= 0 and current - self._faced[i] < self.min_increment:
             return "an all-in for less than a full raise did not reopen the betting"
         if not current:
             refused = self._bet_refused(i)
@@ -1681,7 +1683,7 @@ class BettingHand(ABC):
         self._live -= 1
         self._live_positions = None
         self._active -= 1
-        self._acted[i] = True
+        self._faced[i] = self.current_bet
         record = _NEW_PLAYER_ACTED((i, _ACTIONKIND_FOLD, 0, self.bets[i], False, timed_out))
         self.log.append(record)
         if self._live == 1:  # the last one left wins: no one to act
@@ -1716,7 +1718,6 @@ class BettingHand(ABC):
         # _check_as(CHECK), written out: a check is a third of all decisions.
         i = self.actor
         assert i is not None
-        self._acted[i] = True
         self._faced[i] = self.current_bet
         record = _NEW_PLAYER_ACTED((i, _ACTIONKIND_CHECK, 0, self.bets[i], False, timed_out))
         self.log.append(record)
@@ -1730,7 +1731,6 @@ class BettingHand(ABC):
         """
         i = self.actor
         assert i is not None
-        self._acted[i] = True
         self._faced[i] = self.current_bet
         record = _NEW_PLAYER_ACTED((i, kind, 0, self.bets[i], False, timed_out))
         self.log.append(record)
@@ -1773,7 +1773,6 @@ class BettingHand(ABC):
         to = bets[i] + added
         bets[i] = to
         self.committed[i] += added
-        self._acted[i] = True
         self._faced[i] = self.current_bet
         record = _NEW_PLAYER_ACTED((i, _ACTIONKIND_CALL, added, to, not stack, False))
         self.log.append(record)
@@ -1866,7 +1865,6 @@ class BettingHand(ABC):
             self.min_increment = max(self.min_bet, increment)
         self.current_bet = to
         self.aggressor = i
-        self._acted[i] = True
         self._faced[i] = to
         if not stack:
             self._active -= 1

@@ -242,6 +242,7 @@ class HoldemHand(BettingHand):
         rule_set = find_rules(rules)
         n = len(stacks)
         blinds = tuple(blinds)
+        _check_chips("blinds", blinds, signed=True)  # (before the padding: zeros are whole chips)
         if len(blinds) == 2 and n != 2:
             blinds = (blinds[0], blinds[1]) + (0,) * (n - 2)
         elif len(blinds) == 2:
@@ -252,7 +253,6 @@ class HoldemHand(BettingHand):
             per_ante = _per_position("ante", ante, n)
             _check_chips("antes", per_ante)
         per_blind = _per_position("blinds", blinds, n)
-        _check_chips("blinds", per_blind, signed=True)
         if min_bet is None:  # the big blind, else the largest post, else the ante
             big = per_blind[0 if n == 2 else 1] if n >= 2 else 0
             if isinstance(big, int) and big:
