@@ -1715,16 +1715,9 @@ class BettingHand(ABC):
         legal = self._legal  # the player to act's options, when worked out
         if legal is None or legal[2] or (position is not None and position != legal[0]):
             self.verify_check(position)  # raises the precise error (or it was not worked out)
-        # _check_as(CHECK), written out: a check is a third of all decisions.
-        i = self.actor
-        assert i is not None
-        self._faced[i] = self.current_bet
-        record = _NEW_PLAYER_ACTED((i, _ACTIONKIND_CHECK, 0, self.bets[i], False, timed_out))
-        self.log.append(record)
-        self._after_action(i)
-        return record
+        return self._check_as(_ACTIONKIND_CHECK, timed_out)
 
-    def _check_as(self, kind: ActionKind, *, timed_out: bool = False) -> PlayerActed:
+    def _check_as(self, kind: ActionKind, timed_out: bool = False) -> PlayerActed:
         """A check recorded as ``kind``: a game's own check-like action (parol).
 
         The caller has verified that the player to act may check.
