@@ -14,6 +14,13 @@ differ from RULES.md on purpose the differences are handled here and counted:
   (RULES.md §2.6); pokerkit also reopens after any first raise of a round and
   after consecutive short all-ins that add up to a full raise.  The random
   policy draws from our legal actions, so it never needs the extra raises.
+  The other way round, pokerkit adds up only the short all-ins it counts as
+  consecutive: a player who called 14, then faces all-ins to 23, 24 and 27
+  (a full raise is 10) faces 13 more, a full raise, and may raise with us;
+  pokerkit 0.7.7 counts the last all-in only (3) and refuses.  At such a
+  decision (pokerkit's own reason checked, and ours: a full raise more than
+  when the player last acted) the random player does not raise, so that
+  both engines can go on; it is counted.
 
 pokerkit values every hand again and again at a showdown (it is what makes it
 slow); :func:`memoized_pokerkit` caches its pure hand-valuing function during
@@ -90,13 +97,16 @@ class Stats:
     straddles: int = 0
     decisions_compared: int = 0
     raises_only_pokerkit_allows: int = 0
+    raises_only_we_allow: int = 0
     kinds: Counter[str] = field(default_factory=Counter)
 
 
-def random_action(hand: HoldemHand, rng: random.Random) -> Action:
-    """A random legal action: fold, check/call, or a bet/raise of a random size."""
+def random_action(hand: HoldemHand, rng: random.Random, *, may_raise: bool = True) -> Action:
+    """A random legal action: fold, check/call, or (if ``may_raise``) a bet/raise of any size."""
     legal = hand.legal_actions()
     kinds = legal.kinds
+    if not may_raise:
+        kinds = kinds - {ActionKind.BET, ActionKind.RAISE, ActionKind.ALL_IN}
     roll = rng.random()
     if ActionKind.FOLD in kinds and legal.to_call and roll < 0.15:
         return Action.fold()
@@ -117,8 +127,12 @@ def random_action(hand: HoldemHand, rng: random.Random) -> Action:
     return Action.check() if ActionKind.CHECK in kinds else Action.call()
 
 
-def _compare_legal(ours: HoldemHand, state: pokerkit.State, stats: Stats) -> None:
-    """Same call amount; where we allow a raise pokerkit does, with the same bounds."""
+def _compare_legal(ours: HoldemHand, state: pokerkit.State, stats: Stats) -> bool:
+    """Same call amount; where we allow a raise pokerkit does, with the same bounds.
+
+    False: a raise that only we allow, for the one reason explained above; the
+    player must not raise at this decision.
+    """
     legal = ours.legal_actions()
     stats.decisions_compared += 1
     assert state.checking_or_calling_amount == legal.to_call, (
@@ -127,12 +141,38 @@ def _compare_legal(ours: HoldemHand, state: pokerkit.State, stats: Stats) -> Non
     )
     ours_raise = bool(legal.kinds & {ActionKind.BET, ActionKind.RAISE})
     theirs_raise = state.can_complete_bet_or_raise_to()
+    if ours_raise and not theirs_raise:
+        try:
+            state.verify_completion_betting_or_raising_to(legal.min_to)
+            reason = ""
+        except ValueError as exc:
+            reason = str(exc)
+        assert "already acted and hence cannot raise in face of a non-full all-in" in reason, (
+            f"we allow a raise pokerkit does not: {legal} ({reason})"
+        )
+        assert ours.current_bet - _last_acted_to(ours, legal.position) >= ours.min_increment, (
+            f"we reopened the betting to a player who faces less than a full raise: {legal}"
+        )
+        stats.raises_only_we_allow += 1
+        return False
     if ours_raise:
-        assert theirs_raise, f"we allow a raise pokerkit does not: {legal}"
         assert state.min_completion_betting_or_raising_to_amount == legal.min_to, legal
         assert state.max_completion_betting_or_raising_to_amount == legal.max_to, legal
     elif theirs_raise:
         stats.raises_only_pokerkit_allows += 1
+    return True
+
+
+def _last_acted_to(hand: HoldemHand, position: int | None) -> int:
+    """The bet ``position`` made or matched when they last acted in this betting round."""
+    from mazziere.game.core import BetsCollected, PlayerActed
+
+    for record in reversed(hand.log):
+        if isinstance(record, BetsCollected):
+            break
+        if isinstance(record, PlayerActed) and record.position == position:
+            return record.to
+    raise AssertionError(f"position {position} has not acted in this round")
 
 
 def _kind(record: object) -> ActionKind | None:
@@ -200,8 +240,8 @@ def play_both(rng: random.Random, stats: Stats) -> tuple[list[int], list[int]]:
                 raise AssertionError(
                     f"actor: ours {ours.actor}, pokerkit {state.actor_index}; log {ours.log}"
                 )
-            _compare_legal(ours, state, stats)
-            action = random_action(ours, rng)
+            may_raise = _compare_legal(ours, state, stats)
+            action = random_action(ours, rng, may_raise=may_raise)
             before = len(ours.log)
             record = ours.apply(action)
             stats.actions += 1
