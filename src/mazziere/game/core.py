@@ -1471,12 +1471,11 @@ class BettingHand(ABC):
         stacks = self.stacks
         bets = self.bets
         faced = self._faced
-        others_can_act = self._active > 1
         for i in self._seats_after[position]:
             if (
                 not folded[i]
                 and stacks[i]
-                and (bets[i] < current or (faced[i] < 0 and others_can_act))
+                and (bets[i] < current or (faced[i] < 0 and self._active > 1))
             ):
                 break
         else:
@@ -1514,7 +1513,7 @@ class BettingHand(ABC):
                 if may_raise:
                     low = current + self.min_increment
                     kinds = _RAISE if to_call else _RAISE_CHECK
-            elif others_can_act and (not self._refuses_bets or self._bet_refused(i) is None):
+            elif self._active > 1 and (not self._refuses_bets or self._bet_refused(i) is None):
                 low = self.min_bet
                 kinds = _BET
             else:
