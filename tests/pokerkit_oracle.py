@@ -40,8 +40,8 @@ from typing import Any
 import pokerkit
 
 from mazziere.cards import Card, Deck
-from mazziere.game.core import Action, ActionKind
-from mazziere.game.holdem import HoldemHand
+from mazziere.game.core import Action, ActionKind, BetsCollected, CardBurned, PlayerActed
+from mazziere.game.holdem import BoardDealt, HoldemHand
 
 _AUTOMATIONS = (
     pokerkit.Automation.ANTE_POSTING,
@@ -165,8 +165,6 @@ def _compare_legal(ours: HoldemHand, state: pokerkit.State, stats: Stats) -> boo
 
 def _last_acted_to(hand: HoldemHand, position: int | None) -> int:
     """The bet ``position`` made or matched when they last acted in this betting round."""
-    from mazziere.game.core import BetsCollected, PlayerActed
-
     for record in reversed(hand.log):
         if isinstance(record, BetsCollected):
             break
@@ -286,9 +284,6 @@ def play_both(rng: random.Random, stats: Stats) -> tuple[list[int], list[int]]:
 
 def _sync_dealing(ours: HoldemHand, state: pokerkit.State, start: int, stats: Stats) -> None:
     """Deal pokerkit the burns and boards our engine dealt since log index ``start``."""
-    from mazziere.game.core import CardBurned
-    from mazziere.game.holdem import BoardDealt
-
     dealt = 0
     for record in ours.log[start:]:
         if isinstance(record, CardBurned):

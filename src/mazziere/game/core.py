@@ -1682,7 +1682,6 @@ class BettingHand(ABC):
         self._live -= 1
         self._live_positions = None
         self._active -= 1
-        self._faced[i] = self.current_bet
         record = _NEW_PLAYER_ACTED((i, _ACTIONKIND_FOLD, 0, self.bets[i], False, timed_out))
         self.log.append(record)
         if self._live == 1:  # the last one left wins: no one to act
