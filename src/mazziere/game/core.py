@@ -1142,8 +1142,32 @@ _PHASE_OVER = Phase.OVER
 _PHASE_SHOWDOWN = Phase.SHOWDOWN
 
 
-_SEATS_AFTER: dict[int, tuple[tuple[int, ...], ...]] = {}
-"""For ``n`` players: for each position, the positions clockwise after it (itself last)."""
+_NEXT_TO_ACT: dict[int, tuple[int, ...]] = {}
+"""By :func:`_next_to_act`'s key: for each position, the next one clockwise that can act."""
+
+_NEXT_TO_ACT_KEPT = 4096
+"""How many keys :data:`_NEXT_TO_ACT` keeps before it starts again (a bound on its memory)."""
+
+
+def _next_to_act(acting: int) -> tuple[int, ...]:
+    """For each position, the first one clockwise after it that can act (itself last).
+
+    ``acting`` has bit ``p`` set when position ``p`` can act (in the hand, with
+    chips behind) and bit ``n`` set to tell how many players there are.  A
+    position nobody after can act maps to itself.  Worked out once per key.
+
+    >>> _next_to_act(0b1_0101)  # four players; 0 and 2 can act
+    (2, 2, 0, 0)
+    """
+    n = acting.bit_length() - 1
+    ring = tuple(
+        next((q for q in ((p + k) % n for k in range(1, n + 1)) if acting >> q & 1), p)
+        for p in range(n)
+    )
+    if len(_NEXT_TO_ACT) >= _NEXT_TO_ACT_KEPT:
+        _NEXT_TO_ACT.clear()
+    _NEXT_TO_ACT[acting] = ring
+    return ring
 
 
 _NOT_ACTED = -1
@@ -1176,6 +1200,7 @@ class BettingHand(ABC):
     # Slots: a hand has more attributes than an instance dict shares keys for
     # (30), and every action reads a dozen of them.
     __slots__ = (
+        "_acting",
         "_active",
         "_auto_show",
         "_awards",
@@ -1183,8 +1208,9 @@ class BettingHand(ABC):
         "_legal",
         "_live",
         "_live_positions",
+        "_next",
+        "_owed",
         "_rake_taken",
-        "_seats_after",
         "_show_queue",
         "actor",
         "aggressor",
@@ -1271,14 +1297,14 @@ class BettingHand(ABC):
         """The bet each player faced when they last acted this round (``_NOT_ACTED``: not yet)."""
         self._live = n  # players not folded
         self._live_positions: tuple[int, ...] | None = tuple(range(n))  # None: to recount
-        seats_after = _SEATS_AFTER.get(n)
-        if seats_after is None:
-            seats_after = _SEATS_AFTER[n] = tuple(
-                tuple((p + k) % n for k in range(1, n + 1)) for p in range(n)
-            )
-        self._seats_after = seats_after
-        """``_seats_after[p]``: every position clockwise from the one after ``p``, ``p`` last."""
         self._active = n  # players not folded with chips behind
+        acting = (2 << n) - 1
+        self._acting = acting
+        """Bit ``p``: position ``p`` can act (not folded, chips behind); bit ``n``: the count."""
+        self._next = _NEXT_TO_ACT.get(acting) or _next_to_act(acting)
+        """``_next[p]``: the next position after ``p`` clockwise that can act."""
+        self._owed = 0
+        """How many players still owe an action this round: the next ones that can act."""
         # the showdown
         self._show_queue: list[int] = []
         self._auto_show = False
@@ -1421,7 +1447,7 @@ class BettingHand(ABC):
             self.dead[position] += paid
         all_in = self.stacks[position] == 0
         if all_in and paid:
-            self._active -= 1
+            self._stop_acting(position)
         record = _NEW_FORCED_BET((position, paid, kind, live, all_in))
         self.log.append(record)
         return record
@@ -1449,6 +1475,7 @@ class BettingHand(ABC):
         self.min_increment = max(min_bet, increment)
         self.aggressor = aggressor
         self._faced = [_NOT_ACTED] * n
+        self._owed = self._active  # everyone who can act owes an action
         if self._live == 1:  # nobody left to bet against (a game's own flow)
             self._legal = None
             self.actor = None
@@ -1465,20 +1492,16 @@ class BettingHand(ABC):
         the state is at hand, and kept until the next action (a game that
         changes the betting state after this must drop them: ``_legal``).
         Two players or more are still in (a fold that leaves one ends the round itself).
+
+        Whoever owes an action is next among those who can act: the round's
+        first ones owe one each, and a bet or raise makes every other one owe
+        one again; so the next to act is ``_next[position]`` while any is owed.
+        A lone player who can act owes nothing once their bet is matched.
         """
         current = self.current_bet
-        folded = self.folded
-        stacks = self.stacks
         bets = self.bets
-        faced = self._faced
-        for i in self._seats_after[position]:
-            if (
-                not folded[i]
-                and stacks[i]
-                and (bets[i] < current or (faced[i] < 0 and self._active > 1))
-            ):
-                break
-        else:
+        i = self._next[position]
+        if not self._owed or (self._active < 2 and bets[i] >= current):
             self.actor = None
             self._end_round()
             return
@@ -1487,6 +1510,9 @@ class BettingHand(ABC):
             self._legal = None  # legal_actions() works it out when asked
             return
         # legal_actions() for no-limit, written out: _raise_range and _answerable inlined.
+        folded = self.folded
+        stacks = self.stacks
+        faced = self._faced
         bet = bets[i]
         stack = stacks[i]
         to_call = current - bet
@@ -1530,6 +1556,20 @@ class BettingHand(ABC):
             legal = (i, _CALL_ONLY, to_call, 0, 0)
         self._legal = _NEW_LEGAL_ACTIONS(_LEGAL_ACTIONS, legal)
 
+    def _stop_acting(self, position: int) -> None:
+        """``position`` folded or has no chips behind: no more turns for it this hand."""
+        self._active -= 1
+        acting = self._acting & ~(1 << position)
+        self._acting = acting
+        self._next = _NEXT_TO_ACT.get(acting) or _next_to_act(acting)
+
+    def _act_again(self, position: int) -> None:
+        """``position``, all-in, got chips back (an uncalled bet): it can act again."""
+        self._active += 1
+        acting = self._acting | 1 << position
+        self._acting = acting
+        self._next = _NEXT_TO_ACT.get(acting) or _next_to_act(acting)
+
     def _end_round(self) -> None:
         """Return the uncalled part of the top bet, collect the bets, tell the game."""
         self.actor = None
@@ -1542,7 +1582,7 @@ class BettingHand(ABC):
             if excess:
                 owner = bets.index(top)
                 if self.stacks[owner] == 0 and not self.folded[owner]:
-                    self._active += 1
+                    self._act_again(owner)
                 self.stacks[owner] += excess
                 bets[owner] -= excess
                 self.committed[owner] -= excess
@@ -1681,7 +1721,8 @@ class BettingHand(ABC):
         self.folded[i] = True
         self._live -= 1
         self._live_positions = None
-        self._active -= 1
+        self._owed -= 1
+        self._stop_acting(i)
         record = _NEW_PLAYER_ACTED((i, _ACTIONKIND_FOLD, 0, self.bets[i], False, timed_out))
         self.log.append(record)
         if self._live == 1:  # the last one left wins: no one to act
@@ -1723,6 +1764,7 @@ class BettingHand(ABC):
         i = self.actor
         assert i is not None
         self._faced[i] = self.current_bet
+        self._owed -= 1
         record = _NEW_PLAYER_ACTED((i, kind, 0, self.bets[i], False, timed_out))
         self.log.append(record)
         self._after_action(i)
@@ -1758,8 +1800,9 @@ class BettingHand(ABC):
         stacks = self.stacks
         stack = stacks[i] - added
         stacks[i] = stack
+        self._owed -= 1
         if not stack:
-            self._active -= 1
+            self._stop_acting(i)
         bets = self.bets
         to = bets[i] + added
         bets[i] = to
@@ -1857,8 +1900,11 @@ class BettingHand(ABC):
         self.current_bet = to
         self.aggressor = i
         self._faced[i] = to
-        if not stack:
-            self._active -= 1
+        if stack:
+            self._owed = self._active - 1  # every other player who can act owes one again
+        else:
+            self._stop_acting(i)
+            self._owed = self._active
         record = _NEW_PLAYER_ACTED((i, kind, added, to, not stack, False))
         self.log.append(record)
         self._after_action(i)

@@ -374,7 +374,7 @@ class HoldemHand(BettingHand):
         excess = top - max(a for i, a in enumerate(posted) if i != owner)
         if excess:
             if not self.stacks[owner]:
-                self._active += 1
+                self._act_again(owner)
             self.stacks[owner] += excess
             self.committed[owner] -= excess
             self.log.append(UncalledBetReturned(owner, excess))
