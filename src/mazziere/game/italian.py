@@ -45,6 +45,7 @@ from typing import Any, ClassVar, TypeVar
 from mazziere.cards import Card, RandomSource, Rank, format_cards
 from mazziere.evaluate import HandValue, Ranking, best_hands, ranking_for
 from mazziere.game.core import (
+    _NEW_LEGAL_ACTIONS,
     _NEW_POT,
     Action,
     ActionKind,
@@ -230,7 +231,6 @@ class PotCarried(Record):
 _WITH_PAROL: dict[frozenset[ActionKind], frozenset[ActionKind]] = {}
 """A set of legal kinds -> the same with parol (a handful of sets, made once)."""
 _NEW_DISCARDED = _record_builder(Discarded)
-_NEW_TUPLE = tuple.__new__  # a named tuple without its Python-level __new__
 _NEW_HAND_STARTED = _record_builder(HandStarted)
 _NEW_ITALIAN_SETUP = _builder(ItalianSetup)
 _NEW_STOCK_RESHUFFLED = _record_builder(StockReshuffled)
@@ -1199,7 +1199,7 @@ class ItalianHand(BettingHand):
                 kinds = _WITH_PAROL.get(old)
                 if kinds is None:
                     kinds = _WITH_PAROL[old] = old | _PAROL
-                return _NEW_TUPLE(LegalActions, (position, kinds, 0, low, high))
+                return _NEW_LEGAL_ACTIONS((position, kinds, 0, low, high))
         return legal
 
     # -------------------------------------------------------------- showdown
