@@ -1001,28 +1001,28 @@ class Stock:
         remaining = self._remaining
         if self._order or below is None or len(remaining) < count:
             return tuple([self.draw() for _ in range(count)])
-        cards: list[Card | None] = []
+        cards: list[Card | None] = [None] * count
         getrandbits = self._getrandbits
         if getrandbits is not None:
             size = len(remaining)
             bits = size.bit_length()
             low = 1 << (bits - 1)  # below it, size needs a bit less
-            append, pop = cards.append, remaining.pop
-            for _ in range(count):  # draw() and random.Random._randbelow, inlined
+            for k in range(count):  # draw() and random.Random._randbelow, inlined
                 j = getrandbits(bits)
                 while j >= size:
                     j = getrandbits(bits)
-                append(remaining[j])
-                remaining[j] = remaining[-1]
-                pop()
+                cards[k] = remaining[j]
                 size -= 1
+                # The last card fills the gap; the tail is cut off once, after the loop.
+                remaining[j] = remaining[size]
                 if size < low:  # bits stays size.bit_length()
                     bits -= 1
                     low >>= 1
+            del remaining[size:]
         else:
-            for _ in range(count):  # draw(), inlined: every deal comes here
+            for k in range(count):  # draw(), inlined: every deal comes here
                 j = below(len(remaining))
-                cards.append(remaining[j])
+                cards[k] = remaining[j]
                 remaining[j] = remaining[-1]
                 remaining.pop()
         self._dealt += count
