@@ -1441,15 +1441,16 @@ class BettingHand(ABC):
         for all-in levels (side pots); otherwise it is dead money in the main
         pot that every player still in may win.
         """
-        paid = min(amount, self.stacks[position])
-        self.stacks[position] -= paid
+        stack = self.stacks[position]
+        paid = amount if amount < stack else stack  # (a conditional: min() costs a call)
+        self.stacks[position] = stack - paid
         if live:
             self.bets[position] += paid
         if levels or live:
             self.committed[position] += paid
         else:
             self.dead[position] += paid
-        all_in = self.stacks[position] == 0
+        all_in = stack == paid
         if all_in and paid:
             self._stop_acting(position)
         record = _NEW_FORCED_BET((position, paid, kind, live, all_in))
@@ -1474,9 +1475,11 @@ class BettingHand(ABC):
         """
         n = self.n
         self.phase = _PHASE_BETTING
-        self.current_bet = max(self.bets)
+        bets = self.bets
+        # (after the first round no bets stand: a count of zeros is cheaper than max())
+        self.current_bet = 0 if bets.count(0) == n else max(bets)
         self.min_bet = min_bet
-        self.min_increment = max(min_bet, increment)
+        self.min_increment = min_bet if min_bet > increment else increment
         self.aggressor = aggressor
         self._faced = [_NOT_ACTED] * n
         self._owed = self._active  # everyone who can act owes an action
@@ -1895,12 +1898,14 @@ class BettingHand(ABC):
         self.committed[i] += added
         increment = to - self.current_bet
         rule = self.min_raise_rule
-        if rule is _MINRAISERULE_LAST_INCREMENT:
-            self.min_increment = max(self.min_bet, increment)
-        elif rule is _MINRAISERULE_LARGEST_INCREMENT:
-            self.min_increment = max(self.min_increment, increment)
-        elif not self.current_bet:  # OPENING_BET: the first bet sets it for the round
-            self.min_increment = max(self.min_bet, increment)
+        # (conditional expressions: max() costs a call)
+        if rule is _MINRAISERULE_LARGEST_INCREMENT:
+            largest = self.min_increment
+            self.min_increment = increment if increment > largest else largest
+        elif rule is _MINRAISERULE_LAST_INCREMENT or not self.current_bet:
+            # LAST_INCREMENT; or OPENING_BET, where the first bet sets it for the round
+            min_bet = self.min_bet
+            self.min_increment = min_bet if min_bet > increment else increment
         self.current_bet = to
         self.aggressor = i
         self._faced[i] = to
