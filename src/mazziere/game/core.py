@@ -1500,10 +1500,12 @@ class BettingHand(ABC):
         changes the betting state after this must drop them: ``_legal``).
         Two players or more are still in (a fold that leaves one ends the round itself).
 
-        Whoever owes an action is next among those who can act: the round's
-        first ones owe one each, and a bet or raise makes every other one owe
-        one again; so the next to act is ``_next[position]`` while any is owed.
-        A lone player who can act owes nothing once their bet is matched.
+        At the start of a round everyone who can act owes an action; a check,
+        call or fold pays one, and a bet or raise makes every other player who
+        can act owe one again.  Those who owe are always the next ones
+        clockwise after the last to act, so while any is owed the next to act
+        is ``_next[position]``.  A lone player who can act owes nothing once
+        their bet is matched.
         """
         current = self.current_bet
         bets = self.bets
