@@ -83,7 +83,6 @@ from mazziere.game.core import (
 from mazziere.game.italian_rules import (
     DrawStock,
     OpeningTest,
-    ReshuffleEvent,
     blind_opening_amounts,
     forced_blinds,
     next_opening_level,
@@ -1008,20 +1007,13 @@ class ItalianHand(BettingHand):
         count = len(discards)
         self.drawn[actor] = count
         if count:
-            hole = self.hole
-            kept = hole[actor] = tuple(filterfalse(thrown.__contains__, held))
-            stock = self._stock
-            stock.discard(actor, discards)
+            self.hole[actor] = tuple(filterfalse(thrown.__contains__, held))
+            self._stock.discard(actor, discards)
             now = count
             if count == 4 and self.rules.fourth_card_after_others:
                 now = 3
                 self._late.append(actor)
-            cards, reshuffles = stock.deal(actor, now)  # _deal_draw(actor, now), inlined
-            if reshuffles:
-                self._log_reshuffles(reshuffles)
-            dealt = tuple(cards)
-            hole[actor] = kept + dealt
-            self.log.append(_NEW_HOLE_CARDS_DEALT((actor, dealt)))
+            self._deal_draw(actor, now)
         queue = self._draw_queue
         queue.pop(0)
         if queue:
@@ -1034,15 +1026,12 @@ class ItalianHand(BettingHand):
 
     def _deal_draw(self, position: int, count: int) -> None:
         cards, reshuffles = self._stock.deal(position, count)
-        if reshuffles:
-            self._log_reshuffles(reshuffles)
-        self.hole[position] = (*self.hole[position], *cards)
-        self.log.append(_NEW_HOLE_CARDS_DEALT((position, tuple(cards))))
-
-    def _log_reshuffles(self, reshuffles: Iterable[ReshuffleEvent]) -> None:
         for event in reshuffles:
             # The new stock's order is secret: the record keeps which cards went in.
             self.log.append(_NEW_STOCK_RESHUFFLED((event.position, tuple(sorted(event.cards)))))
+        dealt = tuple(cards)
+        self.hole[position] += dealt
+        self.log.append(_NEW_HOLE_CARDS_DEALT((position, dealt)))
 
     def _after_draw(self) -> None:
         self.actor = None
@@ -1324,8 +1313,7 @@ class ItalianHand(BettingHand):
         n = self.n
         rules = self.rules
         if self._outcome == "won":
-            won = _WON.get((rules.name, n))  # _pot_won(), looked up here
-            return won[1] if won is not None and won[0] is rules else _pot_won(rules, n)
+            return _pot_won(rules, n)
         carried = self.setup.carried_shares
         shares = tuple(carried[p] + self.committed[p] + self.dead[p] for p in range(n))
         if self._outcome == "dead":
