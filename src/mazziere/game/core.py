@@ -1579,6 +1579,14 @@ class BettingHand(ABC):
         self._acting = acting
         self._next = _NEXT_TO_ACT.get(acting) or _next_to_act(acting)
 
+    def _return_unmatched(self, owner: int, excess: int) -> None:
+        """Give back the ``excess`` chips ``owner`` put in that nobody matched (logged)."""
+        if self.stacks[owner] == 0 and not self.folded[owner]:
+            self._act_again(owner)  # all-in no more
+        self.stacks[owner] += excess
+        self.committed[owner] -= excess
+        self.log.append(_NEW_UNCALLED_BET_RETURNED((owner, excess)))
+
     def _end_round(self) -> None:
         """Return the uncalled part of the top bet, collect the bets, tell the game."""
         self.actor = None
@@ -1590,12 +1598,8 @@ class BettingHand(ABC):
             excess = top - ordered[-2]  # what nobody matched
             if excess:
                 owner = bets.index(top)
-                if self.stacks[owner] == 0 and not self.folded[owner]:
-                    self._act_again(owner)
-                self.stacks[owner] += excess
                 bets[owner] -= excess
-                self.committed[owner] -= excess
-                self.log.append(_NEW_UNCALLED_BET_RETURNED((owner, excess)))
+                self._return_unmatched(owner, excess)
         self.bets = [0] * self.n
         self.current_bet = 0
         pots = self.pots()

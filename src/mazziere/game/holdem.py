@@ -51,7 +51,6 @@ from mazziere.game.core import (
     Rake,
     Record,
     Stock,
-    UncalledBetReturned,
     UndeterminedHandError,
     _fast_keyword_init,
     _record_builder,
@@ -373,11 +372,7 @@ class HoldemHand(BettingHand):
         owner = posted.index(top)
         excess = top - max(a for i, a in enumerate(posted) if i != owner)
         if excess:
-            if not self.stacks[owner]:
-                self._act_again(owner)
-            self.stacks[owner] += excess
-            self.committed[owner] -= excess
-            self.log.append(UncalledBetReturned(owner, excess))
+            self._return_unmatched(owner, excess)
 
     # ---------------------------------------------------------------- dealing
 
