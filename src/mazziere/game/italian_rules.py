@@ -669,42 +669,6 @@ class DrawStock:
         A :class:`StockError` here means the given order broke the rule (a
         replay of a wrong history); the hand cannot go on.
         """
-        getrandbits = self._getrandbits
-        if getrandbits is not None and not self._repeats and not self._given:
-            # No card order (left), random.Random: the loop below, without its
-            # replay branches, random numbers drawn inline.
-            fresh_left = self._fresh_left
-            if count <= fresh_left:  # the usual case: the stock lasts
-                self._fresh_left = fresh_left - count
-                return self._draw_unseen(count), []
-            cards: list[Card] = []
-            unseen = self._unseen
-            for _ in range(fresh_left):  # _draw_unseen(1), inlined
-                size = len(unseen)
-                bits = size.bit_length()
-                pick = getrandbits(bits)
-                while pick >= size:
-                    pick = getrandbits(bits)
-                unseen[pick], unseen[-1] = unseen[-1], unseen[pick]
-                cards.append(unseen.pop())
-            self._fresh_left = 0
-            reshuffles: list[ReshuffleEvent] = []
-            recycled, origin = self._recycled, self._origin
-            for _ in range(count - fresh_left):
-                index = -1
-                if recycled:  # _random_usable(), its first pick inlined
-                    size = len(recycled)
-                    bits = size.bit_length()
-                    index = getrandbits(bits)
-                    while index >= size:
-                        index = getrandbits(bits)
-                    if origin.get(recycled[index]) == position:
-                        index = self._random_other(position)
-                if index < 0:
-                    reshuffles.append(self._reshuffle(position))
-                    index = self._random_usable(position)
-                cards.append(recycled.pop(index))
-            return cards, reshuffles
         if count <= self._fresh_left and not self._repeats:  # the usual case: the stock lasts
             if self._given:
                 return list(self.deal_fresh(count)), []
