@@ -13,7 +13,10 @@ differ from RULES.md on purpose the differences are handled here and counted:
   raise only when facing a full raise more than when they last acted
   (RULES.md §2.6); pokerkit also reopens after any first raise of a round and
   after consecutive short all-ins that add up to a full raise.  The random
-  policy draws from our legal actions, so it never needs the extra raises.
+  policy draws from our legal actions, so it never needs the extra raises;
+  each such refusal is checked to be this difference and nothing else (the
+  player already acted, and a short all-in since left them facing less than
+  a full raise), so a wrong refusal fails the test.
   The other way round, pokerkit adds up only the short all-ins it counts as
   consecutive: a player who called 14, then faces all-ins to 23, 24 and 27
   (a full raise is 10) faces 13 more, a full raise, and may raise with us;
@@ -40,7 +43,14 @@ from typing import Any
 import pokerkit
 
 from mazziere.cards import Card, Deck
-from mazziere.game.core import Action, ActionKind, BetsCollected, CardBurned, PlayerActed
+from mazziere.game.core import (
+    Action,
+    ActionKind,
+    BetsCollected,
+    CardBurned,
+    LegalActions,
+    PlayerActed,
+)
 from mazziere.game.holdem import BoardDealt, HoldemHand
 
 _AUTOMATIONS = (
@@ -159,17 +169,49 @@ def _compare_legal(ours: HoldemHand, state: pokerkit.State, stats: Stats) -> boo
         assert state.min_completion_betting_or_raising_to_amount == legal.min_to, legal
         assert state.max_completion_betting_or_raising_to_amount == legal.max_to, legal
     elif theirs_raise:
+        _assert_short_all_in_refusal(ours, legal)
         stats.raises_only_pokerkit_allows += 1
     return True
 
 
+def _assert_short_all_in_refusal(hand: HoldemHand, legal: LegalActions) -> None:
+    """A raise pokerkit allows and we refuse is the known difference, and nothing else.
+
+    RULES.md §2.6: the player has chips for more than a call, already acted in
+    this round, and since then faces less than a full raise, because a short
+    all-in raised the bet (pokerkit reopens after a round's first raise and
+    after consecutive short all-ins that add up to a full raise).
+    """
+    position = legal.position
+    assert position is not None
+    assert hand.stacks[position] > legal.to_call, f"pokerkit raises without the chips: {legal}"
+    last_to = _last_acted_to(hand, position)  # fails when the player has not acted yet
+    faced = hand.current_bet - last_to
+    assert 0 < faced < hand.min_increment, (
+        f"we refuse a raise to a player who faces a full raise ({faced} more, a full raise "
+        f"is {hand.min_increment}): {legal}"
+    )
+    since = hand.log[_last_action_index(hand, position) + 1 :]
+    assert any(
+        isinstance(r, PlayerActed) and r.all_in and r.kind is not ActionKind.CALL for r in since
+    ), f"we refuse a raise although no short all-in was made: {legal}"
+
+
 def _last_acted_to(hand: HoldemHand, position: int | None) -> int:
     """The bet ``position`` made or matched when they last acted in this betting round."""
-    for record in reversed(hand.log):
+    record = hand.log[_last_action_index(hand, position)]
+    assert isinstance(record, PlayerActed)
+    return record.to
+
+
+def _last_action_index(hand: HoldemHand, position: int | None) -> int:
+    """Where in the log ``position`` last acted in this betting round."""
+    for index in range(len(hand.log) - 1, -1, -1):
+        record = hand.log[index]
         if isinstance(record, BetsCollected):
             break
         if isinstance(record, PlayerActed) and record.position == position:
-            return record.to
+            return index
     raise AssertionError(f"position {position} has not acted in this round")
 
 

@@ -198,6 +198,32 @@ def test_short_all_in_does_not_reopen_the_betting() -> None:
     assert hand.street is Street.FLOP
 
 
+def test_a_full_raise_of_exactly_the_minimum_reopens_the_betting() -> None:
+    hand = HoldemHand([200] * 4, blinds=(1, 2), rng=random.Random(8))
+    hand.raise_to(20)  # position 2: +18, the minimum raise is now 18
+    hand.raise_to(38)  # position 3: +18, exactly a full raise
+    hand.fold()
+    hand.fold()
+    assert hand.actor == 2
+    legal = hand.legal_actions()
+    assert ActionKind.RAISE in legal.kinds and legal.min_to == 56
+    hand.raise_to(56)
+    assert hand.actor == 3 and ActionKind.RAISE in hand.legal_actions().kinds
+
+
+def test_short_all_ins_adding_up_to_a_full_raise_reopen_the_betting() -> None:
+    hand = HoldemHand([200, 16, 22, 200], blinds=(1, 2), rng=random.Random(8))
+    play_check_down_preflop(hand)
+    assert hand.street is Street.FLOP and hand.actor == 0
+    hand.bet(10)
+    hand.all_in()  # position 1: to 14, short
+    hand.all_in()  # position 2: to 20, short again; 10 more than position 0's bet
+    hand.call()
+    assert hand.actor == 0
+    legal = hand.legal_actions()
+    assert ActionKind.RAISE in legal.kinds and legal.min_to == 30
+
+
 def test_big_blind_option_and_round_end() -> None:
     hand = HoldemHand([100] * 3, blinds=(1, 2), rng=random.Random(9))
     hand.call()

@@ -239,6 +239,53 @@ def test_a_blind_raise_needs_the_chips() -> None:
     assert hand.stacks[1] == 0 and hand.actor == 2
 
 
+CALL_OR_FOLD = {ActionKind.CALL, ActionKind.FOLD, ActionKind.TIMEOUT}
+
+
+def test_after_the_deal_earlier_blind_raisers_may_only_call_or_fold() -> None:
+    hand = classic([1000] * 4)
+    hand.bet(40)  # buio (p1)
+    hand.raise_to(80)  # controbuio (p2)
+    hand.raise_to(160)  # over (p3), the last blind raiser
+    assert hand.phase is Phase.BETTING and hand.actor == 3
+    assert hand.legal_actions().kinds == CALL_OR_FOLD
+    hand.call()
+    for earlier in (0, 1):  # the buiante, then the controbuiante
+        assert hand.actor == earlier
+        assert hand.legal_actions().kinds == CALL_OR_FOLD
+        assert not hand.can_raise_to(400) and not hand.can_all_in()
+        with pytest.raises(IllegalActionError, match="may only call or fold"):
+            hand.raise_to(400)
+        hand.call()
+    # The last blind raiser may raise again: at least the largest blind increment
+    # (80, from 80 to 160), not the table's minimum bet (10).
+    assert hand.actor == 2
+    legal = hand.legal_actions()
+    assert {ActionKind.CHECK, ActionKind.RAISE} <= legal.kinds
+    assert legal.min_to == 240
+    with pytest.raises(IllegalActionError):
+        hand.raise_to(239)
+    hand.raise_to(240)
+    for _ in range(3):  # normal betting again: everybody may re-raise
+        assert ActionKind.RAISE in hand.legal_actions().kinds
+        assert hand.legal_actions().min_to == 320
+        hand.call()
+    assert hand.phase is Phase.DRAW
+
+
+def test_after_one_blind_the_buiante_re_raises_by_the_buio() -> None:
+    hand = classic([1000] * 4)
+    hand.bet(40)  # buio (p1), the only blind raiser
+    hand.check()  # p2 declines the controbuio: the cards are dealt
+    assert hand.phase is Phase.BETTING and hand.actor == 1
+    for _ in range(3):
+        assert hand.legal_actions().kinds == CALL_OR_FOLD
+        hand.call()
+    assert hand.actor == 0
+    legal = hand.legal_actions()
+    assert ActionKind.RAISE in legal.kinds and legal.min_to == 80  # 40 more, not 10
+
+
 def test_setup_errors() -> None:
     with pytest.raises(HandSetupError, match="not a rule set of Poker all'italiana"):
         ItalianHand("holdem", [100, 100], rng=random.Random(1))
