@@ -10,6 +10,9 @@ never runs out and finishes as ``inf``; ``ante_trimming_status = false`` (the
 default) makes the antes dead money in the main pot.  Cards shown anywhere in
 the hand (``pN sm AhKd``) are the player's hole cards from the deal on;
 unknown cards (``????``) that would decide a pot make the hand an error.
+A check that pokerkit records after the betting is over (the only player
+left with chips, whose bet is already the largest) changes nothing and is
+accepted, once; any other action after the end is refused.
 
 >>> from mazziere.history.phh import loads
 >>> hand = loads('''variant = 'NT'
@@ -35,6 +38,7 @@ from typing import Any
 from mazziere.cards import Card, CardError
 from mazziere.game.core import (
     ActionKind,
+    BetsCollected,
     CardsMucked,
     CardsShown,
     DeckExhaustedError,
@@ -44,6 +48,7 @@ from mazziere.game.core import (
     IllegalActionError,
     Phase,
     PlayerActed,
+    Record,
     UndeterminedHandError,
 )
 from mazziere.game.holdem import BoardDealt, HoldemHand
@@ -234,9 +239,58 @@ def _list(hand: PhhHand, name: str) -> list[Any]:
     return value
 
 
+class _NoOpCheck:
+    """Who may make the check that changes nothing, pokerkit's habit, right now (or ``None``).
+
+    pokerkit 0.7.7 asks the only player left with chips to check when everyone
+    else in the hand is all-in and that player's bet is already the largest (a
+    big blind whose opponents are all-in for less): the betting is over and
+    our engine asks nothing, but pokerkit's PHH records the check.  It is
+    accepted once, as the next player action after the betting round it
+    belongs to; any other action after the end is refused as before.
+    """
+
+    def __init__(self, n: int) -> None:
+        self.bets = [0] * n
+        self.folded = [False] * n
+        self.all_in = [False] * n
+        self.read = 0
+        self.position: int | None = None
+
+    def update(self, log: Sequence[Record]) -> None:
+        """Read the new records: did a betting round just end with one player able to act?"""
+        self.position = None
+        for record in log[self.read :]:
+            if isinstance(record, ForcedBet):
+                if record.live:
+                    self.bets[record.position] += record.amount
+                self.all_in[record.position] |= record.all_in
+            elif isinstance(record, PlayerActed):
+                if record.kind is ActionKind.FOLD:
+                    self.folded[record.position] = True
+                else:
+                    self.bets[record.position] = record.to
+                    self.all_in[record.position] |= record.all_in
+            elif isinstance(record, BetsCollected):
+                if self.position is None:
+                    self.position = self._lone_player()
+                self.bets = [0] * len(self.bets)
+        self.read = len(log)
+
+    def _lone_player(self) -> int | None:
+        live = [i for i, folded in enumerate(self.folded) if not folded]
+        able = [i for i in live if not self.all_in[i]]
+        if len(live) < 2 or len(able) != 1:
+            return None
+        lone = able[0]
+        return lone if self.bets[lone] == max(self.bets[i] for i in live) else None
+
+
 def _play(game: HoldemHand, actions: Sequence[PhhAction], units: _Units, n: int) -> None:
     board_seen = 0
     pending: dict[int, PhhAction] = {}
+    no_op_check = _NoOpCheck(n)
+    no_op_check.update(game.log)
     for index, action in enumerate(actions):
         where = f"action {index + 1} {action.text.strip()!r}"
         if not action.verb:
@@ -252,6 +306,15 @@ def _play(game: HoldemHand, actions: Sequence[PhhAction], units: _Units, n: int)
                 continue
             player = _player(action.actor, n)
             verb = action.verb
+            lone = no_op_check.position
+            no_op_check.position = None
+            if (
+                verb == "cc"
+                and not action.args
+                and player == lone
+                and not (game.can_check(player) or game.can_call(player))
+            ):
+                continue  # pokerkit's check that changes nothing (see _NoOpCheck)
             if verb == "f":
                 game.fold(player)
             elif verb == "cc":
@@ -279,6 +342,7 @@ def _play(game: HoldemHand, actions: Sequence[PhhAction], units: _Units, n: int)
                 raise ReplayError(f"{where}: {verb!r} is not an action of no-limit hold'em")
         except IllegalActionError as exc:
             raise ReplayError(f"{where}: {exc}") from None
+        no_op_check.update(game.log)
     _decide_shows(game, pending, finish=True)
 
 
