@@ -7,6 +7,9 @@
 'straight_flush'
 """
 
+import importlib
+from typing import TYPE_CHECKING
+
 from mazziere.cards import (
     Card,
     CardError,
@@ -26,13 +29,13 @@ from mazziere.evaluate import (
     best_hands,
     evaluate,
     evaluate_batch,
-    holdem_strength5,
-    holdem_strength7,
-    holdem_strengths,
     ranking_for,
     winners,
 )
 from mazziere.rules import RULESETS, Category, RuleSet, find_rules
+
+if TYPE_CHECKING:
+    from mazziere.evaluate import holdem_strength5, holdem_strength7, holdem_strengths
 
 __version__ = "0.1.0"
 
@@ -63,3 +66,11 @@ __all__ = [
     "ranking_for",
     "winners",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """The Hold'em fast paths of :mod:`mazziere.evaluate`, whose tables are built on first use."""
+    if name in ("holdem_strength5", "holdem_strength7", "holdem_strengths"):
+        # The module, not the function `evaluate` that shadows its name here.
+        return getattr(importlib.import_module("mazziere.evaluate"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

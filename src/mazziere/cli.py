@@ -6,20 +6,27 @@ Every command reports bad input as one line on stderr and exits with code 2.
 from __future__ import annotations
 
 import json
-import secrets
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from mazziere.cards import format_cards, parse_cards
-from mazziere.evaluate import HandValue, best_hands, evaluate
 from mazziere.rules import RULESETS, Game, find_rules
+
+if TYPE_CHECKING:
+    from mazziere.evaluate import HandValue
+
+# Start-up: `mazziere --help` should not wait for what only some commands use,
+# so each command imports the evaluator, the engine, numpy, Rich or Textual
+# itself, and the help is Click's plain text (Typer's Rich help pulls in
+# Rich's Markdown and syntax highlighting: about a tenth of a second).
 
 app = typer.Typer(
     add_completion=False,
     help="Mazziere: Poker all'italiana and Texas Hold'em.",
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 bench_app = typer.Typer(help="Benchmarks against other poker libraries, measured in one run.")
 app.add_typer(bench_app, name="bench")
@@ -44,6 +51,8 @@ def _order_groups(values: list[HandValue]) -> list[list[int]]:
     Peeling (rather than sorting) keeps italian-classic's straight-flush
     cycle honest: each group is what would win among the hands left.
     """
+    from mazziere.evaluate import best_hands
+
     left = list(range(len(values)))
     groups: list[list[int]] = []
     while left:
@@ -66,6 +75,8 @@ def compare(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Rank hands, best first; tied hands share a place."""
+    from mazziere.evaluate import evaluate
+
     rule_set = find_rules(rules)
     if board is not None and rule_set.game != Game.HOLDEM:
         raise UsageProblem(f"{rule_set.name} has no board")
@@ -121,6 +132,9 @@ def demo(
 ) -> None:
     """Deal one hand of each rule set and rank it (the main job until the room exists)."""
     import random
+    import secrets
+
+    from mazziere.evaluate import best_hands, evaluate
 
     rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
     for name, players in (("italian-classic", 4), ("italian-32", 4), ("holdem", 6)):
@@ -243,6 +257,8 @@ def simulate(
     ] = True,
 ) -> None:
     """Bots play offline: a cash session (or sit & go tournaments), with a summary."""
+    import secrets
+
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
     from rich.table import Table as RichTable
@@ -379,6 +395,7 @@ def play(
 ) -> None:
     """Play against bots in the terminal; the hand histories are saved when you quit."""
     import random
+    import secrets
     from pathlib import Path
 
     from mazziere.tui.app import PlayApp

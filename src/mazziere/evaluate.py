@@ -38,8 +38,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from mazziere.cards import (
     Card,
     Rank,
@@ -50,6 +48,9 @@ from mazziere.cards import (
 from mazziere.rules import Category, FlushOrder, Game, RuleSet, find_rules
 
 if TYPE_CHECKING:
+    # numpy is imported where the batch evaluator runs: importing it takes about
+    # a tenth of a second, which `import mazziere` should not wait for.
+    import numpy as np
     import numpy.typing as npt
 
 __all__ = [
@@ -606,7 +607,35 @@ def _holdem_fast_paths() -> tuple[_Strength, _Strength, _Strengths]:
     return holdem_strength7, holdem_strength5, holdem_strengths
 
 
-holdem_strength7, holdem_strength5, holdem_strengths = _holdem_fast_paths()
+_FAST_PATHS = ("holdem_strength7", "holdem_strength5", "holdem_strengths")
+"""The names of the Hold'em fast paths, in the order _holdem_fast_paths returns them."""
+
+if TYPE_CHECKING:
+    holdem_strength7: _Strength
+    holdem_strength5: _Strength
+    holdem_strengths: _Strengths
+
+
+@functools.cache
+def _built_fast_paths() -> tuple[_Strength, _Strength, _Strengths]:
+    return _holdem_fast_paths()
+
+
+def __getattr__(name: str) -> object:
+    """The Hold'em fast paths, built on their first use (PEP 562).
+
+    Their tables take about a third of a second to build, which a command
+    that evaluates nothing (``mazziere --help``) should not wait for.  So
+    ``from mazziere.evaluate import holdem_strength7`` builds them (once;
+    bind the function once, as that import does, and call it directly).
+
+    >>> from mazziere.evaluate import holdem_strength5
+    >>> holdem_strength5([0, 4, 8, 12, 48])  # 2c 3c 4c 5c Ac: the ace-low straight flush
+    7453
+    """
+    if name in _FAST_PATHS:
+        return _built_fast_paths()[_FAST_PATHS.index(name)]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ----------------------------------------------------------------------- values
@@ -851,6 +880,8 @@ def winners(
 
 @functools.cache
 def _batch_tables(spec: _Spec) -> dict[str, Any]:
+    import numpy as np
+
     ranking = _ranking(spec)
     if spec.suits_break_ties:
         size = max(ranking.nonflush5) + 1
@@ -896,6 +927,8 @@ def evaluate_batch(
     >>> evaluate_batch(hands).tolist()  # a royal flush; nine-high, the weakest seven cards
     [7462, 49]
     """
+    import numpy as np
+
     rule_set = find_rules(rules)
     spec = _spec(rule_set, players)
     tables = _batch_tables(spec)
@@ -922,6 +955,8 @@ _BATCH_CHUNK = 1 << 15
 def _key_sum(
     hands: npt.NDArray[np.integer[Any]], keys: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]:
+    import numpy as np
+
     # numpy turns any other index type into its own (intp) before gathering,
     # once per column; converting the whole chunk once, columns first, is
     # about twice as fast (uint8 cards, say).
@@ -935,6 +970,8 @@ def _key_sum(
 def _italian_chunk(
     hands: npt.NDArray[np.integer[Any]], tables: dict[str, Any]
 ) -> npt.NDArray[np.int64]:
+    import numpy as np
+
     total = _key_sum(hands, tables["key"])
     suit = tables["flush_suit"][(total >> _IT_SUIT_SHIFT) & 4095]
     rank_part = total >> _IT_RANK_SHIFT
@@ -949,6 +986,8 @@ def _italian_chunk(
 def _holdem_chunk(
     hands: npt.NDArray[np.integer[Any]], tables: dict[str, Any]
 ) -> npt.NDArray[np.int64]:
+    import numpy as np
+
     total = _key_sum(hands, tables["key"])
     suit = tables["flush_suit"][total & 4095]
     result: npt.NDArray[np.int64] = tables[f"nonflush{hands.shape[1]}"][total >> _SUIT_BITS]
