@@ -437,6 +437,28 @@ def play(
 # --- end of the terminal client --------------------------------------------------
 
 
+# --- provably fair deals: `mazziere verify-deck` -----------------------------------
+
+
+@app.command("verify-deck")
+def verify_deck(
+    path: Annotated[str, typer.Argument(help="A hand history (.phh) with its _seed.")],
+) -> None:
+    """Check a hand's cards against its revealed seed and the commitment made before the deal."""
+    from pathlib import Path
+
+    from mazziere.fair import verify
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageProblem(f"cannot read {path}: {error}") from None
+    typer.echo(f"{path}: {verify(text).describe()}")
+
+
+# --- end of verify-deck ------------------------------------------------------------
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the command; bad input is one line and exit code 2."""
     args = sys.argv[1:] if argv is None else argv
