@@ -17,6 +17,8 @@ ENGINE += src/mazziere/room src/mazziere/bots src/mazziere/simulation.py
 MYPY_PATHS = $(filter-out $(foreach d,$(filter-out %.py,$(ENGINE)),$(d)/%),$(ENGINE))
 # The terminal client: typed as strictly (not pure: it owns the screen and the clock).
 MYPY_PATHS += src/mazziere/tui
+# Provably fair deals and the room's real-time part (protocol, bus, tables, sockets).
+MYPY_PATHS += src/mazziere/fair.py src/mazziere/server
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "make: Python 3.11 or newer is needed" >&2; exit 2; }

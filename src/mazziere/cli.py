@@ -459,6 +459,20 @@ def verify_deck(
 # --- end of verify-deck ------------------------------------------------------------
 
 
+# --- the room's WebSocket protocol: `mazziere protocol-doc` --------------------------
+
+
+@app.command("protocol-doc")
+def protocol_doc() -> None:
+    """Print docs/protocol.md: the WebSocket messages and their JSON Schema, from the code."""
+    from mazziere.server.protocol import schema_markdown
+
+    typer.echo(schema_markdown(), nl=False)
+
+
+# --- end of protocol-doc -----------------------------------------------------------
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the command; bad input is one line and exit code 2."""
     args = sys.argv[1:] if argv is None else argv

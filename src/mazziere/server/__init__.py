@@ -1,0 +1,1 @@
+"""The online room: FastAPI app, settings, storage, accounts, lobby."""
