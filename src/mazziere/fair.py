@@ -46,6 +46,7 @@ from mazziere.cards import Card
 from mazziere.rules import RuleSet, find_rules
 
 __all__ = [
+    "BUTTON_LABEL",
     "DECK_LABEL",
     "SEED_BYTES",
     "FairRandom",
@@ -62,6 +63,10 @@ SEED_BYTES = 32
 
 DECK_LABEL = b"mazziere/deck/v1"
 """The label of the stream that orders a hand's deck (and deals on after it)."""
+
+BUTTON_LABEL = b"mazziere/button/v1"
+"""The label of the stream that deals the draw for the button (a stream of its own, so the
+cards of the draw, face up, tell nothing about the deck)."""
 
 _BLOCK = hashlib.sha256().digest_size
 
@@ -126,6 +131,20 @@ class FairRandom(random.Random):
         self._counter = 0
         self._buffer = b""
 
+    def restart(self, seed: bytes, label: bytes = DECK_LABEL) -> None:
+        """Start over: the stream of ``seed`` under ``label``, from its beginning.
+
+        A table keeps one random source and restarts it for each hand, so the
+        hand it deals holds a source that draws from that hand's seed alone.
+
+        >>> rng = FairRandom(bytes(32))
+        >>> first = rng.getrandbits(64)
+        >>> rng.restart(bytes(32)); rng.getrandbits(64) == first
+        True
+        """
+        self._label = label
+        self.seed(seed)
+
     def _take(self, count: int) -> bytes:
         while len(self._buffer) < count:
             block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
@@ -156,20 +175,26 @@ class FairRandom(random.Random):
         self._label, self._key, self._counter, self._buffer = state
 
 
-def deck_order(seed: bytes, rules: str | RuleSet, *, players: int) -> tuple[list[Card], FairRandom]:
+def deck_order(
+    seed: bytes, rules: str | RuleSet, *, players: int, rng: FairRandom | None = None
+) -> tuple[list[Card], FairRandom]:
     """The order in which a hand of ``players`` deals its deck, and the stream that goes on.
 
     The deck is ``rules.deck(players)`` (an Italian deck depends on the
     players dealt in), shuffled by Fisher-Yates with ``FairRandom(seed)``;
     the returned stream, already past the shuffle, deals whatever the hand
     needs after the deck (a reshuffle of discards) and draws odd chips.
+    ``rng``: a source to restart and use instead of a new one.
 
     >>> order, rng = deck_order(bytes(32), "holdem", players=2)
     >>> len(order), len(set(order))
     (52, 52)
     """
     rule_set = find_rules(rules)
-    rng = FairRandom(seed)
+    if rng is None:
+        rng = FairRandom(seed)
+    else:
+        rng.restart(seed)
     return rule_set.deck(players).shuffled(rng), rng
 
 

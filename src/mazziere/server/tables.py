@@ -1,0 +1,1055 @@
+"""The table service: one asyncio task per table, owning its :mod:`mazziere.room` table.
+
+Everything that changes a table reaches its task through the task's queue
+(a player's message, a bot's decision, the clock), so no two commands ever
+race.  The task applies each one to its :class:`~mazziere.room.cash.CashTable`,
+**stores it** (the command, the chips it moved in the ledger, the hand's
+records) in one database transaction, and only then sends the events it made
+through the :class:`~mazziere.server.bus.Bus`: an action is committed before
+anyone hears of it.
+
+The room tables are pure (time and randomness injected), so the stored
+commands are the table: each one is kept with the table's time when it was
+applied, the clock's own turns ("ticks": timeouts, dealing the next hand)
+with the seed of the hand they may deal.  After a restart the service
+replays them on a new room table and finds it exactly as it was: the same
+seats, stacks, button, hand in progress, decision, sequence numbers and
+turn ids (:meth:`TableTask.rebuild`).  The decision being waited for gets its
+whole time again.
+
+Each hand is dealt from its own 32-byte seed (:mod:`mazziere.fair`): its
+commitment goes out with ``hand_started``, the seed with ``hand_ended``.
+Each seat gets the engine's own view of every record (``Record.seen_by``);
+spectators get the view of nobody's seat.
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from mazziere.bots.base import Bot, Situation, make_bot
+from mazziere.cards import Card, parse_cards
+from mazziere.fair import BUTTON_LABEL, FairRandom, commitment, deck_order, new_seed
+from mazziere.game.core import Action, ActionKind, IllegalActionError
+from mazziere.room.cash import CashSettings, CashTable
+from mazziere.room.clock import TimeSettings
+from mazziere.room.errors import RoomError
+from mazziere.room.ledger import AccountKind, EntryKind
+from mazziere.room.plan import HandPlan
+from mazziere.room.structure import Stakes
+from mazziere.room.table import SeatStatus
+from mazziere.rules import find_rules
+from mazziere.server import protocol as p
+from mazziere.server.bus import Bus, Outbox, TableEvent
+
+__all__ = [
+    "Batch",
+    "HandEnd",
+    "HandStart",
+    "MemoryStore",
+    "Move",
+    "Player",
+    "StoredCommand",
+    "TableClock",
+    "TableConfig",
+    "TableService",
+    "TableStore",
+    "TableTask",
+]
+
+log = logging.getLogger(__name__)
+
+RECENT_EVENTS = 2_000
+"""Events a table keeps for clients that come back (older gaps get a snapshot)."""
+
+
+# ------------------------------------------------------------------ the clock
+
+
+class TableClock:
+    """A table's time in seconds: it runs only while the server runs.
+
+    While a table is rebuilt the clock is moved to each stored command's
+    time; then :meth:`run` lets it flow from a given time.
+
+    >>> clock = TableClock()
+    >>> clock.replay_to(12.5); clock.now()
+    12.5
+    >>> clock.run(12.5); clock.now() >= 12.5
+    True
+    """
+
+    def __init__(self) -> None:
+        self._base = 0.0
+        self._started: float | None = None
+
+    def now(self) -> float:
+        """The table's time now."""
+        if self._started is None:
+            return self._base
+        return self._base + (time.monotonic() - self._started)
+
+    def replay_to(self, when: float) -> None:
+        """While rebuilding: the time of the next stored command."""
+        self._started = None
+        self._base = max(self._base, when)
+
+    def run(self, start: float) -> None:
+        """Let the time flow from ``start`` on."""
+        self._base = start
+        self._started = time.monotonic()
+
+
+# -------------------------------------------------------- what gets stored
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCommand:
+    """One command as stored: what happened to the table, and at which table time."""
+
+    kind: str
+    at: float
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A movement of the room's ledger the command made (between ledger keys)."""
+
+    kind: str
+    source: str
+    destination: str
+    amount: int
+    account_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandStart:
+    """A hand dealt: its number, seed (secret until the end), seats and set-up."""
+
+    number: int
+    rules: str
+    seed: str
+    commitment: str
+    setup: dict[str, Any]
+    seats: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnd:
+    """A hand over: its result and its full history (PHH, with the seed)."""
+
+    number: int
+    result: dict[str, Any]
+    history: str
+
+
+@dataclass(slots=True)
+class Batch:
+    """What one command writes, in one transaction."""
+
+    command: StoredCommand
+    moves: list[Move] = field(default_factory=list)
+    hand_start: HandStart | None = None
+    records: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
+    """(hand number, index in its log, the record with every card)."""
+    hand_end: HandEnd | None = None
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    """The seats as they are after the command (name, seat, stack, status, account, bot)."""
+
+
+class TableStore(abc.ABC):
+    """Where a table's commands live; :class:`MemoryStore` for tests, the database for the
+    server (:mod:`mazziere.server.storage.tables`)."""
+
+    @abc.abstractmethod
+    async def load(self, table_id: int) -> list[StoredCommand]:
+        """Every stored command of the table, in order."""
+
+    @abc.abstractmethod
+    async def commit(self, table_id: int, batch: Batch) -> None:
+        """Store ``batch`` all at once, or raise and store nothing."""
+
+    @abc.abstractmethod
+    async def wallet(self, account_id: int) -> int:
+        """The player's balance (to refuse a buy-in they cannot pay before trying)."""
+
+
+class MemoryStore(TableStore):
+    """Commands kept in a dictionary: for tests and for tables nobody needs to resume."""
+
+    def __init__(self, wallets: dict[int, int] | None = None) -> None:
+        self.commands: dict[int, list[StoredCommand]] = {}
+        self.batches: dict[int, list[Batch]] = {}
+        self.wallets: dict[int, int] = dict(wallets or {})
+
+    async def load(self, table_id: int) -> list[StoredCommand]:
+        """The commands stored so far."""
+        return list(self.commands.get(table_id, ()))
+
+    async def commit(self, table_id: int, batch: Batch) -> None:
+        """Append the command; move the wallets."""
+        for move in batch.moves:
+            if move.account_id is None:
+                continue
+            if move.source == f"wallet:{move.account_id}":
+                if self.wallets.get(move.account_id, 0) < move.amount:
+                    raise ValueError(f"wallet {move.account_id} cannot pay {move.amount}")
+                self.wallets[move.account_id] -= move.amount
+            elif move.destination == f"wallet:{move.account_id}":
+                self.wallets[move.account_id] = self.wallets.get(move.account_id, 0) + move.amount
+        self.commands.setdefault(table_id, []).append(batch.command)
+        self.batches.setdefault(table_id, []).append(batch)
+
+    async def wallet(self, account_id: int) -> int:
+        """The wallet's balance."""
+        return self.wallets.get(account_id, 0)
+
+
+# ---------------------------------------------------------------- the table
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """A cash table as the lobby opened it."""
+
+    id: int
+    name: str
+    rules: str
+    seats: int
+    stakes: Stakes
+    min_buy_in: int
+    max_buy_in: int
+    decision_seconds: float = 30.0
+    time_bank_seconds: float = 60.0
+    bots_allowed: bool = True
+    next_hand_seconds: float = 2.0
+    """The pause between a hand's end and the next deal (to see the showdown)."""
+
+    def settings(self) -> CashSettings:
+        """The room's settings for this table."""
+        rules = find_rules(self.rules)
+        base = TimeSettings.for_rules(rules)
+        time_settings = TimeSettings(
+            decision_seconds=self.decision_seconds,
+            time_bank_seconds=min(self.time_bank_seconds, base.time_bank_max_seconds),
+            time_bank_refill_seconds=base.time_bank_refill_seconds,
+            time_bank_refill_hands=base.time_bank_refill_hands,
+            time_bank_max_seconds=base.time_bank_max_seconds,
+            timeouts_to_sit_out=base.timeouts_to_sit_out,
+            raise_window_seconds=base.raise_window_seconds,
+        )
+        return CashSettings(
+            rules=rules,
+            seats=self.seats,
+            stakes=self.stakes,
+            min_buy_in=self.min_buy_in,
+            max_buy_in=self.max_buy_in,
+            time=time_settings,
+            name=str(self.id),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who sent a message: the account and the name shown at tables."""
+
+    account_id: int
+    name: str
+
+
+@dataclass(slots=True)
+class _Seated:
+    name: str
+    account_id: int | None
+    bot: str | None
+
+
+@dataclass(slots=True)
+class _Request:
+    player: Player | None
+    message: Any
+    outbox: Outbox | None
+    done: asyncio.Future[None]
+
+
+class _RefusedError(Exception):
+    def __init__(self, code: p.ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+_EXTERNAL_IN = {EntryKind.BUY_IN, EntryKind.TOP_UP, EntryKind.REBUY}
+
+
+def wallet_key(account_id: int | None) -> str:
+    """The ledger key a seat's money comes from: the player's wallet; the grants for a bot."""
+    return "grants" if account_id is None else f"wallet:{account_id}"
+
+
+class TableTask:
+    """One table: its room table, its queue, its sequence of events, its bots.
+
+    ``bot_seconds``: how long a bot "thinks" before acting (0 in tests).
+    """
+
+    def __init__(
+        self,
+        config: TableConfig,
+        store: TableStore,
+        bus: Bus,
+        *,
+        bot_seconds: float = 0.8,
+        bot_rng: Any = None,
+    ) -> None:
+        self.config = config
+        self.id = str(config.id)
+        self.store = store
+        self.bus = bus
+        self.bot_seconds = bot_seconds
+        self.bot_rng = bot_rng if bot_rng is not None else secrets.SystemRandom()
+        self.queue: asyncio.Queue[_Request] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._fresh()
+
+    def _fresh(self) -> None:
+        """A new, empty table (before the stored commands are replayed on it)."""
+        self.clock = TableClock()
+        self.rng = FairRandom(bytes(32))
+        self.table = CashTable(self.config.settings(), clock=self.clock, rng=self.rng)
+        self.table.deck_source = self._deck
+        self.seq = 0
+        self.recent: deque[TableEvent] = deque(maxlen=RECENT_EVENTS)
+        self.seated: dict[str, _Seated] = {}
+        self.bots: dict[str, Bot] = {}
+        self.action_id = 0
+        self.applied: dict[str, int] = {}
+        self._turn_key: tuple[int, int, int] | None = None
+        self._turn: tuple[p.Turn, p.Turn] | None = None
+        self._hand_seed: bytes = b""
+        self._tick_seed: bytes = b""
+        self._announced_hand = 0
+        self._announced_records = 0
+        self._ended_hand = 0
+        self._ended_at = 0.0
+        self._seats_shown: Any = None
+        self._offers_shown: set[tuple[str, str, int]] = set()
+        self._ledger_seen = 0
+        self._replaying = False
+        self._idle = False
+        """A tick found nothing to deal: wait for a command (or an offer's deadline)."""
+
+    # ------------------------------------------------------------- lifecycle
+
+    async def rebuild(self) -> int:
+        """Replay the stored commands on a fresh table; return how many there were."""
+        commands = await self.store.load(self.config.id)
+        self._fresh()
+        self._replaying = True
+        try:
+            for command in commands:
+                self.clock.replay_to(command.at)
+                try:
+                    self._execute(command)
+                except _RefusedError as refused:  # stored, so it was applied once: a bug
+                    log.error(
+                        "table %s: stored %s refused on replay: %s",
+                        self.id,
+                        command.kind,
+                        refused.message,
+                    )
+        finally:
+            self._replaying = False
+        decision = self.table.decision
+        start = decision.timer.started if decision is not None else self.clock.now()
+        self.clock.run(start)  # the decision waited for gets its whole time again
+        return len(commands)
+
+    def start(self) -> None:
+        """Run the table's loop."""
+        self._task = asyncio.create_task(self._loop(), name=f"table {self.id}")
+
+    async def stop(self) -> None:
+        """Stop the loop (the stored commands keep the table)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def submit(self, player: Player | None, message: Any, outbox: Outbox | None) -> None:
+        """Queue a message for the table and wait until it is handled (replies go to outbox)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self.queue.put(_Request(player, message, outbox, done))
+        await done
+
+    async def _loop(self) -> None:
+        while True:
+            wake = self._next_wake()
+            timeout = None if wake is None else max(0.0, wake - self.clock.now())
+            try:
+                request = await asyncio.wait_for(self.queue.get(), timeout)
+            except TimeoutError:
+                try:
+                    await self._on_time()
+                except Exception:
+                    await self._failed("its clock")
+                continue
+            try:
+                await self._handle(request)
+            except Exception:
+                self._reply(request, self._error(p.ErrorCode.INTERNAL, "the table failed"))
+                await self._failed(repr(request.message))
+            finally:
+                if not request.done.done():
+                    request.done.set_result(None)
+
+    async def _failed(self, what: str) -> None:
+        """Something failed half-way (the database, a bug): the table is rebuilt from what
+        was stored, so nothing that was not stored survives, and nothing stored is lost."""
+        log.exception(
+            "table %s failed on %s; rebuilding it from the stored commands", self.id, what
+        )
+        await asyncio.sleep(1.0)  # a failure that repeats does not spin
+        await self.rebuild()
+
+    # ------------------------------------------------------------ the clock
+
+    def _next_wake(self) -> float | None:
+        table = self.table
+        decision = table.decision
+        if decision is not None:
+            seated = self.seated.get(decision.name)
+            if seated is not None and seated.bot is not None:
+                return decision.timer.started + self.bot_seconds
+            return decision.timer.deadline
+        times: list[float] = [o.timer.deadline for o in table.offers.values()]
+        if any(self.seated[o.name].bot for o in table.offers.values() if o.name in self.seated):
+            times.append(self.clock.now())
+        for seat in table:
+            if seat.busted_at is not None:
+                times.append(seat.busted_at + table.settings.rebuy_seconds)
+                if self.seated[seat.name].bot is not None:
+                    times.append(self.clock.now())  # a broke bot leaves
+        if self._dealable() and not self._idle:
+            times.append(self._ended_at + self.config.next_hand_seconds)
+        return min(times) if times else None
+
+    def _dealable(self) -> bool:
+        """Whether a tick could deal: no hand playing and two players who could play."""
+        if self.table.in_hand:
+            return False
+        able = [s for s in self.table if s.stack > 0 and s.status is not SeatStatus.SITTING_OUT]
+        return len(able) >= 2
+
+    async def _on_time(self) -> None:
+        """The clock's turn: a bot decides, a broke bot leaves, or a tick (timeouts, the deal)."""
+        table = self.table
+        decision = table.decision
+        if decision is not None:
+            seated = self.seated.get(decision.name)
+            if seated is not None and seated.bot is not None:
+                action = self._bot_action(decision.name)
+                data = {"name": decision.name, "action_id": self.action_id, **_action_data(action)}
+                await self._run(StoredCommand("act", self.clock.now(), data))
+                return
+        for offer in list(table.offers.values()):
+            seated = self.seated.get(offer.name)
+            if seated is not None and seated.bot is not None:
+                bot = self.bots[offer.name]
+                accept = bot.wants_rejoin(offer.amount, table.player(offer.name).stack)
+                data = {"name": offer.name, "accept": accept}
+                await self._run(StoredCommand("answer", self.clock.now(), data))
+                return
+        for seat in list(table):
+            if seat.busted_at is not None and self.seated[seat.name].bot is not None:
+                await self._run(StoredCommand("leave", self.clock.now(), {"name": seat.name}))
+                return
+        await self._run(StoredCommand("tick", self.clock.now(), {"seed": new_seed().hex()}))
+
+    def _bot_action(self, name: str) -> Action:
+        table = self.table
+        decision = table.decision
+        hand = table.hand
+        assert decision is not None and hand is not None
+        bot = self.bots[name]
+        engine: Any = hand  # every engine's hand has view() (not the base class)
+        big = self.config.stakes.big_blind or self.config.stakes.ante or 1
+        situation = Situation(
+            table.rules,
+            decision.position,
+            hand.n,
+            engine.view(decision.position),
+            decision.legal,
+            big,
+        )
+        return bot.act(situation)
+
+    # ---------------------------------------------------------- the messages
+
+    async def _handle(self, request: _Request) -> None:
+        message = request.message
+        if isinstance(message, p.Watch | p.Resume):
+            if request.outbox is not None:
+                self.bus.follow(self.id, request.outbox)
+                last = message.last_seq if isinstance(message, p.Resume) else -1
+                self._catch_up(request, last)
+            return
+        if isinstance(message, p.Unwatch):
+            if request.outbox is not None and not (
+                request.player and request.player.name in self.seated
+            ):
+                self.bus.unfollow(self.id, request.outbox)
+            self._reply(request, p.Ack(table=self.id, of=message.type))
+            return
+        try:
+            command = self._command_for(request.player, message)
+        except _RefusedError as refused:
+            self._reply(request, self._error(refused.code, refused.message, of=message.type))
+            return
+        if command is None:  # a retry of an action already applied
+            assert isinstance(message, p.Act)
+            self._reply(
+                request,
+                p.Ack(table=self.id, of="act", action_id=message.action_id, repeated=True),
+            )
+            return
+        if command.kind in ("sit", "top_up") and request.player is not None:
+            amount = int(command.data.get("buy_in", command.data.get("amount", 0)))
+            if await self.store.wallet(request.player.account_id) < amount:
+                self._reply(
+                    request,
+                    self._error(
+                        p.ErrorCode.REFUSED, f"your balance cannot pay {amount}", of=message.type
+                    ),
+                )
+                return
+        if command.kind == "sit" and request.outbox is not None:
+            self.bus.follow(self.id, request.outbox)  # from the first event of the seat on
+        try:
+            await self._run(command)
+        except _RefusedError as refused:
+            self._reply(request, self._error(refused.code, refused.message, of=message.type))
+            return
+        action_id = message.action_id if isinstance(message, p.Act) else None
+        self._reply(request, p.Ack(table=self.id, of=message.type, action_id=action_id))
+
+    def _command_for(self, player: Player | None, message: Any) -> StoredCommand | None:
+        """The command a message asks for, checked against the table (nothing changes)."""
+        now = self.clock.now()
+        if player is None:
+            raise _RefusedError(p.ErrorCode.UNAUTHENTICATED, "log in to play")
+        name = player.name
+        if isinstance(message, p.Sit):
+            if name in self.seated:
+                raise _RefusedError(p.ErrorCode.REFUSED, f"{name} is already seated here")
+            seat = message.seat
+            empty = self.table.empty_seats()
+            if seat is None:
+                if not empty:
+                    raise _RefusedError(p.ErrorCode.REFUSED, "the table is full")
+                seat = empty[secrets.randbelow(len(empty))]
+            data = {
+                "name": name,
+                "account": player.account_id,
+                "seat": seat,
+                "buy_in": message.buy_in,
+                "bot": None,
+            }
+            return StoredCommand("sit", now, data)
+        if isinstance(message, p.AddBots):
+            if not self.config.bots_allowed:
+                raise _RefusedError(p.ErrorCode.REFUSED, "this table has no bots")
+            if name not in self.seated:
+                raise _RefusedError(p.ErrorCode.NOT_SEATED, "sit down first to call bots")
+            empty = self.table.empty_seats()
+            if len(empty) < message.count:
+                raise _RefusedError(p.ErrorCode.REFUSED, f"only {len(empty)} seats are free")
+            return StoredCommand(
+                "bots", now, {"seats": empty[: message.count], "kind": message.kind}
+            )
+        if name not in self.seated:
+            raise _RefusedError(p.ErrorCode.NOT_SEATED, f"{name} has no seat at table {self.id}")
+        if isinstance(message, p.Act):
+            return self._act_command(name, message, now)
+        simple: dict[type, tuple[str, dict[str, Any]]] = {
+            p.Leave: ("leave", {}),
+            p.SitOut: ("sit_out", {}),
+        }
+        if type(message) in simple:
+            kind, extra = simple[type(message)]
+            return StoredCommand(kind, now, {"name": name, **extra})
+        if isinstance(message, p.SitIn):
+            return StoredCommand("sit_in", now, {"name": name, "post": message.post})
+        if isinstance(message, p.AutoPost):
+            return StoredCommand("auto_post", now, {"name": name, "on": message.on})
+        if isinstance(message, p.TopUp):
+            return StoredCommand("top_up", now, {"name": name, "amount": message.amount})
+        if isinstance(message, p.Answer):
+            if name not in self.table.offers:
+                raise _RefusedError(p.ErrorCode.REFUSED, "you have nothing to answer")
+            return StoredCommand("answer", now, {"name": name, "accept": message.accept})
+        if isinstance(message, p.Chat):
+            return StoredCommand("chat", now, {"name": name, "text": message.text})
+        raise _RefusedError(p.ErrorCode.UNKNOWN_TYPE, f"{message.type} is not for a table")
+
+    def _act_command(self, name: str, message: p.Act, now: float) -> StoredCommand | None:
+        if self.applied.get(name) == message.action_id:
+            return None
+        decision = self.table.decision
+        if decision is None or message.action_id != self.action_id:
+            raise _RefusedError(
+                p.ErrorCode.STALE_ACTION,
+                f"turn {message.action_id} is over"
+                + ("" if decision is None else f" (now: turn {self.action_id})"),
+            )
+        if decision.name != name:
+            raise _RefusedError(p.ErrorCode.NOT_YOUR_TURN, f"it is {decision.name}'s turn")
+        try:
+            cards = tuple(parse_cards(" ".join(message.cards))) if message.cards else ()
+            action = Action(ActionKind(message.kind), message.amount, cards)
+        except ValueError as error:
+            raise _RefusedError(p.ErrorCode.MALFORMED, str(error)) from None
+        data = {"name": name, "action_id": message.action_id, **_action_data(action)}
+        return StoredCommand("act", now, data)
+
+    # ---------------------------------------------------------- running one
+
+    async def _run(self, command: StoredCommand) -> None:
+        """Apply, store, then announce one command (refused: nothing changed)."""
+        events, batch = self._execute(command)
+        await self.store.commit(self.config.id, batch)
+        for event in events:
+            await self.bus.publish(event)
+
+    def _execute(self, command: StoredCommand) -> tuple[list[TableEvent], Batch]:
+        """Apply ``command`` to the room table and work out its events and what to store."""
+        batch = Batch(command)
+        hands = self.table.hand_number
+        self._apply(command)
+        self._idle = command.kind == "tick" and self.table.hand_number == hands
+        events = self._changes(batch, command)
+        return events, batch
+
+    def _apply(self, command: StoredCommand) -> None:
+        table = self.table
+        data = command.data
+        kind = command.kind
+        name = data.get("name", "")
+        try:
+            if kind == "sit":
+                table.sit_down(name, int(data["buy_in"]), seat=int(data["seat"]))
+                self.seated[name] = _Seated(name, data.get("account"), data.get("bot"))
+                if data.get("bot"):
+                    self.bots[name] = make_bot(str(data["bot"]), self.bot_rng)
+            elif kind == "bots":
+                for seat in data["seats"]:
+                    if seat in table.seats:
+                        continue
+                    bot_name = self._bot_name(int(seat))
+                    buy_in = self.config.max_buy_in
+                    table.sit_down(bot_name, buy_in, seat=int(seat))
+                    self.seated[bot_name] = _Seated(bot_name, None, str(data["kind"]))
+                    self.bots[bot_name] = make_bot(str(data["kind"]), self.bot_rng)
+            elif kind == "leave":
+                table.leave(name)
+            elif kind == "sit_out":
+                table.sit_out(name)
+            elif kind == "sit_in":
+                table.sit_in(name, post=bool(data.get("post")))
+            elif kind == "auto_post":
+                table.set_auto_post(name, bool(data["on"]))
+            elif kind == "top_up":
+                if table.player(name).status is SeatStatus.BUSTED:
+                    table.rebuy(name, int(data["amount"]))
+                else:
+                    table.top_up(name, int(data["amount"]))
+            elif kind == "answer":
+                table.answer(name, bool(data["accept"]))
+            elif kind == "act":
+                table.act(name, _action_of(data))
+                self.applied[name] = int(data["action_id"])
+            elif kind == "tick":
+                table.advance()
+                if not table.in_hand:
+                    self._tick_seed = bytes.fromhex(str(data["seed"]))
+                    self.rng.restart(self._tick_seed, BUTTON_LABEL)
+                    table.start_hand()
+            elif kind != "chat":
+                raise ValueError(f"unknown command {kind!r}")
+        except (RoomError, IllegalActionError) as error:
+            raise _RefusedError(
+                p.ErrorCode.ILLEGAL_ACTION if kind == "act" else p.ErrorCode.REFUSED, str(error)
+            ) from None
+
+    def _bot_name(self, seat: int) -> str:
+        number = seat
+        while f"bot-{number}" in self.seated or f"bot-{number}" in (s.name for s in self.table):
+            number += self.config.seats
+        return f"bot-{number}"
+
+    def _deck(self, plan: HandPlan) -> Sequence[Card]:
+        """The room table asks for the hand's cards: the deck in the order of the hand's seed.
+
+        The same random source, restarted from the seed, goes on as the hand's rng
+        (a reshuffle of the draw, an odd chip)."""
+        self._hand_seed = self._tick_seed
+        order, _ = deck_order(
+            self._hand_seed, self.table.rules, players=len(plan.seats), rng=self.rng
+        )
+        return order
+
+    # ---------------------------------------------------------- the changes
+
+    def _event(self, public: BaseModel, private: dict[str, BaseModel] | None = None) -> TableEvent:
+        texts = {name: p.dump(message) for name, message in (private or {}).items()}
+        event = TableEvent(self.id, self.seq, p.dump(public), texts)
+        self.recent.append(event)
+        return event
+
+    def _next_seq(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def _changes(self, batch: Batch, command: StoredCommand) -> list[TableEvent]:
+        """Events for everything the command changed, in order; fill ``batch`` likewise."""
+        events: list[TableEvent] = []
+        table = self.table
+        self._mirror_ledger(batch)
+        hand = table.hand
+        names = list(table.plan.seats) if table.plan is not None else []
+        if command.kind == "chat":
+            events.append(
+                self._event(
+                    p.ChatSaid(
+                        table=self.id,
+                        seq=self._next_seq(),
+                        name=str(command.data["name"]),
+                        text=str(command.data["text"]),
+                    )
+                )
+            )
+        if hand is not None and table.hand_number != self._announced_hand:
+            self._announced_hand = table.hand_number
+            self._announced_records = 0
+            hand_names = [self._name_at(seat) for seat in names]
+            engine_hand: Any = hand
+            stacks = engine_hand.setup.stacks  # every engine's hand has its setup
+            start = HandStart(
+                number=table.hand_number,
+                rules=table.rules.name,
+                seed=self._hand_seed.hex(),
+                commitment=commitment(self._hand_seed),
+                setup={
+                    "button": table.button,
+                    "seats": names,
+                    "names": hand_names,
+                    "stacks": list(stacks),
+                },
+                seats=[
+                    {"seat": s, "name": n, **self._owner(n)}
+                    for s, n in zip(names, hand_names, strict=True)
+                ],
+            )
+            batch.hand_start = start
+            events.append(
+                self._event(
+                    p.HandStarted(
+                        table=self.id,
+                        seq=self._next_seq(),
+                        hand=table.hand_number,
+                        rules=table.rules.name,
+                        names=hand_names,
+                        seats=names,
+                        button=table.button,
+                        commitment=start.commitment,
+                    )
+                )
+            )
+        if hand is not None:
+            hand_names = [self._name_at(seat) for seat in names]
+            for index in range(self._announced_records, len(hand.log)):
+                record = hand.log[index]
+                batch.records.append((table.hand_number, index, record.to_dict()))
+                seq = self._next_seq()
+                public = p.HandRecord(
+                    table=self.id,
+                    seq=seq,
+                    hand=table.hand_number,
+                    record=record.seen_by(None).to_dict(),
+                )
+                private: dict[str, BaseModel] = {}
+                for position, player in enumerate(hand_names):
+                    seen = record.seen_by(position)
+                    if seen != record.seen_by(None):
+                        private[player] = p.HandRecord(
+                            table=self.id, seq=seq, hand=table.hand_number, record=seen.to_dict()
+                        )
+                events.append(self._event(public, private))
+            self._announced_records = len(hand.log)
+            if hand.is_over and self._ended_hand != table.hand_number:
+                self._ended_hand = table.hand_number
+                self._ended_at = self.clock.now()
+                assert hand.result is not None
+                result = hand.result.to_dict()
+                batch.hand_end = HandEnd(
+                    table.hand_number,
+                    result,
+                    _history(hand, self._hand_seed, self.id, table.hand_number, hand_names),
+                )
+                events.append(
+                    self._event(
+                        p.HandEnded(
+                            table=self.id,
+                            seq=self._next_seq(),
+                            hand=table.hand_number,
+                            result=result,
+                            seed=self._hand_seed.hex(),
+                            commitment=commitment(self._hand_seed),
+                        )
+                    )
+                )
+        seats = [s.to_dict() for s in table]
+        for seat in seats:
+            seat.pop("connected", None)
+        shown = (seats, table.carry.pot)
+        if shown != self._seats_shown:
+            self._seats_shown = shown
+            batch.seats = [{**s, **self._owner(s["name"])} for s in seats]
+            events.append(
+                self._event(
+                    p.SeatsChanged(
+                        table=self.id,
+                        seq=self._next_seq(),
+                        seats=seats,
+                        carried_pot=table.carry.pot,
+                    )
+                )
+            )
+        for name in list(self.seated):
+            if not table.is_seated(name):
+                self.seated.pop(name)
+                self.bots.pop(name, None)
+                self.applied.pop(name, None)
+        offers = {(o.name, o.kind.value, o.amount) for o in table.offers.values()}
+        for offer in table.offers.values():
+            key = (offer.name, offer.kind.value, offer.amount)
+            if key not in self._offers_shown:
+                events.append(
+                    self._event(
+                        p.OfferMade(
+                            table=self.id,
+                            seq=self._next_seq(),
+                            name=offer.name,
+                            kind=offer.kind.value,
+                            amount=offer.amount,
+                            seconds=max(0.0, offer.timer.deadline - self.clock.now()),
+                        )
+                    )
+                )
+        self._offers_shown = offers
+        turn = self._turn_event()
+        if turn is not None:
+            events.append(turn)
+        return events
+
+    def _turn_event(self) -> TableEvent | None:
+        """A new decision: its turn id, announced (what they may do only to the player)."""
+        table = self.table
+        decision = table.decision
+        if decision is None or table.hand is None:
+            self._turn_key = None
+            self._turn = None
+            return None
+        key = (table.hand_number, decision.position, len(table.hand.log))
+        if key == self._turn_key:
+            return None
+        self._turn_key = key
+        self.action_id += 1
+        seat = table.player(decision.name)
+        now = self.clock.now()
+        common: dict[str, Any] = {
+            "table": self.id,
+            "seq": self._next_seq(),
+            "hand": table.hand_number,
+            "action_id": self.action_id,
+            "name": decision.name,
+            "position": decision.position,
+            "deadline": max(0.0, decision.timer.started + table.time.decision_seconds - now),
+            "time_bank": seat.bank.seconds,
+        }
+        public = p.Turn(legal=None, **common)
+        mine = p.Turn(legal=decision.legal.to_dict(), **common)
+        self._turn = (public, mine)
+        return self._event(public, {decision.name: mine})
+
+    def _name_at(self, seat: int) -> str:
+        return self.table.seats[seat].name if seat in self.table.seats else "?"
+
+    def _owner(self, name: str) -> dict[str, Any]:
+        seated = self.seated.get(name)
+        if seated is None:
+            return {"account": None, "bot": None}
+        return {"account": seated.account_id, "bot": seated.bot}
+
+    def _mirror_ledger(self, batch: Batch) -> None:
+        """The room ledger's movements in and out of the table, as the database's."""
+        ledger = self.table.ledger
+        table_key = f"table:{self.config.id}"
+        for index in range(self._ledger_seen, len(ledger)):
+            entry = ledger[index]
+            if entry.source.kind is AccountKind.PLAYER and entry.kind in _EXTERNAL_IN:
+                seated = self.seated.get(entry.source.owner)
+                account = seated.account_id if seated is not None else None
+                batch.moves.append(
+                    Move(
+                        "buy-in"
+                        if entry.kind is EntryKind.BUY_IN
+                        else "top-up"
+                        if entry.kind is EntryKind.TOP_UP
+                        else "buy-in",
+                        wallet_key(account),
+                        table_key,
+                        entry.amount,
+                        account,
+                    )
+                )
+            elif entry.destination.kind is AccountKind.PLAYER:
+                seated = self.seated.get(entry.destination.owner)
+                account = seated.account_id if seated is not None else None
+                batch.moves.append(
+                    Move("cash-out", table_key, wallet_key(account), entry.amount, account)
+                )
+            elif entry.kind is EntryKind.RAKE:
+                batch.moves.append(Move("rake", table_key, "house", entry.amount, None))
+        self._ledger_seen = len(ledger)
+
+    # ------------------------------------------------------------- replies
+
+    def _error(self, code: p.ErrorCode, message: str, *, of: str | None = None) -> p.Error:
+        return p.Error(code=code, message=message, table=self.id, of=of)
+
+    def _reply(self, request: _Request, message: BaseModel) -> None:
+        if request.outbox is not None:
+            request.outbox.offer(p.dump(message))
+
+    def _catch_up(self, request: _Request, last_seq: int) -> None:
+        """Send a returning client what it missed after ``last_seq``, or a snapshot."""
+        outbox = request.outbox
+        assert outbox is not None
+        player = request.player.name if request.player is not None else None
+        oldest = self.recent[0].seq if self.recent else self.seq + 1
+        if last_seq >= 0 and last_seq + 1 >= oldest:
+            for event in self.recent:
+                if event.seq > last_seq:
+                    outbox.offer(event.text_for(player))
+        # Then the table as it is now, with the current turn's time left (a restart gives
+        # the decision its whole time again).
+        outbox.offer(p.dump(self.snapshot(player)))
+
+    def snapshot(self, player: str | None) -> p.Snapshot:
+        """The table as ``player`` (``None``: a spectator) may see it now."""
+        state = self.table.view(player)
+        decision = state.get("decision")
+        if decision is not None and decision.get("name") != player:
+            decision["legal"] = None  # what the player to act may do is theirs alone
+        turn = None
+        if self._turn is not None:
+            public, mine = self._turn
+            turn = mine if player == public.name else public
+        return p.Snapshot(table=self.id, seq=max(self.seq, 1), state=state, turn=turn)
+
+    # ---------------------------------------------------------- connections
+
+    def disconnected(self, name: str) -> None:
+        """The player's last connection closed (the clock runs for them as for anyone)."""
+        if self.table.is_seated(name):
+            self.table.disconnect(name)
+
+    def reconnected(self, name: str) -> None:
+        """The player is back."""
+        if self.table.is_seated(name):
+            self.table.reconnect(name)
+
+
+def _action_data(action: Action) -> dict[str, Any]:
+    return {
+        "kind": action.kind.value,
+        "amount": action.amount,
+        "cards": [str(c) for c in action.cards],
+    }
+
+
+def _action_of(data: dict[str, Any]) -> Action:
+    cards = tuple(parse_cards(" ".join(data.get("cards") or ()))) if data.get("cards") else ()
+    return Action(ActionKind(data["kind"]), data.get("amount"), cards)
+
+
+def _history(hand: Any, seed: bytes, table: str, number: int, names: list[str]) -> str:
+    """The hand's full PHH (every card) with its seed and commitment."""
+    from mazziere.game.italian import ItalianHand
+    from mazziere.history.holdem import to_phh
+    from mazziere.history.phh import dumps
+    from mazziere.history.phh_italian import dumps_italian
+
+    fields: dict[str, Any] = {
+        "table": table,
+        "hand": number,
+        "players": names,
+        "_seed": seed.hex(),
+        "_commitment": commitment(seed),
+    }
+    if isinstance(hand, ItalianHand):
+        return dumps_italian(hand, extra=fields)
+    number_field = {"hand": fields.pop("hand")}  # to_phh's own first argument is called hand
+    return dumps(to_phh(hand, **fields).replace(**number_field))
+
+
+# --------------------------------------------------------------- the service
+
+
+class TableService:
+    """Every table task of the server: opens them, finds them, stops them."""
+
+    def __init__(self, store: TableStore, bus: Bus, *, bot_seconds: float = 0.8) -> None:
+        self.store = store
+        self.bus = bus
+        self.bot_seconds = bot_seconds
+        self.tasks: dict[str, TableTask] = {}
+
+    async def open(self, config: TableConfig) -> TableTask:
+        """Rebuild a table from its stored commands and start its task."""
+        task = TableTask(config, self.store, self.bus, bot_seconds=self.bot_seconds)
+        await task.rebuild()
+        self.tasks[task.id] = task
+        task.start()
+        return task
+
+    def find(self, table: str) -> TableTask:
+        """The task of table ``table`` (raise :class:`~mazziere.server.protocol.ProtocolError`)."""
+        task = self.tasks.get(table)
+        if task is None:
+            raise p.ProtocolError(p.ErrorCode.NO_TABLE, f"no table {table!r}")
+        return task
+
+    def tables_of(self, name: str) -> list[str]:
+        """The tables where ``name`` sits."""
+        return [t.id for t in self.tasks.values() if name in t.seated]
+
+    async def stop(self) -> None:
+        """Stop every task."""
+        for task in list(self.tasks.values()):
+            await task.stop()
+        self.tasks.clear()

@@ -1,0 +1,226 @@
+"""The table service in one process: a task per table, commands through its queue,
+turn ids, refusals that change nothing, every command stored, and a table rebuilt from
+what was stored exactly as it was."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from mazziere.fair import verify
+from mazziere.room.structure import Stakes
+from mazziere.server import protocol as p
+from mazziere.server.bus import LocalBus
+from mazziere.server.tables import MemoryStore, Player, TableConfig, TableTask
+
+
+class Inbox:
+    """A connection's outbox that keeps every message, parsed."""
+
+    def __init__(self, player: str | None) -> None:
+        self._player = player
+        self.messages: list[dict[str, Any]] = []
+
+    @property
+    def player(self) -> str | None:
+        return self._player
+
+    def offer(self, text: str) -> None:
+        self.messages.append(json.loads(text))
+
+    def last(self, kind: str) -> dict[str, Any]:
+        return next(m for m in reversed(self.messages) if m["type"] == kind)
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m["type"] == kind]
+
+
+CONFIGS = {
+    "holdem": dict(rules="holdem", seats=6, stakes=Stakes(small_blind=5, big_blind=10)),
+    "italian-classic": dict(rules="italian-classic", seats=5, stakes=Stakes(ante=10)),
+    "italian-32": dict(rules="italian-32", seats=5, stakes=Stakes(small_blind=10, big_blind=20)),
+}
+
+
+def config(rules: str, **more: Any) -> TableConfig:
+    return TableConfig(
+        id=1,
+        name="t",
+        min_buy_in=200,
+        max_buy_in=2000,
+        next_hand_seconds=0.0,
+        **{**CONFIGS[rules], **more},
+    )
+
+
+ANNA = Player(1, "anna")
+BRUNO = Player(2, "bruno")
+
+
+async def until(check: Any, seconds: float = 20.0) -> None:
+    """Let the table run until ``check()`` holds."""
+    for _ in range(int(seconds / 0.01)):
+        if check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the table never got there")
+
+
+def my_turn(inbox: Inbox, name: str) -> dict[str, Any] | None:
+    """The turn waiting for ``name`` (the latest turn event, if it is theirs)."""
+    turns = inbox.of_type("turn")
+    if turns and turns[-1]["name"] == name:
+        later = [m for m in inbox.messages if m.get("seq", 0) > turns[-1]["seq"]]
+        if not any(m["type"] in ("record", "hand_ended") for m in later):
+            return turns[-1]
+    return None
+
+
+def passive(legal: dict[str, Any]) -> str:
+    kinds = legal["kinds"]
+    for kind in ("check", "call", "draw", "show", "fold"):
+        if kind in kinds:
+            return kind
+    return kinds[0]
+
+
+@pytest.mark.parametrize("rules", ["holdem", "italian-classic", "italian-32"])
+def test_a_player_and_bots_play_hands_that_are_stored_and_fair(rules: str) -> None:
+    async def scenario() -> None:
+        store = MemoryStore({1: 10_000})
+        bus = LocalBus()
+        task = TableTask(config(rules), store, bus, bot_seconds=0.0)
+        await task.rebuild()
+        task.start()
+        anna = Inbox("anna")
+        bus.connect(anna)
+        await task.submit(ANNA, p.Sit(table="1", buy_in=1000, seat=1), anna)
+        assert anna.last("ack")["of"] == "sit"
+        await task.submit(ANNA, p.AddBots(table="1", count=2), anna)
+        ended = 0
+        while ended < 6:
+            await until(
+                lambda seen=ended: bool(
+                    my_turn(anna, "anna") or len(anna.of_type("hand_ended")) > seen
+                )
+            )
+            ended = len(anna.of_type("hand_ended"))
+            turn = my_turn(anna, "anna")
+            if turn is not None and ended < 6:
+                kind = passive(turn["legal"])
+                act = p.Act(table="1", action_id=turn["action_id"], kind=kind)  # type: ignore[arg-type]
+                await task.submit(ANNA, act, anna)
+                assert anna.last("ack")["action_id"] == turn["action_id"], anna.messages[-3:]
+                await task.submit(ANNA, act, anna)  # a retry: acknowledged, not applied again
+                assert anna.last("ack")["repeated"] is True
+        await task.stop()
+        # Every event has the table's next sequence number.
+        seqs = [m["seq"] for m in anna.messages if "seq" in m]
+        assert seqs == list(range(1, len(seqs) + 1))
+        # Each hand was committed to before the deal and the seed shown after it.
+        started = {m["hand"]: m["commitment"] for m in anna.of_type("hand_started")}
+        for end in anna.of_type("hand_ended"):
+            assert started[end["hand"]] == end["commitment"]
+        histories = [b.hand_end.history for b in store.batches[1] if b.hand_end is not None]
+        assert len(histories) >= 6
+        for history in histories:
+            assert verify(history).cards_checked > 0
+        # The wallet paid the buy-in into the table.
+        assert store.wallets[1] == 9_000
+
+    asyncio.run(scenario())
+
+
+def test_refusals_change_nothing() -> None:
+    async def scenario() -> None:
+        store = MemoryStore({1: 10_000, 2: 100})
+        bus = LocalBus()
+        task = TableTask(config("holdem"), store, bus, bot_seconds=0.0)
+        await task.rebuild()
+        task.start()
+        anna, bruno = Inbox("anna"), Inbox("bruno")
+        await task.submit(BRUNO, p.Sit(table="1", buy_in=500), bruno)
+        assert bruno.last("error")["code"] == "refused"  # his wallet holds 100
+        await task.submit(BRUNO, p.Leave(table="1"), bruno)
+        assert bruno.last("error")["code"] == "not_seated"
+        await task.submit(ANNA, p.Sit(table="1", buy_in=50_000, seat=2), anna)
+        assert anna.last("error")["code"] == "refused"  # above the table's maximum
+        await task.submit(None, p.Sit(table="1", buy_in=500), anna)
+        assert anna.last("error")["code"] == "unauthenticated"
+        assert len(store.commands.get(1, [])) == 0
+        await task.submit(ANNA, p.Sit(table="1", buy_in=1000, seat=2), anna)
+        await task.submit(ANNA, p.AddBots(table="1", count=1), anna)
+        await until(lambda: bool(anna.of_type("turn")))
+        stored = len(store.commands[1])
+        turn = anna.of_type("turn")[-1]
+        if turn["name"] != "anna":
+            await until(lambda: my_turn(anna, "anna") is not None)
+            turn = my_turn(anna, "anna")
+            assert turn is not None
+            stored = len(store.commands[1])
+        stale = p.Act(table="1", action_id=turn["action_id"] - 1, kind="fold")
+        await task.submit(ANNA, stale, anna)
+        assert anna.last("error")["code"] == "stale_action"
+        illegal = p.Act(table="1", action_id=turn["action_id"], kind="bet", amount=1)
+        await task.submit(ANNA, illegal, anna)
+        assert anna.last("error")["code"] == "illegal_action"
+        await task.submit(ANNA, p.Answer(table="1", accept=True), anna)
+        assert anna.last("error")["code"] == "refused"
+        assert len(store.commands[1]) == stored
+        await task.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_rebuilt_table_is_the_table_that_stopped() -> None:
+    async def scenario() -> None:
+        store = MemoryStore({1: 10_000, 2: 10_000})
+        bus = LocalBus()
+        first = TableTask(config("italian-32"), store, bus, bot_seconds=0.0)
+        await first.rebuild()
+        first.start()
+        anna, bruno = Inbox("anna"), Inbox("bruno")
+        await first.submit(ANNA, p.Sit(table="1", buy_in=1000, seat=1), anna)
+        await first.submit(BRUNO, p.Sit(table="1", buy_in=1000, seat=3), bruno)
+        await first.submit(ANNA, p.AddBots(table="1", count=1), anna)
+        await first.submit(BRUNO, p.Chat(table="1", text="ciao"), bruno)
+        # Play until it is one of the two people's turn in the third hand, then stop.
+        while True:
+            await until(lambda: my_turn(anna, "anna") or my_turn(anna, "bruno"))
+            turn = my_turn(anna, "anna") or my_turn(anna, "bruno")
+            assert turn is not None
+            if turn["hand"] >= 3:
+                break
+            who, box = (ANNA, anna) if turn["name"] == "anna" else (BRUNO, bruno)
+            mine = box.last("turn")
+            kind = passive(mine["legal"])
+            await first.submit(who, p.Act(table="1", action_id=turn["action_id"], kind=kind), box)  # type: ignore[arg-type]
+        await first.stop()
+        second = TableTask(config("italian-32"), store, LocalBus(), bot_seconds=0.0)
+        count = await second.rebuild()
+        assert count == len(store.commands[1])
+        for attribute in ("seq", "action_id"):
+            assert getattr(second, attribute) == getattr(first, attribute)
+        view_a, view_b = first.table.view("anna"), second.table.view("anna")
+        for state in (view_a, view_b):
+            state.pop("decision")  # its clock started again
+        assert view_a == view_b
+        assert first.table.hand is not None and second.table.hand is not None
+        assert second.table.hand.log == first.table.hand.log
+        # A client that saw everything up to the stop gets only the snapshot; one that
+        # missed the last three events gets them first.
+        back = Inbox("bruno")
+        second.start()
+        await second.submit(BRUNO, p.Resume(table="1", last_seq=first.seq - 3), back)
+        assert [m["seq"] for m in back.messages[:3]] == [first.seq - 2, first.seq - 1, first.seq]
+        assert back.messages[-1]["type"] == "snapshot"
+        # The turn waited for before the stop is the same turn, with the same id.
+        turn = my_turn(anna, "anna") or my_turn(anna, "bruno")
+        assert turn is not None
+        assert back.messages[-1]["turn"]["action_id"] == turn["action_id"]
+        await second.stop()
+
+    asyncio.run(scenario())
