@@ -77,18 +77,23 @@ def test_the_documented_examples_replay() -> None:
 def test_mazziere_replay_plays_italian_histories(capsys: pytest.CaptureFixture[str]) -> None:
     from mazziere.cli import main
 
-    code = main(["replay", str(DATA / "i32_parole_split.phh"), "--json"])
+    path = DATA / "i32_parole_split.phh"
+    code = main(["replay", str(path), "--json"])
     out, err = capsys.readouterr()
     assert code == 0 and err == ""
     assert json.loads(out) == {
         "hands": [
             {
-                "finishing_stacks": ["5022.00", "4900.00", "5021.00", "5022.00"],
-                "payoffs": ["22.00", "-100.00", "21.00", "22.00"],
+                "file": str(path),
+                "hand": None,
+                "players": [],
+                "finishing_stacks": ["5022", "4900", "5021", "5022"],
+                "payoffs": ["22", "-100", "21", "22"],
                 "error": None,
             }
         ]
     }
-    main(["replay", str(DATA / "c45_at_most_four_cards.phh")])
-    out, _ = capsys.readouterr()
-    assert "at most 4 cards may be changed" in out
+    # A file whose only hand breaks a rule holds no valid hand: bad input.
+    assert main(["replay", str(DATA / "c45_at_most_four_cards.phh")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "at most 4 cards may be changed" in err

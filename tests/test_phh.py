@@ -283,11 +283,17 @@ def test_cli_replay_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(payload["hands"]) == 246
     first = payload["hands"][0]
     assert first == {
+        "file": str(SAMPLE),
+        "hand": 1,
+        "players": first["players"],
         "finishing_stacks": ["201.30", "80.60", "197.00"],
         "payoffs": ["1.00", "-1.00", "0.00"],
         "error": None,
     }
-    assert [h["payoffs"] for h in payload["hands"]] == [e["payoffs"] for e in expected]
+    # The same amounts (a hand in whole dollars shows them as integers).
+    assert [[Decimal(v) for v in h["payoffs"]] for h in payload["hands"]] == [
+        [Decimal(v) for v in e["payoffs"]] for e in expected
+    ]
 
 
 def test_cli_replay_text_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -295,12 +301,12 @@ def test_cli_replay_text_and_errors(tmp_path: Path, capsys: pytest.CaptureFixtur
     bad = dumps(nt(["d dh p1 ????", "p2 f"]))
     path = tmp_path / "two.phhs"
     path.write_text(f"[1]\n{good}\n[2]\n{bad}")
-    assert main(["replay", str(path)]) == 0
+    assert main(["replay", str(path)]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "[1] stacks 99.00 101.00 100.00 | payoffs -1.00 +1.00 0.00"
-    assert out[1].startswith("[2] error: ")
+    assert out[0] == f"{path} [1]: p1 99 (-1) · p2 101 (+1) · p3 100 (0)"
+    assert out[1].startswith(f"{path} [2] error: ")
     assert out[2] == "2 hands: 1 replayed, 1 with errors"
-    assert main(["replay", str(path), "--json"]) == 0
+    assert main(["replay", str(path), "--json"]) == 1
     hands = json.loads(capsys.readouterr().out)["hands"]
     assert hands[1]["error"] is not None and hands[1]["payoffs"] is None
 

@@ -160,7 +160,7 @@ async def test_out_of_chips_the_player_buys_in_again(tmp_path: Path, capsys: Any
     (path,) = sorted(folder.glob("*.phh"))
     (played,) = session.hands
     stacks = dict(zip(played.names, replay_stacks(path, capsys), strict=True))
-    assert stacks == {"You": "0.00", "Bot 2": "1300.00"}
+    assert stacks == {"You": "0", "Bot 2": "1300"}
 
 
 def _check_or_fold(situation: Any) -> Action:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -159,3 +161,26 @@ async def press_keys(pilot: Any, *keys: str) -> None:
     for key in keys:
         await pilot.press(key)
     await pilot.pause()
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """``mazziere ARGS`` as a user runs it: a subprocess, no terminal, stopped after 30 s."""
+    return subprocess.run(
+        [sys.executable, "-m", "mazziere.cli", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def play_hands(session: PlaySession, count: int) -> None:
+    """Deal ``count`` hands; the player lets the clock act for them, the bots play."""
+    for _ in range(count):
+        assert session.start_next_hand()
+        while not session.hand_over:
+            if session.my_decision() is not None:
+                session.act(session.timeout_action())
+            else:
+                session.play_bot()

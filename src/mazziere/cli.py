@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
@@ -173,39 +173,156 @@ def bench_eval(
 # --- hand engine: `mazziere replay`, `mazziere bench engine` -------------------------
 
 
-@app.command()
-def replay(
-    path: Annotated[str, typer.Argument(metavar="FILE", help="A .phh or .phhs hand history.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-) -> None:
-    """Replay every hand of a PHH file: finishing stacks and payoffs in the file's units."""
+class ReplayedHand(NamedTuple):
+    """One hand of a ``mazziere replay`` run: where it came from and how it ended."""
+
+    file: str
+    number: int | None
+    players: list[str]
+    whole_chips: bool
+    """The hand counts chips in whole numbers: its amounts are shown as integers."""
+    outcome: Any
+
+    @property
+    def label(self) -> str:
+        return f"{self.file} [{self.number}]" if self.number is not None else self.file
+
+    def amount(self, value: Any, *, sign: bool = False) -> str:
+        from mazziere.history.phh import format_amount
+
+        text = str(int(value)) if self.whole_chips else format_amount(value)
+        return ("+" + text) if sign and value > 0 else text
+
+    def to_dict(self) -> dict[str, Any]:
+        outcome = self.outcome
+        entry: dict[str, Any] = {"file": self.file, "hand": self.number, "players": self.players}
+        if outcome.error is not None:
+            entry.update(finishing_stacks=None, payoffs=None, error=outcome.error)
+        else:
+            entry.update(
+                finishing_stacks=[self.amount(v) for v in outcome.finishing_stacks],
+                payoffs=[self.amount(v) for v in outcome.payoffs],
+                error=None,
+            )
+        return entry
+
+    def line(self) -> str:
+        outcome = self.outcome
+        if outcome.error is not None:
+            return f"{self.label} error: {outcome.error}"
+        names = self.players or [f"p{i}" for i in range(1, len(outcome.payoffs) + 1)]
+        seats = [
+            f"{name} {self.amount(stack)} ({self.amount(payoff, sign=True)})"
+            for name, stack, payoff in zip(
+                names, outcome.finishing_stacks, outcome.payoffs, strict=False
+            )
+        ]
+        return f"{self.label}: " + " · ".join(seats)
+
+
+def _history_files(paths: list[str]) -> list[Any]:
+    """The ``.phh`` and ``.phhs`` files named, a folder standing for those under it."""
     from pathlib import Path
 
-    from mazziere.history.phh import format_amount, loads_many
+    files: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            found = sorted(
+                p for p in path.rglob("*") if p.suffix in (".phh", ".phhs") and p.is_file()
+            )
+            if not found:
+                raise UsageProblem(f"no .phh or .phhs file in the folder {name}")
+            files.extend(found)
+        else:
+            files.append(path)
+    return files
+
+
+def _replay_file(path: Any, shown: str) -> list[ReplayedHand]:
+    """Every hand of one file, replayed; a file that cannot be read is bad input."""
+    from mazziere.history.phh import PHHError, loads_many
     from mazziere.history.replay import Outcome, replay_hand
 
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise UsageProblem(f"cannot read {path}: {reason}") from None
-    sections = loads_many(text)
-    outcomes = [
-        replay_hand(s.hand) if s.hand is not None else Outcome(error=s.error) for s in sections
-    ]
-    if as_json:
-        typer.echo(json.dumps({"hands": [o.to_dict() for o in outcomes]}))
-        return
-    for index, (section, outcome) in enumerate(zip(sections, outcomes, strict=True), start=1):
-        label = f"[{section.number}]" if section.number is not None else f"#{index}"
-        if outcome.error is not None:
-            typer.echo(f"{label} error: {outcome.error}")
+        raise UsageProblem(f"cannot read {shown}: {reason}") from None
+    try:
+        sections = loads_many(text)
+    except PHHError as exc:
+        raise UsageProblem(f"{shown} holds no valid hand: {exc}") from None
+    hands = []
+    for section in sections:
+        hand = section.hand
+        if hand is None:
+            hands.append(
+                ReplayedHand(shown, section.number, [], False, Outcome(error=section.error))
+            )
             continue
-        stacks = " ".join(format_amount(v) for v in outcome.finishing_stacks)
-        payoffs = " ".join(("+" if v > 0 else "") + format_amount(v) for v in outcome.payoffs)
-        typer.echo(f"{label} stacks {stacks} | payoffs {payoffs}")
-    failed = sum(o.error is not None for o in outcomes)
-    typer.echo(f"{len(outcomes)} hands: {len(outcomes) - failed} replayed, {failed} with errors")
+        players = hand.get("players")
+        names = [str(p) for p in players] if isinstance(players, list) else []
+        outcome = replay_hand(hand)
+        # A hand whose stacks, blinds and antes are TOML integers (not ``1000.0``) counts
+        # whole chips, as the app writes them; its results are shown as integers too.
+        amounts = [hand.get(key) for key in ("starting_stacks", "blinds_or_straddles", "antes")]
+        whole = all(
+            isinstance(values, list) and all(type(v) is int for v in values) for values in amounts
+        ) and all(v == int(v) for v in (*outcome.finishing_stacks, *outcome.payoffs))
+        number = section.number
+        if number is None and type(hand.get("hand")) is int:
+            number = hand["hand"]
+        hands.append(ReplayedHand(shown, number, names, whole, outcome))
+    return hands
+
+
+@app.command()
+def replay(
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="PATH...",
+            help="Hand histories: .phh or .phhs files, or folders holding them "
+            "(such as the one `mazziere play` saves).",
+        ),
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Replay every hand of PHH files: each player's finishing stack and payoff.
+
+    A file with no hand that replays is bad input (exit code 2); when only some
+    hands fail, the others are replayed, the failed ones are named on stderr and
+    the exit code is 1.
+    """
+    files = _history_files(paths)
+    shown = [str(f) for f in files]
+    results: list[ReplayedHand] = []
+    for path, name in zip(files, shown, strict=True):
+        hands = _replay_file(path, name)
+        if not hands:
+            raise UsageProblem(f"{name} holds no hand")
+        if all(h.outcome.error is not None for h in hands):
+            first = hands[0].outcome.error
+            more = f" (and {len(hands) - 1} more)" if len(hands) > 1 else ""
+            raise UsageProblem(f"{name} holds no valid hand: {first}{more}")
+        results.extend(hands)
+    if as_json:
+        typer.echo(json.dumps({"hands": [r.to_dict() for r in results]}, ensure_ascii=False))
+    else:
+        for result in results:
+            typer.echo(result.line())
+    failed = [r for r in results if r.outcome.error is not None]
+    if not as_json:
+        replayed = len(results) - len(failed)
+        typer.echo(f"{len(results)} hands: {replayed} replayed, {len(failed)} with errors")
+    if failed:
+        names = ", ".join(r.label for r in failed)
+        print(
+            f"mazziere: error: {len(failed)} of {len(results)} hands did not replay: {names}",
+            file=sys.stderr,
+        )
+        raise typer.Exit(1)
 
 
 @bench_app.command("engine")
@@ -390,10 +507,13 @@ def play(
     seconds: Annotated[float, typer.Option(help="Seconds for each decision.")] = 30.0,
     hands_dir: Annotated[
         str | None,
-        typer.Option(help="Folder for the hand histories (default: ~/.local/share/mazziere)."),
+        typer.Option(
+            help="Each sitting saves its hands in a new folder made under this one "
+            "(default: ~/.local/share/mazziere/hands, or $XDG_DATA_HOME/mazziere/hands)."
+        ),
     ] = None,
 ) -> None:
-    """Play against bots in the terminal; the hand histories are saved when you quit."""
+    """Play against bots in the terminal; each hand is saved as a PHH file as it ends."""
     import random
     import secrets
     from pathlib import Path
@@ -419,10 +539,10 @@ def play(
         table_rng, bot_rng = random.Random(seed), random.Random(f"{seed} bots")
     session = PlaySession(config, clock=SystemClock(), rng=table_rng, bot_rng=bot_rng)
     folder = Path(hands_dir) if hands_dir is not None else None
-    saved = PlayApp(session, hands_dir=folder).run()
+    session.open_folder(folder)  # a folder that cannot be made stops us here (exit code 2)
+    PlayApp(session, hands_dir=folder).run()
     words = session.words
-    if saved is None:
-        saved = session.save(folder)
+    saved = session.save(folder)
     if saved is None:
         typer.echo(words.pick("Nessuna mano finita: niente da salvare.", "No hand finished."))
     else:
@@ -478,7 +598,8 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     command = typer.main.get_command(app)
     try:
-        command.main(args=args or ["--help"], prog_name="mazziere", standalone_mode=False)
+        # Out of standalone mode, click hands back a command's ``typer.Exit`` code as the result.
+        code = command.main(args=args or ["--help"], prog_name="mazziere", standalone_mode=False)
     except typer.Exit as exc:
         return exc.exit_code
     except typer.Abort:
@@ -490,7 +611,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:  # our precise errors: cards, rules, players
         print(f"mazziere: error: {exc}", file=sys.stderr)
         return 2
-    return 0
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -14,7 +14,7 @@ Everything is driven by keys (and the mouse on the buttons):
   itself after a few seconds), ``y``/``n`` answer the table's questions,
   ``r`` buys in again after losing every chip, ``i`` sits back in;
 * ``h`` shows the previous hands, ``C`` switches to the four-colour deck,
-  ``q`` quits and saves the session's hand histories as PHH files.
+  ``q`` quits; each finished hand was saved as a PHH file when it ended.
 """
 
 from __future__ import annotations
@@ -142,7 +142,8 @@ class PlayApp(App[Path | None]):
     ``next_hand_delay``: seconds before the next hand comes by itself
     (``None``: only on a key press); ``tick``: whether a timer runs the
     table's clock (timeouts, the countdown); ``hands_dir``: where the
-    session's folder of hand histories is made on quitting.
+    session's folder of hand histories is made when the app starts (each hand is written
+    as it ends).
     """
 
     TITLE = "Mazziere"
@@ -209,6 +210,11 @@ class PlayApp(App[Path | None]):
 
     def on_mount(self) -> None:
         self._table_screen = self.screen
+        if self.hands_dir is not None:
+            try:
+                self.session.open_folder(self.hands_dir)  # each hand is written as it ends
+            except PlayError as error:
+                self._say_error(str(error))
         self.session.start_next_hand()
         self._after_change()
         if self.ticking:
@@ -956,10 +962,16 @@ class PlayApp(App[Path | None]):
                 style="bold yellow",
             )
             return
-        self.saved = self.session.save(self.hands_dir)
-        self.exit(self.saved)
+        self._save_and_exit()
 
     async def action_quit(self) -> None:  # ctrl+q, Textual's own quit
-        """Quit at once, saving the hand histories."""
-        self.saved = self.session.save(self.hands_dir)
+        """Quit at once (the finished hands are saved already)."""
+        self._save_and_exit()
+
+    def _save_and_exit(self) -> None:
+        # Each hand was written as it ended; this writes what a failed folder kept back.
+        try:
+            self.saved = self.session.save(self.hands_dir)
+        except PlayError:
+            self.saved = None  # the command line tells why, after the screen is gone
         self.exit(self.saved)

@@ -26,6 +26,8 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -66,7 +68,10 @@ __all__ = [
     "SeatLine",
     "Snapshot",
     "SystemClock",
+    "default_hands_folder",
     "hand_history",
+    "new_hands_folder",
+    "write_hand",
 ]
 
 BIG_BET = 10
@@ -258,6 +263,9 @@ class PlaySession:
         self.transcript: list[Text] = []
         """Every line of the sitting in order: the hands' logs and the notices between them."""
         self.started = datetime.now()
+        self.folder: Path | None = None
+        """Where the finished hands are written as they end (see :meth:`open_folder`)."""
+        self._written = 0
         self._current: _Hand | None = None
         self._button_draw_told = False
         self._told_finishes: set[str] = set()
@@ -668,6 +676,7 @@ class PlaySession:
                 payoffs=result.payoffs,
             )
         )
+        self._write_finished()
         self._after_hand()
 
     def _summary(self, current: _Hand) -> Text:
@@ -921,22 +930,124 @@ class PlaySession:
 
     # ------------------------------------------------------------- histories
 
+    def open_folder(self, base: Path | str | None = None) -> Path:
+        """Make this sitting's new folder under ``base`` (default: :func:`default_hands_folder`)
+        and write each finished hand there as a PHH file the moment it ends (those already
+        finished at once); return the folder.
+
+        Called when the sitting starts, so a folder that cannot be made is told before any
+        hand is played: :class:`PlayError` says which and why.
+        """
+        if self.folder is not None:
+            return self.folder
+        where = Path(base) if base is not None else default_hands_folder()
+        try:
+            self.folder = new_hands_folder(where, self._folder_name())
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise PlayError(f"cannot save the hand histories in {where}: {reason}") from None
+        self._written = 0
+        self._write_finished()
+        return self.folder
+
+    def _folder_name(self) -> str:
+        return f"{self.started.strftime('%Y%m%d-%H%M%S')}-{self.rules.name}"
+
+    def _write_finished(self) -> None:
+        """Write the hands finished since the last write; if the folder fails, move the whole
+        sitting to a folder that works and say where (a finished hand is never lost)."""
+        folder = self.folder
+        if folder is None:
+            return
+        try:
+            for played in self.hands[self._written :]:
+                write_hand(folder, played)
+                self._written += 1
+        except OSError as error:
+            self._move_histories(folder, error)
+
+    def _move_histories(self, failed: Path, error: OSError) -> None:
+        import tempfile
+
+        words = self.words
+        reason = error.strerror or str(error)
+        name = self._folder_name()
+
+        def in_the_default_folder() -> Path:
+            return new_hands_folder(default_hands_folder(), name)
+
+        def in_a_temporary_folder() -> Path:
+            return Path(tempfile.mkdtemp(prefix=f"mazziere-{name}-"))
+
+        for make in (in_the_default_folder, in_a_temporary_folder):
+            try:
+                folder = make()
+                for played in self.hands:
+                    write_hand(folder, played)
+            except OSError:
+                continue
+            self.folder = folder
+            self._written = len(self.hands)
+            self._notice(
+                Text(
+                    words.pick(
+                        f"Non riesco a salvare in {failed} ({reason}): "
+                        f"le mani di questa sessione sono ora in {folder}",
+                        f"Cannot save in {failed} ({reason}): "
+                        f"this sitting's hands are now in {folder}",
+                    ),
+                    style="bold red",
+                )
+            )
+            return
+        self.folder = None  # nowhere to write: the hands stay here, saved again on quitting
+        self._notice(
+            Text(
+                words.pick(
+                    f"Non riesco a salvare le mani ({reason})",
+                    f"Cannot save the hands ({reason})",
+                ),
+                style="bold red",
+            )
+        )
+
     def save(self, folder: Path | str | None = None) -> Path | None:
-        """Write each finished hand as a PHH file in a new folder under ``folder``; return
-        the folder (``None`` when no hand was finished)."""
+        """Make sure every finished hand is written (in the sitting's folder, opened under
+        ``folder`` if it is not open yet); return the folder, ``None`` when no hand was
+        finished (an empty folder made at the start is removed)."""
         if not self.hands:
+            if self.folder is not None:
+                with contextlib.suppress(OSError):
+                    self.folder.rmdir()
+                self.folder = None
             return None
-        base = Path(folder) if folder is not None else default_hands_folder()
-        stamp = self.started.strftime("%Y%m%d-%H%M%S")
-        target = base / f"{stamp}-{self.rules.name}"
-        suffix = 1
-        while target.exists():
-            suffix += 1
-            target = base / f"{stamp}-{self.rules.name}-{suffix}"
-        target.mkdir(parents=True)
-        for played in self.hands:
-            (target / f"hand-{played.number:04d}.phh").write_text(played.phh, encoding="utf-8")
+        if self.folder is None:
+            self.open_folder(folder)
+        else:
+            self._write_finished()
+        return self.folder
+
+
+def new_hands_folder(base: Path, name: str) -> Path:
+    """A new folder ``base/name`` (``name-2``, ``name-3``... when that one exists: sittings
+    started in the same second never share one)."""
+    base.mkdir(parents=True, exist_ok=True)
+    for suffix in itertools.count(1):
+        target = base / (name if suffix == 1 else f"{name}-{suffix}")
+        try:
+            target.mkdir()
+        except FileExistsError:
+            continue
         return target
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def write_hand(folder: Path, played: PlayedHand) -> Path:
+    """``played`` as ``hand-NNNN.phh`` in ``folder``; a file already there is never replaced."""
+    path = folder / f"hand-{played.number:04d}.phh"
+    with path.open("x", encoding="utf-8") as file:
+        file.write(played.phh)
+    return path
 
 
 def default_hands_folder() -> Path:
