@@ -394,6 +394,58 @@ def test_a_parol_pot_chain() -> None:
     assert sum(second.result.stacks) + second.carry.pot + second.result.rake == 1500  # type: ignore[union-attr]
 
 
+# Five players at Queens after a dead hand of four (10 each carried); p4 sat down since,
+# with no share in the carried pot.  Only p0 opens (a pair of Queens).
+AFTER_A_DEAD_HAND = ["QhQd9c8s6h", "Th9d7c6sKd", "JhTd8c7sAc", "AhKc9h7d6c", "KhJdTc8d6d"]
+
+
+def _parol_pot_with_a_newcomer(*, last_round: str) -> ItalianHand:
+    hand = classic(
+        [500] * 5,
+        opening_level=1,
+        carried_pot=40,
+        carried_shares=(10, 10, 10, 10, 0),
+        deck=dealt(AFTER_A_DEAD_HAND),
+    )
+    assert hand.phase is Phase.BETTING and hand.actor == 0  # no blind opening at Queens
+    hand.bet(20)
+    hand.call()
+    hand.fold()  # p2 gives up in the first round: 20 in the pot
+    hand.call()
+    hand.call()
+    for _ in range(4):
+        hand.draw()
+    assert hand.betting_round == 2 and hand.actor == 0  # the opener speaks first
+    for position, word in zip((0, 1, 3, 4), last_round, strict=True):
+        assert hand.actor == position
+        hand.parol() if word == "p" else hand.fold()
+    assert hand.is_over
+    return hand
+
+
+def test_a_fold_in_the_last_round_does_not_cancel_the_others_parol() -> None:
+    hand = _parol_pot_with_a_newcomer(last_round="pffp")  # p1 and p3 fold between parols
+    carry = hand.carry
+    assert carry.parol_pot and carry.pot == 40 + 5 * 10 + 4 * 20
+    assert carry.parol_players == (0, 4)
+    assert hand.result is not None and hand.result.pots == ()  # nobody was paid
+
+
+def test_the_adeguamento_matches_the_largest_parol_share() -> None:
+    """Decision 19: parol players' shares differ (p4 has none of the carried pot); every other
+    player with a share pays up to the largest, so nobody plays the parol pot on less."""
+    hand = _parol_pot_with_a_newcomer(last_round="ppfp")  # p3 folds in the last round
+    carry = hand.carry
+    assert carry.parol_players == (0, 1, 4)
+    assert carry.shares == (40, 40, 20, 40, 30)
+    assert carry.rejoin == (0, 0, 20, 0, 0)  # p3 matched 40 already: nothing to pay
+    plan = next_hand(carry, hand.result.stacks)  # type: ignore[union-attr]
+    assert plan.seats == (1, 2, 3, 4, 0)
+    assert plan.arguments["dead_money"] == (0, 20, 0, 0, 0)
+    plan = next_hand(carry, hand.result.stacks, declined=[2])  # type: ignore[union-attr]
+    assert plan.seats == (1, 3, 4, 0) and plan.passed == (2,)
+
+
 def test_carry_needs_the_end_of_the_hand() -> None:
     with pytest.raises(WrongPhaseError):
         _ = classic().carry

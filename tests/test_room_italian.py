@@ -127,6 +127,34 @@ def test_parol_pot_without_the_one_who_declines() -> None:
     assert not table.dealt_in("cal") and table.plan is not None and table.plan.players == 3
 
 
+def test_the_adeguamento_matches_the_largest_parol_share() -> None:
+    """Decision 19: a newcomer after a dead hand has no share of the carried pot; when the
+    parol players' shares differ, the others pay up to the largest of them."""
+    for seed in range(1, 20):
+        table = _classic("ann", "bob", "cal", "dan", seed=seed)
+        table.start_hand()
+        play_hand(table, italian_policy(opens=False))  # a dead hand: 10 each carried
+        table.sit_down("eve", 500)  # dealt in next, with no share of those 40
+        assert table.start_hand()
+        play_hand(table, italian_policy(folders=("cal",)))
+        carry = table.carry
+        if carry.parol_pot and "eve" in carry.parol_players and "cal" in carry.rejoin:
+            break
+    else:
+        raise AssertionError("no parol pot with the newcomer among the parol players")
+    largest = max(carry.shares[name] for name in carry.parol_players)
+    assert carry.shares["eve"] < largest
+    assert dict(carry.rejoin) == {"cal": largest - carry.shares["cal"]}
+    assert not table.start_hand()
+    assert table.offers["cal"].kind is OfferKind.REJOIN
+    assert table.offers["cal"].amount == largest - carry.shares["cal"]
+    table.answer("cal", True)
+    assert table.start_hand() and table.dealt_in("cal") and table.dealt_in("eve")
+    assert forced_bets(table)["cal"] == (largest - carry.shares["cal"], "dead", False)
+    play_hand(table, italian_policy(parol=False))
+    table.ledger.check()
+
+
 def test_italian_32_new_player_posts_the_over_or_waits_for_it() -> None:
     table = italian_table("italian-32", seats=5)
     for name, seat in (("ann", 1), ("bob", 2), ("cal", 3)):
