@@ -408,6 +408,18 @@ def test_rake_percent_cap_and_no_flop_no_drop() -> None:
 # ------------------------------------------------------------ timeouts
 
 
+def test_rake_with_side_pots_rounds_down_and_takes_the_rest_from_the_main_pot() -> None:
+    rake = Rake(percent=Fraction(10, 100), no_flop_no_drop=False)
+    hand = HoldemHand([16, 51, 51], blinds=(1, 2), rng=random.Random(3), rake=rake)
+    for _ in range(3):
+        hand.all_in()
+    assert hand.result is not None and hand.result.rake == 11  # 10% of 48 + 70
+    # In proportion, rounded down: 4 of the main pot's 48, 6 of the side pot's 70;
+    # the chip left over comes from the main pot first.
+    awarded = [(r.pot, r.amount) for r in of(hand, PotAwarded)]
+    assert awarded == [(0, 48 - 5), (1, 70 - 6)]
+
+
 def test_timeout_checks_if_free_else_folds() -> None:
     hand = HoldemHand([100] * 3, blinds=(1, 2), rng=random.Random(14))
     record = hand.apply(Action.timeout())

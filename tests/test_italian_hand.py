@@ -446,6 +446,51 @@ def test_the_adeguamento_matches_the_largest_parol_share() -> None:
     assert plan.seats == (1, 3, 4, 0) and plan.passed == (2,)
 
 
+def _italian_32_to_round_two(seed: int, *, folds: int) -> ItalianHand:
+    """Four players (buio 50, controbuio 100, over 200); p3 calls, p0 folds, p1 calls and
+    p2 checks, or p3 raises to 1400 and ``folds`` players give up; everyone stands pat."""
+    hand = ItalianHand("italian-32", [5000] * 4, buio=50, rng=random.Random(seed))
+    if folds:
+        hand.raise_to(1400)
+        hand.fold()
+        hand.fold()
+        hand.call()
+    else:
+        hand.call()
+        hand.fold()
+        hand.call()
+        hand.check()
+    while hand.phase is Phase.DRAW:
+        hand.draw()
+    assert hand.betting_round == 2
+    return hand
+
+
+def test_the_italian_32_rake_cap_counts_the_players_dealt_in() -> None:
+    hand = _italian_32_to_round_two(1, folds=2)  # two of the four dealt in folded
+    while not hand.is_over:
+        hand.check() if hand.can_check() else hand.show()
+    assert hand.result is not None
+    # 2950 in the pot: 29 whole dollars, 145 cents; the cap is $2 with four players dealt
+    # in, although only two are left (with two or three dealt in it would be $1).
+    assert hand.result.rake == 145
+    assert sum(hand.result.stacks) + hand.result.rake == 20_000
+
+
+def test_a_parole_split_gives_two_odd_chips_to_two_different_winners() -> None:
+    odd_chip_winners: set[int] = set()
+    for seed in range(12):
+        hand = _italian_32_to_round_two(seed, folds=0)
+        for _ in range(3):
+            hand.parol()  # parole
+        assert hand.result is not None and hand.result.rake == 30
+        (pot,) = hand.result.pots
+        assert pot.amount == 620 and pot.winners == (1, 2, 3)  # 206 each, 2 chips over
+        assert sorted(pot.shares) == [206, 207, 207]
+        odd_chip_winners |= {w for w, s in zip(pot.winners, pot.shares, strict=True) if s == 207}
+    assert odd_chip_winners == {1, 2, 3}  # drawn at random, not always the same players
+
+
 def test_carry_needs_the_end_of_the_hand() -> None:
     with pytest.raises(WrongPhaseError):
         _ = classic().carry
