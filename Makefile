@@ -19,6 +19,8 @@ MYPY_PATHS = $(filter-out $(foreach d,$(filter-out %.py,$(ENGINE)),$(d)/%),$(ENG
 MYPY_PATHS += src/mazziere/tui
 # Provably fair deals and the room's real-time part (protocol, bus, tables, sockets).
 MYPY_PATHS += src/mazziere/fair.py src/mazziere/server
+# The benchmarks (not in the package): typed as strictly too.
+MYPY_PATHS += benchmarks
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "make: Python 3.11 or newer is needed" >&2; exit 2; }
@@ -31,8 +33,8 @@ run: $(STAMP)
 	$(BIN)/mazziere play --rules italian-classic --players 4
 
 lint: $(STAMP)
-	$(BIN)/ruff format --check src tests
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict $(MYPY_PATHS)
 
 test: lint
@@ -42,9 +44,13 @@ $(VENV)/.installed-bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	touch $@
 
+# The benchmarks (benchmarks/, not shipped in the wheel) with the peers of the bench extra.
 bench: $(VENV)/.installed-bench
-	$(BIN)/mazziere bench eval
-	$(BIN)/mazziere bench engine
+	$(BIN)/python -m benchmarks eval
+	$(BIN)/python -m benchmarks engine
+	$(BIN)/python -m benchmarks engine --rules italian-classic --hands 3000 --peer-hands 3000 --repeats 9
+	$(BIN)/python -m benchmarks engine --rules italian-32 --hands 3000 --peer-hands 3000 --repeats 9
+	$(BIN)/python -m benchmarks startup
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -28,8 +28,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-bench_app = typer.Typer(help="Benchmarks against other poker libraries, measured in one run.")
-app.add_typer(bench_app, name="bench")
 
 RulesOption = Annotated[
     str,
@@ -156,21 +154,7 @@ def demo(
             typer.echo(f"  seat {i + 1}: {shown:<18} {value.describe('it')}{mark}")
 
 
-@bench_app.command("eval")
-def bench_eval(
-    hands: Annotated[int, typer.Option(help="Hands per timing.")] = 100_000,
-    repeats: Annotated[int, typer.Option(help="Timings per figure (the median is kept).")] = 5,
-    seed: Annotated[int, typer.Option(help="Seed of the random hands.")] = 1,
-) -> None:
-    """Hand-evaluation speed: ours against treys, eval7, phevaluator and pokerkit."""
-    from mazziere import bench
-
-    if hands < 1000 or repeats < 1:
-        raise UsageProblem("--hands must be at least 1000 and --repeats at least 1")
-    bench.run_eval_benchmark(hands=hands, repeats=repeats, seed=seed, echo=typer.echo)
-
-
-# --- hand engine: `mazziere replay`, `mazziere bench engine` -------------------------
+# --- hand engine: `mazziere replay` --------------------------------------------------
 
 
 class ReplayedHand(NamedTuple):
@@ -323,30 +307,6 @@ def replay(
             file=sys.stderr,
         )
         raise typer.Exit(1)
-
-
-@bench_app.command("engine")
-def bench_engine(
-    rules: RulesOption = "holdem",
-    hands: Annotated[int, typer.Option(help="Our hands per timing.")] = 5000,
-    peer_hands: Annotated[int, typer.Option(help="Each peer's hands per timing.")] = 200,
-    repeats: Annotated[int, typer.Option(help="Timings per figure (the median is kept).")] = 5,
-    seed: Annotated[int, typer.Option(help="Seed of the random policy and the cards.")] = 1,
-) -> None:
-    """Hand-engine speed: random six-max hands, ours against pokerkit, in one run."""
-    from mazziere import bench_engine as engine_bench
-
-    find_rules(rules)
-    if hands < 100 or peer_hands < 10 or repeats < 1:
-        raise UsageProblem("--hands >= 100, --peer-hands >= 10 and --repeats >= 1, please")
-    engine_bench.run_engine_benchmark(
-        rules=rules,
-        hands=hands,
-        peer_hands=peer_hands,
-        repeats=repeats,
-        seed=seed,
-        echo=typer.echo,
-    )
 
 
 # --- end of the hand-engine commands -------------------------------------------------
@@ -593,25 +553,29 @@ def protocol_doc() -> None:
 # --- end of protocol-doc -----------------------------------------------------------
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the command; bad input is one line and exit code 2."""
-    args = sys.argv[1:] if argv is None else argv
-    command = typer.main.get_command(app)
+def run_app(typer_app: typer.Typer, args: list[str], *, prog_name: str) -> int:
+    """Run a Typer app's command: bad input is one line on stderr and exit code 2."""
+    command = typer.main.get_command(typer_app)
     try:
         # Out of standalone mode, click hands back a command's ``typer.Exit`` code as the result.
-        code = command.main(args=args or ["--help"], prog_name="mazziere", standalone_mode=False)
+        code = command.main(args=args or ["--help"], prog_name=prog_name, standalone_mode=False)
     except typer.Exit as exc:
         return exc.exit_code
     except typer.Abort:
         return 130
     except typer.TyperException as exc:  # usage errors: bad option, missing argument...
         message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
-        print(f"mazziere: error: {message}", file=sys.stderr)
+        print(f"{prog_name}: error: {message}", file=sys.stderr)
         return 2
     except ValueError as exc:  # our precise errors: cards, rules, players
-        print(f"mazziere: error: {exc}", file=sys.stderr)
+        print(f"{prog_name}: error: {exc}", file=sys.stderr)
         return 2
     return code if isinstance(code, int) else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the command; bad input is one line and exit code 2."""
+    return run_app(app, sys.argv[1:] if argv is None else argv, prog_name="mazziere")
 
 
 if __name__ == "__main__":  # pragma: no cover

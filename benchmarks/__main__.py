@@ -1,0 +1,100 @@
+"""``python -m benchmarks eval|engine|startup``: the benchmarks' command line.
+
+Bad input is one line on stderr and exit code 2, as for ``mazziere``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from mazziere.cli import UsageProblem, run_app
+from mazziere.rules import find_rules
+
+app = typer.Typer(
+    add_completion=False,
+    help="Mazziere's benchmarks: ours and the peers' in the same run, as ratios.",
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+Repeats = Annotated[int, typer.Option(help="Timings per figure (the median is kept).")]
+
+
+@app.command("eval")
+def bench_eval(
+    hands: Annotated[int, typer.Option(help="Hands per timing.")] = 100_000,
+    repeats: Repeats = 5,
+    seed: Annotated[int, typer.Option(help="Seed of the random hands.")] = 1,
+) -> None:
+    """Hand-evaluation speed: ours against eval7, treys, phevaluator and pokerkit."""
+    from benchmarks.evaluation import run_eval_benchmark
+
+    if hands < 100 or repeats < 1:
+        raise UsageProblem("--hands must be at least 100 and --repeats at least 1")
+    run_eval_benchmark(hands=hands, repeats=repeats, seed=seed, echo=typer.echo)
+
+
+@app.command("engine")
+def bench_engine(
+    *,
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Rule set.")] = "holdem",
+    hands: Annotated[int, typer.Option(help="Our hands per timing.")] = 5000,
+    peer_hands: Annotated[int, typer.Option(help="Each peer's hands per timing.")] = 200,
+    repeats: Repeats = 5,
+    seed: Annotated[int, typer.Option(help="Seed of the random policy and the cards.")] = 1,
+    policy: Annotated[
+        list[str] | None, typer.Option(help="Policy to time (repeatable; default: all).")
+    ] = None,
+) -> None:
+    """Hand-engine speed: random hands, ours against pokerkit (Italian: our Hold'em)."""
+    from benchmarks.engine import run_engine_benchmark
+    from benchmarks.policy import POLICIES
+
+    find_rules(rules)
+    if hands < 10 or peer_hands < 10 or repeats < 1:
+        raise UsageProblem("--hands >= 10, --peer-hands >= 10 and --repeats >= 1, please")
+    unknown = [name for name in policy or [] if name not in POLICIES]
+    if unknown:
+        known = ", ".join(POLICIES)
+        raise UsageProblem(f"unknown policy {unknown[0]!r} (policies: {known})")
+    run_engine_benchmark(
+        rules=rules,
+        hands=hands,
+        peer_hands=peer_hands,
+        repeats=repeats,
+        seed=seed,
+        echo=typer.echo,
+        policies=[POLICIES[name] for name in policy or POLICIES],
+    )
+
+
+@app.command("startup")
+def bench_startup(
+    runs: Annotated[int, typer.Option(help="Runs of each command (the median is kept).")] = 20,
+    against: Annotated[
+        str | None,
+        typer.Option(help="Another checkout's src folder, timed alternately with this one."),
+    ] = None,
+) -> None:
+    """Start-up time: `mazziere --help` and `import mazziere` in fresh processes."""
+    from pathlib import Path
+
+    from benchmarks.startup import run_startup_benchmark
+
+    if runs < 1:
+        raise UsageProblem("--runs must be at least 1")
+    if against is not None and not (Path(against) / "mazziere" / "__init__.py").is_file():
+        raise UsageProblem(f"--against {against}: no mazziere package there")
+    run_startup_benchmark(runs=runs, against=against, echo=typer.echo)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run a benchmark command: bad input is one line and exit code 2."""
+    return run_app(app, sys.argv[1:] if argv is None else argv, prog_name="python -m benchmarks")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
