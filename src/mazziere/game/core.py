@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import inspect
 import operator
 from abc import ABC, abstractmethod
@@ -739,13 +740,6 @@ class LegalActions(NamedTuple):
 
 NO_ACTIONS = LegalActions(None)
 
-# A named tuple's own constructor is a Python function around tuple.__new__:
-# the engine calls tuple.__new__ itself (bound to the class), with every field,
-# for each decision.
-_NEW_LEGAL_ACTIONS: Callable[[tuple[Any, ...]], LegalActions] = MethodType(
-    tuple.__new__, LegalActions
-)
-
 _K = ActionKind
 _CHECK_ONLY = frozenset({_K.FOLD, _K.TIMEOUT, _K.CHECK})
 _CALL_ONLY = frozenset({_K.FOLD, _K.TIMEOUT, _K.CALL})
@@ -1146,32 +1140,22 @@ _PHASE_OVER = Phase.OVER
 _PHASE_SHOWDOWN = Phase.SHOWDOWN
 
 
-_NEXT_TO_ACT: dict[int, tuple[int, ...]] = {}
-"""By :func:`_next_to_act`'s key: for each position, the next one clockwise that can act."""
-
-_NEXT_TO_ACT_KEPT = 4096
-"""How many keys :data:`_NEXT_TO_ACT` keeps before it starts again (a bound on its memory)."""
-
-
+@functools.cache
 def _next_to_act(acting: int) -> tuple[int, ...]:
     """For each position, the first one clockwise after it that can act (itself last).
 
     ``acting`` has bit ``p`` set when position ``p`` can act (in the hand, with
     chips behind) and bit ``n`` set to tell how many players there are.  A
-    position nobody after can act maps to itself.  Worked out once per key.
+    position nobody after can act maps to itself.
 
     >>> _next_to_act(0b1_0101)  # four players; 0 and 2 can act
     (2, 2, 0, 0)
     """
     n = acting.bit_length() - 1
-    ring = tuple(
+    return tuple(
         next((q for q in ((p + k) % n for k in range(1, n + 1)) if acting >> q & 1), p)
         for p in range(n)
     )
-    if len(_NEXT_TO_ACT) >= _NEXT_TO_ACT_KEPT:
-        _NEXT_TO_ACT.clear()
-    _NEXT_TO_ACT[acting] = ring
-    return ring
 
 
 _NOT_ACTED = -1
@@ -1252,9 +1236,9 @@ class BettingHand(ABC):
         self,
         stacks: Sequence[int],
         *,
-        structure: BettingStructure = BettingStructure.NO_LIMIT,
-        min_raise_rule: MinRaiseRule = MinRaiseRule.LARGEST_INCREMENT,
-        odd_chip: OddChipRule = OddChipRule.CLOCKWISE_FROM_BUTTON,
+        structure: BettingStructure = _BETTINGSTRUCTURE_NO_LIMIT,
+        min_raise_rule: MinRaiseRule = _MINRAISERULE_LARGEST_INCREMENT,
+        odd_chip: OddChipRule = _ODDCHIPRULE_CLOCKWISE_FROM_BUTTON,
         rake: Rake | None = None,
         rng: RandomSource | None = None,
     ) -> None:
@@ -1305,7 +1289,7 @@ class BettingHand(ABC):
         acting = (2 << n) - 1
         self._acting = acting
         """Bit ``p``: position ``p`` can act (not folded, chips behind); bit ``n``: the count."""
-        self._next = _NEXT_TO_ACT.get(acting) or _next_to_act(acting)
+        self._next = _next_to_act(acting)
         """``_next[p]``: the next position after ``p`` clockwise that can act."""
         self._owed = 0
         """How many players still owe an action this round: the next ones that can act."""
@@ -1315,7 +1299,7 @@ class BettingHand(ABC):
         self._awards: list[PotResult] = []
         self._rake_taken = 0
         self._legal: LegalActions | None = None
-        """The player to act's legal actions, once worked out (``None``: work them out)."""
+        """The betting options of the player to act, once worked out (``None``: not yet)."""
 
     # ------------------------------------------------------------ properties
 
@@ -1415,13 +1399,6 @@ class BettingHand(ABC):
     _one_pot_shortcuts: ClassVar[bool] = True
     """Take the short ways through a showdown with one pot (tests turn them off to compare)."""
 
-    _refuses_bets: ClassVar[bool] = False
-    """Whether the game overrides :meth:`_bet_refused` (else it is never called)."""
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls._refuses_bets = cls._bet_refused is not BettingHand._bet_refused
-
     def _bet_refused(self, position: int) -> str | None:
         """Why ``position`` may not open the betting of this round (``None``: it may).
 
@@ -1493,13 +1470,9 @@ class BettingHand(ABC):
         self._after_action((first - 1) % n)
 
     def _after_action(self, position: int) -> None:
-        """Find who acts next and what they may do (every action ends here), or end the round.
+        """Find who acts after ``position`` (every action ends here), or end the round.
 
-        The next player's :class:`LegalActions` are worked out here, where
-        the state is at hand, and kept until the next action (a game that
-        changes the betting state after this must drop them: ``_legal``).
         Two players or more are still in (a fold that leaves one ends the round itself).
-
         At the start of a round everyone who can act owes an action; a check,
         call or fold pays one, and a bet or raise makes every other player who
         can act owe one again.  Those who owe are always the next ones
@@ -1507,77 +1480,27 @@ class BettingHand(ABC):
         is ``_next[position]``.  A lone player who can act owes nothing once
         their bet is matched.
         """
-        current = self.current_bet
-        bets = self.bets
+        self._legal = None  # the next player's options are worked out when asked
         i = self._next[position]
-        if not self._owed or (self._active < 2 and bets[i] >= current):
+        if not self._owed or (self._active < 2 and self.bets[i] >= self.current_bet):
             self.actor = None
             self._end_round()
             return
         self.actor = i
-        if self.structure is not _BETTINGSTRUCTURE_NO_LIMIT:
-            self._legal = None  # legal_actions() works it out when asked
-            return
-        # legal_actions() for no-limit, written out: _raise_range and _answerable inlined.
-        folded = self.folded
-        stacks = self.stacks
-        faced = self._faced
-        bet = bets[i]
-        stack = stacks[i]
-        to_call = current - bet
-        all_in_to = stack + bet
-        may_raise = (
-            all_in_to > current
-            and not self.call_only[i]
-            and not (faced[i] >= 0 and current - faced[i] < self.min_increment)
-        )
-        if may_raise:
-            if current:
-                # Someone else must be able to answer a raise: usually the player
-                # who just acted, still in with chips behind; else look at everyone.
-                if (
-                    position == i
-                    or folded[position]
-                    or stacks[position] + bets[position] <= current
-                ):
-                    for j in range(self.n):
-                        if not folded[j] and stacks[j] + bets[j] > current and j != i:
-                            break
-                    else:
-                        may_raise = False
-                if may_raise:
-                    low = current + self.min_increment
-                    kinds = _RAISE if to_call else _RAISE_CHECK
-            elif self._active > 1 and (not self._refuses_bets or self._bet_refused(i) is None):
-                low = self.min_bet
-                kinds = _BET
-            else:
-                may_raise = False
-        if may_raise:
-            # (conditional expressions: min() and max() cost a call on every decision)
-            low = all_in_to if low > all_in_to else low  # all-in for less than a full raise
-            legal = (i, kinds, to_call, low, all_in_to)
-        elif not to_call:
-            legal = (i, _CHECK_ONLY, 0, 0, 0)
-        elif stack <= to_call:
-            legal = (i, _CALL_ALL_IN, stack, 0, 0)
-        else:
-            legal = (i, _CALL_ONLY, to_call, 0, 0)
-        self._legal = _NEW_LEGAL_ACTIONS(legal)
 
     def _stop_acting(self, position: int) -> None:
         """``position`` folded or has no chips behind: no more turns for it this hand."""
         self._active -= 1
         acting = self._acting & ~(1 << position)
         self._acting = acting
-        self._next = _NEXT_TO_ACT.get(acting) or _next_to_act(acting)
+        self._next = _next_to_act(acting)
 
     def _act_again(self, position: int) -> None:
         """``position``, all-in, got chips back (an uncalled bet): it can act again."""
         self._active += 1
         acting = self._acting | 1 << position
         self._acting = acting
-        self._next = _NEXT_TO_ACT.get(acting) or _next_to_act(acting)
+        self._next = _next_to_act(acting)
 
     def _return_unmatched(self, owner: int, excess: int) -> None:
         """Give back the ``excess`` chips ``owner`` put in that nobody matched (logged)."""
@@ -1623,87 +1546,103 @@ class BettingHand(ABC):
             raise NotYourTurnError(f"it is position {actor}'s turn, not {position}'s")
         return actor
 
-    def _raise_range(self, i: int) -> tuple[int, int] | None:
-        """(min_to, max_to) for a bet or raise by ``i``, or ``None`` when it may not raise."""
+    def _options(self, position: int | None) -> LegalActions:
+        """The legal actions of the player to act in a betting round (or the precise error
+        when it is not ``position``'s turn to bet): what every betting action looks at."""
+        legal = self._legal
+        if legal is None or legal.position is None or self.phase is not _PHASE_BETTING:
+            self._check_turn(position)
+            legal = self.legal_actions()
+        elif position is not None and position != legal.position:
+            self._check_turn(position)  # raises NotYourTurnError
+        return legal
+
+    # -------------------------------------------------- who may raise, how much
+
+    def _raise_rule(self, i: int) -> tuple[int, int] | str:
+        """The one rule of who may bet or raise and how much: ``(min_to, max_to)`` for
+        position ``i`` to act now, or why it may not (every limit structure).
+
+        A player may bet or raise when their stack covers more than a call, the
+        table does not hold them to calling (Italian blind openings), the
+        betting was reopened to them (an all-in for less than a full raise
+        does not, RULES.md 2.6), the game lets them open (Italian openings) and
+        someone else could answer.  The smallest bet is the round's minimum
+        bet, the smallest raise the current bet plus the minimum increment;
+        short of it, the all-in.  No limit: up to the stack; pot limit: up to
+        the pot after a call.
+        """
         current = self.current_bet
-        all_in_to = self.stacks[i] + self.bets[i]
-        if all_in_to <= current or self.call_only[i]:
-            return None
-        if self._faced[i] >= 0 and current - self._faced[i] < self.min_increment:
-            return None  # an all-in for less did not reopen the betting to this player
-        if not current and self._refuses_bets and self._bet_refused(i) is not None:
-            return None
-        if not self._answerable(i, current):
-            return None
         bets = self.bets
-        low = current + self.min_increment if current else self.min_bet
-        # (conditional expressions: min() and max() cost a call on every decision)
-        low = all_in_to if low > all_in_to else low  # all-in for less than a full raise
-        if self.structure is _BETTINGSTRUCTURE_POT_LIMIT:
-            high = current + self.total_pot + (current - bets[i])
-            return low, min(max(high, low), all_in_to)
-        return low, all_in_to
-
-    def _answerable(self, i: int, current: int) -> bool:
-        """Whether someone else could answer a bet or raise by ``i`` (put in more than a call)."""
-        if not current:
-            return self._active >= 2  # someone else has chips behind
-        folded, stacks, bets = self.folded, self.stacks, self.bets
-        for j in range(self.n):
-            if not folded[j] and stacks[j] + bets[j] > current and j != i:
-                return True
-        return False
-
-    def _why_no_raise(self, i: int) -> str:
-        current = self.current_bet
-        if self.stacks[i] + self.bets[i] <= current:
+        all_in_to = self.stacks[i] + bets[i]
+        if all_in_to <= current:
             return "the stack does not cover more than a call"
         if self.call_only[i]:
             return f"position {i} may only call or fold"
-        if self._faced[i] >= 0 and current - self._faced[i] < self.min_increment:
+        faced = self._faced[i]
+        if faced >= 0 and current - faced < self.min_increment:
             return "an all-in for less than a full raise did not reopen the betting"
         if not current:
             refused = self._bet_refused(i)
             if refused is not None:
                 return refused
-        return "every other player is all-in or cannot call more"
+            if self._active < 2:
+                return "every other player is all-in or cannot call more"
+            low = self.min_bet
+        else:
+            folded, stacks = self.folded, self.stacks
+            for j in range(self.n):
+                if stacks[j] + bets[j] > current and not folded[j] and j != i:
+                    break  # j could answer
+            else:
+                return "every other player is all-in or cannot call more"
+            low = current + self.min_increment
+        low = min(low, all_in_to)  # all-in for less than a full bet or raise
+        if self.structure is _BETTINGSTRUCTURE_POT_LIMIT:
+            pot_after_call = self.total_pot + (current - bets[i])
+            return low, min(max(current + pot_after_call, low), all_in_to)
+        return low, all_in_to
+
+    def _betting_options(self, i: int) -> LegalActions:
+        """What position ``i``, to act in a betting round, may do (from :meth:`_raise_rule`)."""
+        bet = self.bets[i]
+        current = self.current_bet
+        to_call = current - bet
+        stack = self.stacks[i]
+        bounds = self._raise_rule(i)
+        if isinstance(bounds, str):
+            if not to_call:
+                return LegalActions(i, _CHECK_ONLY)
+            if stack <= to_call:
+                return LegalActions(i, _CALL_ALL_IN, stack)
+            return LegalActions(i, _CALL_ONLY, to_call)
+        low, high = bounds
+        all_in = high == stack + bet
+        if not current:
+            kinds = _BET if all_in else _BET_NO_ALL_IN
+        elif to_call:
+            kinds = _RAISE if all_in else _RAISE_NO_ALL_IN
+        else:
+            kinds = _RAISE_CHECK if all_in else _RAISE_CHECK_NO_ALL_IN
+        return LegalActions(i, kinds, to_call, low, high)
 
     def legal_actions(self) -> LegalActions:
         """What the player to act may do now (nothing when nobody is to act).
 
-        In the showdown: show, and muck when the hand cannot win.
+        In the showdown: show, and muck when the hand cannot win.  The answer
+        is kept until the next action.
         """
         legal = self._legal
-        if legal is not None:  # worked out when this player's turn came (_after_action)
+        if legal is not None:
             return legal
         phase = self.phase
+        actor = self.actor
         if phase is _PHASE_BETTING:
-            i = self.actor
-            assert i is not None
-            bet = self.bets[i]
-            current = self.current_bet
-            to_call = current - bet
-            stack = self.stacks[i]
-            bounds = self._raise_range(i)
-            if bounds is None:
-                if not to_call:
-                    return _NEW_LEGAL_ACTIONS((i, _CHECK_ONLY, 0, 0, 0))
-                if stack <= to_call:
-                    return _NEW_LEGAL_ACTIONS((i, _CALL_ALL_IN, stack, 0, 0))
-                return _NEW_LEGAL_ACTIONS((i, _CALL_ONLY, to_call, 0, 0))
-            low, high = bounds
-            capped = high < stack + bet
-            if not current:
-                kinds = _BET_NO_ALL_IN if capped else _BET
-            elif to_call:
-                kinds = _RAISE_NO_ALL_IN if capped else _RAISE
-            else:
-                kinds = _RAISE_CHECK_NO_ALL_IN if capped else _RAISE_CHECK
-            return LegalActions(i, kinds, to_call, low, high)
-        if phase is _PHASE_SHOWDOWN and self.actor is not None:
-            if self._muck_allowed(self.actor):
-                return LegalActions(self.actor, _SHOW_OR_MUCK)
-            return LegalActions(self.actor, _SHOW_ONLY)
+            assert actor is not None
+            legal = self._legal = self._betting_options(actor)  # kept until the next action
+            return legal
+        if phase is _PHASE_SHOWDOWN and actor is not None:
+            return LegalActions(actor, _SHOW_OR_MUCK if self._muck_allowed(actor) else _SHOW_ONLY)
         if phase is _PHASE_OVER:
             return NO_ACTIONS
         return self._legal_other()
@@ -1712,7 +1651,7 @@ class BettingHand(ABC):
 
     def verify_fold(self, position: int | None = None) -> None:
         """Raise unless the player to act (or ``position``) may fold."""
-        self._check_turn(position)
+        self._options(position)
 
     def can_fold(self, position: int | None = None) -> bool:
         """Whether :meth:`fold` would succeed."""
@@ -1724,19 +1663,14 @@ class BettingHand(ABC):
 
     def fold(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
         """Fold: the player gives up the hand and every pot."""
-        i = self.actor
-        if (
-            i is None
-            or self.phase is not _PHASE_BETTING
-            or (position is not None and position != i)
-        ):
-            i = self._check_turn(position)  # raises the precise error
+        i = self._options(position).position
+        assert i is not None
         self.folded[i] = True
         self._live -= 1
         self._live_positions = None
         self._owed -= 1
         self._stop_acting(i)
-        record = _NEW_PLAYER_ACTED((i, _ACTIONKIND_FOLD, 0, self.bets[i], False, timed_out))
+        record = PlayerActed(i, _ACTIONKIND_FOLD, 0, self.bets[i], False, timed_out)
         self.log.append(record)
         if self._live == 1:  # the last one left wins: no one to act
             self._end_round()
@@ -1746,13 +1680,18 @@ class BettingHand(ABC):
 
     # check ----------------------------------------------------------------
 
+    def _check_options(self, position: int | None) -> LegalActions:
+        legal = self._options(position)
+        if _ACTIONKIND_CHECK not in legal.kinds:
+            i = legal.position
+            assert i is not None
+            to_call = self.current_bet - self.bets[i]
+            raise CannotCheckError(f"cannot check: {to_call} to call (call, raise or fold)")
+        return legal
+
     def verify_check(self, position: int | None = None) -> None:
         """Raise unless the player to act may check (nothing to call)."""
-        i = self._check_turn(position)
-        if self.bets[i] < self.current_bet:
-            raise CannotCheckError(
-                f"cannot check: {self.current_bet - self.bets[i]} to call (call, raise or fold)"
-            )
+        self._check_options(position)
 
     def can_check(self, position: int | None = None) -> bool:
         """Whether :meth:`check` would succeed."""
@@ -1764,32 +1703,34 @@ class BettingHand(ABC):
 
     def check(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
         """Check (passo, busso, cip): stay in without putting chips in."""
-        legal = self._legal  # the player to act's options, when worked out
-        if legal is None or legal[2] or (position is not None and position != legal[0]):
-            self.verify_check(position)  # raises the precise error (or it was not worked out)
+        self._check_options(position)
         return self._check_as(_ACTIONKIND_CHECK, timed_out)
 
     def _check_as(self, kind: ActionKind, timed_out: bool = False) -> PlayerActed:
         """A check recorded as ``kind``: a game's own check-like action (parol).
 
-        The caller has verified that the player to act may check.
+        Trusts its caller to have verified that the player to act may check.
         """
         i = self.actor
         assert i is not None
         self._faced[i] = self.current_bet
         self._owed -= 1
-        record = _NEW_PLAYER_ACTED((i, kind, 0, self.bets[i], False, timed_out))
+        record = PlayerActed(i, kind, 0, self.bets[i], False, timed_out)
         self.log.append(record)
         self._after_action(i)
         return record
 
     # call -----------------------------------------------------------------
 
+    def _call_options(self, position: int | None) -> LegalActions:
+        legal = self._options(position)
+        if _ACTIONKIND_CALL not in legal.kinds:
+            raise NothingToCallError("nothing to call: check")
+        return legal
+
     def verify_call(self, position: int | None = None) -> None:
         """Raise unless the player to act has a bet to call."""
-        i = self._check_turn(position)
-        if self.bets[i] >= self.current_bet:
-            raise NothingToCallError("nothing to call: check")
+        self._call_options(position)
 
     def can_call(self, position: int | None = None) -> bool:
         """Whether :meth:`call` would succeed."""
@@ -1801,57 +1742,54 @@ class BettingHand(ABC):
 
     def call(self, position: int | None = None) -> PlayerActed:
         """Call (vedo): match the current bet, or put the whole stack in if it is short."""
-        legal = self._legal  # the player to act's options, when worked out
-        i: int
-        if legal is not None and legal[2] and (position is None or position == legal[0]):
-            i = legal[0]  # type: ignore[assignment]  # (a betting decision's is a position)
-            added = legal[2]  # what a call adds: the whole stack when it is short
-        else:
-            self.verify_call(position)  # raises the precise error
-            i = self.actor  # type: ignore[assignment]  # (verify_call saw it is not None)
-            added = min(self.current_bet - self.bets[i], self.stacks[i])
-        stacks = self.stacks
-        stack = stacks[i] - added
-        stacks[i] = stack
+        legal = self._call_options(position)
+        i = legal.position
+        assert i is not None
+        added = legal.to_call  # the whole stack when it is short
+        stack = self.stacks[i] - added
+        self.stacks[i] = stack
         self._owed -= 1
         if not stack:
             self._stop_acting(i)
-        bets = self.bets
-        to = bets[i] + added
-        bets[i] = to
+        to = self.bets[i] + added
+        self.bets[i] = to
         self.committed[i] += added
         self._faced[i] = self.current_bet
-        record = _NEW_PLAYER_ACTED((i, _ACTIONKIND_CALL, added, to, not stack, False))
+        record = PlayerActed(i, _ACTIONKIND_CALL, added, to, not stack, False)
         self.log.append(record)
         self._after_action(i)
         return record
 
     # bet and raise --------------------------------------------------------
 
-    def _verify_wager(self, to: object, position: int | None, *, raising: bool) -> int:
-        i = self._check_turn(position)
+    def _wager_options(self, to: object, position: int | None, kind: ActionKind) -> int:
+        """Check a bet or raise to ``to`` against the legal actions: the amount, or the
+        precise error."""
+        legal = self._options(position)
         amount = _check_amount(to)
-        if raising and not self.current_bet:
+        if kind in legal.kinds and legal.min_to <= amount <= legal.max_to:
+            return amount
+        raising = kind is _ACTIONKIND_RAISE
+        current = self.current_bet
+        if raising and not current:
             raise CannotRaiseError("there is no bet to raise: bet")
-        if not raising and self.current_bet:
-            raise CannotBetError(f"there is a bet of {self.current_bet} already: raise")
-        bounds = self._raise_range(i)
+        if not raising and current:
+            raise CannotBetError(f"there is a bet of {current} already: raise")
+        i = legal.position
+        assert i is not None
+        bounds = self._raise_rule(i)
+        if isinstance(bounds, str):
+            raise CannotRaiseError(f"cannot {kind.value}: {bounds}")
         word = "raise to" if raising else "bet"
-        if bounds is None:
-            verb = "raise" if raising else "bet"
-            raise CannotRaiseError(f"cannot {verb}: {self._why_no_raise(i)}")
-        low, high = bounds
-        if amount < low:
-            raise AmountTooSmallError(f"{word} at least {low}, not {amount}")
-        if amount > high:
-            all_in_to = self.stacks[i] + self.bets[i]
-            limit = "the stack" if high == all_in_to else "the pot limit"
-            raise AmountTooLargeError(f"{word} at most {high} ({limit}), not {amount}")
-        return amount
+        if amount < legal.min_to:
+            raise AmountTooSmallError(f"{word} at least {legal.min_to}, not {amount}")
+        all_in_to = self.stacks[i] + self.bets[i]
+        limit = "the stack" if legal.max_to == all_in_to else "the pot limit"
+        raise AmountTooLargeError(f"{word} at most {legal.max_to} ({limit}), not {amount}")
 
     def verify_bet(self, amount: int, position: int | None = None) -> None:
         """Raise unless the player to act may open the betting with ``amount``."""
-        self._verify_wager(amount, position, raising=False)
+        self._wager_options(amount, position, _ACTIONKIND_BET)
 
     def can_bet(self, amount: int, position: int | None = None) -> bool:
         """Whether :meth:`bet` would succeed."""
@@ -1863,11 +1801,11 @@ class BettingHand(ABC):
 
     def bet(self, amount: int, position: int | None = None) -> PlayerActed:
         """Open the betting with ``amount`` chips."""
-        return self._checked_wager(amount, position, _ACTIONKIND_BET)
+        return self._wager(self._wager_options(amount, position, _ACTIONKIND_BET), _ACTIONKIND_BET)
 
     def verify_raise_to(self, amount: int, position: int | None = None) -> None:
         """Raise unless the player to act may raise to a total of ``amount``."""
-        self._verify_wager(amount, position, raising=True)
+        self._wager_options(amount, position, _ACTIONKIND_RAISE)
 
     def can_raise_to(self, amount: int, position: int | None = None) -> bool:
         """Whether :meth:`raise_to` would succeed."""
@@ -1879,22 +1817,11 @@ class BettingHand(ABC):
 
     def raise_to(self, amount: int, position: int | None = None) -> PlayerActed:
         """Raise, bringing the player's bet this round to a total of ``amount``."""
-        return self._checked_wager(amount, position, _ACTIONKIND_RAISE)
-
-    def _checked_wager(self, amount: int, position: int | None, kind: ActionKind) -> PlayerActed:
-        """Bet or raise to ``amount`` once it is known to be legal (or raise the precise error)."""
-        legal = self._legal  # the player to act's options, when worked out
-        if (
-            legal is None
-            or type(amount) is not int
-            or not legal[3] <= amount <= legal[4]
-            or kind not in legal[1]
-            or (position is not None and position != legal[0])
-        ):
-            amount = self._verify_wager(amount, position, raising=kind is _ACTIONKIND_RAISE)
-        return self._wager(amount, kind)
+        to = self._wager_options(amount, position, _ACTIONKIND_RAISE)
+        return self._wager(to, _ACTIONKIND_RAISE)
 
     def _wager(self, to: int, kind: ActionKind) -> PlayerActed:
+        """Bet or raise to ``to``.  Trusts its caller to have verified it."""
         i = self.actor
         assert i is not None
         added = to - self.bets[i]
@@ -1904,14 +1831,11 @@ class BettingHand(ABC):
         self.committed[i] += added
         increment = to - self.current_bet
         rule = self.min_raise_rule
-        # (conditional expressions: max() costs a call)
         if rule is _MINRAISERULE_LARGEST_INCREMENT:
-            largest = self.min_increment
-            self.min_increment = increment if increment > largest else largest
+            self.min_increment = max(self.min_increment, increment)
         elif rule is _MINRAISERULE_LAST_INCREMENT or not self.current_bet:
             # LAST_INCREMENT; or OPENING_BET, where the first bet sets it for the round
-            min_bet = self.min_bet
-            self.min_increment = min_bet if min_bet > increment else increment
+            self.min_increment = max(self.min_bet, increment)
         self.current_bet = to
         self.aggressor = i
         self._faced[i] = to
@@ -1920,25 +1844,29 @@ class BettingHand(ABC):
         else:
             self._stop_acting(i)
             self._owed = self._active
-        record = _NEW_PLAYER_ACTED((i, kind, added, to, not stack, False))
+        record = PlayerActed(i, kind, added, to, not stack, False)
         self.log.append(record)
         self._after_action(i)
         return record
 
     # all-in ---------------------------------------------------------------
 
-    def _all_in_kind(self, i: int) -> ActionKind:
-        if self.stacks[i] + self.bets[i] <= self.current_bet:
+    def _all_in_kind(self, position: int | None) -> ActionKind:
+        """What an all-in of the player to act amounts to, or the precise error."""
+        legal = self._options(position)
+        i = legal.position
+        assert i is not None
+        all_in_to = self.stacks[i] + self.bets[i]
+        if all_in_to <= self.current_bet:
             return _ACTIONKIND_CALL
-        return _ACTIONKIND_RAISE if self.current_bet else _ACTIONKIND_BET
+        kind = _ACTIONKIND_RAISE if self.current_bet else _ACTIONKIND_BET
+        if _ACTIONKIND_ALL_IN not in legal.kinds:
+            self._wager_options(all_in_to, position, kind)  # raises the precise error
+        return kind
 
     def verify_all_in(self, position: int | None = None) -> None:
         """Raise unless the player to act may put their whole stack in."""
-        i = self._check_turn(position)
-        if self._all_in_kind(i) is _ACTIONKIND_CALL:
-            return
-        all_in_to = self.stacks[i] + self.bets[i]
-        self._verify_wager(all_in_to, position, raising=bool(self.current_bet))
+        self._all_in_kind(position)
 
     def can_all_in(self, position: int | None = None) -> bool:
         """Whether :meth:`all_in` would succeed."""
@@ -1950,12 +1878,11 @@ class BettingHand(ABC):
 
     def all_in(self, position: int | None = None) -> PlayerActed:
         """Put the whole stack in: a call if it does not exceed the bet, else a bet or raise."""
-        self.verify_all_in(position)
-        i = self.actor
-        assert i is not None
-        kind = self._all_in_kind(i)
+        kind = self._all_in_kind(position)
         if kind is _ACTIONKIND_CALL:
             return self.call(position)
+        i = self.actor
+        assert i is not None
         return self._wager(self.stacks[i] + self.bets[i], kind)
 
     # timeout --------------------------------------------------------------

@@ -45,7 +45,6 @@ from typing import Any, ClassVar, TypeVar
 from mazziere.cards import Card, RandomSource, Rank, format_cards
 from mazziere.evaluate import HandValue, Ranking, best_hands, ranking_for
 from mazziere.game.core import (
-    _NEW_LEGAL_ACTIONS,
     _NEW_POT,
     Action,
     ActionKind,
@@ -227,8 +226,6 @@ class PotCarried(Record):
     parol: bool
 
 
-_WITH_PAROL: dict[frozenset[ActionKind], frozenset[ActionKind]] = {}
-"""A set of legal kinds -> the same with parol (a handful of sets, made once)."""
 _NEW_DISCARDED = _record_builder(Discarded)
 _NEW_HAND_STARTED = _record_builder(HandStarted)
 _NEW_ITALIAN_SETUP = _builder(ItalianSetup)
@@ -1161,34 +1158,16 @@ class ItalianHand(BettingHand):
         kinds = _BLIND_RAISE_KINDS if self.blind_raisers else _BLIND_BET_KINDS
         return LegalActions(actor, kinds, 0, due, due)
 
-    def legal_actions(self) -> LegalActions:
-        """What the player to act may do now.
+    def _betting_options(self, i: int) -> LegalActions:
+        """The core's options, plus parol when it may be said (a fold with nothing to call
+        is flagged for confirmation: ``confirm_fold``).
 
-        Betting: the core's answer, plus parol when it may be said (a fold with
-        nothing to call is flagged for confirmation: ``confirm_fold``).  Before
-        the deal: the blind (``min_to`` is its amount) or a check.  In the draw:
-        ``draw`` with ``min_to``..``max_to`` cards.
+        Before the deal (:meth:`_legal_other`): the blind (``min_to`` is its
+        amount) or a check.  In the draw: ``draw`` with ``min_to``..``max_to`` cards.
         """
-        legal = self._legal  # the core's answer, when worked out (BettingHand.legal_actions)
-        if legal is None:
-            legal = BettingHand.legal_actions(self)
-        if (
-            self.betting_round == 2
-            and self._parol_breaker is None
-            and self._has_parol
-            and self.phase is _PHASE_BETTING
-            and not legal.to_call
-            and self._active == self._live  # nobody still in is all-in
-        ):
-            # _parol_blocked() is None, from what is known here: nobody has broken parol
-            if self._parol_scanned != len(self.log):
-                self._scan_parol()
-            if self._parol_breaker is None:
-                position, old, _, low, high = legal
-                kinds = _WITH_PAROL.get(old)
-                if kinds is None:
-                    kinds = _WITH_PAROL[old] = old | _PAROL
-                return _NEW_LEGAL_ACTIONS((position, kinds, 0, low, high))
+        legal = super()._betting_options(i)
+        if not legal.to_call and self._parol_blocked() is None:
+            return legal._replace(kinds=legal.kinds | _PAROL)
         return legal
 
     # -------------------------------------------------------------- showdown
