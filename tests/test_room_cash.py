@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from mazziere.game.core import Action, ActionKind, Rake
-from mazziere.room.cash import CashSettings
+from mazziere.room.cash import CashSettings, CashTable
 from mazziere.room.clock import TimeSettings
 from mazziere.room.errors import BuyInError, SeatError, SettingsError, TableStateError
 from mazziere.room.ledger import Account, EntryKind
@@ -266,6 +266,28 @@ def test_a_player_without_chips_who_does_not_rebuy_leaves() -> None:
     table.clock.advance(5)  # type: ignore[attr-defined]
     table.start_hand()
     assert not table.is_seated(loser)
+
+
+def _busted_at_a_table() -> tuple[CashTable, str, float]:
+    table = holdem_table(rebuy_seconds=30)
+    for name in ("ann", "bob", "cal"):
+        table.sit_down(name, 500)
+    loser = _bust_someone(table)
+    return table, loser, table.clock.now()
+
+
+def test_the_rebuy_offer_lasts_until_exactly_its_time() -> None:
+    table, loser, busted = _busted_at_a_table()
+    table.clock.set(busted + 29.5)  # type: ignore[attr-defined]
+    table.rebuy(loser, 300)  # still on offer
+    assert table.player(loser).status is SeatStatus.PLAYING
+    table, loser, busted = _busted_at_a_table()
+    table.clock.set(busted + 30)  # type: ignore[attr-defined]
+    with pytest.raises(TableStateError, match="rebuy offer ran out"):
+        table.rebuy(loser, 300)
+    assert table.ledger.flows(EntryKind.REBUY) == 0
+    table.start_hand()
+    assert not table.is_seated(loser)  # the seat is freed
 
 
 def test_rake_per_table() -> None:

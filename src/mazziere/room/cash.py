@@ -192,6 +192,8 @@ class CashTable(Table):
         seat = self.player(name)
         if seat.status is not SeatStatus.BUSTED:
             raise TableStateError(f"{name} still has chips: top up instead")
+        if self._rebuy_ran_out(seat):
+            raise TableStateError(f"{name}'s rebuy offer ran out: the seat is being freed")
         self._check_buy_in(amount)
         self.ledger.transfer(EntryKind.REBUY, Account.player(name), Account.stack(name), amount)
         seat.stack = amount
@@ -266,14 +268,17 @@ class CashTable(Table):
         self._expire_rebuys()
         return super().start_hand()
 
+    def _rebuy_ran_out(self, seat: Seat) -> bool:
+        """Whether ``seat``'s rebuy offer is over: it lasts ``rebuy_seconds``, not a moment more."""
+        return (
+            seat.status is SeatStatus.BUSTED
+            and seat.busted_at is not None
+            and self.clock.now() - seat.busted_at >= self.settings.rebuy_seconds
+        )
+
     def _expire_rebuys(self) -> None:
-        now = self.clock.now()
         for seat in list(self.seats.values()):
-            if (
-                seat.status is SeatStatus.BUSTED
-                and seat.busted_at is not None
-                and now - seat.busted_at >= self.settings.rebuy_seconds
-            ):
+            if self._rebuy_ran_out(seat):
                 self._cash_out(seat)
 
     def _candidates(self) -> dict[int, Candidate]:
