@@ -333,6 +333,23 @@ _values = st.one_of(
 )
 
 
+@pytest.mark.parametrize(
+    ("note", "written"),
+    [
+        ("\nsay 'hi'", "note = \"\\nsay 'hi'\"\n"),
+        ('\nsay "hi"', 'note = "\\nsay \\"hi\\""\n'),
+        ("\n'''", "note = \"\\n'''\"\n"),
+        ("it's\ntwo lines", 'note = "it\'s\\ntwo lines"\n'),
+    ],
+)
+def test_strings_starting_with_a_newline_and_holding_quotes(note: str, written: str) -> None:
+    """A literal string cannot hold a newline, and a multi-line one drops a first newline:
+    such strings are written as basic strings, newline and double quotes escaped."""
+    text = dumps({"note": note})
+    assert text == written
+    assert loads(text)["note"] == note
+
+
 @given(st.dictionaries(_keys, _values, max_size=8))
 def test_any_hand_round_trips_through_text(fields: dict[str, object]) -> None:
     hand = PhhHand(fields)

@@ -209,6 +209,40 @@ def test_italian_32_missed_blinds_are_posted_on_return() -> None:
     assert kinds in ({("dead", 15, False), ("post", 20, True)}, {("over", 20, True)})
 
 
+@pytest.mark.parametrize("leaving", [("dan", "eve"), ("bob", "dan", "eve")])
+def test_italian_32_missed_every_blind_then_the_table_shrinks(leaving: tuple[str, ...]) -> None:
+    """Cal misses buio, controbuio and over at five players; back at a table of three (or
+    two) there is no over: the controbuio, the last blind, settles everything missed."""
+    table = italian_table("italian-32", seats=5)
+    for name, seat in (("ann", 1), ("bob", 2), ("cal", 3), ("dan", 4), ("eve", 5)):
+        table.sit_down(name, 2000, seat=seat)
+    table.start_hand()
+    play_hand(table, passive)
+    table.sit_out("cal")
+    for _ in range(5):
+        table.start_hand()
+        play_hand(table, passive)
+    assert table.player("cal").missed == frozenset({0, 1, 2})
+    for name in leaving:
+        table.leave(name)
+    table.sit_in("cal", post=True)
+    for _ in range(3):
+        assert table.start_hand()
+        if table.dealt_in("cal"):
+            break
+        assert "cal" not in forced_bets(table)
+        play_hand(table, passive)
+    assert table.dealt_in("cal")
+    assert forced_bets(table)["cal"] == (10, "controbuio", True)  # nothing dead
+    assert not any(
+        isinstance(r, ForcedBet) and not r.live
+        for r in table.hand.log  # type: ignore[union-attr]
+    )
+    play_hand(table, passive)
+    assert table.player("cal").missed == frozenset()
+    table.ledger.check()
+
+
 def test_italian_32_raise_window() -> None:
     table = italian_table(
         "italian-32", seats=4, time=TimeSettings.for_rules("italian-32", decision_seconds=20)

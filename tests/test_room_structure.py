@@ -189,6 +189,17 @@ def test_icm_known_values() -> None:
     assert 69.99 < float(big[0]) < 70
 
 
+def test_an_icm_deal_gives_the_rest_below_one_unit_to_the_biggest_stack() -> None:
+    """docs/room.md (ICM): rounded to the prize unit by largest remainder, any rest to the
+    biggest stack, wherever it sits."""
+    for stacks in ([200, 700, 100], [100, 200, 700], [700, 100, 200]):
+        deal = icm_deal(stacks, [5030, 3000, 2000], unit=100)
+        biggest = stacks.index(700)
+        assert sum(deal) == 10_030
+        assert deal[biggest] % 100 == 30
+        assert all(amount % 100 == 0 for i, amount in enumerate(deal) if i != biggest)
+
+
 def test_icm_exact_up_to_ten_players_then_documented_approximation() -> None:
     ten = icm_equities(list(range(100, 1100, 100)), [50, 30, 20, 10, 5, 5, 4, 3, 2, 1])
     assert ten.exact and ten.depth == 10

@@ -3,6 +3,7 @@ eliminations, places and prizes, balancing and breaking tables, the final table,
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -17,7 +18,15 @@ from mazziere.room.seating import tables_needed
 from mazziere.room.structure import Break, Level, Schedule, Stakes
 from mazziere.room.table import HandSummary
 from mazziere.room.tournament import Tournament
-from tests.room_helpers import bot_policy, folder, passive, play_hand, shove
+from tests.room_helpers import (
+    Policy,
+    bot_policy,
+    folder,
+    italian_policy,
+    passive,
+    play_hand,
+    shove,
+)
 
 
 def _event(
@@ -343,3 +352,111 @@ def test_icm_deal_ends_the_tournament() -> None:
     assert event.chips.balance(Account.bank()) == 0
     assert sorted(f.place for f in event.standings()) == [1, 2, 3, 4]
     assert sum(f.prize for f in event.standings()) == 4000
+
+
+# ---------------------------------------------------------- through real hands
+
+
+def _seating(event: Tournament) -> dict[str, int]:
+    return {seat.name: table.number for table in event for seat in table}
+
+
+def _play_round(event: Tournament, policy: Policy) -> list[tuple[dict[str, int], set[str], bool]]:
+    """Deal at every table and play each hand out; for each hand: the stacks at its start,
+    the players who finished in it, and whether anybody changed tables when it ended."""
+    played = []
+    before = {seat.name: seat.stack for table in event for seat in table}
+    tables = event.start_hands()
+    if not tables:
+        event.clock.advance(60)  # type: ignore[attr-defined]
+    for table in tables:
+        known, where = set(event.finishes), _seating(event)
+        play_hand(table, policy)
+        now = _seating(event)
+        moved = any(name in where and where[name] != number for name, number in now.items())
+        played.append((before, set(event.finishes) - known, moved))
+    return played
+
+
+def test_players_busted_in_one_hand_are_placed_by_their_stacks_at_its_start() -> None:
+    seen_unequal = False
+    for seed in (1, 2, 3):
+        event = _event(6, seed=seed)
+        _register(event, 6)
+        bots = bot_policy("basic", seed=seed)
+        for number in range(300):
+            if event.state is not TournamentState.RUNNING:
+                break
+            policy = shove if number % 3 == 2 else bots  # mostly play; now and then shove
+            for before, finished, _ in _play_round(event, policy):
+                busted = sorted(
+                    (name for name in finished if event.finishes[name].place != 1),
+                    key=lambda name: event.finishes[name].place,
+                )
+                stacks = [before[name] for name in busted]
+                assert stacks == sorted(stacks, reverse=True), (busted, stacks)
+                for better, worse in itertools.pairwise(busted):
+                    if before[better] == before[worse]:  # equal stacks share their prizes
+                        gap = event.finishes[better].prize - event.finishes[worse].prize
+                        assert gap in (0, 1)
+                    else:
+                        seen_unequal = True
+        assert event.state is TournamentState.FINISHED
+    assert seen_unequal
+
+
+def test_a_player_away_left_without_chips_stays_while_a_parol_pot_holds_their_invito() -> None:
+    """RULES.md §4.10 through real hands: p1 is away and forfeits the invito hand after hand;
+    the hand that takes their last chips ends in parol, so they stay until the pot is won."""
+    schedule = Schedule([Level(Stakes(ante=100), 1000)], "hands")
+    for seed in range(1, 10):
+        event = _event(4, seats=4, rules="italian-classic", seed=seed, schedule=schedule)
+        _register(event, 4)
+        table = next(iter(event))
+        table.sit_out("p1")
+        stayed = 0
+        while "p1" not in event.finishes and event.state is TournamentState.RUNNING:
+            last_invito = table.player("p1").stack <= 100
+            # The others say parol in the hand that takes p1's last invito, and never after.
+            policy = italian_policy(parol=last_invito and not stayed)
+            if event.start_hands() != [table]:
+                break
+            assert not table.dealt_in("p1")
+            play_hand(table, policy)
+            carry = table.carry
+            if "p1" in event.finishes:
+                assert not (carry.parol_pot and carry.shares.get("p1", 0)), (
+                    "p1 eliminated with chips in a parol pot"
+                )
+                continue
+            if table.player("p1").stack > 0:
+                continue
+            assert carry.parol_pot and carry.shares.get("p1", 0) > 0, carry  # why p1 stays
+            stayed += 1
+        if stayed and "p1" in event.finishes:
+            # Eliminated in the hand that won the pot, behind everyone still in.
+            assert not table.is_seated("p1") and table.carry.pot == 0
+            assert event.finishes["p1"].place > len(event.players_left())
+            event.chips.check()
+            return
+    raise AssertionError("no seed left p1 without chips in a parol pot")
+
+
+def test_no_player_moves_while_a_carried_pot_sits_on_a_table() -> None:
+    held = moves = 0
+    for seed in (1, 4, 5):
+        event = _event(10, seats=5, stack=500, seed=seed, rules="italian-classic")
+        _register(event, 10)
+        for number in range(200):
+            if event.state is not TournamentState.RUNNING:
+                break
+            policy = shove if number % 4 == 3 else italian_policy(parol=False)
+            for _, _, moved in _play_round(event, policy):
+                carried = any(event.chips.balance(t.pot_account) for t in event)
+                counts = [len(t) for t in event]
+                if carried and len(counts) > 1 and max(counts) - min(counts) > 1:
+                    held += 1
+                assert not (carried and moved), "a player moved while a pot is carried"
+                moves += moved
+        assert event.state is TournamentState.FINISHED
+    assert held and moves  # moves were held back, and made once the pots were won
