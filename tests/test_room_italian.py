@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from mazziere.game.core import Action, ActionKind, ForcedBet
+from mazziere.room.cash import CashTable
 from mazziere.room.clock import TimeSettings
 from mazziere.room.errors import TableStateError
 from mazziere.room.ledger import Account
@@ -178,7 +179,8 @@ def test_italian_32_new_player_posts_the_over_or_waits_for_it() -> None:
     assert first["eve"] == (20, "over", True)
 
 
-def test_italian_32_missed_blinds_are_posted_on_return() -> None:
+def _cal_missed_every_blind() -> CashTable:
+    """An italian-32 table of five where cal sat out while buio, controbuio and over passed."""
     table = italian_table("italian-32", seats=5)
     for name, seat in (("ann", 1), ("bob", 2), ("cal", 3), ("dan", 4), ("eve", 5)):
         table.sit_down(name, 2000, seat=seat)
@@ -188,8 +190,13 @@ def test_italian_32_missed_blinds_are_posted_on_return() -> None:
     for _ in range(5):
         table.start_hand()
         play_hand(table, passive)
+    assert table.player("cal").missed == frozenset({0, 1, 2})
+    return table
+
+
+def test_italian_32_missed_blinds_are_posted_on_return() -> None:
+    table = _cal_missed_every_blind()
     cal = table.player("cal")
-    assert cal.missed == frozenset({0, 1, 2})
     table.sit_in("cal", post=True)
     for _ in range(5):
         table.start_hand()
@@ -213,16 +220,7 @@ def test_italian_32_missed_blinds_are_posted_on_return() -> None:
 def test_italian_32_missed_every_blind_then_the_table_shrinks(leaving: tuple[str, ...]) -> None:
     """Cal misses buio, controbuio and over at five players; back at a table of three (or
     two) there is no over: the controbuio, the last blind, settles everything missed."""
-    table = italian_table("italian-32", seats=5)
-    for name, seat in (("ann", 1), ("bob", 2), ("cal", 3), ("dan", 4), ("eve", 5)):
-        table.sit_down(name, 2000, seat=seat)
-    table.start_hand()
-    play_hand(table, passive)
-    table.sit_out("cal")
-    for _ in range(5):
-        table.start_hand()
-        play_hand(table, passive)
-    assert table.player("cal").missed == frozenset({0, 1, 2})
+    table = _cal_missed_every_blind()
     for name in leaving:
         table.leave(name)
     table.sit_in("cal", post=True)
