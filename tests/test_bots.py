@@ -83,19 +83,29 @@ def test_random_bot_picks_kinds_uniformly_and_never_times_out() -> None:
 
 
 def test_random_bot_bet_sizes_are_sane() -> None:
+    """The bet sizes the docs give: the minimum 7 times in 20, half the pot 6, the pot 6 and
+    everything 1 (on the flop of a pot of 30: 10, 15, 30 or all-in)."""
     rng = random.Random(2)
-    sizes = Counter()
-    for _ in range(300):
+    sizes: Counter[int | str] = Counter()
+    for _ in range(600):
         hand = HoldemHand([1000, 1000, 1000], blinds=(5, 10), rng=rng)
+        hand.call()
+        hand.call()
+        hand.check()
         situation = _situation(hand, 10)
-        bot = RandomBot(rng)
-        action = bot.act(situation)
-        if action.kind is ActionKind.RAISE:
-            assert situation.legal.min_to <= action.amount <= situation.legal.max_to  # type: ignore[operator]
-            sizes[action.amount] += 1
+        assert situation.pot == 30 and situation.legal.min_to == 10
+        action = RandomBot(rng).act(situation)
+        assert action in situation.legal
+        if action.kind is ActionKind.BET:
+            sizes[action.amount] += 1  # type: ignore[index]
         elif action.kind is ActionKind.ALL_IN:
             sizes["all-in"] += 1
-    assert sizes[20] > sizes["all-in"]  # the minimum is common, everything rare
+    total = sum(sizes.values())
+    assert set(sizes) == {10, 15, 30, "all-in"}
+    assert 0.25 < sizes[10] / total < 0.45
+    assert 0.2 < sizes[15] / total < 0.4
+    assert 0.2 < sizes[30] / total < 0.4
+    assert 0.01 < sizes["all-in"] / total < 0.1
 
 
 def test_wager_clamps_into_the_legal_range() -> None:

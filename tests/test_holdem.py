@@ -25,6 +25,7 @@ from mazziere.game.core import (
     ForcedBet,
     HandOverError,
     HandSetupError,
+    HoleCardsDealt,
     NotYourTurnError,
     Phase,
     PlayerActed,
@@ -501,8 +502,38 @@ def test_views_hide_what_a_seat_may_not_see() -> None:
 def test_log_records_to_dict_are_json() -> None:
     hand = HoldemHand([100] * 4, blinds=(1, 2), ante=1, rng=random.Random(16))
     play_check_down(hand)
-    for record in hand.log:
-        json.dumps(record.to_dict())
+    dicts = [record.to_dict() for record in hand.log]
+    assert json.loads(json.dumps(dicts)) == dicts  # only JSON's own types: lists, not tuples
+    assert [d["type"] for d in dicts] == [type(r).type for r in hand.log]
+    for record, data in zip(hand.log, dicts, strict=True):
+        if isinstance(record, PlayerActed):
+            assert data == {
+                "type": "action",
+                "position": record.position,
+                "kind": record.kind.value,
+                "added": record.added,
+                "to": record.to,
+                "all_in": record.all_in,
+                "timed_out": record.timed_out,
+            }
+        elif isinstance(record, HoleCardsDealt | CardsShown | BoardDealt):
+            assert data["cards"] == [str(card) for card in record.cards]
+        elif isinstance(record, CardBurned):
+            assert data["card"] == str(record.card)
+        elif isinstance(record, BetsCollected):
+            assert data["pots"] == [{"amount": 12, "eligible": [0, 1, 2, 3]}]
+    assert dicts[5] == {
+        "type": "forced_bet",
+        "position": 0,
+        "amount": 1,
+        "kind": "small_blind",
+        "live": True,
+        "all_in": False,
+    }
+    assert dicts[-1] == {"type": "award", "pot": 0, "amount": 12, "winners": [3], "shares": [12]}
+    seen = [record.to_dict() for record in hand.records_for(0)]
+    assert [d["cards"] for d in seen if d["type"] == "hole_cards"][1:] == [["??", "??"]] * 3
+    assert all(d["card"] is None for d in seen if d["type"] == "burn")
 
 
 def random_play(hand: HoldemHand, rng: random.Random) -> None:
