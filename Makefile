@@ -13,6 +13,8 @@ ENGINE := src/mazziere/cards.py src/mazziere/rules.py src/mazziere/evaluate.py \
 
 # Tables, tournaments and bots (pure too: time and randomness injected)
 ENGINE += src/mazziere/room src/mazziere/bots src/mazziere/simulation.py
+# Odds: equity and draw odds (pure: numpy and the standard library)
+ENGINE += src/mazziere/odds
 # mypy refuses a file twice: drop files that a listed directory already holds.
 MYPY_PATHS = $(filter-out $(foreach d,$(filter-out %.py,$(ENGINE)),$(d)/%),$(ENGINE))
 # The terminal client: typed as strictly (not pure: it owns the screen and the clock).

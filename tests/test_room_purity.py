@@ -10,6 +10,7 @@ import pytest
 
 SRC = pathlib.Path(__file__).resolve().parent.parent / "src" / "mazziere"
 PURE = sorted([*SRC.joinpath("room").glob("*.py"), *SRC.joinpath("bots").glob("*.py")])
+PURE += sorted(SRC.joinpath("odds").glob("*.py"))  # equity and draw odds
 PURE.append(SRC / "simulation.py")
 ENGINE = sorted(
     [SRC / "cards.py", SRC / "rules.py", SRC / "evaluate.py", *SRC.joinpath("game").glob("*.py")]

@@ -63,6 +63,7 @@ __all__ = [
     "holdem_strength5",
     "holdem_strength7",
     "holdem_strengths",
+    "holdem_strengths_batch",
     "ranking_for",
     "winners",
 ]
@@ -993,10 +994,88 @@ def _holdem_chunk(
     result: npt.NDArray[np.int64] = tables[f"nonflush{hands.shape[1]}"][total >> _SUIT_BITS]
     flush_rows = np.flatnonzero(suit >= 0)
     if flush_rows.size:
-        rows = hands[flush_rows].astype(np.int64)
-        in_suit = (rows & 3) == suit[flush_rows, None]
-        masks = np.where(in_suit, 4 << (rows >> 2), 0).sum(axis=1)
-        result[flush_rows] = tables["flush"][masks]
+        result[flush_rows] = _holdem_flushes(hands[flush_rows], suit[flush_rows], tables)
+    return result
+
+
+def _holdem_flushes(
+    rows: npt.NDArray[np.integer[Any]], suit: npt.NDArray[np.int8], tables: dict[str, Any]
+) -> npt.NDArray[np.int16]:
+    """Strengths of hands known to hold a flush of ``suit`` (one per row)."""
+    import numpy as np
+
+    cards = rows.astype(np.int64)
+    in_suit = (cards & 3) == suit[:, None]
+    masks = np.where(in_suit, 4 << (cards >> 2), 0).sum(axis=1)
+    flushes: npt.NDArray[np.int16] = tables["flush"][masks]
+    return flushes
+
+
+def holdem_strengths_batch(
+    holes: npt.ArrayLike, boards: npt.ArrayLike, *, deck: npt.ArrayLike | None = None
+) -> npt.NDArray[np.int32]:
+    """Hold'em strengths of several players' hole cards on many boards at once.
+
+    ``boards`` is an ``(N, k)`` array of card ints (k from 3 to 5), or, with
+    ``deck`` (an array of card ints), of indices into ``deck``: the rows of
+    a table of combinations of the cards left, which then need no copying.
+    ``holes`` is ``(P, 2)`` (each player's two cards, the same on every
+    board) or ``(P, N, 2)`` (a pair for each board).  The result is
+    ``(P, N)``: row ``p`` holds the strengths of :func:`evaluate_batch` for
+    player ``p``'s cards with each board.  It is :func:`evaluate_batch`'s
+    path with each board's key sum worked out once for all the players (the
+    showdowns of an equity calculation).  The input is trusted.
+
+    >>> import numpy as np
+    >>> holes = np.array([parse_cards("Ah Kh"), parse_cards("7c 7s")])
+    >>> boards = np.array([parse_cards("Qh Jh Th 2c 3d"), parse_cards("7d 7h 2c 3d 9s")])
+    >>> holdem_strengths_batch(holes, boards).tolist() == [
+    ...     evaluate_batch(np.hstack([boards, np.tile(hole, (2, 1))])).tolist() for hole in holes]
+    True
+    >>> deck = np.array(parse_cards("2c 3d 9s 7d 7h"))
+    >>> holdem_strengths_batch(holes, [[3, 4, 0, 1, 2]], deck=deck)[:, 0].tolist() == [
+    ...     evaluate_batch(np.hstack([boards[1:], [hole]]))[0] for hole in holes]
+    True
+    """
+    import numpy as np
+
+    tables = _batch_tables(_spec(find_rules("holdem"), None))
+    key = tables["key"]
+    board_rows = np.asarray(boards)
+    hole_cards = np.asarray(holes)
+    cards_of = None if deck is None else np.asarray(deck)
+    board_keys = key if cards_of is None else key[cards_of]
+    if board_rows.ndim != 2 or not 3 <= board_rows.shape[1] <= 5:
+        raise WrongCardCountError(f"expected an (N, 3..5) array of boards, got {board_rows.shape}")
+    count = board_rows.shape[0]
+    fixed = hole_cards.ndim == 2
+    if not (fixed and hole_cards.shape[1] == 2) and hole_cards.shape[1:] != (count, 2):
+        raise WrongCardCountError(f"expected (P, 2) or (P, {count}, 2) holes: {hole_cards.shape}")
+    result = np.empty((hole_cards.shape[0], count), dtype=np.int32)
+    nonflush = tables[f"nonflush{board_rows.shape[1] + 2}"]
+    for start in range(0, count, _BATCH_CHUNK):
+        chunk = board_rows[start : start + _BATCH_CHUNK]
+        board_total = np.take(board_keys, chunk[:, 0])
+        for column in range(1, chunk.shape[1]):
+            board_total += np.take(board_keys, chunk[:, column])
+        for player in range(hole_cards.shape[0]):
+            if fixed:
+                hole = hole_cards[player]
+                total = board_total + (key[hole[0]] + key[hole[1]])
+            else:
+                hole = hole_cards[player, start : start + _BATCH_CHUNK]
+                total = board_total + np.take(key, hole[:, 0]) + np.take(key, hole[:, 1])
+            suit = tables["flush_suit"][total & 4095]
+            strengths = result[player, start : start + len(chunk)]
+            strengths[:] = nonflush[total >> _SUIT_BITS]
+            flush_rows = np.flatnonzero(suit >= 0)
+            if flush_rows.size:
+                flush_board = chunk[flush_rows] if cards_of is None else cards_of[chunk[flush_rows]]
+                flush_hole = (
+                    np.broadcast_to(hole, (flush_rows.size, 2)) if fixed else hole[flush_rows]
+                )
+                rows = np.hstack([flush_board, flush_hole])
+                strengths[flush_rows] = _holdem_flushes(rows, suit[flush_rows], tables)
     return result
 
 
