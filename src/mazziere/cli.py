@@ -15,6 +15,7 @@ from mazziere.cards import format_cards, parse_cards
 from mazziere.rules import RULESETS, Game, find_rules
 
 if TYPE_CHECKING:
+    from mazziere.cards import Rank
     from mazziere.evaluate import HandValue
 
 # Start-up: `mazziere --help` should not wait for what only some commands use,
@@ -310,6 +311,163 @@ def replay(
 
 
 # --- end of the hand-engine commands -------------------------------------------------
+
+
+# --- odds: `mazziere odds` -----------------------------------------------------------
+
+
+def _opening_rank(text: str) -> Rank:
+    """A rank written as on a card: J, Q, K, A, 10 or T..."""
+    from mazziere.cards import Rank
+
+    for rank in Rank:
+        if text.upper() in (rank.symbol, str(int(rank)), rank.name_it.upper()):
+            return rank
+    raise UsageProblem(f"--opener needs a rank such as J, Q or K, not {text!r}")
+
+
+def _pretty_holding(text: str) -> str:
+    """A hand with suit symbols; a range as written."""
+    from mazziere.cards import CardError
+
+    try:
+        return format_cards(parse_cards(text), pretty=True)
+    except CardError:
+        return text
+
+
+@app.command()
+def odds(
+    rules: Annotated[str, typer.Argument(help=f"Rule set: {', '.join(sorted(RULESETS))}.")],
+    hands: Annotated[
+        list[str],
+        typer.Argument(
+            help="Hold'em: two or more hands or ranges ('AhKh', 'QQ+, AKs'); Italian: one hand."
+        ),
+    ],
+    *,
+    board: Annotated[str, typer.Option(help="Hold'em board cards.")] = "",
+    dead: Annotated[str, typer.Option(help="Cards known to be out of play.")] = "",
+    players: Annotated[
+        int | None, typer.Option(help="Italian: players dealt in (sets the italian-classic deck).")
+    ] = None,
+    beat: Annotated[
+        str | None, typer.Option(help="Italian: rank the draws by the chance to beat this hand.")
+    ] = None,
+    opener: Annotated[
+        str | None,
+        typer.Option(help="Italian: rank by the chance to beat a hand that opens at this pair."),
+    ] = None,
+    method: Annotated[str, typer.Option(help="Hold'em: auto, exact or monte-carlo.")] = "auto",
+    trials: Annotated[int, typer.Option(help="Hold'em Monte Carlo: deals to sample.")] = 1_000_000,
+    seconds: Annotated[
+        float | None, typer.Option(help="Hold'em Monte Carlo: stop after this many seconds.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the Monte Carlo deals.")] = None,
+    top: Annotated[int, typer.Option(help="Italian: how many draws the table shows.")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Hold'em equity of hands and ranges, or the odds of every Italian draw, best first."""
+    import secrets
+    import time
+
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    from mazziere.odds import draw_odds, holdem_equity
+    from mazziere.rules import Category
+
+    rule_set = find_rules(rules)
+    out = Console(highlight=False, soft_wrap=True)
+    if rule_set.game is Game.HOLDEM:
+        if beat is not None or opener is not None or players is not None:
+            raise UsageProblem("--beat, --opener and --players are for the Italian draw")
+        if method not in ("auto", "exact", "monte-carlo"):
+            raise UsageProblem(f"--method must be auto, exact or monte-carlo, not {method!r}")
+        if trials < 1 or (seconds is not None and seconds <= 0):
+            raise UsageProblem("--trials and --seconds must be positive")
+        result = holdem_equity(
+            hands,
+            board=board,
+            dead=dead,
+            method=method,  # type: ignore[arg-type]
+            trials=trials,
+            seconds=seconds,
+            clock=time.perf_counter,
+            rng=seed if seed is not None else secrets.randbits(64),
+        )
+        if as_json:
+            typer.echo(json.dumps({"rules": rule_set.name, **result.to_dict()}))
+            return
+        sampled = result.method == "monte-carlo"
+        where = f"board {format_cards(parse_cards(board), pretty=True)}" if board else "preflop"
+        how = f"{result.boards:,} boards" + (" sampled" if sampled else ", every one")
+        table = RichTable(title=f"Hold'em equity, {where}", caption=f"{result.method}: {how}")
+        for column in ("player", "hand", "equity", "win", "tie"):
+            table.add_column(column, justify="left" if column == "hand" else "right")
+        if sampled:
+            table.add_column("± (1 s.e.)", justify="right")
+        for i, player in enumerate(result.players, start=1):
+            row = [
+                f"{i}",
+                _pretty_holding(player.hand),
+                f"{player.equity:.2%}",
+                f"{player.win:.2%}",
+                f"{player.tie:.2%}",
+            ]
+            if sampled:
+                row.append(f"{player.stderr:.2%}")
+            table.add_row(*row)
+        out.print(table)
+        return
+    if len(hands) != 1:
+        raise UsageProblem(f"{rule_set.name}: give one five-card hand, not {len(hands)}")
+    if board:
+        raise UsageProblem(f"{rule_set.name} has no board")
+    if top < 1:
+        raise UsageProblem("--top must be at least 1")
+    result_it = draw_odds(
+        hands[0],
+        rule_set,
+        players=players,
+        dead=dead,
+        beat=beat,
+        opener=_opening_rank(opener) if opener is not None else None,
+    )
+    if as_json:
+        typer.echo(json.dumps(result_it.to_dict(), ensure_ascii=False))
+        return
+    deck = rule_set.deck(players)
+    title = f"{rule_set.name}: {format_cards(result_it.hand, pretty=True)}, {len(deck)}-card deck"
+    scored = "beat the hand" if beat else "beat an opener" if opener else None
+    table = RichTable(
+        title=title,
+        caption="share: the part of the deck's hands the final hand beats, on average",
+    )
+    table.add_column("#", justify="right")
+    table.add_column("change")
+    table.add_column("keep")
+    if scored:
+        table.add_column(scored, justify="right")
+    table.add_column("share", justify="right")
+    table.add_column("most likely after the draw")
+    for place, option in enumerate(result_it.options[:top], start=1):
+        likely = sorted(option.categories.items(), key=lambda item: -item[1])[:3]
+        words = ", ".join(f"{Category(name).name_it} {p:.1%}" for name, p in likely if p > 0)
+        row = [
+            f"{place}",
+            option.discard_text or "servito",
+            format_cards(option.keep, pretty=True),
+        ]
+        if scored:
+            chance = option.beats_hand if beat else option.beats_opener
+            row.append(f"{chance:.1%}")
+        row += [f"{option.share:.3f}", words]
+        table.add_row(*row)
+    out.print(table)
+
+
+# --- end of the odds command ---------------------------------------------------------
 
 
 # ------------------------------------------------------------------ simulate

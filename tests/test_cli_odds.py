@@ -1,0 +1,101 @@
+"""``mazziere odds``: the JSON scripts rely on, the tables, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mazziere.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_holdem_json_has_each_players_equity_win_and_tie(capsys) -> None:
+    code, out, err = run(capsys, "odds", "holdem", "AhKh", "QQ+", "--board", "Qc 7d 2h", "--json")
+    assert code == 0 and err == "" and out.count("\n") == 1
+    payload = json.loads(out)
+    assert payload["method"] == "exact" and payload["boards"] == 9 * 990
+    hero, villain = payload["players"]
+    assert hero["hand"] == "AhKh" and villain["hand"] == "QQ+"
+    assert hero["equity"] + villain["equity"] == pytest.approx(1.0)
+    assert hero["equity"] == pytest.approx(hero["win"] + hero["tie"] / 2)
+    assert set(hero) == {"hand", "equity", "win", "tie", "stderr"}
+
+
+def test_two_known_hands_preflop_are_exact_and_ranges_sampled(capsys) -> None:
+    code, out, _ = run(capsys, "odds", "holdem", "AhKh", "QsQd", "--json")
+    assert code == 0 and json.loads(out)["method"] == "exact"
+    code, out, _ = run(
+        capsys, "odds", "holdem", "AhKh", "QQ+, AKs", "--trials", "20000", "--seed", "3", "--json"
+    )
+    payload = json.loads(out)
+    assert payload["method"] == "monte-carlo" and payload["trials"] == 20_000
+    assert 0 < payload["players"][0]["stderr"] < 0.01
+
+
+def test_holdem_table(capsys) -> None:
+    code, out, _ = run(capsys, "odds", "holdem", "AhKh", "QQ+", "--board", "Qc 7d 2h")
+    assert code == 0
+    assert "A♥ K♥" in out and "QQ+" in out and "9.83%" in out and "exact" in out
+
+
+def test_italian_json_lists_all_31_draws_with_category_names(capsys) -> None:
+    code, out, err = run(
+        capsys, "odds", "italian-classic", "--players", "4", "J♥J♦9♣8♠7♠", "--json"
+    )
+    assert code == 0 and err == ""
+    payload = json.loads(out)
+    options = payload["options"]
+    assert len(options) == 31
+    assert options[0]["discard"] == ["9♣", "8♠", "7♠"]
+    assert set(options[0]["categories"]) == {
+        "straight_flush",
+        "four_of_a_kind",
+        "flush",
+        "full_house",
+        "straight",
+        "three_of_a_kind",
+        "two_pair",
+        "pair",
+        "high_card",
+    }
+    assert options[0]["categories"]["pair"] == pytest.approx(0.5398, abs=1e-4)
+    assert (
+        sorted(len(o["discard"]) for o in options) == [0] + [1] * 5 + [2] * 10 + [3] * 10 + [4] * 5
+    )
+
+
+def test_italian_table_ranks_by_the_chance_to_beat_a_hand(capsys) -> None:
+    code, out, _ = run(
+        capsys, "odds", "italian-32", "K♥Q♥J♥10♥9♦", "--beat", "A♣A♦A♠7♣7♦", "--top", "3"
+    )
+    assert code == 0
+    assert "beat the hand" in out and "18.2%" in out
+    code, out, _ = run(capsys, "odds", "italian-32", "J♥J♦9♣8♠7♠", "--opener", "K", "--json")
+    assert code == 0 and "beats_opener" in json.loads(out)["options"][0]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["holdem", "AhKh", "AhQd"], "card Ah is used twice"),
+        (["holdem", "AhKh", "QQx"], "cannot read 'QQx'"),
+        (["holdem", "AhKh", "Zz9"], "cannot read"),
+        (["holdem", "AhKh"], "at least two players"),
+        (["holdem", "AhKh", "QQ", "--board", "2c 2c 3d"], "duplicate card"),
+        (["italian-classic", "--players", "4", "J♥J♦9♣8♠6♠"], "not in the 32-card deck"),
+        (["italian-32", "J♥J♦9♣8♠"], "5 cards"),
+        (["italian-32", "J♥J♦9♣8♠7♠", "--opener", "X"], "--opener"),
+        (["poker", "AhKh", "QQ"], "unknown rules 'poker'"),
+        (["holdem", "AhKh", "QQ", "--method", "guess"], "--method"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_code_2(capsys, args, message) -> None:
+    code, out, err = run(capsys, "odds", *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err
