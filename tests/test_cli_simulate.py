@@ -92,3 +92,17 @@ def test_bad_input_is_one_line_and_exit_2(
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("mazziere: error: ")
     assert message in err
+
+
+def test_the_summary_says_when_churn_changes_the_table() -> None:
+    from tests.tui_helpers import run_cli
+
+    args = ["simulate", "--players", "5", "--hands", "300", "--seed", "1"]
+    churned = run_cli(*args)
+    assert churned.returncode == 0, churned.stderr
+    # More bots than seats and timeouts: the summary says why.
+    assert "churn" in churned.stdout and "--no-churn" in churned.stdout
+    quiet = run_cli(*args, "--no-churn")
+    assert quiet.returncode == 0, quiet.stderr
+    assert "--no-churn" not in quiet.stdout
+    assert quiet.stdout.count("basic") + quiet.stdout.count("random") == 5

@@ -64,7 +64,8 @@ async def test_random_keys_never_break_the_game(
         session.event.money.check()
     else:
         session.table.ledger.check()
-    assert len(session.hands) >= (2 if tournament else 10)
+    # (all-in and the Italian showdown ask again: fewer hands than keys used to make)
+    assert len(session.hands) >= (2 if tournament else 6)
     folder = app.return_value
     assert folder is not None
     for played in session.hands[:8]:

@@ -69,11 +69,11 @@ async def test_the_countdown_runs_and_a_timeout_checks_or_folds(tmp_path: Path) 
         await pilot.pause()
         while session.my_decision() is None and not session.hand_over:
             await press_keys(pilot, "c")
-        assert "Your turn  50 s" in table_text(app)  # 20 s, then a time bank of 30
+        assert "Your turn  20 s · time bank 30 s" in table_text(app)
         clock.advance(38)
         app._tick()
         await pilot.pause()
-        assert "Your turn  12 s" in table_text(app)
+        assert "Your turn  time bank 12 s" in table_text(app)
         legal = session.my_decision()
         assert legal is not None
         free = ActionKind.CHECK in legal.legal.kinds
@@ -146,7 +146,7 @@ async def test_out_of_chips_the_player_buys_in_again(tmp_path: Path, capsys: Any
     app = make_app(session, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await press_keys(pilot, "a")
+        await press_keys(pilot, "a", "a")  # all-in asks again
         assert session.hand_over
         assert "Bot 2 wins the pot" in log_text(app)
         assert "No chips · [r] buy in again" in table_text(app)

@@ -95,7 +95,7 @@ async def test_italian_classic_opening_draw_of_four_parol_pot(tmp_path: Path, ca
         for name in ("Tu", "Bot 2", "Bot 3", "Bot 4"):
             assert name in screen
         assert " D " in screen and "░░ ░░ ░░ ░░ ░░" in screen
-        assert "Tocca a te  60 s" in screen
+        assert "Tocca a te  30 s · riserva 30 s" in screen
         assert "Tutti mettono l'invito di 10" in log_text(app)
 
         # Pass the word (and decline the blind opening) until Bot 2 has opened: then call.
@@ -232,7 +232,7 @@ async def test_holdem_all_in_with_side_pots(tmp_path: Path, capsys: Any) -> None
         assert "Mazziere · holdem · cash · blinds 5/10" in screen
         assert "Your turn" in screen
         assert "All-in 200" in screen or "All-in 19" in screen
-        await press_keys(pilot, "a")
+        await press_keys(pilot, "a", "a")  # all-in asks again
         log = log_text(app)
         assert "You raise to 200 and are all-in" in log or "You bet 200 and are all-in" in log
         assert "Flop: 2♣ 7♦ 9♥" in log and "Turn: 3♠" in log and "River: 4♣" in log

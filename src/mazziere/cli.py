@@ -569,6 +569,7 @@ def simulate(
         rows += [(f"wins by {kind}", f"{n}") for kind, n in sorted(report_t.winners.items())]
     else:
         rows = [
+            ("churn", "on" if churn else "off"),
             ("hands", f"{report_c.hands}"),
             ("hands/s", f"{report_c.hands_per_second:,.0f}"),
             ("showdowns", f"{report_c.showdowns}"),
@@ -578,6 +579,11 @@ def simulate(
         ]
     for label, value in rows:
         summary.add_row(label, value)
+    if churn and not tournament:
+        summary.caption = (
+            "churn: bots sit out, time out, leave and others join, so more bots than seats "
+            "play and some time out (--no-churn: the same bots all along)"
+        )
     out.print(summary)
     players_table = RichTable(title="per bot")
     players_table.add_column("bot")
@@ -622,7 +628,13 @@ def play(
             "--four-colour", "--four-color", help="Four-colour deck (blue diamonds, green clubs)."
         ),
     ] = False,
-    seconds: Annotated[float, typer.Option(help="Seconds for each decision.")] = 30.0,
+    seconds: Annotated[
+        float,
+        typer.Option(
+            help="Seconds for each decision; then a 30-second time bank runs "
+            "(refilled by 5 seconds every 10 hands)."
+        ),
+    ] = 30.0,
     hands_dir: Annotated[
         str | None,
         typer.Option(

@@ -38,7 +38,13 @@ from mazziere.game.core import Action, ActionKind, IllegalActionError, LegalActi
 from mazziere.room.errors import RoomError
 from mazziere.room.table import OfferKind, SeatStatus
 from mazziere.rules import Game
-from mazziere.tui.render import big_cards, cards_text, chips, empty_slots
+from mazziere.tui.render import (
+    big_cards,
+    cards_text,
+    chips,
+    empty_slots,
+    wrap_keeping_amounts,
+)
 from mazziere.tui.session import PlayError, PlaySession, SeatLine, Snapshot
 
 __all__ = ["HistoryScreen", "PlayApp"]
@@ -55,6 +61,10 @@ _BUTTONS = (
     ("show", ActionKind.SHOW, "s"),
     ("muck", ActionKind.MUCK, "u"),
 )
+
+
+_ACTING_KEYS = frozenset("fcapdsu")
+"""Keys that play an action other than the bet: they wait while an amount is typed."""
 
 
 def _sorted_hand(cards: tuple[Card, ...], rules_game: Game) -> tuple[Card, ...]:
@@ -156,13 +166,17 @@ class PlayApp(App[Path | None]):
     #seats { height: auto; }
     #middle { height: auto; }
     #hand { height: auto; }
-    #controls { dock: bottom; height: auto; }
+    #controls { height: auto; margin-top: 1; }
     #turn { height: auto; }
     #actions { height: auto; }
     #amount { height: auto; }
     #log { width: 38%; min-width: 28; border-left: tall $primary; padding: 0 1; }
     #status { height: auto; max-height: 3; background: $boost; padding: 0 1; }
+    #too-small { display: none; height: 1fr; content-align: center middle; text-style: bold; }
     """
+
+    MIN_SIZE = (80, 24)
+    """The smallest terminal the table is laid out for (columns, rows)."""
 
     def __init__(
         self,
@@ -188,6 +202,9 @@ class PlayApp(App[Path | None]):
         self.message: Text | None = None
         self._decision_key: tuple[int, int] | None = None
         self._confirm: str | None = None
+        """A question about the player's current decision (fold for free, all-in)."""
+        self._quit_asked = False
+        """Quitting mid-hand was asked: a second q quits (whatever the bots did meanwhile)."""
         self._bot_timer: object | None = None
         self._next_hand_at: float | None = None
         self._log_count = 0
@@ -207,9 +224,36 @@ class PlayApp(App[Path | None]):
                     yield Static(id="amount")
             yield RichLog(id="log", wrap=True, min_width=20, markup=False)
         yield Static(id="status")
+        yield Static(id="too-small")
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below :attr:`MIN_SIZE` the table cannot be read: say so instead of a cropped table."""
+        self._fit_size()
+
+    def _fit_size(self) -> None:
+        screen = getattr(self, "_table_screen", None)
+        if screen is None:
+            return  # not mounted yet: on_mount fits it
+        width, height = self.size
+        small = width < self.MIN_SIZE[0] or height < self.MIN_SIZE[1]
+        note = screen.query_one("#too-small", Static)
+        note.display = small
+        for name in ("#title", "#main", "#status"):
+            screen.query_one(name).display = not small
+        if small:
+            columns, rows = self.MIN_SIZE
+            note.update(
+                self.words.pick(
+                    f"La finestra è troppo piccola ({width}×{height}): serve almeno "
+                    f"{columns}×{rows}. Allargala, oppure q per uscire.",
+                    f"The terminal is too small ({width}×{height}): the table needs "
+                    f"{columns}×{rows}. Make it bigger, or q to quit.",
+                )
+            )
 
     def on_mount(self) -> None:
         self._table_screen = self.screen
+        self._fit_size()
         if self.hands_dir is not None:
             try:
                 self.session.open_folder(self.hands_dir)  # each hand is written as it ends
@@ -461,9 +505,7 @@ class PlayApp(App[Path | None]):
             )
             text = Text(who, style="bold reverse yellow" if me else "bold")
             if snap.seconds_left is not None:
-                seconds = int(snap.seconds_left + 0.999)
-                style = "bold red" if seconds <= 10 else ""
-                text.append(f"  {seconds} s", style=style)
+                text.append_text(self._clock_text(snap.seconds_left, snap.bank_seconds_left or 0))
             if me and snap.raise_seconds_left is not None and snap.legal is not None:
                 left = int(snap.raise_seconds_left + 0.999)
                 if snap.legal.kinds & {ActionKind.RAISE, ActionKind.BET}:
@@ -479,6 +521,23 @@ class PlayApp(App[Path | None]):
                 )
             return text
         return Text()
+
+    def _clock_text(self, left: float, bank: float) -> Text:
+        """The decision's seconds (what ``--seconds`` sets), then the time bank's."""
+        words = self.words
+        style = "bold red" if left <= 10 else ""
+        deciding = left - bank
+        text = Text()
+        if deciding > 0:
+            text.append(f"  {int(deciding + 0.999)} s", style=style)
+            if bank >= 1:
+                text.append(words.pick(f" · riserva {int(bank)} s", f" · time bank {int(bank)} s"))
+        else:
+            seconds = int(left + 0.999)
+            text.append(
+                words.pick(f"  riserva {seconds} s", f"  time bank {seconds} s"), style=style
+            )
+        return text
 
     def _actions_text(self, snap: Snapshot) -> Text:
         """The actions on offer, each with its key; a click does what the key does."""
@@ -499,6 +558,8 @@ class PlayApp(App[Path | None]):
             )
             if kind is ActionKind.FOLD and self._confirm == "fold":
                 label = self.words.pick("Sicuro? f di nuovo", "Sure? f again")
+            if kind is ActionKind.ALL_IN and self._confirm == "all-in":
+                label = self.words.pick("Sicuro? a di nuovo", "Sure? a again")
             if kind is ActionKind.FOLD:
                 colour = "#9b1c1c"
             elif kind in (ActionKind.CALL, ActionKind.CHECK, ActionKind.DRAW, ActionKind.PAROL):
@@ -585,13 +646,20 @@ class PlayApp(App[Path | None]):
             ),
             style="dim",
         )
+        if self.typed:
+            text.append(words.pick(" · [Esc] cancella", " · [Esc] clear"), style="dim")
         return text
 
     def _update_log(self) -> None:
         transcript = self.session.transcript
         log = self._log_widget()
+        width = log.scrollable_content_region.width
         for line in transcript[self._log_count :]:
-            log.write(line)
+            if width < 10:  # not laid out yet: the log wraps by itself
+                log.write(line)
+                continue
+            for piece in wrap_keeping_amounts(line, width, self.console):
+                log.write(piece)
         self._log_count = len(transcript)
 
     def _status_text(self, snap: Snapshot) -> Text:
@@ -662,7 +730,22 @@ class PlayApp(App[Path | None]):
         key = event.key
         handler = self._keys().get(key)
         digit = event.character if event.character and event.character.isdigit() else None
-        self.message = None
+        if key != "q":
+            self._quit_asked = False  # another key: the question to quit is dropped
+        if self.typed and key in _ACTING_KEYS:
+            # An amount is being typed: a letter that acts would play something else.
+            self.message = Text(
+                self.words.pick(
+                    f"Stai scrivendo un importo ({chips(self.amount or 0)}): "
+                    "b per puntarlo, Esc per cancellarlo",
+                    f"You are typing an amount ({chips(self.amount or 0)}): "
+                    "b to bet it, Esc to clear it",
+                ),
+                style="bold yellow",
+            )
+            handler = lambda: None  # noqa: E731  (the key is spent on the message)
+        else:
+            self.message = None
         if digit is not None and handler is None:
             self._digit(int(digit))
         elif handler is not None:
@@ -683,7 +766,7 @@ class PlayApp(App[Path | None]):
             "a": self.action_all_in,
             "p": self.action_parol,
             "d": self.action_draw,
-            "enter": self.action_draw,
+            "enter": self.action_enter,
             "s": lambda: self._send_kind(ActionKind.SHOW),
             "u": lambda: self._send_kind(ActionKind.MUCK),
             "m": lambda: self._preset("min"),
@@ -693,6 +776,7 @@ class PlayApp(App[Path | None]):
             "up": lambda: self._step(1),
             "down": lambda: self._step(-1),
             "backspace": self._backspace,
+            "escape": self._clear_amount,
             "n": self.action_no_or_next,
             "space": self.action_next_hand,
             "y": self.action_yes,
@@ -814,8 +898,29 @@ class PlayApp(App[Path | None]):
             )
 
     def action_all_in(self) -> None:
-        """Put every chip in."""
-        self._send_kind(ActionKind.ALL_IN)
+        """Put every chip in (asks again first: it cannot be taken back)."""
+        legal = self._legal()
+        if legal is None or ActionKind.ALL_IN not in legal.kinds:
+            return
+        if self._confirm != "all-in":
+            self._confirm = "all-in"
+            self.message = Text(
+                self.words.pick(
+                    f"All-in di {chips(legal.max_to)}: premi a di nuovo per confermare",
+                    f"All-in for {chips(legal.max_to)}: press a again to confirm",
+                ),
+                style="bold yellow",
+            )
+            return
+        self._confirm = None
+        self._send(Action.all_in())
+
+    def action_enter(self) -> None:
+        """Enter: bet the amount typed, else draw (or stand pat)."""
+        if self.typed:
+            self.action_wager()
+        else:
+            self.action_draw()
 
     def action_parol(self) -> None:
         """Say parol (parole)."""
@@ -857,6 +962,11 @@ class PlayApp(App[Path | None]):
             return
         self.typed = (self.typed + str(digit)).lstrip("0")
         self.amount = int(self.typed) if self.typed else 0
+
+    def _clear_amount(self) -> None:
+        legal = self._legal()
+        self.typed = ""
+        self.amount = legal.min_to if legal is not None and legal.min_to else None
 
     def _backspace(self) -> None:
         if self._legal() is None:
@@ -952,8 +1062,8 @@ class PlayApp(App[Path | None]):
 
     def action_quit_game(self) -> None:
         """Quit (asks again during a hand), saving the hand histories."""
-        if self.session.in_hand and self._confirm != "quit":
-            self._confirm = "quit"
+        if self.session.in_hand and not self._quit_asked:
+            self._quit_asked = True
             self.message = Text(
                 self.words.pick(
                     "La mano è in corso e non sarà salvata: premi q di nuovo per uscire",

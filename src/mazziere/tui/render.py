@@ -18,8 +18,10 @@ diamonds blue and clubs green, so a flush is never misread.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
+from rich.console import Console
 from rich.text import Text
 
 from mazziere.cards import Card, Suit
@@ -32,6 +34,7 @@ __all__ = [
     "cards_text",
     "chips",
     "empty_slots",
+    "wrap_keeping_amounts",
 ]
 
 _TWO_COLOURS = {
@@ -168,3 +171,24 @@ def chips(amount: int) -> str:
     """
     text = f"{abs(amount):,}".replace(",", " ")
     return ("-" if amount < 0 else "") + text
+
+
+_AMOUNT = re.compile(r"\d{1,3}(?: \d{3})+")
+_GLUE = "\ue000"
+"""Stands for the space inside an amount while a line is wrapped (a private-use character:
+never in the text itself, one cell wide, not a space Rich may break at)."""
+
+
+def wrap_keeping_amounts(line: Text, width: int, console: Console) -> list[Text]:
+    """``line`` wrapped to ``width`` cells between words, never inside an amount (``2 215``).
+
+    >>> console = Console(width=40)
+    >>> [t.plain for t in wrap_keeping_amounts(Text("vince il piatto (2 215)"), 20, console)]
+    ['vince il piatto ', '(2 215)']
+    """
+    glued = line.copy()
+    glued.plain = _AMOUNT.sub(lambda m: m.group().replace(" ", _GLUE), line.plain)
+    pieces = list(glued.wrap(console, width))
+    for piece in pieces:
+        piece.plain = piece.plain.replace(_GLUE, " ")
+    return pieces

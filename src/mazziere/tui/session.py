@@ -198,6 +198,9 @@ class Snapshot:
     acting: str | None = None
     """Whose turn it is (a name), if anybody's."""
     seconds_left: float | None = None
+    """Seconds left to decide, the time bank included."""
+    bank_seconds_left: float | None = None
+    """Of those, the time bank's: the decision time runs out first, then the bank."""
     notes: tuple[str, ...] = ()
     legal: LegalActions | None = None
     """The player's legal actions when it is their turn."""
@@ -292,6 +295,7 @@ class PlaySession:
             rebuy_seconds=24 * 3600.0,
             name="Mazziere",
             keep_hands=0,
+            ask_show=self._asks_show,
         )
         table = CashTable(settings, clock=self.clock, rng=rng)
         for seat, (name, stack) in enumerate(zip(self.names, self.stacks, strict=True), start=1):
@@ -416,10 +420,17 @@ class PlaySession:
                 break
         return False
 
+    @property
+    def _asks_show(self) -> bool:
+        """Poker all'italiana asks a player who may muck at the showdown whether to show
+        (RULES.md, Showdown); Hold'em's cards speak."""
+        return self.rules.game is Game.ITALIAN
+
     def _deal(self) -> bool:
         if self.event is not None:
             for table in self.event.tables.values():
                 table.deck_source = self.deck_source
+                table.ask_show = self._asks_show
             return bool(self.event.start_hands())
         self.table.deck_source = self.deck_source
         return self.table.start_hand()
@@ -538,7 +549,7 @@ class PlaySession:
     def _header(self, current: _Hand) -> Text:
         words = self.words
         dealer = current.names[-1]
-        stakes = self.table.current_stakes().describe(self.rules)
+        stakes = self.words.stakes(self.table.current_stakes(), self.rules)
         text = words.pick(
             f"— Mano {current.number} · mazziere {dealer} · {stakes} —",
             f"— Hand {current.number} · dealer {dealer} · {stakes} —",
@@ -781,7 +792,7 @@ class PlaySession:
         table = self.table
         words = self.words
         current = self._current
-        stakes = table.current_stakes().describe(self.rules)
+        stakes = words.stakes(table.current_stakes(), self.rules)
         kind = (
             words.pick("torneo sit & go", "sit & go")
             if self.is_tournament
@@ -829,11 +840,15 @@ class PlaySession:
         legal = None
         context = None
         seconds = None
+        bank_left = None
         acting = None
         raise_left: float | None = None
         if decision is not None:
             acting = decision.name
-            seconds = decision.timer.remaining(self.clock.now())
+            timer = decision.timer
+            now = self.clock.now()
+            seconds = timer.remaining(now)
+            bank_left = timer.bank_seconds - timer.bank_used(now)
             if decision.name == self.me:
                 legal = decision.legal
                 context = self.context(view)
@@ -858,6 +873,7 @@ class PlaySession:
             in_hand=not hand.is_over,
             acting=acting,
             seconds_left=seconds,
+            bank_seconds_left=bank_left,
             notes=self._notes(view),
             legal=legal,
             context=context,
@@ -874,7 +890,10 @@ class PlaySession:
             blind = len(view.blind_raisers)
         return Context(
             self.rules,
-            opening_round=view.betting_round == 1 and view.opening is not None,
+            # A blind opening opened the pot: no opening cards are needed after the deal.
+            opening_round=view.betting_round == 1
+            and view.opening is not None
+            and not view.blind_raisers,
             blind=blind,
             last_round=view.betting_round == 2,
         )

@@ -4,7 +4,10 @@ Button names follow the game being played, read from the rule set and the
 hand's view, never from a rule set's name: Poker all'italiana says *Apri*
 and *Passo* in the opening round, *Busso*, *Parol*, *Punto*, *Rilancio*,
 *Vedo* after the draw, *Cip* and *Parole* where the rules have forced blinds
-and split the pot on parole; Hold'em uses the usual terms.
+and split the pot on parole.  Hold'em in Italian speaks as Italian rooms do,
+with the same verbs: *Passo* (fold), *Busso* (check), *Vedo* (call), *Punto*,
+*Rilancio*, *All-in*, the *piccolo buio* and the *grande buio* (the streets
+keep their names: flop, turn, river); in English it uses the usual terms.
 
 >>> from mazziere.game.core import ActionKind, LegalActions
 >>> from mazziere.rules import find_rules
@@ -48,6 +51,7 @@ from mazziere.game.core import (
 )
 from mazziere.game.holdem import BoardDealt
 from mazziere.game.italian import Discarded, PotCarried, StockReshuffled
+from mazziere.room.structure import Stakes
 from mazziere.rules import Game, RuleSet
 from mazziere.tui.render import cards_text, chips
 
@@ -124,7 +128,6 @@ class Words:
         'Cambio 3 carte'
         """
         italian = context.rules.game is Game.ITALIAN
-        it = self.it
         if kind is ActionKind.DRAW:
             if not discards:
                 return self.pick("Servito", "Stand pat")
@@ -138,32 +141,25 @@ class Words:
             if kind in (ActionKind.BET, ActionKind.RAISE):
                 return f"{name} {chips(legal.min_to)}"
         if kind is ActionKind.FOLD:
-            if italian:
-                if context.opening_round and not legal.to_call:
-                    return self.pick("Esco", "Fold")
-                return self.pick("Passo", "Fold")
-            return self.pick("Passa", "Fold")
+            if italian and context.opening_round and not legal.to_call:
+                return self.pick("Esco", "Fold")
+            return self.pick("Passo", "Fold")
         if kind is ActionKind.CHECK:
-            if not italian:
-                return "Check"
-            if context.opening_round:
+            if italian and context.opening_round:
                 return self.pick("Passo", "Pass")
-            if context.rules.forced_blinds:
+            if italian and context.rules.forced_blinds:
                 return self.pick("Cip", "Check")
             return self.pick("Busso", "Check")
         if kind is ActionKind.CALL:
-            word = ("Vedo" if italian else "Chiama") if it else "Call"
-            return f"{word} {chips(legal.to_call)}"
+            return f"{self.pick('Vedo', 'Call')} {chips(legal.to_call)}"
         if kind is ActionKind.BET:
             shown = chips(amount if amount is not None else legal.min_to)
             if italian and context.opening_round:
                 return f"{self.pick('Apri', 'Open')} {shown}"
-            word = ("Punto" if italian else "Punta") if it else "Bet"
-            return f"{word} {shown}"
+            return f"{self.pick('Punto', 'Bet')} {shown}"
         if kind is ActionKind.RAISE:
             shown = chips(amount if amount is not None else legal.min_to)
-            word = ("Rilancio a" if italian else "Rilancia a") if it else "Raise to"
-            return f"{word} {shown}"
+            return f"{self.pick('Rilancio a', 'Raise to')} {shown}"
         if kind is ActionKind.ALL_IN:
             return f"All-in {chips(legal.max_to)}" if legal.max_to else "All-in"
         if kind is ActionKind.PAROL:
@@ -173,6 +169,20 @@ class Words:
         if kind is ActionKind.MUCK:
             return self.pick("Non mostro", "Muck")
         return kind.value
+
+    def stakes(self, stakes: Stakes, rules: RuleSet) -> str:
+        """A table's stakes in this language (Hold'em's blinds are *bui* in Italian).
+
+        >>> from mazziere.rules import find_rules
+        >>> Words("it").stakes(Stakes(small_blind=5, big_blind=10), find_rules("holdem"))
+        'bui 5/10'
+        >>> Words("en").stakes(Stakes(small_blind=5, big_blind=10), find_rules("holdem"))
+        'blinds 5/10'
+        """
+        text = stakes.describe(rules)
+        if self.it and text.startswith("blinds "):
+            text = "bui " + text.removeprefix("blinds ")
+        return text
 
     def parol_word(self, rules: RuleSet) -> str:
         """``parol`` (the pot is carried) or ``parole`` (the pot is split).
@@ -203,6 +213,8 @@ class _State:
     forced: list[ForcedBet] = field(default_factory=list)
     blind_raises: int = 0
     received: bool = False
+    next_pot: int = 0
+    """The first collected pot no award has covered yet."""
 
 
 class Narrator:
@@ -398,8 +410,8 @@ class Narrator:
         it_names = {
             "invito": "l'invito",
             "ante": "l'ante",
-            "small_blind": "lo small blind",
-            "big_blind": "il big blind",
+            "small_blind": "il piccolo buio",
+            "big_blind": "il grande buio",
             "straddle": "lo straddle",
             "buio": "il buio",
             "controbuio": "il controbuio",
@@ -469,7 +481,14 @@ class Narrator:
         to = chips(record.to)
         added = chips(record.added)
         before_deal = self.italian and not state.dealt
-        opening_round = self.italian and self.opening and state.dealt and not state.drawn
+        # After a blind opening the pot is open: nobody needs the opening cards any more.
+        opening_round = (
+            self.italian
+            and self.opening
+            and state.dealt
+            and not state.drawn
+            and not state.blind_raises
+        )
         if self.italian and state.drawn:
             state.last_round = True
         it = self.words.it
@@ -477,18 +496,10 @@ class Narrator:
             line = self._verb(p, "passa", "passi", "folds", "fold")
         elif kind is ActionKind.CHECK:
             if before_deal:
-                line = self._verb(
-                    p,
-                    "non apre al buio",
-                    "non apri al buio",
-                    "does not open blind",
-                    "do not open blind",
-                )
+                line = self._declined_blind(p)
             elif opening_round:
                 line = self._verb(p, "passa la parola", "passi la parola", "passes", "pass")
-            elif not self.italian:
-                line = self._verb(p, "fa check", "fai check", "checks", "check")
-            elif self.rules.forced_blinds:
+            elif self.italian and self.rules.forced_blinds:
                 line = self._verb(p, "dice cip", "dici cip", "checks", "check")
             else:
                 line = self._verb(p, "bussa", "bussi", "checks", "check")
@@ -496,14 +507,9 @@ class Narrator:
             word = self.words.parol_word(self.rules)
             line = self._verb(p, f"dice {word}", f"dici {word}", f"says {word}", f"say {word}")
         elif kind is ActionKind.CALL:
-            if self.italian:
-                line = self._verb(
-                    p, f"vede {added}", f"vedi {added}", f"calls {added}", f"call {added}"
-                )
-            else:
-                line = self._verb(
-                    p, f"chiama {added}", f"chiami {added}", f"calls {added}", f"call {added}"
-                )
+            # Italian says what the call makes ("vede 80" after a raise to 80), English
+            # what it adds ("calls 40").
+            line = self._verb(p, f"vede {to}", f"vedi {to}", f"calls {added}", f"call {added}")
         elif kind is ActionKind.BET:
             if before_deal:
                 line = self._verb(
@@ -557,6 +563,33 @@ class Narrator:
             line.append(self.words.pick(" (tempo scaduto)", " (time out)"), style="italic")
         return line
 
+    def _declined_blind(self, position: int) -> Text:
+        """A check before the deal: the blind opening, the controbuio or the over declined."""
+        raises = self._state.blind_raises
+        if raises == 0:
+            return self._verb(
+                position,
+                "non apre al buio",
+                "non apri al buio",
+                "does not open blind",
+                "do not open blind",
+            )
+        if raises == 1:
+            return self._verb(
+                position,
+                "non fa il controbuio",
+                "non fai il controbuio",
+                "does not raise blind",
+                "do not raise blind",
+            )
+        return self._verb(
+            position,
+            "non fa l'over",
+            "non fai l'over",
+            "does not make the over",
+            "do not make the over",
+        )
+
     # pots --------------------------------------------------------------------
 
     def _pot_name(self, index: int, count: int) -> str:
@@ -586,20 +619,38 @@ class Narrator:
         pending, state.pending = state.pending, []
         return [self._shown(record) for record in pending]
 
-    def _awarded(self, record: PotAwarded) -> Text:
+    def _won_pots(self, record: PotAwarded) -> str:
+        """The pots an award covers, each named with its amount.
+
+        At the showdown the engine may award as one the pots that came to have the same
+        contenders (a hand that wins nothing is out of them all): its amount is then the
+        main pot and a side pot together, and each of them is named.
+        """
         state = self._state
-        count = max(len(state.pots), record.pot + 1)
-        pot = self._pot_name(record.pot, count)
+        pots = state.pots
         amount = chips(record.amount)
+        if len(pots) <= 1 or state.next_pot >= len(pots):
+            count = max(len(pots), record.pot + 1)
+            return f"{self._pot_name(record.pot, count)} ({amount})"
+        covered: list[int] = []
+        total = 0
+        while state.next_pot < len(pots) and (not covered or total < record.amount):
+            covered.append(state.next_pot)
+            total += pots[state.next_pot].amount
+            state.next_pot += 1
+        if len(covered) == 1 and total == record.amount:
+            return f"{self._pot_name(covered[0], len(pots))} ({amount})"
+        named = [f"{self._pot_name(i, len(pots))} ({chips(pots[i].amount)})" for i in covered]
+        text = f" {self.words.pick('e', 'and')} ".join(named)
+        if total != record.amount:  # the rake came out of them
+            text += self.words.pick(f", {amount} tolto il rake", f", {amount} after the rake")
+        return text
+
+    def _awarded(self, record: PotAwarded) -> Text:
+        pot = self._won_pots(record)
         if len(record.winners) == 1:
             winner = record.winners[0]
-            line = self._verb(
-                winner,
-                f"vince {pot} ({amount})",
-                f"vinci {pot} ({amount})",
-                f"wins {pot} ({amount})",
-                f"win {pot} ({amount})",
-            )
+            line = self._verb(winner, f"vince {pot}", f"vinci {pot}", f"wins {pot}", f"win {pot}")
             name = self.describe(winner)
             if name:
                 line.append(self.words.pick(f" con {name}", f" with {name}"))
@@ -611,8 +662,8 @@ class Narrator:
             )
             line = Text(
                 self.words.pick(
-                    f"{who} si dividono {pot} ({amount}): {shares}",
-                    f"{who} split {pot} ({amount}): {shares}",
+                    f"{who} si dividono {pot}: {shares}",
+                    f"{who} split {pot}: {shares}",
                 )
             )
         line.stylize("bold green")
