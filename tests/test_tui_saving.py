@@ -122,3 +122,11 @@ async def test_a_folder_that_fails_midway_loses_no_hand(
         f"Non riesco a salvare in {base / folder.name} (Not a directory): "
         f"le mani di questa sessione sono ora in {folder}"
     ]
+
+
+def test_the_help_and_the_readme_name_the_same_folder() -> None:
+    readme = " ".join((Path(__file__).parent.parent / "README.md").read_text().split())
+    help_text = " ".join(play("--help").stdout.split())
+    default = "~/.local/share/mazziere/hands"
+    assert f"(default: {default}, or $XDG_DATA_HOME/mazziere/hands)" in help_text, help_text
+    assert f"under `{default}` (or `$XDG_DATA_HOME/mazziere/hands`, or `--hands-dir`)" in readme
