@@ -17,6 +17,7 @@ from mazziere.rules import RULESETS, Game, find_rules
 if TYPE_CHECKING:
     from mazziere.cards import Rank
     from mazziere.evaluate import HandValue
+    from mazziere.server.settings import Settings
 
 # Start-up: `mazziere --help` should not wait for what only some commands use,
 # so each command imports the evaluator, the engine, numpy, Rich or Textual
@@ -685,6 +686,99 @@ def play(
 
 
 # --- end of the terminal client --------------------------------------------------
+
+# --- the online room: `mazziere serve`, `mazziere db upgrade` ------------------------
+
+db_app = typer.Typer(help="The room's database.")
+app.add_typer(db_app, name="db")
+
+DatabaseUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--database-url",
+        help="SQLAlchemy URL: sqlite+aiosqlite:///path/room.db or postgresql+asyncpg://... "
+        "(default: room.db in the user's data folder; or MAZZIERE_DATABASE_URL).",
+    ),
+]
+ConfigOption = Annotated[
+    str | None,
+    typer.Option("--config", help="A settings file of MAZZIERE_KEY=value lines."),
+]
+
+
+def _server_settings(config: str | None, **overrides: object) -> Settings:
+    """The room's settings; a bad value is a usage error (one line, exit code 2)."""
+    from pydantic import ValidationError
+
+    from mazziere.server.settings import Settings
+
+    try:
+        return Settings.from_file(config, **overrides)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "settings"
+        raise UsageProblem(f"{where}: {first['msg']}") from None
+
+
+@app.command()
+def serve(
+    *,
+    host: Annotated[
+        str | None, typer.Option(help="Address to listen on (default 127.0.0.1).")
+    ] = None,
+    port: Annotated[int | None, typer.Option(help="Port to listen on (default 8000).")] = None,
+    database_url: DatabaseUrlOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Run the online room: accounts, lobby, tables (migrations are applied at start)."""
+    import uvicorn
+
+    from mazziere.server.app import create_app
+
+    settings = _server_settings(config, host=host, port=port, database_url=database_url)
+    typer.echo(
+        f"Mazziere room at {settings.address} (database: {_shown_url(settings.database_url)})"
+    )
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+
+
+def _shown_url(url: str) -> str:
+    """A database URL without its password."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+@db_app.command("upgrade")
+def db_upgrade(
+    *,
+    database_url: DatabaseUrlOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Apply the database migrations (the server also does it when it starts)."""
+    import asyncio
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from mazziere.server.storage import Database
+
+    settings = _server_settings(config, database_url=database_url)
+
+    async def upgrade() -> None:
+        database = Database(settings.database_url, schema=settings.database_schema)
+        try:
+            await database.upgrade()
+        finally:
+            await database.dispose()
+
+    try:
+        asyncio.run(upgrade())
+    except (OSError, SQLAlchemyError) as exc:  # the database server does not answer
+        raise UsageProblem(f"cannot reach the database: {exc}".splitlines()[0]) from None
+    typer.echo(f"database up to date: {_shown_url(settings.database_url)}")
+
+
+# --- end of the online room -----------------------------------------------------------
 
 
 # --- provably fair deals: `mazziere verify-deck` -----------------------------------

@@ -1,0 +1,103 @@
+"""The FastAPI application: ``create_app(settings)``.
+
+Its lifespan applies the Alembic migrations, opens the default lobby in an
+empty database, then starts the room's services (the table service) and
+stops them, in reverse order, when the server stops.
+
+>>> from fastapi.testclient import TestClient
+>>> settings = Settings(database_url="sqlite+aiosqlite:///:memory:")
+>>> with TestClient(create_app(settings)) as client:
+...     tables = client.get("/api/tables").json()["tables"]
+>>> sorted({table["rules"] for table in tables})
+['holdem', 'italian-32', 'italian-classic']
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.responses import HTMLResponse
+
+from mazziere.server import accounts, lobby
+from mazziere.server.context import RoomContext
+from mazziere.server.errors import install_error_handlers
+from mazziere.server.security import CsrfMiddleware, LoginLimiter, password_hasher
+from mazziere.server.settings import Settings
+from mazziere.server.storage import Database
+from mazziere.server.storage.lobby import open_default_lobby
+from mazziere.server.storage.models import utc_now
+
+__all__ = ["RoomService", "create_app"]
+
+RoomService = Callable[[FastAPI, RoomContext], AbstractAsyncContextManager[None]]
+"""A service that runs while the server runs (the table service is one)."""
+
+_HOME = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Mazziere</title></head>
+<body><h1>Mazziere</h1>
+<p>The room is open. <a href="/docs">The API</a> &middot;
+<a href="/api/tables">tables</a> &middot; <a href="/api/tournaments">tournaments</a></p>
+</body></html>
+"""
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    now: Callable[[], dt.datetime] = utc_now,
+    services: Sequence[RoomService] = (),
+) -> FastAPI:
+    """The room's web application for ``settings`` (default: from the environment).
+
+    ``now`` is the wall clock (tests pass their own); ``services`` run from
+    start to stop, each given the app and the room's context.
+    """
+    settings = settings if settings is not None else Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = Database(settings.database_url, schema=settings.database_schema)
+        try:
+            await db.upgrade()
+            if settings.open_default_lobby:
+                async with db.session() as session:
+                    await open_default_lobby(session)
+                    await session.commit()
+            room = RoomContext(
+                settings=settings,
+                db=db,
+                limiter=LoginLimiter(
+                    per_name=settings.login_attempts_per_account,
+                    per_address=settings.login_attempts_per_address,
+                    window=settings.login_window_seconds,
+                ),
+                hasher=password_hasher(settings.password_profile),
+                now=now,
+            )
+            app.state.room = room
+            async with AsyncExitStack() as running:
+                for service in services:
+                    await running.enter_async_context(service(app, room))
+                yield
+        finally:
+            await db.dispose()
+
+    app = FastAPI(
+        title="Mazziere",
+        summary="An online poker room: Poker all'italiana and Texas Hold'em No-Limit.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.add_middleware(CsrfMiddleware, allowed_origins=settings.public_origins)
+    install_error_handlers(app)
+    app.include_router(accounts.router)
+    app.include_router(lobby.router)
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> HTMLResponse:
+        return HTMLResponse(_HOME)
+
+    return app

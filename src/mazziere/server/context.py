@@ -1,0 +1,62 @@
+"""What every request handler reaches: settings, the database, the clock, the limiter."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from argon2 import PasswordHasher
+from fastapi import Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from mazziere.server.security import LoginLimiter
+from mazziere.server.settings import Settings
+from mazziere.server.storage import Database
+from mazziere.server.storage.models import utc_now
+
+__all__ = ["RoomContext", "TableWatcher", "database_session", "room_context"]
+
+
+class TableWatcher(Protocol):
+    """Told when the lobby changed a table in the database (seats, stakes, bots, pause).
+
+    The table service reloads what it needs; the lobby has already committed.
+    """
+
+    async def table_changed(self, table_id: int) -> None: ...
+
+    async def tournament_changed(self, tournament_id: int) -> None: ...
+
+
+class _NobodyWatches:
+    async def table_changed(self, table_id: int) -> None:
+        return None
+
+    async def tournament_changed(self, tournament_id: int) -> None:
+        return None
+
+
+@dataclass
+class RoomContext:
+    """The server's shared state, built by the app's lifespan."""
+
+    settings: Settings
+    db: Database
+    limiter: LoginLimiter
+    hasher: PasswordHasher
+    now: Callable[[], dt.datetime] = utc_now
+    watcher: TableWatcher = field(default_factory=_NobodyWatches)
+
+
+def room_context(request: Request) -> RoomContext:
+    """The room's context (a FastAPI dependency)."""
+    context: RoomContext = request.app.state.room
+    return context
+
+
+async def database_session(request: Request) -> AsyncIterator[AsyncSession]:
+    """A database session for one request (a FastAPI dependency); the handler commits."""
+    async with room_context(request).db.session() as session:
+        yield session

@@ -1,0 +1,369 @@
+"""The lobby over REST: tables and tournaments, registration, the room's ledger audit.
+
+Every refusal is an :class:`~mazziere.server.errors.ApiError` raised before
+anything is written; money moves only through the ledger
+(:mod:`mazziere.server.storage.ledger`), in the same transaction as the
+change it pays for.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from mazziere.rules import RULESETS
+from mazziere.server.accounts import DbSession, LoggedIn, Room
+from mazziere.server.errors import ApiError
+from mazziere.server.storage import ledger
+from mazziere.server.storage import lobby as store
+from mazziere.server.storage.models import (
+    LedgerAccount,
+    LedgerEntry,
+    RoomTable,
+    Seat,
+    Tournament,
+    TournamentRegistration,
+    WaitingEntry,
+)
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api", tags=["lobby"])
+
+RulesFilter = Annotated[
+    str | None, Query(description=f"Only this rule set: {', '.join(sorted(RULESETS))}.")
+]
+
+
+class StakesOut(BaseModel):
+    """A table's forced bets; ``label`` is how the lobby shows them (``1/2``, ``invito 10``)."""
+
+    small_blind: int
+    big_blind: int
+    ante: int
+    label: str
+
+
+class TableOut(BaseModel):
+    """A table as the lobby lists it."""
+
+    id: int
+    name: str
+    rules: str
+    private: bool
+    seats: int
+    players: int
+    bots: int
+    stakes: StakesOut
+    min_buy_in: int
+    max_buy_in: int
+    decision_seconds: int
+    state: str
+    waiting: int
+
+
+class TablesOut(BaseModel):
+    """The lobby's tables."""
+
+    tables: list[TableOut]
+
+
+class TournamentOut(BaseModel):
+    """A tournament as the lobby lists it."""
+
+    id: int
+    name: str
+    rules: str
+    buy_in: int
+    fee: int
+    starting_stack: int
+    seats: int
+    max_players: int
+    registered: int
+    state: str
+    level_unit: str
+    you_are_registered: bool = False
+
+
+class TournamentsOut(BaseModel):
+    """The lobby's tournaments."""
+
+    tournaments: list[TournamentOut]
+
+
+class AuditOut(BaseModel):
+    """The room's ledger: the sum of every balance (always 0), accounts that drifted (none)."""
+
+    total: int
+    drifted: list[str]
+    accounts: int
+    entries: int
+
+
+def _check_rules(rules: str | None) -> None:
+    if rules is not None and rules not in RULESETS:
+        raise ApiError(
+            422,
+            "unknown_rules",
+            f"unknown rule set {rules!r}: one of {', '.join(sorted(RULESETS))}",
+        )
+
+
+def stakes_out(table: RoomTable) -> StakesOut:
+    """A table's stakes with their lobby label."""
+    label = (
+        f"invito {table.ante}"
+        if table.ante and not table.big_blind
+        else f"{table.small_blind}/{table.big_blind}"
+        + (f" ante {table.ante}" if table.ante else "")
+    )
+    return StakesOut(
+        small_blind=table.small_blind, big_blind=table.big_blind, ante=table.ante, label=label
+    )
+
+
+async def table_out(db: AsyncSession, table: RoomTable) -> TableOut:
+    """One table as the lobby shows it (players, bots and waiting counted)."""
+    seats = list(await db.scalars(select(Seat).where(Seat.table_id == table.id)))
+    waiting = await db.scalar(
+        select(func.count()).select_from(WaitingEntry).where(WaitingEntry.table_id == table.id)
+    )
+    return TableOut(
+        id=table.id,
+        name=table.name,
+        rules=table.rules,
+        private=table.private,
+        seats=table.seats,
+        players=sum(1 for seat in seats if seat.account_id is not None),
+        bots=sum(1 for seat in seats if seat.bot is not None),
+        stakes=stakes_out(table),
+        min_buy_in=table.min_buy_in,
+        max_buy_in=table.max_buy_in,
+        decision_seconds=table.decision_seconds,
+        state=table.state,
+        waiting=int(waiting or 0),
+    )
+
+
+@router.get("/tables", summary="The lobby's cash tables")
+async def list_tables(
+    db: DbSession,
+    rules: RulesFilter = None,
+    stakes: Annotated[
+        str | None, Query(description="Only these stakes: `1/2`, `invito 10`.")
+    ] = None,
+    min_stake: Annotated[
+        int | None, Query(ge=0, description="Big blind or invito at least this.")
+    ] = None,
+    max_stake: Annotated[
+        int | None, Query(ge=0, description="Big blind or invito at most this.")
+    ] = None,
+) -> TablesOut:
+    """Public tables that are not closed, filtered by rule set and stakes."""
+    _check_rules(rules)
+    query = select(RoomTable).where(RoomTable.private.is_(False), RoomTable.state != "closed")
+    if rules is not None:
+        query = query.where(RoomTable.rules == rules)
+    tables = []
+    for table in await db.scalars(query.order_by(RoomTable.id)):
+        stake = table.big_blind or table.ante
+        if min_stake is not None and stake < min_stake:
+            continue
+        if max_stake is not None and stake > max_stake:
+            continue
+        shown = await table_out(db, table)
+        if stakes is not None and shown.stakes.label != stakes.strip():
+            continue
+        tables.append(shown)
+    return TablesOut(tables=tables)
+
+
+async def _tournament_out(
+    db: AsyncSession, tournament: Tournament, account_id: int | None = None
+) -> TournamentOut:
+    registered = await db.scalar(
+        select(func.count())
+        .select_from(TournamentRegistration)
+        .where(TournamentRegistration.tournament_id == tournament.id)
+    )
+    mine = False
+    if account_id is not None:
+        mine = (
+            await db.scalar(
+                select(TournamentRegistration.id).where(
+                    TournamentRegistration.tournament_id == tournament.id,
+                    TournamentRegistration.account_id == account_id,
+                )
+            )
+        ) is not None
+    return TournamentOut(
+        id=tournament.id,
+        name=tournament.name,
+        rules=tournament.rules,
+        buy_in=tournament.buy_in,
+        fee=tournament.fee,
+        starting_stack=tournament.starting_stack,
+        seats=tournament.seats,
+        max_players=tournament.max_players,
+        registered=int(registered or 0),
+        state=tournament.state,
+        level_unit=tournament.level_unit,
+        you_are_registered=mine,
+    )
+
+
+@router.get("/tournaments", summary="The lobby's tournaments")
+async def list_tournaments(
+    db: DbSession,
+    rules: RulesFilter = None,
+    state: Annotated[
+        str | None, Query(pattern="^(registering|running|finished|cancelled)$")
+    ] = None,
+    max_buy_in: Annotated[int | None, Query(ge=0)] = None,
+) -> TournamentsOut:
+    """Tournaments, newest first, filtered by rule set, state and buy-in."""
+    _check_rules(rules)
+    query = select(Tournament)
+    if rules is not None:
+        query = query.where(Tournament.rules == rules)
+    if state is not None:
+        query = query.where(Tournament.state == state)
+    if max_buy_in is not None:
+        query = query.where(Tournament.buy_in + Tournament.fee <= max_buy_in)
+    rows = await db.scalars(query.order_by(Tournament.id.desc()).limit(200))
+    return TournamentsOut(tournaments=[await _tournament_out(db, row) for row in rows])
+
+
+async def _tournament_for_update(db: AsyncSession, tournament_id: int) -> Tournament:
+    tournament = await db.scalar(
+        select(Tournament).where(Tournament.id == tournament_id).with_for_update()
+    )
+    if tournament is None:
+        raise ApiError(404, "no_such_tournament", f"there is no tournament {tournament_id}")
+    return tournament
+
+
+@router.post(
+    "/tournaments/{tournament_id}/registration",
+    status_code=201,
+    summary="Register for a tournament (buy-in and fee paid from the wallet)",
+)
+async def register(
+    tournament_id: int, db: DbSession, room: Room, viewer: LoggedIn
+) -> TournamentOut:
+    """Pay the buy-in into the prize pool and the fee to the house; a sit & go that fills
+    starts (and a new one like it opens in the lobby)."""
+    account = viewer.account
+    tournament = await _tournament_for_update(db, tournament_id)
+    if tournament.state != "registering":
+        raise ApiError(409, "registration_closed", f"the tournament is {tournament.state}")
+    already = await db.scalar(
+        select(TournamentRegistration.id).where(
+            TournamentRegistration.tournament_id == tournament.id,
+            TournamentRegistration.account_id == account.id,
+        )
+    )
+    if already is not None:
+        raise ApiError(409, "already_registered", "you are registered already")
+    count = int(
+        await db.scalar(
+            select(func.count())
+            .select_from(TournamentRegistration)
+            .where(TournamentRegistration.tournament_id == tournament.id)
+        )
+        or 0
+    )
+    if count >= tournament.max_players:
+        raise ApiError(409, "tournament_full", "every place is taken")
+    wallet = ledger.wallet_key(account.id)
+    try:
+        if tournament.buy_in:
+            await ledger.move(
+                db,
+                ledger.Kind.BUY_IN,
+                wallet,
+                ledger.tournament_key(tournament.id),
+                tournament.buy_in,
+                account_id=account.id,
+                tournament_id=tournament.id,
+            )
+        if tournament.fee:
+            await ledger.move(
+                db,
+                ledger.Kind.FEE,
+                wallet,
+                ledger.HOUSE,
+                tournament.fee,
+                account_id=account.id,
+                tournament_id=tournament.id,
+            )
+    except ledger.InsufficientFundsError:
+        cost = tournament.buy_in + tournament.fee
+        await db.rollback()  # the buy-in may have moved before the fee was refused
+        raise ApiError(
+            409, "insufficient_funds", f"the buy-in and fee ({cost}) exceed your balance"
+        ) from None
+    db.add(TournamentRegistration(tournament_id=tournament.id, account_id=account.id))
+    await db.flush()
+    if tournament.starts_at is None and count + 1 == tournament.max_players:
+        tournament.state = "running"
+        tournament.started_at = room.now()
+        if tournament.lobby:
+            await store.reopen_sit_and_go(db, tournament)
+    out = await _tournament_out(db, tournament, account.id)
+    await db.commit()
+    await room.watcher.tournament_changed(tournament.id)
+    return out  # fmt: skip
+
+
+@router.delete(
+    "/tournaments/{tournament_id}/registration",
+    summary="Unregister before the start (buy-in and fee refunded)",
+)
+async def unregister(
+    tournament_id: int, db: DbSession, room: Room, viewer: LoggedIn
+) -> TournamentOut:
+    """Refund the buy-in from the prize pool and the fee from the house."""
+    account = viewer.account
+    tournament = await _tournament_for_update(db, tournament_id)
+    registration = await db.scalar(
+        select(TournamentRegistration).where(
+            TournamentRegistration.tournament_id == tournament.id,
+            TournamentRegistration.account_id == account.id,
+        )
+    )
+    if registration is None:
+        raise ApiError(409, "not_registered", "you are not registered")
+    if tournament.state != "registering":
+        raise ApiError(409, "already_started", "the tournament has started: no refund")
+    wallet = ledger.wallet_key(account.id)
+    for amount, source in (
+        (tournament.buy_in, ledger.tournament_key(tournament.id)),
+        (tournament.fee, ledger.HOUSE),
+    ):
+        if amount:
+            await ledger.move(
+                db, ledger.Kind.REFUND, source, wallet, amount,
+                account_id=account.id, tournament_id=tournament.id,
+            )  # fmt: skip
+    await db.delete(registration)
+    await db.flush()
+    out = await _tournament_out(db, tournament, account.id)
+    await db.commit()
+    await room.watcher.tournament_changed(tournament.id)
+    return out
+
+
+@router.get("/ledger/audit", summary="The room's ledger adds up to zero")
+async def audit(db: DbSession) -> AuditOut:
+    """The sum of every balance and the accounts whose balance differs from their entries."""
+    total, drifted = await ledger.audit(db)
+    accounts = await db.scalar(select(func.count()).select_from(LedgerAccount))
+    entries = await db.scalar(select(func.count()).select_from(LedgerEntry))
+    return AuditOut(
+        total=total, drifted=drifted, accounts=int(accounts or 0), entries=int(entries or 0)
+    )

@@ -1,0 +1,88 @@
+"""The server's settings: one pydantic-settings class.
+
+Every field can be set in the environment as ``MAZZIERE_<FIELD>`` (for
+example ``MAZZIERE_DATABASE_URL``), in an optional file of ``KEY=value`` lines
+(``Settings.from_file``), or passed directly; the command line's options win
+over both.
+
+>>> settings = Settings(database_url="sqlite+aiosqlite:///:memory:", port=8123)
+>>> settings.address
+'http://127.0.0.1:8123/'
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["Settings", "default_database_url", "user_data_folder"]
+
+
+def user_data_folder() -> Path:
+    """The user's data folder for Mazziere: ``$XDG_DATA_HOME/mazziere`` (``~/.local/share/...``)."""
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "mazziere"
+
+
+def default_database_url() -> str:
+    """The default database: a SQLite file ``room.db`` in the user's data folder."""
+    return f"sqlite+aiosqlite:///{user_data_folder() / 'room.db'}"
+
+
+class Settings(BaseSettings):
+    """Everything the room can be told at start; amounts are play-money chips."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="MAZZIERE_", extra="forbid", validate_default=True, frozen=True
+    )
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    database_url: str = Field(default_factory=default_database_url)
+    """A SQLAlchemy async URL: ``sqlite+aiosqlite:///path`` or ``postgresql+asyncpg://...``."""
+    database_schema: str | None = None
+    """PostgreSQL only: keep every table in this schema (created if missing)."""
+    public_origins: list[str] = Field(default_factory=list)
+    """Extra origins allowed to call the API and open WebSockets (besides the server's own)."""
+    cookie_secure: bool = False
+    """Send the session cookie only over HTTPS (set behind a TLS proxy)."""
+    session_days: int = Field(default=30, ge=1)
+    starting_grant: int = Field(default=10_000, ge=0)
+    """Play money given to every new account, guests included."""
+    daily_top_up: int = Field(default=2_000, ge=0)
+    """Play money an account may claim once per (UTC) day."""
+    login_attempts_per_account: int = Field(default=5, ge=1)
+    login_attempts_per_address: int = Field(default=20, ge=1)
+    login_window_seconds: float = Field(default=300.0, gt=0)
+    """Failed log-ins counted over this window for the two limits above."""
+    password_profile: Literal["RFC_9106_LOW_MEMORY", "RFC_9106_HIGH_MEMORY", "CHEAPEST"] = (
+        "RFC_9106_LOW_MEMORY"
+    )
+    """argon2id parameters (argon2-cffi's profiles); ``CHEAPEST`` only in tests."""
+    open_default_lobby: bool = True
+    """Open the default tables and sit & gos when the database has none."""
+
+    @property
+    def address(self) -> str:
+        """The address to open in a browser."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    @classmethod
+    def from_file(cls, path: Path | str | None, **overrides: Any) -> Settings:
+        """Settings from the environment, an optional ``KEY=value`` file, then ``overrides``.
+
+        Keys in the file are the environment's (``MAZZIERE_PORT=8001``).  A
+        missing file is an error, never silently ignored.
+        """
+        given = {key: value for key, value in overrides.items() if value is not None}
+        if path is None:
+            return cls(**given)
+        file = Path(path)
+        if not file.is_file():
+            raise ValueError(f"settings file not found: {file}")
+        return cls(_env_file=file, **given)  # type: ignore[call-arg]

@@ -1,0 +1,169 @@
+"""Accounts and sessions in the database; the starting grant and the daily top-up.
+
+Every function works in the caller's session and leaves the commit to it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from sqlalchemy import delete, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from mazziere.server.storage import ledger
+from mazziere.server.storage.models import Account, Session
+
+__all__ = [
+    "NAME_PATTERN",
+    "NameTakenError",
+    "account_by_name",
+    "claim_daily_top_up",
+    "create_account",
+    "end_session",
+    "name_problem",
+    "session_account",
+    "start_session",
+    "take_name",
+]
+
+NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{2,19}")
+"""A player's name: 3 to 20 letters, digits, ``_``, ``.`` or ``-``, starting with a letter.
+
+``guest-...`` is taken by nobody: such names start with ``guest`` and a dash
+would make them look like a guest's."""
+
+
+class NameTakenError(Exception):
+    """The name is taken (names are unique whatever their case)."""
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name, or ``None``.
+
+    >>> name_problem("anna"), name_problem("x")
+    (None, 'a name has 3 to 20 letters, digits, _ . or -, starting with a letter')
+    >>> name_problem("guest-12")
+    'names starting with guest- are kept for guests'
+    """
+    if not NAME_PATTERN.fullmatch(name):
+        return "a name has 3 to 20 letters, digits, _ . or -, starting with a letter"
+    if name.casefold().startswith("guest-"):
+        return "names starting with guest- are kept for guests"
+    return None
+
+
+async def account_by_name(session: AsyncSession, name: str) -> Account | None:
+    """The account named ``name`` (whatever its case), if any."""
+    return await session.scalar(select(Account).where(Account.name_key == name.casefold()))
+
+
+async def create_account(
+    session: AsyncSession,
+    *,
+    grant: int,
+    name: str | None = None,
+    password_hash: str | None = None,
+) -> Account:
+    """A new account (a guest without ``name``) with its wallet and the starting ``grant``."""
+    if name is not None and await account_by_name(session, name) is not None:
+        raise NameTakenError(name)
+    account = Account(
+        name=name,
+        name_key=name.casefold() if name is not None else None,
+        password_hash=password_hash,
+    )
+    session.add(account)
+    await session.flush()
+    await ledger.ledger_account(session, ledger.wallet_key(account.id), owner_id=account.id)
+    if grant > 0:
+        await ledger.move(
+            session,
+            ledger.Kind.GRANT,
+            ledger.GRANTS,
+            ledger.wallet_key(account.id),
+            grant,
+            account_id=account.id,
+        )
+    return account
+
+
+async def take_name(session: AsyncSession, account: Account, name: str, password_hash: str) -> None:
+    """A guest takes a name and a password: the same account, wallet and hands."""
+    other = await account_by_name(session, name)
+    if other is not None and other.id != account.id:
+        raise NameTakenError(name)
+    account.name = name
+    account.name_key = name.casefold()
+    account.password_hash = password_hash
+    await session.flush()
+
+
+async def start_session(
+    session: AsyncSession,
+    account: Account,
+    *,
+    token_hash: str,
+    csrf_token: str,
+    now: dt.datetime,
+    days: int,
+) -> Session:
+    """Record a new session of ``account`` (the cookie's token is stored as its hash)."""
+    row = Session(
+        token_hash=token_hash,
+        account_id=account.id,
+        csrf_token=csrf_token,
+        created_at=now,
+        expires_at=now + dt.timedelta(days=days),
+    )
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def session_account(
+    session: AsyncSession, token_hash: str, *, now: dt.datetime
+) -> tuple[Session, Account] | None:
+    """The live session with this token hash and its account, or ``None``."""
+    row = await session.get(Session, token_hash)
+    if row is None or row.expires_at <= now:
+        return None
+    account = await session.get(Account, row.account_id)
+    if account is None:
+        return None
+    return row, account
+
+
+async def end_session(session: AsyncSession, token_hash: str) -> None:
+    """Forget a session (log out)."""
+    await session.execute(delete(Session).where(Session.token_hash == token_hash))
+
+
+async def claim_daily_top_up(
+    session: AsyncSession, account: Account, *, amount: int, today: dt.date
+) -> bool:
+    """Give ``amount`` to ``account`` once per (UTC) day; ``False`` if already given today."""
+    if amount <= 0:
+        return False
+    # One UPDATE decides: two requests at once cannot both claim the day.
+    claimed = await session.execute(
+        update(Account)
+        .where(
+            Account.id == account.id,
+            or_(Account.last_top_up.is_(None), Account.last_top_up != today),
+        )
+        .values(last_top_up=today)
+        .execution_options(synchronize_session=False)
+    )
+    if getattr(claimed, "rowcount", 0) != 1:
+        return False
+    account.last_top_up = today
+    await ledger.move(
+        session,
+        ledger.Kind.TOP_UP,
+        ledger.GRANTS,
+        ledger.wallet_key(account.id),
+        amount,
+        account_id=account.id,
+    )
+    return True

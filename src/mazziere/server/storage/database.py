@@ -1,0 +1,132 @@
+"""The database connection: one async engine, sessions, migrations.
+
+>>> import asyncio
+>>> async def demo() -> list[str]:
+...     db = Database("sqlite+aiosqlite:///:memory:")
+...     await db.upgrade()
+...     names = await db.table_names()
+...     await db.dispose()
+...     return names
+>>> "ledger_entries" in asyncio.run(demo())
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event, inspect, text
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+from sqlalchemy.pool import StaticPool
+
+__all__ = ["MIGRATIONS", "Database"]
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+"""The Alembic scripts, shipped inside the package."""
+
+_SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    # SQLite checks foreign keys only when asked, per connection.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+    # The driver's own transaction handling breaks savepoints: SQLAlchemy's
+    # recipe turns it off and begins each transaction itself (below).
+    dbapi_connection.isolation_level = None
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    # IMMEDIATE takes the write lock at once: transactions queue up (SQLite has
+    # one writer anyway) instead of failing when a reader later wants to write.
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+class Database:
+    """An async engine for ``url`` and a session maker.
+
+    ``schema`` (PostgreSQL only) keeps every table in that schema: the tests
+    give each run its own.
+    """
+
+    def __init__(self, url: str, *, schema: str | None = None) -> None:
+        try:
+            parsed = make_url(url)
+        except ArgumentError:
+            raise ValueError(f"not a database URL: {url!r}") from None
+        self.url = url
+        self.dialect = parsed.get_backend_name()
+        self.schema = schema
+        options: dict[str, Any] = {}
+        if self.dialect == "sqlite":
+            database = parsed.database or ""
+            if database in ("", ":memory:"):
+                # One connection shared by every session: an in-memory database lives in it.
+                options["poolclass"] = StaticPool
+            elif not database.startswith("file:"):
+                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            if schema is not None:
+                raise ValueError("a database schema is for PostgreSQL only")
+        elif self.dialect == "postgresql":
+            if schema is not None:
+                if not _SCHEMA_NAME.fullmatch(schema):
+                    raise ValueError(f"not a plain schema name: {schema!r}")
+                options["connect_args"] = {"server_settings": {"search_path": schema}}
+        else:
+            raise ValueError(f"unsupported database {self.dialect!r}: use SQLite or PostgreSQL")
+        self.engine: AsyncEngine = create_async_engine(url, **options)
+        if self.dialect == "sqlite":
+            event.listen(self.engine.sync_engine, "connect", _sqlite_connect)
+            event.listen(self.engine.sync_engine, "begin", _sqlite_begin)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    @asynccontextmanager
+    async def session(self) -> AsyncIterator[AsyncSession]:
+        """A session; the caller commits (anything not committed is rolled back)."""
+        async with self.sessions() as session:
+            yield session
+
+    async def upgrade(self, revision: str = "head") -> None:
+        """Apply the Alembic migrations up to ``revision`` (creating the schema if needed)."""
+        async with self.engine.begin() as connection:
+            if self.schema is not None:
+                await connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
+            await connection.run_sync(_run_upgrade, revision)
+
+    async def table_names(self) -> list[str]:
+        """The tables that exist (in the schema, if one is set)."""
+        async with self.engine.connect() as connection:
+            names: list[str] = await connection.run_sync(
+                lambda sync: inspect(sync).get_table_names()
+            )
+        return sorted(names)
+
+    async def dispose(self) -> None:
+        """Close every connection."""
+        await self.engine.dispose()
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """The Alembic configuration of the shipped migrations (no ``alembic.ini`` needed)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def _run_upgrade(connection: Connection, revision: str) -> None:
+    command.upgrade(alembic_config(connection), revision)

@@ -1,0 +1,186 @@
+"""The ledger in the database: every movement of play money, between two accounts.
+
+A movement takes a positive amount from one ledger account and gives it to
+another, in the caller's transaction: the entry row and both balance updates
+commit together or not at all.  A movement that would take an account that
+may not go negative below zero is refused by the database's CHECK
+constraint; :func:`move` turns that refusal into :class:`InsufficientFundsError`
+and the caller's transaction is left unchanged (a savepoint is rolled back).
+
+Ledger account keys: ``grants`` (the source of all play money, the only
+account that goes negative), ``house`` (fees and rake), ``wallet:<account>``,
+``table:<table>`` (chips on a cash table) and ``tournament:<tournament>``
+(a prize pool).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from mazziere.server.storage.models import LedgerAccount, LedgerEntry
+
+__all__ = [
+    "GRANTS",
+    "HOUSE",
+    "InsufficientFundsError",
+    "Kind",
+    "audit",
+    "balance",
+    "ledger_account",
+    "move",
+    "table_key",
+    "tournament_key",
+    "wallet_key",
+]
+
+GRANTS = "grants"
+HOUSE = "house"
+
+
+class Kind(StrEnum):
+    """What a movement is for."""
+
+    GRANT = "grant"
+    TOP_UP = "top-up"
+    BUY_IN = "buy-in"
+    CASH_OUT = "cash-out"
+    FEE = "fee"
+    PRIZE = "prize"
+    REFUND = "refund"
+    RAKE = "rake"
+
+
+class InsufficientFundsError(Exception):
+    """A movement would overdraw an account that may not go negative."""
+
+    def __init__(self, key: str, amount: int) -> None:
+        super().__init__(f"{key} cannot pay {amount}")
+        self.key = key
+        self.amount = amount
+
+
+def wallet_key(account_id: int) -> str:
+    """The ledger key of a player's wallet.
+
+    >>> wallet_key(7)
+    'wallet:7'
+    """
+    return f"wallet:{account_id}"
+
+
+def table_key(table_id: int) -> str:
+    """The ledger key of the chips on a cash table."""
+    return f"table:{table_id}"
+
+
+def tournament_key(tournament_id: int) -> str:
+    """The ledger key of a tournament's prize pool."""
+    return f"tournament:{tournament_id}"
+
+
+async def ledger_account(
+    session: AsyncSession, key: str, *, owner_id: int | None = None
+) -> LedgerAccount:
+    """The ledger account ``key``, created (with a zero balance) if it does not exist yet."""
+    found = await session.scalar(select(LedgerAccount).where(LedgerAccount.key == key))
+    if found is not None:
+        return found
+    account = LedgerAccount(key=key, owner_id=owner_id, balance=0, may_go_negative=key == GRANTS)
+    session.add(account)
+    await session.flush()
+    return account
+
+
+async def move(
+    session: AsyncSession,
+    kind: Kind,
+    source: str,
+    destination: str,
+    amount: int,
+    *,
+    account_id: int | None = None,
+    table_id: int | None = None,
+    tournament_id: int | None = None,
+    hand_id: int | None = None,
+) -> LedgerEntry:
+    """Move ``amount`` from ``source`` to ``destination`` (ledger keys), in ``session``.
+
+    ``account_id`` names the player the movement is for; ``table_id``,
+    ``tournament_id`` and ``hand_id`` what it belongs to.  Raises
+    :class:`InsufficientFundsError` (nothing changed) if ``source`` cannot pay.
+    """
+    if type(amount) is not int or amount <= 0:
+        raise ValueError(f"a movement moves a positive int, not {amount!r}")
+    if source == destination:
+        raise ValueError("a movement needs two different accounts")
+    paying = await ledger_account(session, source)
+    receiving = await ledger_account(session, destination)
+    try:
+        async with session.begin_nested():
+            await session.execute(
+                update(LedgerAccount)
+                .where(LedgerAccount.id == paying.id)
+                .values(balance=LedgerAccount.balance - amount)
+            )
+            await session.execute(
+                update(LedgerAccount)
+                .where(LedgerAccount.id == receiving.id)
+                .values(balance=LedgerAccount.balance + amount)
+            )
+            entry = LedgerEntry(
+                kind=kind.value,
+                from_id=paying.id,
+                to_id=receiving.id,
+                amount=amount,
+                account_id=account_id,
+                table_id=table_id,
+                tournament_id=tournament_id,
+                hand_id=hand_id,
+            )
+            session.add(entry)
+    except IntegrityError as exc:
+        if "balance_not_negative" in str(exc.orig):
+            raise InsufficientFundsError(source, amount) from None
+        raise
+    await session.refresh(paying)
+    await session.refresh(receiving)
+    return entry
+
+
+async def balance(session: AsyncSession, key: str) -> int:
+    """The balance of ledger account ``key`` (0 for one that does not exist yet)."""
+    value = await session.scalar(select(LedgerAccount.balance).where(LedgerAccount.key == key))
+    return int(value or 0)
+
+
+async def audit(session: AsyncSession) -> tuple[int, list[str]]:
+    """The sum of all balances (always 0) and the keys whose balance differs from its entries.
+
+    The balances are recomputed from the entries alone, so a balance column
+    that drifted from its entries would show in the list (always empty).
+    """
+    total = int(
+        await session.scalar(select(func.coalesce(func.sum(LedgerAccount.balance), 0))) or 0
+    )
+    received = {
+        account: int(amount)
+        for account, amount in await session.execute(
+            select(LedgerEntry.to_id, func.sum(LedgerEntry.amount)).group_by(LedgerEntry.to_id)
+        )
+    }
+    paid = {
+        account: int(amount)
+        for account, amount in await session.execute(
+            select(LedgerEntry.from_id, func.sum(LedgerEntry.amount)).group_by(LedgerEntry.from_id)
+        )
+    }
+    drifted = [
+        account.key
+        for account in await session.scalars(select(LedgerAccount).order_by(LedgerAccount.id))
+        if account.balance != received.get(account.id, 0) - paid.get(account.id, 0)
+    ]
+    return total, drifted

@@ -1,0 +1,86 @@
+"""Start the real ``mazziere serve`` process on a free port of 127.0.0.1, and stop it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx2 as httpx
+
+from mazziere.server.settings import Settings
+
+
+def free_port() -> int:
+    """A port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class RunningServer:
+    """A ``mazziere serve`` process and what it printed."""
+
+    process: subprocess.Popen[str]
+    address: str
+    log: Path
+
+    def output(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+
+@contextmanager
+def serve(settings: Settings, folder: Path, *, timeout: float = 60.0) -> Iterator[RunningServer]:
+    """Run ``mazziere serve`` with ``settings``' database until the block ends."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "MAZZIERE_PASSWORD_PROFILE": settings.password_profile,
+        "XDG_DATA_HOME": str(folder / "data"),
+    }
+    if settings.database_schema is not None:
+        env["MAZZIERE_DATABASE_SCHEMA"] = settings.database_schema
+    command = [
+        sys.executable, "-m", "mazziere.cli", "serve",
+        "--host", "127.0.0.1", "--port", str(port), "--database-url", settings.database_url,
+    ]  # fmt: skip
+    log = folder / f"serve-{port}.log"
+    with log.open("w", encoding="utf-8") as sink:
+        process = subprocess.Popen(
+            command, stdout=sink, stderr=subprocess.STDOUT, text=True, env=env
+        )
+    address = f"http://127.0.0.1:{port}"
+    server = RunningServer(process=process, address=address, log=log)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if process.poll() is not None:
+                raise AssertionError(f"the server stopped at start:\n{server.output()}")
+            try:
+                if httpx.get(f"{address}/api/session", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"the server did not answer in {timeout} s:\n{server.output()}"
+                )
+            time.sleep(0.2)
+        yield server
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)  # uvicorn's graceful stop
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)

@@ -1,0 +1,97 @@
+"""End to end: the real ``mazziere serve`` process, spoken to over HTTP on 127.0.0.1.
+
+Registration, log-in, a refused cross-site call, the lobby, a tournament
+registration paid through the ledger and refunded, and the ledger adding up
+to zero, on SQLite and on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+
+from mazziere.server.settings import Settings
+from tests.server_process import serve
+
+
+class Browser:
+    """An HTTP client with its own cookies that sends the CSRF header like the page does."""
+
+    def __init__(self, address: str) -> None:
+        self.http = httpx.Client(base_url=address, timeout=10)
+        assert self.http.get("/api/session").status_code == 200
+
+    def __enter__(self) -> Browser:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.http.close()
+
+    def post(self, path: str, body: Any = None) -> httpx.Response:
+        token = self.http.cookies.get("mazziere_csrf") or ""
+        return self.http.post(path, json=body, headers={"X-CSRF-Token": token})
+
+    def delete(self, path: str) -> httpx.Response:
+        token = self.http.cookies.get("mazziere_csrf") or ""
+        return self.http.delete(path, headers={"X-CSRF-Token": token})
+
+    def get(self, path: str) -> Any:
+        answer = self.http.get(path)
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+
+def test_the_real_server_registers_logs_in_and_pays_a_tournament_through_the_ledger(
+    room_settings: Settings, tmp_path: Path
+) -> None:
+    with (
+        serve(room_settings, tmp_path) as server,
+        Browser(server.address) as anna,
+        Browser(server.address) as bruno,
+    ):
+        # A cross-site form post carries no CSRF header: refused, nothing created.
+        forged = anna.http.post("/api/register", json={"name": "anna", "password": "long secret"})
+        assert forged.status_code == 403
+        assert forged.json()["error"]["code"] == "csrf"
+        assert anna.get("/api/ledger/audit")["entries"] == 0
+
+        registered = anna.post("/api/register", {"name": "anna", "password": "long secret"})
+        assert registered.status_code == 201, registered.text
+        assert registered.json()["account"]["balance"] == 10_000
+        assert anna.post("/api/logout").status_code == 200
+        wrong = anna.post("/api/login", {"name": "anna", "password": "not it"})
+        assert (wrong.status_code, wrong.json()["error"]["code"]) == (401, "bad_credentials")
+        assert anna.post("/api/login", {"name": "anna", "password": "long secret"}).status_code == (
+            200
+        )
+
+        tables = anna.get("/api/tables")["tables"]
+        assert len(tables) == 6
+        assert {t["rules"] for t in anna.get("/api/tables?rules=italian-32")["tables"]} == {
+            "italian-32"
+        }
+        (sit_and_go,) = anna.get("/api/tournaments?rules=holdem&state=registering")["tournaments"]
+
+        joined = anna.post(f"/api/tournaments/{sit_and_go['id']}/registration")
+        assert joined.status_code == 201, joined.text
+        assert joined.json()["registered"] == 1
+        entries = anna.get("/api/wallet")["entries"]
+        assert [(e["kind"], e["amount"]) for e in entries[:2]] == [("fee", -10), ("buy-in", -100)]
+        assert anna.get("/api/account")["balance"] == 10_000 - 110
+
+        assert bruno.post("/api/guest").status_code == 201
+        assert bruno.post(f"/api/tournaments/{sit_and_go['id']}/registration").status_code == 201
+        left = bruno.delete(f"/api/tournaments/{sit_and_go['id']}/registration")
+        assert left.status_code == 200
+        assert bruno.get("/api/account")["balance"] == 10_000
+        assert [e["kind"] for e in bruno.get("/api/wallet")["entries"][:2]] == ["refund", "refund"]
+
+        audit = anna.get("/api/ledger/audit")
+        assert (audit["total"], audit["drifted"]) == (0, [])
+        # grant x2, buy-in + fee x2, refund x2
+        assert audit["entries"] == 8
+        assert server.process.poll() is None
+    assert f"Mazziere room at {server.address}/" in server.output()
+    assert "Traceback" not in server.output()

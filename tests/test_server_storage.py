@@ -1,0 +1,202 @@
+"""The room's database on SQLite and PostgreSQL: migrations, the ledger's constraints, lobby."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import select, text, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from mazziere.room.structure import Stakes
+from mazziere.server.settings import Settings
+from mazziere.server.storage import Database, ledger
+from mazziere.server.storage import accounts as account_store
+from mazziere.server.storage import lobby as lobby_store
+from mazziere.server.storage.models import Base, LedgerAccount, RoomTable, Tournament
+
+T = TypeVar("T")
+
+
+def on_database(settings: Settings, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+    """Run ``work`` in a session of a migrated database, then close everything."""
+
+    async def run() -> T:
+        db = Database(settings.database_url, schema=settings.database_schema)
+        try:
+            await db.upgrade()
+            async with db.session() as session:
+                return await work(session)
+        finally:
+            await db.dispose()
+
+    return asyncio.run(run())
+
+
+def test_the_migrations_create_every_table_and_run_twice_harmlessly(
+    room_settings: Settings,
+) -> None:
+    async def work() -> tuple[list[str], str]:
+        db = Database(room_settings.database_url, schema=room_settings.database_schema)
+        try:
+            await db.upgrade()
+            await db.upgrade()
+            names = await db.table_names()
+            async with db.session() as session:
+                version = await session.scalar(text("SELECT version_num FROM alembic_version"))
+            return names, str(version)
+        finally:
+            await db.dispose()
+
+    names, version = asyncio.run(work())
+    assert set(Base.metadata.tables) | {"alembic_version"} == set(names)
+    assert version == "0001"
+
+
+def test_the_migrations_match_the_models(room_settings: Settings) -> None:
+    """A model changed without its migration shows here as a difference."""
+
+    async def work() -> list[object]:
+        db = Database(room_settings.database_url, schema=room_settings.database_schema)
+        try:
+            await db.upgrade()
+            async with db.engine.connect() as connection:
+                return await connection.run_sync(
+                    lambda sync: compare_metadata(
+                        MigrationContext.configure(sync, opts={"compare_type": True}),
+                        Base.metadata,
+                    )
+                )
+        finally:
+            await db.dispose()
+
+    assert asyncio.run(work()) == []
+
+
+def test_a_movement_that_would_overdraw_is_refused_and_changes_nothing(
+    room_settings: Settings,
+) -> None:
+    async def work(session: AsyncSession) -> None:
+        anna = await account_store.create_account(session, grant=100, name="anna")
+        await session.commit()
+        wallet = ledger.wallet_key(anna.id)
+        with pytest.raises(ledger.InsufficientFundsError):
+            await ledger.move(session, ledger.Kind.BUY_IN, wallet, ledger.table_key(1), 101)
+        # The session goes on: the refused movement left no trace.
+        await ledger.move(session, ledger.Kind.FEE, wallet, ledger.HOUSE, 100)
+        await session.commit()
+        assert await ledger.balance(session, wallet) == 0
+        assert await ledger.balance(session, ledger.HOUSE) == 100
+        assert await ledger.balance(session, ledger.table_key(1)) == 0
+        assert await ledger.audit(session) == (0, [])
+
+    on_database(room_settings, work)
+
+
+def test_the_database_itself_refuses_a_negative_balance(room_settings: Settings) -> None:
+    """Not only the code: an UPDATE that bypasses it hits the CHECK constraint."""
+
+    async def work(session: AsyncSession) -> None:
+        anna = await account_store.create_account(session, grant=50, name="anna")
+        await session.commit()
+        with pytest.raises(IntegrityError):
+            await session.execute(
+                update(LedgerAccount)
+                .where(LedgerAccount.key == ledger.wallet_key(anna.id))
+                .values(balance=-1)
+            )
+        await session.rollback()
+        with pytest.raises(IntegrityError):
+            await session.execute(
+                text(
+                    "INSERT INTO ledger_entries (created_at, kind, from_id, to_id, amount) "
+                    "VALUES (CURRENT_TIMESTAMP, 'grant', 1, 2, 0)"
+                )
+            )
+        await session.rollback()
+        # The source of play money is the one account that goes negative.
+        grants = await session.scalar(
+            select(LedgerAccount).where(LedgerAccount.key == ledger.GRANTS)
+        )
+        assert grants is not None
+        assert (grants.balance, grants.may_go_negative) == (-50, True)
+
+    on_database(room_settings, work)
+
+
+def test_random_movements_keep_the_ledger_at_zero_and_no_balance_negative(
+    room_settings: Settings,
+) -> None:
+    async def work(session: AsyncSession) -> None:
+        players = [
+            await account_store.create_account(session, grant=1_000, name=f"p{n}") for n in range(4)
+        ]
+        keys = [ledger.wallet_key(p.id) for p in players]
+        keys += [ledger.HOUSE, ledger.table_key(1), ledger.tournament_key(1)]
+        await session.commit()
+        chooser = random.Random(14)
+        refused = 0
+        for _ in range(120):
+            source, destination = chooser.sample(keys, 2)
+            amount = chooser.randint(1, 600)
+            before = await ledger.balance(session, source)
+            try:
+                await ledger.move(session, ledger.Kind.BUY_IN, source, destination, amount)
+            except ledger.InsufficientFundsError:
+                refused += 1
+                assert before < amount
+            await session.commit()
+        total, drifted = await ledger.audit(session)
+        assert (total, drifted) == (0, [])
+        balances = await session.scalars(
+            select(LedgerAccount.balance).where(LedgerAccount.key != ledger.GRANTS)
+        )
+        assert min(balances) >= 0
+        assert refused > 0  # the sequence did try to overdraw
+
+    on_database(room_settings, work)
+
+
+def test_the_default_lobby_opens_once(room_settings: Settings) -> None:
+    async def work(session: AsyncSession) -> None:
+        assert await lobby_store.open_default_lobby(session) is True
+        await session.commit()
+        assert await lobby_store.open_default_lobby(session) is False
+        tables = list(await session.scalars(select(RoomTable).order_by(RoomTable.id)))
+        by_rules: dict[str, set[int]] = {}
+        for table in tables:
+            by_rules.setdefault(table.rules, set()).add(table.big_blind or table.ante)
+            lobby_store.cash_settings(table)  # each is a valid room table
+        assert {rules: len(stakes) for rules, stakes in by_rules.items()} == {
+            "holdem": 2,
+            "italian-classic": 2,
+            "italian-32": 2,
+        }
+        tournaments = list(await session.scalars(select(Tournament)))
+        assert sorted(t.rules for t in tournaments) == ["holdem", "italian-32", "italian-classic"]
+        for tournament in tournaments:
+            settings = await lobby_store.tournament_settings(session, tournament)
+            assert settings.sit_and_go
+            assert len(await lobby_store.tournament_levels(session, tournament.id)) >= 10
+
+    on_database(room_settings, work)
+
+
+def test_a_table_the_room_would_refuse_is_not_stored(room_settings: Settings) -> None:
+    async def work(session: AsyncSession) -> None:
+        spec = lobby_store.TableSpec(
+            name="bad", rules="italian-32", seats=5, stakes=Stakes(small_blind=5, big_blind=15),
+            min_buy_in=100, max_buy_in=500,
+        )  # fmt: skip
+        with pytest.raises(ValueError, match="controbuio is twice the buio"):
+            await lobby_store.create_table(session, spec)
+        await session.commit()
+        assert list(await session.scalars(select(RoomTable))) == []
+
+    on_database(room_settings, work)
