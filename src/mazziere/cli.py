@@ -606,6 +606,88 @@ def simulate(
     out.print(players_table)
 
 
+# --- hand histories: `mazziere export` ------------------------------------------------
+
+
+def _read_text(path: str) -> str:
+    from pathlib import Path
+
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UsageProblem(f"cannot read {path}: {reason}") from None
+
+
+@app.command()
+def export(
+    path: Annotated[str, typer.Argument(metavar="FILE", help="A .phh or .phhs hand history.")],
+    format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help="pokerstars (Hold'em, the text trackers import) or text (Poker all'italiana, "
+            "docs/text-export.md).",
+        ),
+    ] = "pokerstars",
+    hero: Annotated[
+        str | None,
+        typer.Option(help="Whose hole cards to write: a player's name or a position from 1."),
+    ] = None,
+) -> None:
+    """Write every hand of a PHH file as a text hand history (PokerStars' for Hold'em).
+
+    Hands that cannot be exported are named on stderr and the exit code is 1;
+    a file with none that can is bad input (exit code 2).
+    """
+    from mazziere.history.holdem import holdem_from_phh
+    from mazziere.history.phh import PHHError, loads_many
+    from mazziere.history.phh_italian import replay_italian
+    from mazziere.history.pokerstars import header_from_phh, to_pokerstars
+    from mazziere.history.replay import ReplayError
+    from mazziere.history.text_italian import to_text_italian
+
+    if format not in ("pokerstars", "text"):
+        raise UsageProblem(f"--format must be pokerstars or text, not {format!r}")
+    sections = loads_many(_read_text(path))
+    texts: list[str] = []
+    problems: list[str] = []
+    for index, section in enumerate(sections, start=1):
+        label = f"[{section.number}]" if section.number is not None else f"#{index}"
+        hand = section.hand
+        try:
+            if hand is None:
+                raise PHHError(section.error or "unreadable")
+            variant = hand.variant
+            if variant == "NT":
+                if format != "pokerstars":
+                    raise PHHError("a Hold'em hand is written with --format pokerstars")
+                game, unit = holdem_from_phh(hand)
+                texts.append(to_pokerstars(game, header_from_phh(hand, unit=unit, hero=hero)))
+            elif variant in ("NIC", "PIC", "NI32", "PI32"):
+                if format != "text":
+                    raise PHHError("PokerStars has no Poker all'italiana: use --format text")
+                italian = replay_italian(hand)
+                texts.append(to_text_italian(italian, header_from_phh(hand, hero=hero)))
+            else:
+                raise PHHError(f"variant {variant!r} cannot be exported")
+        except (PHHError, ReplayError) as exc:
+            problems.append(f"{label}: {exc}")
+    if not texts:
+        first = problems[0] if problems else "no hand"
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise UsageProblem(f"{path} holds no hand to export: {first}{more}")
+    typer.echo("\n\n".join(texts), nl=False)
+    for problem in problems:
+        print(f"mazziere: error: hand {problem}", file=sys.stderr)
+    if problems:
+        raise typer.Exit(1)
+
+
+# --- end of the hand-history commands -------------------------------------------------
+
+
 # --- terminal client: `mazziere play` ----------------------------------------------
 
 

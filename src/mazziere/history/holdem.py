@@ -56,7 +56,7 @@ from mazziere.history.phh import PhhAction, PHHError, PhhHand, parse_cards
 from mazziere.history.replay import Outcome, ReplayError
 from mazziere.rules import HOLDEM, WrongPlayerCountError
 
-__all__ = ["replay_nt", "to_phh"]
+__all__ = ["holdem_from_phh", "replay_nt", "to_phh"]
 
 PHH_HOLDEM = dataclasses.replace(HOLDEM, max_players=22)
 """Hold'em as hand histories record it: up to 22 players (52 cards: two each and a board)."""
@@ -152,6 +152,40 @@ def _hole_cards(
 
 def replay_nt(hand: PhhHand) -> Outcome:
     """Replay a no-limit Texas Hold'em hand history; raise :class:`ReplayError` if it cannot be."""
+    game, units, infinite = _replayed(hand)
+    result = game.result
+    assert result is not None
+    finishing = tuple(
+        Decimal("Infinity") if i in infinite else units.amount(s)
+        for i, s in enumerate(result.stacks)
+    )
+    payoffs = tuple(units.amount(p) for p in result.payoffs)
+    return Outcome(finishing, payoffs)
+
+
+def holdem_from_phh(hand: PhhHand) -> tuple[HoldemHand, Decimal]:
+    """The hand replayed in our engine, and a chip's value in the file's units.
+
+    Raises :class:`ReplayError` if it cannot be replayed, or if a stack is unknown (``inf``).
+
+    >>> from mazziere.history.phh import loads
+    >>> game, unit = holdem_from_phh(loads('''variant = 'NT'
+    ... antes = [0, 0]
+    ... blinds_or_straddles = [0.50, 1]
+    ... min_bet = 1
+    ... starting_stacks = [100, 100]
+    ... actions = ['d dh p1 AhKh', 'd dh p2 7c2d', 'p2 f']
+    ... '''))
+    >>> game.result.stacks, unit
+    ((10050, 9950), Decimal('0.01'))
+    """
+    game, units, infinite = _replayed(hand)
+    if infinite:
+        raise ReplayError(f"p{min(infinite) + 1}'s stack is unknown (inf)")
+    return game, units.amount(1)
+
+
+def _replayed(hand: PhhHand) -> tuple[HoldemHand, _Units, set[int]]:
     for name in _REQUIRED:
         if name not in hand:
             raise ReplayError(f"missing field {name!r}")
@@ -222,14 +256,7 @@ def replay_nt(hand: PhhHand) -> Outcome:
             and record.position in infinite
         ):
             raise ReplayError(f"p{record.position + 1}'s unknown (inf) stack ran out")
-    result = game.result
-    assert result is not None
-    finishing = tuple(
-        Decimal("Infinity") if i in infinite else units.amount(s)
-        for i, s in enumerate(result.stacks)
-    )
-    payoffs = tuple(units.amount(p) for p in result.payoffs)
-    return Outcome(finishing, payoffs)
+    return game, units, infinite
 
 
 def _list(hand: PhhHand, name: str) -> list[Any]:
