@@ -685,6 +685,103 @@ def export(
         raise typer.Exit(1)
 
 
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+@app.command()
+def stats(
+    paths: Annotated[
+        list[str],
+        typer.Argument(metavar="PATH...", help="PHH files (.phh, .phhs) or folders holding them."),
+    ],
+    player: Annotated[
+        str | None, typer.Option("--player", help="Only this player (by name).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Player statistics: VPIP, PFR, 3-bet, AF, WTSD, W$SD, net/100; Italian: opens, parol...
+
+    The definitions are in docs/stats.md.  Hands that cannot be replayed are
+    named on stderr and the exit code is 1; none to count is bad input (2).
+    """
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    from mazziere.history.phh import PHHError, loads_many
+    from mazziere.history.replay import ReplayError
+    from mazziere.history.stats import StatsBook
+
+    files = _history_files(paths)
+    book = StatsBook()
+    counted = 0
+    problems: list[str] = []
+    for file in files:
+        try:
+            sections = loads_many(_read_text(str(file)))
+        except PHHError as exc:
+            problems.append(f"{file}: {exc}")
+            continue
+        for index, section in enumerate(sections, start=1):
+            label = f"{file} [{section.number if section.number is not None else index}]"
+            if section.hand is None:
+                problems.append(f"{label}: {section.error}")
+                continue
+            try:
+                book.add_phh(section.hand)
+            except (PHHError, ReplayError) as exc:
+                problems.append(f"{label}: {exc}")
+                continue
+            counted += 1
+    players = sorted(book.players.values(), key=lambda p: p.name)
+    if player is not None:
+        players = [p for p in players if p.name == player]
+        if not players:
+            raise UsageProblem(f"no hand of {player!r} in {', '.join(paths)}")
+    if not counted:
+        raise UsageProblem(f"no hand to count: {problems[0] if problems else 'no hand'}")
+    if as_json:
+        payload = {"hands": counted, "players": [p.to_dict() for p in players]}
+        typer.echo(json.dumps(payload, ensure_ascii=False))
+    else:
+        table = RichTable(title=f"{counted} hands read from {len(files)} files")
+        columns = ["player", "hands", "VPIP", "PFR", "3-bet", "AF", "WTSD", "W$SD", "net/100"]
+        italian = any(p.italian_hands for p in players)
+        if italian:
+            columns += ["opens", "blind", "cards/draw", "parol", "parol-pot net"]
+        for column in columns:
+            table.add_column(column, justify="left" if column == "player" else "right")
+        for p in players:
+            af = "-" if p.aggression_factor is None else f"{p.aggression_factor:.2f}"
+            per_100 = "-" if p.net_per_100 is None else f"{p.net_per_100:+.2f}"
+            row = [
+                p.name,
+                str(p.hands),
+                _percent(p.vpip),
+                _percent(p.pfr),
+                _percent(p.three_bet),
+                af,
+                _percent(p.went_to_showdown),
+                _percent(p.won_at_showdown),
+                per_100,
+            ]
+            if italian:
+                cards = "-" if p.cards_per_draw is None else f"{p.cards_per_draw:.2f}"
+                row += [
+                    _percent(p.open_rate),
+                    _percent(p.blind_open_rate),
+                    cards,
+                    _percent(p.parol_rate),
+                    f"{p.parol_pot_net:+}" if p.parol_pot_hands else "-",
+                ]
+            table.add_row(*row)
+        Console(highlight=False, soft_wrap=True, width=200).print(table)
+    for problem in problems:
+        print(f"mazziere: error: hand {problem}", file=sys.stderr)
+    if problems:
+        raise typer.Exit(1)
+
+
 # --- end of the hand-history commands -------------------------------------------------
 
 

@@ -526,7 +526,7 @@ def header_from_phh(
             position = players.index(hero)
         else:
             raise ValueError(f"no player {hero!r} in the hand")
-    count = len(fields.get("starting_stacks") or ())
+    count = len(fields.get("starting_stacks") or players or ())
     if position is not None and not 0 <= position < count:
         raise ValueError(f"no player {hero!r} in the hand")
     symbol = fields.get("currency_symbol")
