@@ -35,6 +35,8 @@ MYPY_PATHS += src/mazziere/tui
 MYPY_PATHS += src/mazziere/fair.py src/mazziere/server
 # The benchmarks (not in the package): typed as strictly too.
 MYPY_PATHS += benchmarks
+# Other rooms' histories through pokerkit (an optional dependency): typed as strictly.
+MYPY_PATHS += src/mazziere/importing.py
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "make: Python 3.11 or newer is needed" >&2; exit 2; }

@@ -36,6 +36,7 @@ from mazziere.history.pokerstars import (
     to_pokerstars,
     to_pokerstars_many,
 )
+from mazziere.importing import ANTE_LINES
 from tests.pokerkit_oracle import memoized_pokerkit
 from tests.random_play import play_randomly
 
@@ -44,7 +45,7 @@ SAMPLE = Path(__file__).parent / "data" / "handhq-sample.phhs"
 
 
 class _PokerStarsWithAntes(PokerStarsParser):  # type: ignore[misc]
-    ANTE_POSTING = re.compile(r"(?P<player>.+): posts the ante \D?(?P<ante>[0-9.]+)")
+    ANTE_POSTING = re.compile(ANTE_LINES["pokerstars"])  # the line `mazziere import` adds
 
 
 def _random_hand(rng: random.Random, counts: Counter[str]) -> tuple[HoldemHand, HandHeader]:

@@ -14,7 +14,7 @@ from mazziere.cli import main
 from mazziere.game.holdem import HoldemHand
 from mazziere.game.italian import ItalianHand
 from mazziere.history.holdem import to_phh
-from mazziere.history.phh import dumps_many, loads
+from mazziere.history.phh import dumps_many, loads, loads_many
 from mazziere.history.phh_italian import dumps_italian
 from mazziere.history.stats import StatsBook
 
@@ -221,3 +221,18 @@ def test_add_phh_knows_players_by_name() -> None:
     book.add_phh(loads(dumps_many([to_phh(hand)]).split("\n", 1)[1]))
     assert set(book.players) == {"p1", "p2", "p3"}
     assert book.players["p2"].net == 2
+
+
+def test_the_handhq_sample_counts_every_seat_and_nets_to_zero() -> None:
+    book = StatsBook()
+    sections = loads_many((Path(__file__).parent / "data" / "handhq-sample.phhs").read_text())
+    seats = 0
+    for section in sections:
+        assert section.hand is not None
+        book.add_phh(section.hand)  # unknown (inf) stacks too: payoffs are exact
+        seats += len(section.hand["starting_stacks"])
+    assert sum(p.hands for p in book.players.values()) == seats
+    assert sum(p.net for p in book.players.values()) == 0
+    for p in book.players.values():
+        assert p.pfr_hands <= p.vpip_hands <= p.hands
+        assert p.showdowns_won <= p.showdowns <= p.saw_flop <= p.hands

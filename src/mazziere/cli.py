@@ -685,6 +685,63 @@ def export(
         raise typer.Exit(1)
 
 
+@app.command("import")
+def import_histories(
+    path: Annotated[str, typer.Argument(metavar="FILE", help="Another room's hand histories.")],
+    source: Annotated[
+        str,
+        typer.Option(
+            "--from",
+            help="pokerstars, fulltilt, ipoker, ongame, partypoker, absolute, or auto.",
+        ),
+    ] = "auto",
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write the PHH here (default: stdout).")
+    ] = None,
+) -> None:
+    """Convert other rooms' hand histories to PHH (.phhs), through pokerkit's parsers.
+
+    Needs pokerkit (pip install pokerkit==0.7.7).  Every hand read is replayed
+    in our engine to the stacks the source gives; the hands that cannot be
+    read or replayed are named on stderr with the reason, and the exit code
+    is 1; none imported is bad input (exit code 2).
+    """
+    from pathlib import Path
+
+    from mazziere.history.phh import dumps_many
+    from mazziere.importing import PokerkitMissingError
+    from mazziere.importing import import_histories as convert
+
+    text = _read_text(path)
+    try:
+        report = convert(text, source)
+    except PokerkitMissingError as exc:
+        raise UsageProblem(str(exc)) from None
+    hands = report.imported
+    for failed in report.failed:
+        print(
+            f"mazziere: error: hand {failed.number} ({failed.title}): {failed.error}",
+            file=sys.stderr,
+        )
+    if not hands:
+        raise UsageProblem(f"no hand of {path} could be imported ({len(report.hands)} read)")
+    phhs = dumps_many(hands, numbers=[h.number for h in report.hands if h.hand is not None])
+    if output is None:
+        typer.echo(phhs, nl=False)
+    else:
+        try:
+            Path(output).write_text(phhs, encoding="utf-8")
+        except OSError as exc:
+            raise UsageProblem(f"cannot write {output}: {exc.strerror or exc}") from None
+    print(
+        f"{len(report.hands)} {report.source} hands: {len(hands)} imported, "
+        f"{len(report.failed)} not",
+        file=sys.stderr,
+    )
+    if report.failed:
+        raise typer.Exit(1)
+
+
 def _percent(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
 

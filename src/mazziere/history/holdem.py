@@ -163,10 +163,12 @@ def replay_nt(hand: PhhHand) -> Outcome:
     return Outcome(finishing, payoffs)
 
 
-def holdem_from_phh(hand: PhhHand) -> tuple[HoldemHand, Decimal]:
+def holdem_from_phh(hand: PhhHand, *, unknown_stacks: bool = False) -> tuple[HoldemHand, Decimal]:
     """The hand replayed in our engine, and a chip's value in the file's units.
 
-    Raises :class:`ReplayError` if it cannot be replayed, or if a stack is unknown (``inf``).
+    Raises :class:`ReplayError` if it cannot be replayed, or if a stack is
+    unknown (``inf``) unless ``unknown_stacks``: then such a stack is played
+    as one that never runs out (its payoff is exact, its stacks are not).
 
     >>> from mazziere.history.phh import loads
     >>> game, unit = holdem_from_phh(loads('''variant = 'NT'
@@ -180,7 +182,7 @@ def holdem_from_phh(hand: PhhHand) -> tuple[HoldemHand, Decimal]:
     ((10050, 9950), Decimal('0.01'))
     """
     game, units, infinite = _replayed(hand)
-    if infinite:
+    if infinite and not unknown_stacks:
         raise ReplayError(f"p{min(infinite) + 1}'s stack is unknown (inf)")
     return game, units.amount(1)
 

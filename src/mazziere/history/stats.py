@@ -219,7 +219,7 @@ class StatsBook:
         game: BettingHand
         unit: Decimal | int = 1
         if variant == "NT":
-            game, unit = holdem_from_phh(hand)
+            game, unit = holdem_from_phh(hand, unknown_stacks=True)  # payoffs are exact
         elif variant in ("NIC", "PIC", "NI32", "PI32"):
             game = replay_italian(hand)
         else:

@@ -1,0 +1,184 @@
+"""Hand histories of other rooms, read through pokerkit's parsers, as PHH that our engine replays.
+
+pokerkit (``pip install pokerkit==0.7.7``) is needed here and only here: it
+reads PokerStars, Full Tilt, iPoker, Ongame, PartyPoker and Absolute Poker
+hand histories of no-limit Hold'em.  Each hand is read on its own, so one
+that pokerkit cannot read is reported with pokerkit's reason and the others
+go on; each hand read is written as PHH (pokerkit's notation) and replayed
+in our engine, which must reach the finishing stacks the source's actions
+give (as pokerkit plays them; a split pot's odd chips may go to another of
+its winners, RULES.md §1).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import warnings
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from mazziere.history.phh import PHHError, PhhHand, loads
+from mazziere.history.replay import replay_hand
+
+__all__ = [
+    "ANTE_LINES",
+    "SOURCES",
+    "ImportReport",
+    "ImportedHand",
+    "PokerkitMissingError",
+    "import_histories",
+]
+
+SOURCES = {
+    "pokerstars": "PokerStarsParser",
+    "fulltilt": "FullTiltPokerParser",
+    "ipoker": "IPokerNetworkParser",
+    "ongame": "OngameNetworkParser",
+    "partypoker": "PartyPokerParser",
+    "absolute": "AbsolutePokerParser",
+}
+"""The formats read, by name, and the pokerkit parser that reads each."""
+
+
+ANTE_LINES = {"pokerstars": r"(?P<player>.+): posts the ante \D?(?P<ante>[0-9.]+)"}
+"""Ante posts pokerkit 0.7.7's parser does not read (its ante pattern matches nothing).
+
+The parser is given the format's standard ante line (its only change), so
+that a hand with antes is imported with them.
+"""
+
+
+class PokerkitMissingError(ImportError):
+    """pokerkit is not installed: importing other rooms' histories needs it."""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedHand:
+    """One hand of the source: its PHH, or why it could not be imported."""
+
+    number: int
+    """The hand's place in the source, from 1."""
+    title: str
+    """The source's first line of the hand (its number, its stakes)."""
+    hand: PhhHand | None = None
+    error: str | None = None
+
+
+@dataclass
+class ImportReport:
+    """The hands of one source, in order; ``source`` is the format they were read as."""
+
+    source: str
+    hands: list[ImportedHand] = field(default_factory=list)
+
+    @property
+    def imported(self) -> list[PhhHand]:
+        return [h.hand for h in self.hands if h.hand is not None]
+
+    @property
+    def failed(self) -> list[ImportedHand]:
+        return [h for h in self.hands if h.hand is None]
+
+
+def _pokerkit() -> Any:
+    try:
+        import pokerkit.notation
+    except ImportError:
+        raise PokerkitMissingError(
+            "importing hand histories needs pokerkit: pip install pokerkit==0.7.7"
+        ) from None
+    return pokerkit.notation
+
+
+def _chunks(parser: Any, text: str) -> list[str]:
+    # pokerkit's patterns end a hand at two blank lines: make sure the last one has them.
+    return [str(chunk) for chunk in re.findall(parser.HAND, text + "\n\n\n")]
+
+
+def _guess(notation: Any, text: str) -> str:
+    counts = {name: len(_chunks(getattr(notation, cls), text)) for name, cls in SOURCES.items()}
+    best = max(counts, key=counts.__getitem__)
+    if not counts[best]:
+        raise ValueError("no hand history that pokerkit reads (" + ", ".join(SOURCES) + ")")
+    return best
+
+
+def _reason(exc: BaseException) -> str:
+    cause = exc.__cause__ or exc.__context__ or exc
+    text = str(cause).strip() or type(cause).__name__
+    if isinstance(cause, KeyError):
+        text = f"no {text} in the hand"
+    return text.splitlines()[0]
+
+
+def import_histories(text: str, source: str = "auto") -> ImportReport:
+    """Read every hand of ``text`` (``source``: a name of :data:`SOURCES`, or ``"auto"``).
+
+    Raises :class:`PokerkitMissingError` without pokerkit, ``ValueError`` for
+    an unknown source or a text with no hand of it.
+    """
+    notation = _pokerkit()
+    if source == "auto":
+        source = _guess(notation, text)
+    if source not in SOURCES:
+        raise ValueError(f"unknown source {source!r} (known: {', '.join(SOURCES)}, auto)")
+    parser_class = getattr(notation, SOURCES[source])
+    if source in ANTE_LINES:
+        ante = re.compile(ANTE_LINES[source])
+        parser_class = type(parser_class.__name__, (parser_class,), {"ANTE_POSTING": ante})
+    report = ImportReport(source)
+    chunks = _chunks(parser_class, text)
+    if not chunks:
+        raise ValueError(f"no {source} hand history in the text")
+    for number, chunk in enumerate(chunks, start=1):
+        title = chunk.strip().splitlines()[0] if chunk.strip() else ""
+        report.hands.append(_import_one(parser_class, chunk, number, title))
+    return report
+
+
+def _import_one(parser_class: Any, chunk: str, number: int, title: str) -> ImportedHand:
+    try:
+        with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
+            warnings.simplefilter("ignore")  # pokerkit warns, and prints a traceback, per hand
+            histories = list(parser_class()(chunk, error_status=True))
+            if len(histories) != 1:
+                return ImportedHand(number, title, error="pokerkit reads no hand in it")
+            history = histories[0]
+            final = list(history)[-1]
+            phh = loads(history.dumps())
+    except (ValueError, KeyError, IndexError, AssertionError) as exc:
+        return ImportedHand(number, title, error=f"pokerkit cannot read it: {_reason(exc)}")
+    except PHHError as exc:  # pragma: no cover - pokerkit's own PHH is valid TOML
+        return ImportedHand(number, title, error=f"pokerkit writes PHH we cannot read: {exc}")
+    # pokerkit "shows" unknown cards (``pN sm ????``) for a player whose cards the
+    # source does not show: the source says they mucked, and so does the PHH.
+    actions = [re.sub(r"^(p\d+ sm) \?+\s*$", r"\1", action) for action in phh.get("actions", [])]
+    phh = phh.replace(actions=actions)
+    outcome = replay_hand(phh)
+    if outcome.error is not None:
+        return ImportedHand(number, title, error=f"our engine cannot replay it: {outcome.error}")
+    theirs = [Decimal(s) for s in final.stacks]
+    ours = list(outcome.finishing_stacks)
+    if not _same_but_odd_chips(ours, theirs, phh):
+        shown = ", ".join(f"{o}/{t}" for o, t in zip(ours, theirs, strict=True))
+        return ImportedHand(
+            number,
+            title,
+            error=f"our replay's stacks differ from the source's (ours/theirs: {shown})",
+        )
+    return ImportedHand(number, title, hand=phh)
+
+
+def _same_but_odd_chips(ours: list[Decimal], theirs: list[Decimal], phh: PhhHand) -> bool:
+    """Equal, or equal but for where a split pot's odd chips went (each a smallest unit)."""
+    if ours == theirs:
+        return True
+    if sum(ours) != sum(theirs):
+        return False
+    amounts = [Decimal(v) for v in (*phh["starting_stacks"], *phh["blinds_or_straddles"])]
+    places = max(-int(a.as_tuple().exponent) for a in amounts if a.is_finite())
+    unit = Decimal(1).scaleb(-places)
+    return all(abs(o - t) <= unit * (len(ours) - 1) for o, t in zip(ours, theirs, strict=True))
