@@ -69,6 +69,7 @@ $(VENV)/.installed-bench: $(STAMP)
 # The benchmarks (benchmarks/, not shipped in the wheel) with the peers of the bench extra.
 bench: $(VENV)/.installed-bench
 	$(BIN)/python -m benchmarks eval
+	$(BIN)/python -m benchmarks.phevaluator_calls
 	$(BIN)/python -m benchmarks engine
 	$(BIN)/python -m benchmarks engine --rules italian-classic --hands 3000 --peer-hands 3000 --repeats 9
 	$(BIN)/python -m benchmarks engine --rules italian-32 --hands 3000 --peer-hands 3000 --repeats 9

@@ -101,6 +101,17 @@ def test_eval_prints_every_evaluator_with_its_ratio(capsys: pytest.CaptureFixtur
     assert out.count("batch (evaluate_batch)") == 3
 
 
+def test_phevaluator_calls_prints_each_way_with_its_ratio() -> None:
+    pytest.importorskip("phevaluator", reason="phevaluator is a peer of the bench extra only")
+    from benchmarks.phevaluator_calls import run
+
+    lines: list[str] = []
+    rates = run(hands=100, repeats=1, seed=1, echo=lines.append)
+    assert len(rates) == 5 and lines[0].startswith("phevaluator's calls: 100 random")
+    assert lines[1].split()[0] == "mazziere"
+    assert all("mazziere is" in line for line in lines[2:]) and len(lines) == 6
+
+
 def test_startup_times_each_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["startup", "--runs", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
