@@ -28,7 +28,7 @@ from mazziere.cli import main
 from mazziere.game.core import BetsCollected, PotAwarded, Rake
 from mazziere.game.holdem import HoldemHand
 from mazziere.history.holdem import holdem_from_phh, to_phh
-from mazziere.history.phh import dumps, loads_many
+from mazziere.history.phh import dumps, dumps_many, loads_many
 from mazziere.history.pokerstars import (
     HandHeader,
     Tournament,
@@ -307,3 +307,19 @@ def test_cli_export_names_what_it_cannot_export(
     assert "--format must be pokerstars or text" in capsys.readouterr().err
     assert main(["export", str(tmp_path / "none.phh")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_cli_export_numbers_hands_that_have_no_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Trackers tell hands apart by their number: a file's hands without one get their place."""
+    hands = []
+    for seed in (1, 2):
+        game = HoldemHand([100, 100], blinds=(1, 2), rng=random.Random(seed))
+        game.fold()
+        hands.append(to_phh(game))
+    path = tmp_path / "hands.phhs"
+    path.write_text(dumps_many(hands, numbers=[7, 8]))
+    assert main(["export", str(path)]) == 0
+    firsts = [line for line in capsys.readouterr().out.splitlines() if "PokerStars Hand" in line]
+    assert [line.split(":")[0] for line in firsts] == ["PokerStars Hand #7", "PokerStars Hand #8"]

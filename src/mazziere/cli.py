@@ -619,6 +619,12 @@ def _read_text(path: str) -> str:
         raise UsageProblem(f"cannot read {path}: {reason}") from None
 
 
+def _numbered(hand: Any, number: int) -> Any:
+    """The hand with a ``hand`` number (its place in the file, if it has none): trackers
+    tell hands apart by it."""
+    return hand if isinstance(hand.get("hand"), int) else hand.replace(hand=number)
+
+
 @app.command()
 def export(
     path: Annotated[str, typer.Argument(metavar="FILE", help="A .phh or .phhs hand history.")],
@@ -664,12 +670,16 @@ def export(
                 if format != "pokerstars":
                     raise PHHError("a Hold'em hand is written with --format pokerstars")
                 game, unit = holdem_from_phh(hand)
-                texts.append(to_pokerstars(game, header_from_phh(hand, unit=unit, hero=hero)))
+                header = header_from_phh(
+                    _numbered(hand, section.number or index), unit=unit, hero=hero
+                )
+                texts.append(to_pokerstars(game, header))
             elif variant in ("NIC", "PIC", "NI32", "PI32"):
                 if format != "text":
                     raise PHHError("PokerStars has no Poker all'italiana: use --format text")
                 italian = replay_italian(hand)
-                texts.append(to_text_italian(italian, header_from_phh(hand, hero=hero)))
+                header = header_from_phh(_numbered(hand, section.number or index), hero=hero)
+                texts.append(to_text_italian(italian, header))
             else:
                 raise PHHError(f"variant {variant!r} cannot be exported")
         except (PHHError, ReplayError) as exc:
