@@ -21,7 +21,7 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontext
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 
-from mazziere.server import accounts, lobby
+from mazziere.server import accounts, hands, lobby, private_tables
 from mazziere.server.context import RoomContext
 from mazziere.server.errors import install_error_handlers
 from mazziere.server.security import CsrfMiddleware, LoginLimiter, password_hasher
@@ -95,6 +95,8 @@ def create_app(
     install_error_handlers(app)
     app.include_router(accounts.router)
     app.include_router(lobby.router)
+    app.include_router(private_tables.router)
+    app.include_router(hands.router)
 
     @app.get("/", include_in_schema=False)
     async def home() -> HTMLResponse:

@@ -18,9 +18,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from mazziere.rules import RULESETS
 from mazziere.server.accounts import DbSession, LoggedIn, Room
 from mazziere.server.errors import ApiError
-from mazziere.server.storage import ledger
+from mazziere.server.storage import ledger, seating
 from mazziere.server.storage import lobby as store
 from mazziere.server.storage.models import (
+    Account,
     LedgerAccount,
     LedgerEntry,
     RoomTable,
@@ -104,7 +105,8 @@ class AuditOut(BaseModel):
     entries: int
 
 
-def _check_rules(rules: str | None) -> None:
+def check_rules(rules: str | None) -> None:
+    """Refuse an unknown rule set name (422 ``unknown_rules``)."""
     if rules is not None and rules not in RULESETS:
         raise ApiError(
             422,
@@ -113,17 +115,17 @@ def _check_rules(rules: str | None) -> None:
         )
 
 
-def stakes_out(table: RoomTable) -> StakesOut:
-    """A table's stakes with their lobby label."""
-    label = (
-        f"invito {table.ante}"
-        if table.ante and not table.big_blind
-        else f"{table.small_blind}/{table.big_blind}"
-        + (f" ante {table.ante}" if table.ante else "")
-    )
-    return StakesOut(
-        small_blind=table.small_blind, big_blind=table.big_blind, ante=table.ante, label=label
-    )
+def stakes_out(small_blind: int, big_blind: int, ante: int) -> StakesOut:
+    """Stakes with their lobby label.
+
+    >>> stakes_out(0, 0, 10).label, stakes_out(1, 2, 0).label, stakes_out(10, 20, 2).label
+    ('invito 10', '1/2', '10/20 ante 2')
+    """
+    if ante and not big_blind:
+        label = f"invito {ante}"
+    else:
+        label = f"{small_blind}/{big_blind}" + (f" ante {ante}" if ante else "")
+    return StakesOut(small_blind=small_blind, big_blind=big_blind, ante=ante, label=label)
 
 
 async def table_out(db: AsyncSession, table: RoomTable) -> TableOut:
@@ -140,7 +142,7 @@ async def table_out(db: AsyncSession, table: RoomTable) -> TableOut:
         seats=table.seats,
         players=sum(1 for seat in seats if seat.account_id is not None),
         bots=sum(1 for seat in seats if seat.bot is not None),
-        stakes=stakes_out(table),
+        stakes=stakes_out(table.small_blind, table.big_blind, table.ante),
         min_buy_in=table.min_buy_in,
         max_buy_in=table.max_buy_in,
         decision_seconds=table.decision_seconds,
@@ -164,7 +166,7 @@ async def list_tables(
     ] = None,
 ) -> TablesOut:
     """Public tables that are not closed, filtered by rule set and stakes."""
-    _check_rules(rules)
+    check_rules(rules)
     query = select(RoomTable).where(RoomTable.private.is_(False), RoomTable.state != "closed")
     if rules is not None:
         query = query.where(RoomTable.rules == rules)
@@ -226,7 +228,7 @@ async def list_tournaments(
     max_buy_in: Annotated[int | None, Query(ge=0)] = None,
 ) -> TournamentsOut:
     """Tournaments, newest first, filtered by rule set, state and buy-in."""
-    _check_rules(rules)
+    check_rules(rules)
     query = select(Tournament)
     if rules is not None:
         query = query.where(Tournament.rules == rules)
@@ -355,6 +357,89 @@ async def unregister(
     out = await _tournament_out(db, tournament, account.id)
     await db.commit()
     await room.watcher.tournament_changed(tournament.id)
+    return out
+
+
+class WaitingPlace(BaseModel):
+    """One place on a waiting list."""
+
+    position: int
+    player: str
+
+
+class WaitingOut(BaseModel):
+    """A table's waiting list: who waits, in order, and where you stand (from 1)."""
+
+    table_id: int
+    waiting: list[WaitingPlace]
+    you: int | None
+
+
+async def _waiting_out(db: AsyncSession, table_id: int, account_id: int) -> WaitingOut:
+    accounts = await seating.waiting_accounts(db, table_id)
+    places = []
+    for position, waiting_id in enumerate(accounts, start=1):
+        account = await db.get(Account, waiting_id)
+        assert account is not None
+        places.append(WaitingPlace(position=position, player=account.display_name))
+    you = accounts.index(account_id) + 1 if account_id in accounts else None
+    return WaitingOut(table_id=table_id, waiting=places, you=you)
+
+
+async def _public_table(db: AsyncSession, table_id: int) -> RoomTable:
+    table = await db.scalar(select(RoomTable).where(RoomTable.id == table_id).with_for_update())
+    if table is None or table.state == "closed":
+        raise ApiError(404, "no_such_table", f"there is no table {table_id}")
+    return table
+
+
+@router.get("/tables/{table_id}/waiting-list", summary="A table's waiting list")
+async def waiting_list(table_id: int, db: DbSession, viewer: LoggedIn) -> WaitingOut:
+    """Who waits for a seat, first come first."""
+    table = await _public_table(db, table_id)
+    return await _waiting_out(db, table.id, viewer.account.id)
+
+
+@router.post(
+    "/tables/{table_id}/waiting-list", status_code=201, summary="Wait for a seat at a full table"
+)
+async def join_waiting_list(
+    table_id: int, db: DbSession, room: Room, viewer: LoggedIn
+) -> WaitingOut:
+    """The first seat that frees up is offered to the first player waiting."""
+    table = await _public_table(db, table_id)
+    me = viewer.account.id
+    refusal = await seating.sit_refusal(db, table.id, me)
+    if refusal is not None and refusal[0] not in ("waiting_list",):
+        raise ApiError(403, refusal[0], refusal[1])
+    seats = list(await db.scalars(select(Seat).where(Seat.table_id == table.id)))
+    if any(seat.account_id == me for seat in seats):
+        raise ApiError(409, "already_seated", "you sit at this table")
+    if len(seats) < table.seats:
+        raise ApiError(409, "seat_free", "a seat is free: sit down")
+    if me in await seating.waiting_accounts(db, table.id):
+        raise ApiError(409, "already_waiting", "you are on the waiting list")
+    db.add(WaitingEntry(table_id=table.id, account_id=me, created_at=room.now()))
+    await db.flush()
+    out = await _waiting_out(db, table.id, me)
+    await db.commit()
+    await room.watcher.table_changed(table.id)
+    return out
+
+
+@router.delete("/tables/{table_id}/waiting-list", summary="Leave a waiting list")
+async def leave_waiting_list(
+    table_id: int, db: DbSession, room: Room, viewer: LoggedIn
+) -> WaitingOut:
+    """Give up your place."""
+    table = await _public_table(db, table_id)
+    me = viewer.account.id
+    if me not in await seating.waiting_accounts(db, table.id):
+        raise ApiError(409, "not_waiting", "you are not on the waiting list")
+    await seating.leave_waiting_list(db, table.id, me)
+    out = await _waiting_out(db, table.id, me)
+    await db.commit()
+    await room.watcher.table_changed(table.id)
     return out
 
 

@@ -1,0 +1,434 @@
+"""Private tables over REST: a home game with a host, an invite code, approvals, settle-up.
+
+The host creates the table (rules, stakes, seats, time limits, bots or not)
+and shares its invite code or link; friends ask to sit through it and the
+host approves or refuses them (a table can also take everyone who asks).
+The host pauses and resumes the table, changes the stakes (from the next
+hand) and sees each player's buy-ins, cash-outs and result at any time.
+Sitting down, buying in and adding bots happen at the table itself (the
+WebSocket protocol), which asks :mod:`mazziere.server.storage.seating` who
+may sit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from mazziere.room.errors import RoomError
+from mazziere.room.structure import Stakes
+from mazziere.server.accounts import DbSession, LoggedIn, Room
+from mazziere.server.errors import ApiError
+from mazziere.server.lobby import StakesOut, TableOut, check_rules, stakes_out, table_out
+from mazziere.server.storage import ledger
+from mazziere.server.storage import lobby as store
+from mazziere.server.storage.models import Account, LedgerEntry, RoomTable, Seat, SeatRequest
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api", tags=["private tables"])
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class StakesIn(_Strict):
+    """Forced bets: blinds (Hold'em; italian-32's buio and controbuio) or the invito (``ante``)."""
+
+    small_blind: int = Field(default=0, ge=0, le=1_000_000)
+    big_blind: int = Field(default=0, ge=0, le=1_000_000)
+    ante: int = Field(default=0, ge=0, le=1_000_000)
+
+
+class NewPrivateTable(StakesIn):
+    """What a host chooses for a private table."""
+
+    name: str = Field(min_length=1, max_length=40)
+    rules: str
+    seats: int = Field(ge=2, le=9)
+    min_buy_in: int = Field(gt=0, le=100_000_000)
+    max_buy_in: int = Field(gt=0, le=100_000_000)
+    decision_seconds: int = Field(default=30, ge=5, le=300)
+    time_bank_seconds: int = Field(default=60, ge=0, le=600)
+    bots_allowed: bool = True
+    approval_required: bool = True
+
+
+class RequestIn(_Strict):
+    """A request to sit, with the buy-in the player means to bring."""
+
+    buy_in: int = Field(gt=0, le=100_000_000)
+
+
+class SeatRequestOut(BaseModel):
+    """A request to sit at a private table."""
+
+    id: int
+    table_id: int
+    player: str
+    buy_in: int
+    state: str
+    at: dt.datetime
+
+
+class PrivateTableOut(TableOut):
+    """A private table as its host or an invited player sees it."""
+
+    host: str
+    invite_code: str
+    invite_link: str
+    approval_required: bool
+    bots_allowed: bool
+    next_stakes: StakesOut | None
+    you_are_host: bool
+    your_request: SeatRequestOut | None
+
+
+class PrivateTablesOut(BaseModel):
+    """The private tables a player hosts or asked to sit at."""
+
+    tables: list[PrivateTableOut]
+
+
+class SettleUpLine(BaseModel):
+    """One player's money at the table: ``result = cashed_out + stack - bought_in``."""
+
+    player: str
+    bought_in: int
+    cashed_out: int
+    stack: int
+    result: int
+
+
+class SettleUpOut(BaseModel):
+    """Who owes whom: every player's result; the results and the rake add up to zero."""
+
+    table_id: int
+    players: list[SettleUpLine]
+    rake: int
+
+
+def _stakes(given: StakesIn) -> Stakes:
+    return Stakes(small_blind=given.small_blind, big_blind=given.big_blind, ante=given.ante)
+
+
+async def _request_out(db: AsyncSession, row: SeatRequest) -> SeatRequestOut:
+    account = await db.get(Account, row.account_id)
+    assert account is not None
+    return SeatRequestOut(
+        id=row.id,
+        table_id=row.table_id,
+        player=account.display_name,
+        buy_in=row.buy_in,
+        state=row.state,
+        at=row.created_at,
+    )
+
+
+async def _private_out(
+    db: AsyncSession, request: Request, table: RoomTable, account_id: int
+) -> PrivateTableOut:
+    host = await db.get(Account, table.host_id) if table.host_id is not None else None
+    mine = await db.scalar(
+        select(SeatRequest)
+        .where(SeatRequest.table_id == table.id, SeatRequest.account_id == account_id)
+        .order_by(SeatRequest.id.desc())
+        .limit(1)
+    )
+    code = table.invite_code or ""
+    pending = table.next_stakes
+    return PrivateTableOut(
+        **(await table_out(db, table)).model_dump(),
+        host=host.display_name if host is not None else "",
+        invite_code=code,
+        invite_link=str(request.url_for("invite", code=code)),
+        approval_required=table.approval_required,
+        bots_allowed=table.bots_allowed,
+        next_stakes=stakes_out(**pending) if pending is not None else None,
+        you_are_host=table.host_id == account_id,
+        your_request=await _request_out(db, mine) if mine is not None else None,
+    )
+
+
+async def _hosted(db: AsyncSession, table_id: int, account_id: int) -> RoomTable:
+    """The private table ``table_id``, which ``account_id`` must host (locked for update)."""
+    table = await db.scalar(select(RoomTable).where(RoomTable.id == table_id).with_for_update())
+    if table is None or not table.private:
+        raise ApiError(404, "no_such_table", f"there is no private table {table_id}")
+    if table.host_id != account_id:
+        raise ApiError(403, "not_the_host", "only the table's host may do this")
+    return table
+
+
+@router.post("/private-tables", status_code=201, summary="Create a private table")
+async def create_private_table(
+    given: NewPrivateTable, request: Request, db: DbSession, viewer: LoggedIn
+) -> PrivateTableOut:
+    """A table only invited players can reach; its host is the creator."""
+    check_rules(given.rules)
+    spec = store.TableSpec(
+        name=given.name,
+        rules=given.rules,
+        seats=given.seats,
+        stakes=_stakes(given),
+        min_buy_in=given.min_buy_in,
+        max_buy_in=given.max_buy_in,
+        decision_seconds=given.decision_seconds,
+        time_bank_seconds=given.time_bank_seconds,
+        bots_allowed=given.bots_allowed,
+    )
+    try:
+        table = await store.create_table(
+            db, spec, host_id=viewer.account.id, approval_required=given.approval_required
+        )
+    except RoomError as exc:
+        raise ApiError(422, "bad_table", str(exc)) from None
+    out = await _private_out(db, request, table, viewer.account.id)
+    await db.commit()
+    return out
+
+
+@router.get("/private-tables", summary="The private tables you host or asked to sit at")
+async def my_private_tables(request: Request, db: DbSession, viewer: LoggedIn) -> PrivateTablesOut:
+    """Newest first."""
+    me = viewer.account.id
+    asked = select(SeatRequest.table_id).where(SeatRequest.account_id == me)
+    rows = await db.scalars(
+        select(RoomTable)
+        .where(RoomTable.private.is_(True), (RoomTable.host_id == me) | RoomTable.id.in_(asked))
+        .order_by(RoomTable.id.desc())
+    )
+    return PrivateTablesOut(tables=[await _private_out(db, request, t, me) for t in rows])
+
+
+async def _by_code(db: AsyncSession, code: str) -> RoomTable:
+    table = await db.scalar(select(RoomTable).where(RoomTable.invite_code == code))
+    if table is None or table.state == "closed":
+        raise ApiError(404, "no_such_invite", "this invite code opens no table")
+    return table
+
+
+@router.get("/invites/{code}", name="invite", summary="The private table an invite opens")
+async def see_invite(
+    code: str, request: Request, db: DbSession, viewer: LoggedIn
+) -> PrivateTableOut:
+    """What the invite code or link leads to."""
+    return await _private_out(db, request, await _by_code(db, code), viewer.account.id)
+
+
+@router.post("/invites/{code}/requests", status_code=201, summary="Ask to sit at an invited table")
+async def ask_to_sit(
+    code: str, given: RequestIn, db: DbSession, room: Room, viewer: LoggedIn
+) -> SeatRequestOut:
+    """Pending until the host approves (approved at once where no approval is needed)."""
+    table = await _by_code(db, code)
+    me = viewer.account.id
+    if table.host_id == me:
+        raise ApiError(409, "you_are_the_host", "the host needs no approval")
+    if not table.min_buy_in <= given.buy_in <= table.max_buy_in:
+        raise ApiError(
+            422,
+            "bad_buy_in",
+            f"the buy-in is between {table.min_buy_in} and {table.max_buy_in}",
+        )
+    open_request = await db.scalar(
+        select(SeatRequest).where(
+            SeatRequest.table_id == table.id,
+            SeatRequest.account_id == me,
+            SeatRequest.state.in_(("pending", "approved")),
+        )
+    )
+    if open_request is not None:
+        raise ApiError(409, "already_asked", f"your request is {open_request.state}")
+    row = SeatRequest(
+        table_id=table.id,
+        account_id=me,
+        buy_in=given.buy_in,
+        state="pending" if table.approval_required else "approved",
+    )
+    db.add(row)
+    await db.flush()
+    out = await _request_out(db, row)
+    await db.commit()
+    await room.watcher.table_changed(table.id)
+    return out
+
+
+@router.get("/private-tables/{table_id}/requests", summary="The requests to sit (host)")
+async def list_requests(table_id: int, db: DbSession, viewer: LoggedIn) -> list[SeatRequestOut]:
+    """Every request, oldest first."""
+    table = await _hosted(db, table_id, viewer.account.id)
+    rows = await db.scalars(
+        select(SeatRequest).where(SeatRequest.table_id == table.id).order_by(SeatRequest.id)
+    )
+    return [await _request_out(db, row) for row in rows]
+
+
+async def _decide(
+    db: AsyncSession, room: Room, table_id: int, request_id: int, *, account_id: int, state: str
+) -> SeatRequestOut:
+    table = await _hosted(db, table_id, account_id)
+    row = await db.get(SeatRequest, request_id)
+    if row is None or row.table_id != table.id:
+        raise ApiError(404, "no_such_request", f"there is no request {request_id} at this table")
+    if row.state != "pending":
+        raise ApiError(409, "already_decided", f"the request is {row.state}")
+    row.state = state
+    await db.flush()
+    out = await _request_out(db, row)
+    await db.commit()
+    await room.watcher.table_changed(table.id)
+    return out
+
+
+@router.post(
+    "/private-tables/{table_id}/requests/{request_id}/approve", summary="Let a player sit (host)"
+)
+async def approve(
+    table_id: int, request_id: int, db: DbSession, room: Room, viewer: LoggedIn
+) -> SeatRequestOut:
+    """The player may now take a seat."""
+    return await _decide(
+        db, room, table_id, request_id, account_id=viewer.account.id, state="approved"
+    )
+
+
+@router.post(
+    "/private-tables/{table_id}/requests/{request_id}/refuse", summary="Refuse a player (host)"
+)
+async def refuse(
+    table_id: int, request_id: int, db: DbSession, room: Room, viewer: LoggedIn
+) -> SeatRequestOut:
+    """The player may not sit (they may ask again)."""
+    return await _decide(
+        db, room, table_id, request_id, account_id=viewer.account.id, state="refused"
+    )
+
+
+async def _set_state(
+    db: AsyncSession,
+    request: Request,
+    room: Room,
+    table_id: int,
+    account_id: int,
+    *,
+    to: str,
+    from_: str,
+) -> PrivateTableOut:
+    table = await _hosted(db, table_id, account_id)
+    if table.state != from_:
+        raise ApiError(409, f"not_{from_}", f"the table is {table.state}")
+    table.state = to
+    await db.flush()
+    out = await _private_out(db, request, table, account_id)
+    await db.commit()
+    await room.watcher.table_changed(table.id)
+    return out
+
+
+@router.post("/private-tables/{table_id}/pause", summary="Pause after this hand (host)")
+async def pause(
+    table_id: int, request: Request, db: DbSession, room: Room, viewer: LoggedIn
+) -> PrivateTableOut:
+    """No new hand starts until the host resumes; a hand in progress is played out."""
+    return await _set_state(
+        db, request, room, table_id, viewer.account.id, to="paused", from_="open"
+    )
+
+
+@router.post("/private-tables/{table_id}/resume", summary="Resume a paused table (host)")
+async def resume(
+    table_id: int, request: Request, db: DbSession, room: Room, viewer: LoggedIn
+) -> PrivateTableOut:
+    """Hands are dealt again."""
+    return await _set_state(
+        db, request, room, table_id, viewer.account.id, to="open", from_="paused"
+    )
+
+
+@router.post("/private-tables/{table_id}/stakes", summary="Change the stakes (host)")
+async def change_stakes(
+    *,
+    table_id: int,
+    given: StakesIn,
+    request: Request,
+    db: DbSession,
+    room: Room,
+    viewer: LoggedIn,
+) -> PrivateTableOut:
+    """The new stakes apply from the next hand (at once while nobody sits)."""
+    table = await _hosted(db, table_id, viewer.account.id)
+    stakes = _stakes(given)
+    try:
+        stakes.check_for(table.rules)
+    except RoomError as exc:
+        raise ApiError(422, "bad_stakes", str(exc)) from None
+    taken = await db.scalar(select(func.count()).select_from(Seat).where(Seat.table_id == table.id))
+    if taken:
+        table.next_stakes = {
+            "small_blind": stakes.small_blind,
+            "big_blind": stakes.big_blind,
+            "ante": stakes.ante,
+        }
+    else:
+        table.small_blind, table.big_blind, table.ante = (
+            stakes.small_blind, stakes.big_blind, stakes.ante,
+        )  # fmt: skip
+        table.next_stakes = None
+    await db.flush()
+    out = await _private_out(db, request, table, viewer.account.id)
+    await db.commit()
+    await room.watcher.table_changed(table.id)
+    return out
+
+
+@router.get("/private-tables/{table_id}/settle-up", summary="Each player's buy-ins and result")
+async def settle_up(table_id: int, db: DbSession, viewer: LoggedIn) -> SettleUpOut:
+    """For the host and every player who sat: bought in, cashed out, chips now, result."""
+    table = await db.get(RoomTable, table_id)
+    if table is None or not table.private:
+        raise ApiError(404, "no_such_table", f"there is no private table {table_id}")
+    table_account = await ledger.ledger_account(db, ledger.table_key(table.id))
+    bought: dict[int, int] = {}
+    cashed: dict[int, int] = {}
+    rake = 0
+    for entry in await db.scalars(select(LedgerEntry).where(LedgerEntry.table_id == table.id)):
+        if entry.kind == ledger.Kind.RAKE:
+            rake += entry.amount
+        elif entry.account_id is None:
+            continue
+        elif entry.to_id == table_account.id:
+            bought[entry.account_id] = bought.get(entry.account_id, 0) + entry.amount
+        elif entry.from_id == table_account.id:
+            cashed[entry.account_id] = cashed.get(entry.account_id, 0) + entry.amount
+    stacks = {
+        seat.account_id: seat.stack
+        for seat in await db.scalars(select(Seat).where(Seat.table_id == table.id))
+        if seat.account_id is not None
+    }
+    players = sorted(set(bought) | set(cashed) | set(stacks))
+    me = viewer.account.id
+    if me != table.host_id and me not in players:
+        raise ApiError(403, "not_at_the_table", "only the host and the players see the settle-up")
+    lines = []
+    for account_id in players:
+        account = await db.get(Account, account_id)
+        assert account is not None
+        line_in, line_out, stack = (
+            bought.get(account_id, 0), cashed.get(account_id, 0), stacks.get(account_id, 0),
+        )  # fmt: skip
+        lines.append(
+            SettleUpLine(
+                player=account.display_name,
+                bought_in=line_in,
+                cashed_out=line_out,
+                stack=stack,
+                result=line_out + stack - line_in,
+            )
+        )
+    return SettleUpOut(table_id=table.id, players=lines, rake=rake)
