@@ -1,5 +1,5 @@
-# Two commands: `make run` and `make test`. Both create the virtualenv first (with uv when
-# it is on the PATH, else with venv and pip); `make run` installs only what running needs.
+# Two commands: `make run` and `make test`. Both create the virtualenv first (see INSTALL);
+# `make run` installs only what running needs, `make test` the dev tools too.
 PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
 	&& echo $$p && break; done)
@@ -7,16 +7,20 @@ VENV := .venv
 BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed-dev
-# uv makes the virtualenv and installs in about a second what pip takes several for;
-# without uv on the PATH, the venv module and pip do the same.
-UV ?= $(shell command -v uv 2>/dev/null)
-ifneq ($(UV),)
-MAKE_VENV = $(UV) venv --quiet --seed --python $(PYTHON) $(VENV)
-INSTALL = $(UV) pip install --quiet --python $(BIN)/python
+# uv installs several times faster than pip (the README gives the figures): the uv on
+# the PATH makes the virtualenv; without one, the venv module makes it and pip fetches uv
+# from PyPI into it; if even that fails, pip installs.
+UV_FOUND := $(shell command -v uv 2>/dev/null)
+UV = $(or $(UV_FOUND),$(BIN)/uv)
+ifneq ($(UV_FOUND),)
+MAKE_VENV = "$(UV_FOUND)" venv --quiet --seed --python $(PYTHON) $(VENV)
 else
-MAKE_VENV = $(PYTHON) -m venv $(VENV)
-INSTALL = $(BIN)/python -m pip install --quiet --disable-pip-version-check
+MAKE_VENV = $(PYTHON) -m venv $(VENV) && { $(BIN)/python -m pip install --quiet \
+	--disable-pip-version-check uv || echo "make: no uv, pip installs instead" >&2; }
 endif
+# $(call INSTALL,what): with uv when there is one, else with pip.
+INSTALL = if test -x "$(UV)"; then "$(UV)" pip install --quiet --python $(BIN)/python $(1); \
+	else $(BIN)/python -m pip install --quiet --disable-pip-version-check $(1); fi
 # The engine: pure, typed, checked by mypy --strict.
 ENGINE := src/mazziere/cards.py src/mazziere/rules.py src/mazziere/evaluate.py \
 	src/mazziere/game src/mazziere/history
@@ -44,11 +48,11 @@ $(BIN)/python:
 
 # `make run` installs what running needs; `make test` adds the dev tools.
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
-	$(INSTALL) -e .
+	$(call INSTALL,-e .)
 	touch $@
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(INSTALL) -e '.[dev]'
+	$(call INSTALL,-e '.[dev]')
 	touch $@ $(RUN_STAMP)
 
 run: $(RUN_STAMP)
@@ -63,7 +67,7 @@ test: lint
 	$(BIN)/pytest -q
 
 $(VENV)/.installed-bench: $(STAMP)
-	$(INSTALL) -e '.[dev,bench]'
+	$(call INSTALL,-e '.[dev,bench]')
 	touch $@
 
 # The benchmarks (benchmarks/, not shipped in the wheel) with the peers of the bench extra.
