@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -65,6 +66,17 @@ _BUTTONS = (
 
 _ACTING_KEYS = frozenset("fcapdsu")
 """Keys that play an action other than the bet: they wait while an amount is typed."""
+
+
+def write_lines(log: RichLog, lines: list[Text], console: Console) -> None:
+    """Add ``lines`` to ``log``, wrapped between words and never inside an amount."""
+    width = log.scrollable_content_region.width
+    for line in lines:
+        if width < 10:  # not laid out yet: the log wraps by itself
+            log.write(line)
+            continue
+        for piece in wrap_keeping_amounts(line, width, console):
+            log.write(piece)
 
 
 def _sorted_hand(cards: tuple[Card, ...], rules_game: Game) -> tuple[Card, ...]:
@@ -137,8 +149,7 @@ class HistoryScreen(ModalScreen[None]):
         played = hands[len(hands) - 1 - index]
         log = self.query_one("#history-log", RichLog)
         log.clear()
-        for line in played.lines:
-            log.write(line)
+        write_lines(log, played.lines, self.app.console)
 
     def action_close(self) -> None:
         """Back to the table."""
@@ -652,14 +663,7 @@ class PlayApp(App[Path | None]):
 
     def _update_log(self) -> None:
         transcript = self.session.transcript
-        log = self._log_widget()
-        width = log.scrollable_content_region.width
-        for line in transcript[self._log_count :]:
-            if width < 10:  # not laid out yet: the log wraps by itself
-                log.write(line)
-                continue
-            for piece in wrap_keeping_amounts(line, width, self.console):
-                log.write(piece)
+        write_lines(self._log_widget(), transcript[self._log_count :], self.console)
         self._log_count = len(transcript)
 
     def _status_text(self, snap: Snapshot) -> Text:
