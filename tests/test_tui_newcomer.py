@@ -156,12 +156,12 @@ async def test_quitting_mid_hand_takes_two_presses_while_the_bots_act(tmp_path: 
     config = PlayConfig(rules="holdem", players=4)
     policies = {f"Bot {n}": holdem_policy("nobody", f"Bot {n}") for n in (2, 3, 4)}
     session = scripted_session(config, [], policies=policies, seed=3)
-    app = PlayApp(session, bot_delay=0.4, next_hand_delay=None, tick=False, hands_dir=tmp_path)
+    app = PlayApp(session, bot_delay=1.0, next_hand_delay=None, tick=False, hands_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(100):
             if session.my_decision() is not None:
                 break
-            await pilot.pause(0.05)
+            await pilot.pause(0.1)
         await press_keys(pilot, "c")
         assert session.my_decision() is None and session.in_hand  # the bots act, slowly
         await press_keys(pilot, "q")
@@ -169,7 +169,7 @@ async def test_quitting_mid_hand_takes_two_presses_while_the_bots_act(tmp_path: 
         for _ in range(100):  # the bots act meanwhile, and it comes back to the player
             if session.my_decision() is not None or session.hand_over:
                 break
-            await pilot.pause(0.05)
+            await pilot.pause(0.1)
         await press_keys(pilot, "q")
         await pilot.pause()
         assert not app.is_running
