@@ -170,7 +170,9 @@ class HandRange:
         """
         if not cards:
             return self
-        blocked = np.isin(self.combos, list(cards)).any(axis=1)
+        known = np.zeros(52, dtype=bool)
+        known[list(cards)] = True
+        blocked = known[self.combos].any(axis=1)
         return HandRange(self.text, self.combos[~blocked], self.weights[~blocked])
 
 
