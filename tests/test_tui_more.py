@@ -31,7 +31,7 @@ from tests.tui_helpers import (
         (["--rules", "italian-32", "--players", "6"], "italian-32 is played by 2 to 5 players"),
         (["--rules", "poker"], "poker"),
         (["--lang", "fr"], "unknown language 'fr'"),
-        (["--bots", "genius"], "unknown bots 'genius' (known: basic, random)"),
+        (["--bots", "genius"], "unknown bots 'genius' (known: basic, random, strong)"),
         (["--stack", "5"], "--stack must be a whole number of chips from 200"),
         (["--players", "many"], "Invalid value for '--players'"),
     ],

@@ -13,7 +13,7 @@ object, so a seeded simulation is repeatable.
 >>> make_bot("genius", random.Random(1))
 Traceback (most recent call last):
 ...
-mazziere.bots.base.UnknownBotError: unknown bot 'genius' (known: basic, random)
+mazziere.bots.base.UnknownBotError: unknown bot 'genius' (known: basic, random, strong)
 """
 
 from __future__ import annotations
@@ -27,7 +27,18 @@ from mazziere.cards import Card, RandomSource
 from mazziere.game.core import Action, ActionKind, LegalActions
 from mazziere.rules import RuleSet
 
-__all__ = ["BOTS", "Bot", "Situation", "UnknownBotError", "make_bot", "wager"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "Situation",
+    "UnknownBotError",
+    "call_or_check",
+    "can_wager",
+    "check_or_fold",
+    "make_bot",
+    "raise_or_call",
+    "wager",
+]
 
 
 class UnknownBotError(ValueError):
@@ -89,6 +100,38 @@ Action(kind=<ActionKind.ALL_IN: 'all-in'>, amount=None, cards=()))
     return Action(kind, to)
 
 
+def check_or_fold(legal: LegalActions) -> Action:
+    """Check if free, else fold (else the timeout, which does the same)."""
+    if ActionKind.CHECK in legal.kinds:
+        return Action.check()
+    if ActionKind.FOLD in legal.kinds:
+        return Action.fold()
+    return Action.timeout()
+
+
+def call_or_check(legal: LegalActions) -> Action:
+    """Call (all-in if that is the only way), or check when there is nothing to call."""
+    if ActionKind.CALL in legal.kinds:
+        return Action.call()
+    if ActionKind.CHECK in legal.kinds:
+        return Action.check()
+    if ActionKind.ALL_IN in legal.kinds:
+        return Action.all_in()
+    return check_or_fold(legal)
+
+
+def can_wager(legal: LegalActions) -> bool:
+    """Whether a bet or a raise is offered."""
+    return bool(legal.kinds & {ActionKind.BET, ActionKind.RAISE})
+
+
+def raise_or_call(legal: LegalActions, amount: int) -> Action:
+    """Bet or raise to ``amount`` (clamped, see :func:`wager`) if allowed, else call or check."""
+    if can_wager(legal):
+        return wager(legal, amount)
+    return call_or_check(legal)
+
+
 class Bot(ABC):
     """A player that decides alone.  Subclasses implement :meth:`act`."""
 
@@ -114,13 +157,13 @@ BOTS: dict[str, Callable[[RandomSource], Bot]] = {}
 
 
 def make_bot(name: str, rng: RandomSource) -> Bot:
-    """A new bot of kind ``name`` (``random`` or ``basic``).
+    """A new bot of kind ``name`` (``random``, ``basic`` or ``strong``).
 
     >>> import random
     >>> make_bot("basic", random.Random(0))
     <BasicBot>
     """
-    from mazziere.bots import basic, random_bot  # noqa: F401 - they register themselves
+    from mazziere.bots import basic, random_bot, strong  # noqa: F401 - they register themselves
 
     try:
         factory = BOTS[name]

@@ -26,46 +26,26 @@ from mazziere.bots.analysis import (
     italian_discards,
     italian_percentile,
 )
-from mazziere.bots.base import BOTS, Bot, Situation, wager
+from mazziere.bots.base import (
+    BOTS,
+    Bot,
+    Situation,
+    call_or_check,
+    can_wager,
+    check_or_fold,
+    raise_or_call,
+    wager,
+)
 from mazziere.game.core import Action, ActionKind, LegalActions
 from mazziere.rules import Game
 
 __all__ = ["BasicBot"]
 
 
-def _check_or_fold(legal: LegalActions) -> Action:
-    if ActionKind.CHECK in legal.kinds:
-        return Action.check()
-    if ActionKind.FOLD in legal.kinds:
-        return Action.fold()
-    return Action.timeout()
-
-
-def _call(legal: LegalActions) -> Action:
-    if ActionKind.CALL in legal.kinds:
-        return Action.call()
-    if ActionKind.CHECK in legal.kinds:
-        return Action.check()
-    if ActionKind.ALL_IN in legal.kinds:
-        return Action.all_in()
-    return _check_or_fold(legal)
-
-
-def _can_wager(legal: LegalActions) -> bool:
-    return bool(legal.kinds & {ActionKind.BET, ActionKind.RAISE})
-
-
-def _raise_to(legal: LegalActions, amount: int) -> Action:
-    """Bet or raise to ``amount`` if allowed, else call (or check)."""
-    if _can_wager(legal):
-        return wager(legal, amount)
-    return _call(legal)
-
-
 def _sized(legal: LegalActions, pot: int, numerator: int, denominator: int) -> Action:
     """A bet of ``numerator / denominator`` of the pot, or a raise by that much."""
     extra = pot * numerator // denominator
-    return _raise_to(legal, legal.min_to + extra if legal.to_call else extra)
+    return raise_or_call(legal, legal.min_to + extra if legal.to_call else extra)
 
 
 class BasicBot(Bot):
@@ -110,23 +90,23 @@ class BasicBot(Bot):
         stack = situation.view.stacks[situation.position]
         if strength >= 0.65 and stack <= pot and ActionKind.ALL_IN in legal.kinds:
             return Action.all_in()  # committed: the pot is bigger than what is left
-        if strength >= 0.8 and _can_wager(legal):
+        if strength >= 0.8 and can_wager(legal):
             return _sized(legal, pot, 2, 3)
         if strength >= 0.55:
-            if not to_call and _can_wager(legal) and self._chance(50):
+            if not to_call and can_wager(legal) and self._chance(50):
                 return _sized(legal, pot, 1, 2)
             if to_call <= pot // 2:
-                return _call(legal)
-            return _check_or_fold(legal)
+                return call_or_check(legal)
+            return check_or_fold(legal)
         if to_call and strength >= to_call / (pot + to_call) + 0.15:
-            return _call(legal)  # the price is right for what the hand is worth now
+            return call_or_check(legal)  # the price is right for what the hand is worth now
         flush, straight = holdem_draws(hole, board) if len(board) < 5 else (False, False)
         if flush or straight:
             if to_call * 4 <= pot + to_call:
-                return _call(legal)
-            if not to_call and _can_wager(legal) and self._chance(25):
+                return call_or_check(legal)
+            if not to_call and can_wager(legal) and self._chance(25):
                 return _sized(legal, pot, 1, 2)
-        return _check_or_fold(legal)
+        return check_or_fold(legal)
 
     def _preflop(self, situation: Situation, score: int, big: int) -> Action:
         legal = situation.legal
@@ -146,21 +126,21 @@ class BasicBot(Bot):
             if score >= push and ActionKind.ALL_IN in legal.kinds:
                 return Action.all_in()
             if score >= push:
-                return _call(legal)
-            return _check_or_fold(legal)
+                return call_or_check(legal)
+            return check_or_fold(legal)
         if score >= 12:
             if to_call > 8 * big and score < 16:
-                return _call(legal)
-            return _raise_to(legal, max(3 * big, 3 * (to_call + big)))
+                return call_or_check(legal)
+            return raise_or_call(legal, max(3 * big, 3 * (to_call + big)))
         if score >= bar:
-            if to_call <= big and _can_wager(legal) and (late or score >= 10):
-                return _raise_to(legal, 3 * big)
+            if to_call <= big and can_wager(legal) and (late or score >= 10):
+                return raise_or_call(legal, 3 * big)
             if to_call <= 3 * big:
-                return _call(legal)
-            return _check_or_fold(legal)
+                return call_or_check(legal)
+            return check_or_fold(legal)
         if blind and to_call <= big // 2 + 1 and score >= 4:
-            return _call(legal)
-        return _check_or_fold(legal)
+            return call_or_check(legal)
+        return check_or_fold(legal)
 
     # ---------------------------------------------------------------- Italian
 
@@ -170,9 +150,9 @@ class BasicBot(Bot):
         hole = situation.hole
         if not hole:
             # A blind opening is offered before the cards: decline, now and then accept.
-            if _can_wager(legal) and self._chance(10):
+            if can_wager(legal) and self._chance(10):
                 return wager(legal, legal.min_to)
-            return _check_or_fold(legal)
+            return check_or_fold(legal)
         percentile = italian_percentile(hole, situation.rules, situation.players)
         after_draw = getattr(situation.view, "betting_round", 0) == 2
         opponents = max(1, situation.live_players - 1)
@@ -187,21 +167,21 @@ class BasicBot(Bot):
             discards = italian_discards(hole, situation.rules, situation.players)
             if len(discards) == 1 and percentile < 0.8:
                 strength = max(strength, 0.4)  # four to a flush or straight: worth a call
-        if strength >= strong and _can_wager(legal):
+        if strength >= strong and can_wager(legal):
             return _sized(legal, pot, 1, 2)
         if strength >= medium:
             if not to_call:
-                if _can_wager(legal) and not after_draw and self._chance(60):
+                if can_wager(legal) and not after_draw and self._chance(60):
                     return wager(legal, legal.min_to)  # open (offered only when it qualifies)
-                return Action.check() if ActionKind.CHECK in kinds else _call(legal)
+                return Action.check() if ActionKind.CHECK in kinds else call_or_check(legal)
             if to_call * 3 <= pot + to_call or strength >= (strong + medium) / 2:
-                return _call(legal)
-            return _check_or_fold(legal)
+                return call_or_check(legal)
+            return check_or_fold(legal)
         if not to_call and ActionKind.PAROL in kinds and self._chance(50):
             return Action(ActionKind.PAROL)
         if to_call and to_call * 6 <= pot and not after_draw:
-            return _call(legal)
-        return _check_or_fold(legal)
+            return call_or_check(legal)
+        return check_or_fold(legal)
 
 
 BOTS["basic"] = BasicBot
