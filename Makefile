@@ -29,8 +29,8 @@ ENGINE := src/mazziere/cards.py src/mazziere/rules.py src/mazziere/evaluate.py \
 
 # Tables, tournaments and bots (pure too: time and randomness injected)
 ENGINE += src/mazziere/room src/mazziere/bots src/mazziere/simulation.py
-# Odds: equity and draw odds (pure: numpy and the standard library)
-ENGINE += src/mazziere/odds
+# Odds: equity and draw odds (pure: numpy and the standard library); bots' duels
+ENGINE += src/mazziere/odds src/mazziere/duel.py
 # mypy refuses a file twice: drop files that a listed directory already holds.
 MYPY_PATHS = $(filter-out $(foreach d,$(filter-out %.py,$(ENGINE)),$(d)/%),$(ENGINE))
 # The terminal client: typed as strictly (not pure: it owns the screen and the clock).
@@ -78,6 +78,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python -m benchmarks engine --rules italian-classic --hands 3000 --peer-hands 3000 --repeats 9
 	$(BIN)/python -m benchmarks engine --rules italian-32 --hands 3000 --peer-hands 3000 --repeats 9
 	$(BIN)/python -m benchmarks startup
+	$(BIN)/python -m benchmarks.odds
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

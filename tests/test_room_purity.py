@@ -12,6 +12,7 @@ SRC = pathlib.Path(__file__).resolve().parent.parent / "src" / "mazziere"
 PURE = sorted([*SRC.joinpath("room").glob("*.py"), *SRC.joinpath("bots").glob("*.py")])
 PURE += sorted(SRC.joinpath("odds").glob("*.py"))  # equity and draw odds
 PURE.append(SRC / "simulation.py")
+PURE.append(SRC / "duel.py")
 ENGINE = sorted(
     [SRC / "cards.py", SRC / "rules.py", SRC / "evaluate.py", *SRC.joinpath("game").glob("*.py")]
 )
@@ -62,6 +63,14 @@ def test_room_and_bots_do_no_io_and_read_no_clock(path: pathlib.Path) -> None:
 def test_the_engine_imports_nothing_from_the_room(path: pathlib.Path) -> None:
     imported = _imports(ast.parse(path.read_text(encoding="utf-8")))
     assert not any(
-        name.startswith(("mazziere.room", "mazziere.bots", "mazziere.simulation"))
+        name.startswith(
+            (
+                "mazziere.room",
+                "mazziere.bots",
+                "mazziere.simulation",
+                "mazziere.duel",
+                "mazziere.odds",
+            )
+        )
         for name in imported
     )

@@ -471,6 +471,76 @@ def odds(
 # --- end of the odds command ---------------------------------------------------------
 
 
+# --- duel: `mazziere duel` -----------------------------------------------------------
+
+
+@app.command()
+def duel(
+    *,
+    rules: RulesOption = "holdem",
+    bots: Annotated[str, typer.Option(help="The two bots, comma-separated.")] = "strong,basic",
+    hands: Annotated[int, typer.Option(help="Hands to play (each deal twice, seats swapped).")] = (
+        20_000
+    ),
+    seed: Annotated[int, typer.Option(help="Seed of the deals and the bots.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Two bots head to head on duplicate deals: win rates per 100 hands with 95% intervals."""
+    import random
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.table import Table as RichTable
+
+    from mazziere.bots.base import BOTS, make_bot
+    from mazziere.duel import duel as play_duel
+
+    rule_set = find_rules(rules)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    make_bot("random", random.Random(0))  # loads the registry
+    unknown = [b for b in names if b not in BOTS]
+    if unknown:
+        raise UsageProblem(f"unknown bot {unknown[0]!r} (known: {', '.join(sorted(BOTS))})")
+    if len(names) != 2:
+        raise UsageProblem(f"--bots needs two bots, not {len(names)}")
+    if not 2 <= hands <= 10_000_000:
+        raise UsageProblem(f"--hands must be 2 to 10000000, not {hands}")
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=as_json,
+    ) as progress:
+        task = progress.add_task(f"{rule_set.name}: hands", total=hands - hands % 2)
+        report = play_duel(
+            rule_set,
+            names,
+            hands=hands,
+            seed=seed,
+            progress=lambda done: progress.advance(task, done),
+        )
+    if as_json:
+        typer.echo(json.dumps(report.to_dict()))
+        return
+    table = RichTable(
+        title=f"{rule_set.name}: {names[0]} against {names[1]}",
+        caption=f"{report.hands:,} hands, {report.deals:,} deals played twice, seats swapped",
+    )
+    table.add_column("bot")
+    table.add_column(f"{report.unit} per 100 hands", justify="right")
+    table.add_column("95% interval", justify="right")
+    for bot in report.bots:
+        low, high = bot.ci95
+        table.add_row(bot.name, f"{bot.per_100:+.1f}", f"{low:+.1f} to {high:+.1f}")
+    Console(highlight=False, soft_wrap=True).print(table)
+
+
+# --- end of the duel command ---------------------------------------------------------
+
+
 # ------------------------------------------------------------------ simulate
 
 
@@ -860,7 +930,7 @@ def play(
     *,
     rules: RulesOption = "italian-classic",
     players: Annotated[int, typer.Option(help="Players at the table, you included.")] = 4,
-    bots: Annotated[str, typer.Option(help="The bots: basic or random.")] = "basic",
+    bots: Annotated[str, typer.Option(help="The bots: strong, basic or random.")] = "basic",
     stack: Annotated[
         int | None, typer.Option(help="Starting chips (default: 1000; a sit & go: 1500).")
     ] = None,

@@ -1,0 +1,195 @@
+"""Odds and bots speed: ours and the peers' in the same run, as ratios (``make bench``).
+
+``python -m benchmarks.odds [--repeats N] [--quick]`` prints:
+
+1. the exact equity of AhKh against QsQd before the flop (all 1,712,304
+   boards): ours, and a loop of phevaluator's C call over the same boards
+   (two seven-card hands a board; timed on every tenth board, times ten);
+2. Monte Carlo deals per second, a hand against a hand: ours, eval7's
+   ``py_hand_vs_range_monte_carlo`` and pokerkit's ``calculate_equities``;
+3. the Italian draw's odds of a hand, all 31 ways exactly: milliseconds per
+   hand over random hands (no peer computes them);
+4. the strong bot's decisions while it plays the basic bot heads up: the
+   50th and 99th percentiles and the worst, in milliseconds.
+
+Timings alternate between the contenders round after round
+(:func:`benchmarks.timing.alternating_medians`) and the medians are kept;
+CPU time of this process (``time.process_time``), except the bots'
+decisions (wall clock, as a player waits).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+import warnings
+from collections.abc import Callable
+
+import numpy as np
+
+from benchmarks.timing import alternating_medians
+from mazziere.cards import parse_cards
+from mazziere.odds import draw_odds, holdem_equity
+from mazziere.odds.combinatorics import combinations
+
+
+def _median_seconds(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    """Median CPU seconds of each run, the runs taking turns within each round."""
+    timings = alternating_medians({name: [run] for name, run in runs.items()}, repeats)
+    return {name: timing.seconds for name, timing in timings.items()}
+
+
+def exact_equity(repeats: int) -> None:
+    from phevaluator import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
+        Card as PhCard,
+    )
+    from phevaluator import _pheval  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+    hero, villain = parse_cards("Ah Kh"), parse_cards("Qs Qd")
+    live = [c for c in range(52) if c not in {*hero, *villain}]
+    boards = np.array(live)[combinations(48, 5)][::10].tolist()  # every tenth board
+    ids = {c: PhCard(str(parse_cards([c])[0])).id_ for c in range(52)}
+    h = [ids[c] for c in hero]
+    v = [ids[c] for c in villain]
+    board_ids = [[ids[c] for c in b] for b in boards]
+    evaluate7 = _pheval.evaluate_7cards
+
+    def phevaluator_loop() -> tuple[int, int]:
+        wins = ties = 0
+        for a, b, c, d, e in board_ids:
+            ours = evaluate7(a, b, c, d, e, h[0], h[1])
+            theirs = evaluate7(a, b, c, d, e, v[0], v[1])
+            if ours < theirs:  # phevaluator: smaller is stronger
+                wins += 1
+            elif ours == theirs:
+                ties += 1
+        return wins, ties
+
+    holdem_equity(["AhKh", "QsQd"])  # the tables, built once
+    times = _median_seconds(
+        {
+            "mazziere": lambda: holdem_equity(["AhKh", "QsQd"]),
+            "phevaluator": phevaluator_loop,
+        },
+        repeats,
+    )
+    ours, peer = times["mazziere"], times["phevaluator"] * 10
+    print("1. exact equity, AhKh against QsQd preflop, 1,712,304 boards")
+    print(f"   mazziere       {ours:8.3f} s")
+    print(f"   phevaluator    {peer:8.3f} s  (C call in a loop; every tenth board, x10)")
+    print(f"   ratio          {peer / ours:8.1f}x faster")
+
+
+def monte_carlo(repeats: int, trials: int) -> None:
+    with warnings.catch_warnings():  # eval7 0.1.11 calls pyparsing names deprecated since
+        warnings.simplefilter("ignore")
+        import eval7  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    import pokerkit
+
+    hand = [eval7.Card("Ah"), eval7.Card("Kh")]
+    villain = [((eval7.Card("Qs"), eval7.Card("Qd")), 1.0)]
+    pokerkit_samples = max(200, trials // 500)
+    ranges = (pokerkit.parse_range("AhKh"), pokerkit.parse_range("QsQd"))
+
+    def pokerkit_run() -> object:
+        return pokerkit.calculate_equities(
+            ranges,
+            (),
+            2,
+            5,
+            pokerkit.Deck.STANDARD,
+            (pokerkit.StandardHighHand,),
+            sample_count=pokerkit_samples,
+        )
+
+    seeds = iter(range(10**6))
+    times = _median_seconds(
+        {
+            "mazziere": lambda: holdem_equity(
+                ["AhKh", "QsQd"], method="monte-carlo", trials=trials, rng=next(seeds)
+            ),
+            "eval7": lambda: eval7.py_hand_vs_range_monte_carlo(hand, villain, [], trials),
+            "pokerkit": pokerkit_run,
+        },
+        repeats,
+    )
+    ours = trials / times["mazziere"]
+    print(f"2. Monte Carlo, AhKh against QsQd preflop, {trials:,} deals a run")
+    print(f"   mazziere       {ours:12,.0f} deals/s")
+    for name, count in (("eval7", trials), ("pokerkit", pokerkit_samples)):
+        rate = count / times[name]
+        print(f"   {name:<14} {rate:12,.0f} deals/s   ours/theirs {ours / rate:8.2f}x")
+
+
+def italian_draws(repeats: int, hands: int) -> None:
+    print(f"3. Italian draw odds, all 31 ways to change 0-4 cards, exact ({hands} random hands)")
+    for rules, players in (("italian-classic", 4), ("italian-32", None), ("italian-classic", 6)):
+        from mazziere.rules import find_rules
+
+        deck = list(find_rules(rules).deck(players))
+        rng = random.Random(7)
+        sample = [rng.sample(deck, 5) for _ in range(hands)]
+        draw_odds(sample[0], rules, players=players)  # the deck's tables, built once
+        per_hand: list[float] = []
+        for _ in range(repeats):
+            for cards in sample:
+                start = time.process_time()
+                draw_odds(cards, rules, players=players)
+                per_hand.append(time.process_time() - start)
+        label = f"{rules}, {len(deck)} cards"
+        median = statistics.median(per_hand) * 1000
+        worst = max(per_hand) * 1000
+        print(f"   {label:<26} median {median:6.1f} ms   max {worst:6.1f} ms")
+
+
+def bot_decisions(hands: int) -> None:
+    from mazziere.bots.base import BOTS, Situation
+    from mazziere.bots.strong import StrongBot
+    from mazziere.duel import duel
+    from mazziere.game.core import Action
+
+    times: list[float] = []
+
+    class TimedStrongBot(StrongBot):
+        """The strong bot, its decisions timed (wall clock: what a player waits)."""
+
+        def act(self, situation: Situation) -> Action:
+            start = time.perf_counter()
+            action = super().act(situation)
+            times.append(time.perf_counter() - start)
+            return action
+
+    print(f"4. strong bot decisions, heads up against basic ({hands} hands a rule set)")
+    for rules in ("holdem", "italian-classic", "italian-32"):
+        times.clear()
+        BOTS["strong"] = TimedStrongBot
+        try:
+            duel(rules, ("strong", "basic"), hands=hands, seed=11)
+        finally:
+            BOTS["strong"] = StrongBot
+        ordered = sorted(times)
+        p50 = ordered[len(ordered) // 2] * 1000
+        p99 = ordered[int(len(ordered) * 0.99)] * 1000
+        print(
+            f"   {rules:<16} {len(times):6} decisions   p50 {p50:5.1f} ms   "
+            f"p99 {p99:5.1f} ms   max {ordered[-1] * 1000:6.1f} ms"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5, help="rounds per figure (median kept)")
+    parser.add_argument("--quick", action="store_true", help="smaller runs, for a first look")
+    args = parser.parse_args()
+    if args.repeats < 1:
+        parser.error("--repeats must be at least 1")
+    exact_equity(args.repeats)
+    monte_carlo(args.repeats, 200_000 if args.quick else 1_000_000)
+    italian_draws(args.repeats, 20 if args.quick else 100)
+    bot_decisions(100 if args.quick else 400)
+
+
+if __name__ == "__main__":
+    main()
