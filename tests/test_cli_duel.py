@@ -18,7 +18,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_duel_json_gives_each_bots_rate_and_interval(capsys) -> None:
     args = ["duel", "--rules", "italian-32", "--bots", "basic,random", "--hands", "30"]
     code, out, err = run(capsys, *args, "--json")
-    assert code == 0 and out.count("\n") == 1
+    assert code == 0 and out.count("\n") == 1 and err == ""
     payload = json.loads(out)
     first, second = payload["bots"]
     assert (first["name"], second["name"]) == ("basic", "random")
