@@ -952,6 +952,10 @@ def play(
             "(refilled by 5 seconds every 10 hands)."
         ),
     ] = 30.0,
+    hints: Annotated[
+        bool,
+        typer.Option("--hints", help="Show the odds at your decisions (cash tables only)."),
+    ] = False,
     hands_dir: Annotated[
         str | None,
         typer.Option(
@@ -978,6 +982,7 @@ def play(
         seed=seed,
         four_colour=four_colour,
         decision_seconds=seconds,
+        hints=hints,
     )
     if seed is None:
         table_rng: random.Random = secrets.SystemRandom()

@@ -39,6 +39,7 @@ from mazziere.game.core import Action, ActionKind, IllegalActionError, LegalActi
 from mazziere.room.errors import RoomError
 from mazziere.room.table import OfferKind, SeatStatus
 from mazziere.rules import Game
+from mazziere.tui.hints import Hints
 from mazziere.tui.render import (
     big_cards,
     cards_text,
@@ -219,6 +220,9 @@ class PlayApp(App[Path | None]):
         self._bot_timer: object | None = None
         self._next_hand_at: float | None = None
         self._log_count = 0
+        config = session.config
+        self._hints = Hints(config.rules, lang=config.lang) if config.hints else None
+        """``--hints``: the odds at the player's own decisions."""
 
     # ------------------------------------------------------------ building
 
@@ -530,8 +534,26 @@ class PlayApp(App[Path | None]):
                         f"  · {chips(snap.legal.to_call)} to call",
                     )
                 )
+            if me and self._hints is not None:
+                hint = self._hint(snap)
+                if hint:
+                    text.append("\n" + hint, style="italic")
             return text
         return Text()
+
+    def _hint(self, snap: Snapshot) -> str:
+        """The learner's hint at their decision: equity, or the odds of each way to draw."""
+        assert self._hints is not None
+        dealt = [seat for seat in snap.seats if seat.cards]
+        opponents = sum(1 for seat in dealt if not seat.me and not seat.folded)
+        drawing = snap.legal is not None and ActionKind.DRAW in snap.legal.kinds
+        return self._hints.text(
+            snap.my_cards,
+            board=snap.board or (),
+            opponents=opponents,
+            drawing=drawing,
+            players=len(dealt),
+        )
 
     def _clock_text(self, left: float, bank: float) -> Text:
         """The decision's seconds (what ``--seconds`` sets), then the time bank's."""

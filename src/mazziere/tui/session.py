@@ -107,6 +107,8 @@ class PlayConfig:
     seed: int | None = None
     four_colour: bool = False
     decision_seconds: float = 30.0
+    hints: bool = False
+    """Show the odds at the player's decisions (every other seat is a bot; never a tournament)."""
 
     def __post_init__(self) -> None:
         try:
@@ -121,6 +123,8 @@ class PlayConfig:
         make_bot("random", random.Random(0))  # loads the registry
         if self.bots not in BOTS:
             raise PlayError(f"unknown bots {self.bots!r} (known: {', '.join(sorted(BOTS))})")
+        if self.hints and self.tournament:
+            raise PlayError("hints are offered at cash tables only, never in tournaments")
         if self.lang not in LANGUAGES:
             raise PlayError(f"unknown language {self.lang!r} (known: {', '.join(LANGUAGES)})")
         least = 20 * BIG_BET

@@ -1,0 +1,109 @@
+"""Hints for learners (``mazziere play --hints``): the odds at the player's own decision.
+
+Off by default, and offered only where every other seat is a bot (which is
+every table of the terminal client) and never in a tournament.  At the
+player's turn the screen shows, in Hold'em, their equity against the
+opponents still in, each holding any two cards (:func:`~mazziere.odds.holdem_equity`,
+exact on the river and the turn, else 20,000 sampled deals); in Poker
+all'italiana, the best ways to draw with what each makes
+(:func:`~mazziere.odds.draw_odds`, exact).  Each hint is worked out once per
+cards seen (the screen refreshes many times a second).
+
+>>> from mazziere.cards import parse_cards
+>>> hints = Hints("holdem", lang="en")
+>>> royal = parse_cards("Qh Jh Th 2c 3d")
+>>> hints.text(parse_cards("Ah Kh"), board=royal, opponents=1, drawing=False, players=2)
+'Hint: equity 100.0% against 1 opponent (any two cards)'
+>>> hints = Hints("italian-32", lang="en")
+>>> hints.text(parse_cards("J♥J♦9♣8♠7♠"), board=(), opponents=3, drawing=False, players=4)
+'Hint: change 9♣ 8♠ 7♠: pair 54%, two pair 24%, three of a kind 18%'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mazziere.cards import Card
+from mazziere.odds import draw_odds, holdem_equity
+from mazziere.rules import Category, Game, find_rules
+
+__all__ = ["Hints"]
+
+
+class Hints:
+    """The hint of one player's decision, kept while their cards and the board stay the same."""
+
+    def __init__(self, rules: str, *, lang: str = "it") -> None:
+        self.rules = find_rules(rules)
+        self.lang = lang
+        self._key: tuple[object, ...] | None = None
+        self._text = ""
+
+    def _pick(self, italian: str, english: str) -> str:
+        return italian if self.lang == "it" else english
+
+    def text(
+        self,
+        cards: Sequence[Card],
+        *,
+        board: Sequence[Card | None],
+        opponents: int,
+        drawing: bool,
+        players: int,
+    ) -> str:
+        """The hint for these cards (empty before the deal or with nobody left to beat).
+
+        ``players`` were dealt in (it sets the italian-classic deck).
+        """
+        known_board = tuple(c for c in board if c is not None)
+        key = (tuple(cards), known_board, opponents, drawing, players)
+        if key != self._key:
+            self._key = key
+            self._text = self._work_out(tuple(cards), known_board, opponents, drawing, players)
+        return self._text
+
+    def _work_out(
+        self,
+        cards: tuple[Card, ...],
+        board: tuple[Card, ...],
+        opponents: int,
+        drawing: bool,
+        players: int,
+    ) -> str:
+        if not cards or opponents < 1:
+            return ""
+        prefix = self._pick("Consiglio: ", "Hint: ")
+        if self.rules.game is Game.HOLDEM:
+            hand = "".join(str(c) for c in cards)
+            result = holdem_equity(
+                [hand, *["any"] * opponents],
+                board=list(board),
+                trials=20_000,
+                exact_limit=200_000,
+                rng=sum(cards) + 52 * len(board),
+            )
+            equity = result.players[0].equity
+            who = self._pick(
+                f"{opponents} avversari" if opponents > 1 else "1 avversario",
+                f"{opponents} opponents" if opponents > 1 else "1 opponent",
+            )
+            return prefix + self._pick(
+                f"equità {equity:.1%} contro {who} (carte qualsiasi)",
+                f"equity {equity:.1%} against {who} (any two cards)",
+            )
+        odds = draw_odds(cards, self.rules, players=players)
+        parts = []
+        for option in odds.options[: 2 if drawing else 1]:
+            likely = sorted(option.categories.items(), key=lambda item: -item[1])[:3]
+            made = ", ".join(f"{self._category(name)} {p:.0%}" for name, p in likely if p >= 0.005)
+            change = (
+                self._pick("cambia ", "change ") + option.discard_text
+                if option.discard
+                else self._pick("servito", "stand pat")
+            )
+            parts.append(f"{change}: {made}")
+        return prefix + " · ".join(parts)
+
+    def _category(self, name: str) -> str:
+        category = Category(name)
+        return category.name_it if self.lang == "it" else category.name_en
