@@ -18,6 +18,12 @@ from mazziere.tui.session import PlayConfig, PlaySession
 from tests.tui_helpers import SIZE, log_text, make_app, play_hands, press_keys, run_cli
 
 
+@pytest.fixture(autouse=True)
+def _data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default folder, where a failed save moves the hands, is the test's own."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
 def play(*args: str) -> subprocess.CompletedProcess[str]:
     return run_cli("play", *args)
 
@@ -43,11 +49,14 @@ def test_a_hands_dir_that_cannot_hold_folders_stops_play_at_once(kind: str, tmp_
 
 
 def test_each_hand_is_written_as_it_ends(tmp_path: Path) -> None:
+    idle = sitting()
+    idle.open_folder(tmp_path)
+    assert idle.save() is None and list(tmp_path.iterdir()) == []  # no hand, no folder
     session = sitting()
-    folder = session.open_folder(tmp_path)
-    assert list(folder.iterdir()) == []
+    session.open_folder(tmp_path)
     play_hands(session, 2)
     # Written already, before anything is saved on quitting.
+    (folder,) = tmp_path.iterdir()
     assert sorted(p.name for p in folder.iterdir()) == ["hand-0001.phh", "hand-0002.phh"]
     assert session.save() == folder
 
@@ -88,9 +97,8 @@ def test_sittings_started_in_the_same_second_get_a_folder_each(tmp_path: Path) -
 
 @pytest.mark.asyncio
 async def test_a_folder_that_fails_midway_loses_no_hand(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     base = tmp_path / "hands"
     base.mkdir()
     session = sitting("holdem")

@@ -26,7 +26,6 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import random
 import time
@@ -272,6 +271,7 @@ class PlaySession:
         self.started = datetime.now()
         self.folder: Path | None = None
         """Where the finished hands are written as they end (see :meth:`open_folder`)."""
+        self._base: Path | None = None
         self._written = 0
         self._current: _Hand | None = None
         self._button_draw_told = False
@@ -953,25 +953,25 @@ class PlaySession:
 
     # ------------------------------------------------------------- histories
 
-    def open_folder(self, base: Path | str | None = None) -> Path:
-        """Make this sitting's new folder under ``base`` (default: :func:`default_hands_folder`)
-        and write each finished hand there as a PHH file the moment it ends (those already
-        finished at once); return the folder.
+    def open_folder(self, base: Path | str | None = None) -> None:
+        """Save this sitting's hands under ``base`` (default: :func:`default_hands_folder`): a
+        new folder of its own, made when the first hand ends, each finished hand written
+        there as a PHH file the moment it ends (those already finished at once).
 
-        Called when the sitting starts, so a folder that cannot be made is told before any
-        hand is played: :class:`PlayError` says which and why.
+        Called when the sitting starts, so a place where no folder can be made is told
+        before any hand is played (:class:`PlayError` says which and why): such a folder is
+        made and removed again now.
         """
-        if self.folder is not None:
-            return self.folder
+        if self._base is not None:
+            return
         where = Path(base) if base is not None else default_hands_folder()
         try:
-            self.folder = new_hands_folder(where, self._folder_name())
+            new_hands_folder(where, self._folder_name()).rmdir()
         except OSError as error:
             reason = error.strerror or str(error)
             raise PlayError(f"cannot save the hand histories in {where}: {reason}") from None
-        self._written = 0
+        self._base = where
         self._write_finished()
-        return self.folder
 
     def _folder_name(self) -> str:
         return f"{self.started.strftime('%Y%m%d-%H%M%S')}-{self.rules.name}"
@@ -979,15 +979,16 @@ class PlaySession:
     def _write_finished(self) -> None:
         """Write the hands finished since the last write; if the folder fails, move the whole
         sitting to a folder that works and say where (a finished hand is never lost)."""
-        folder = self.folder
-        if folder is None:
+        if self._base is None or self._written == len(self.hands):
             return
         try:
+            if self.folder is None:
+                self.folder = new_hands_folder(self._base, self._folder_name())
             for played in self.hands[self._written :]:
-                write_hand(folder, played)
+                write_hand(self.folder, played)
                 self._written += 1
         except OSError as error:
-            self._move_histories(folder, error)
+            self._move_histories(self.folder or self._base, error)
 
     def _move_histories(self, failed: Path, error: OSError) -> None:
         import tempfile
@@ -1023,7 +1024,9 @@ class PlaySession:
                 )
             )
             return
-        self.folder = None  # nowhere to write: the hands stay here, saved again on quitting
+        # Nowhere to write: the hands stay here, and saving on quitting tries again.
+        self.folder = self._base = None
+        self._written = 0
         self._notice(
             Text(
                 words.pick(
@@ -1035,16 +1038,12 @@ class PlaySession:
         )
 
     def save(self, folder: Path | str | None = None) -> Path | None:
-        """Make sure every finished hand is written (in the sitting's folder, opened under
-        ``folder`` if it is not open yet); return the folder, ``None`` when no hand was
-        finished (an empty folder made at the start is removed)."""
+        """Make sure every finished hand is written (under ``folder`` if no place was chosen
+        yet, see :meth:`open_folder`); return the sitting's folder, ``None`` when no hand was
+        finished (then no folder was made)."""
         if not self.hands:
-            if self.folder is not None:
-                with contextlib.suppress(OSError):
-                    self.folder.rmdir()
-                self.folder = None
             return None
-        if self.folder is None:
+        if self._base is None:
             self.open_folder(folder)
         else:
             self._write_finished()
