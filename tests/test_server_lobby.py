@@ -115,3 +115,29 @@ def test_a_full_sit_and_go_starts_and_a_new_one_opens(app_client: TestClient) ->
     audit = players[0].audit()
     assert audit["total"] == 0
     assert players[4].get("/api/account").json()["balance"] == 10_000
+
+
+def test_a_tournament_shows_its_levels_players_and_prize_pool(app_client: TestClient) -> None:
+    anna, bruno = RoomClient(app_client), RoomClient(app_client)
+    anna.register("Anna")
+    bruno.guest()
+    (sng,) = anna.get("/api/tournaments?rules=holdem").json()["tournaments"]
+    anna.post(f"/api/tournaments/{sng['id']}/registration")
+    bruno.post(f"/api/tournaments/{sng['id']}/registration")
+    details = anna.get(f"/api/tournaments/{sng['id']}").json()
+    assert details["players"] == ["Anna", bruno.get("/api/account").json()["name"]]
+    assert details["prize_pool"] == 200
+    assert details["you_are_registered"] is True
+    levels = details["levels"]
+    assert [level["number"] for level in levels] == list(range(1, len(levels) + 1))
+    assert levels[0]["big_blind"] < levels[-1]["big_blind"]
+    assert details["standings"] == []  # the table service writes them once it starts
+    missing = anna.get("/api/tournaments/999")
+    assert (missing.status_code, error_code(missing)) == (404, "no_such_tournament")
+
+
+def test_one_table_of_the_lobby(app_client: TestClient) -> None:
+    browser = RoomClient(app_client)
+    (first, *_) = browser.get("/api/tables").json()["tables"]
+    assert browser.get(f"/api/tables/{first['id']}").json() == first
+    assert error_code(browser.get("/api/tables/999")) == "no_such_table"

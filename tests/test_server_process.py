@@ -1,12 +1,14 @@
 """End to end: the real ``mazziere serve`` process, spoken to over HTTP on 127.0.0.1.
 
 Registration, log-in, a refused cross-site call, the lobby, a tournament
-registration paid through the ledger and refunded, and the ledger adding up
-to zero, on SQLite and on PostgreSQL.
+registration paid through the ledger and refunded, players racing for the
+last places of a sit & go, and the ledger adding up to zero, on SQLite and
+on PostgreSQL.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +94,36 @@ def test_the_real_server_registers_logs_in_and_pays_a_tournament_through_the_led
         assert (audit["total"], audit["drifted"]) == (0, [])
         # grant x2, buy-in + fee x2, refund x2
         assert audit["entries"] == 8
+
+        # Six players race for the four places of a sit & go: four get in, and pay.
+        (race,) = anna.get("/api/tournaments?rules=italian-classic&state=registering")[
+            "tournaments"
+        ]
+        players = [Browser(server.address) for _ in range(6)]
+        try:
+            for player in players:
+                assert player.post("/api/guest").status_code == 201
+            with ThreadPoolExecutor(len(players)) as pool:
+                answers = list(
+                    pool.map(
+                        lambda p: p.post(f"/api/tournaments/{race['id']}/registration"), players
+                    )
+                )
+            codes = sorted(a.status_code for a in answers)
+            assert codes == [201] * 4 + [409] * 2, [a.text for a in answers]
+            balances = sorted(p.get("/api/account")["balance"] for p in players)
+            assert balances == [10_000 - 110] * 4 + [10_000] * 2
+        finally:
+            for player in players:
+                player.http.close()
+        started = anna.get(f"/api/tournaments/{race['id']}")
+        assert (started["state"], started["registered"], started["prize_pool"]) == (
+            "running",
+            4,
+            400,
+        )
+        audit = anna.get("/api/ledger/audit")
+        assert (audit["total"], audit["drifted"]) == (0, [])
         assert server.process.poll() is None
     assert f"Mazziere room at {server.address}/" in server.output()
     assert "Traceback" not in server.output()

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.rules import RULESETS
-from mazziere.server.accounts import DbSession, LoggedIn, Room
+from mazziere.server.accounts import DbSession, LoggedIn, MaybeLoggedIn, Room
 from mazziere.server.errors import ApiError
 from mazziere.server.storage import ledger, seating
 from mazziere.server.storage import lobby as store
@@ -28,6 +28,7 @@ from mazziere.server.storage.models import (
     Seat,
     Tournament,
     TournamentRegistration,
+    TournamentStanding,
     WaitingEntry,
 )
 
@@ -247,6 +248,99 @@ async def _tournament_for_update(db: AsyncSession, tournament_id: int) -> Tourna
     if tournament is None:
         raise ApiError(404, "no_such_tournament", f"there is no tournament {tournament_id}")
     return tournament
+
+
+class LevelOut(BaseModel):
+    """One level of a tournament's structure (its length in the tournament's unit)."""
+
+    number: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    length: int
+
+
+class StandingOut(BaseModel):
+    """A player's standing: chips while playing, place and prize once out or at the end."""
+
+    player: str
+    chips: int
+    place: int | None
+    prize: int
+
+
+class TournamentDetailsOut(TournamentOut):
+    """A tournament with its levels, its players and their standings."""
+
+    levels: list[LevelOut]
+    players: list[str]
+    standings: list[StandingOut]
+    prize_pool: int
+
+
+@router.get("/tables/{table_id}", summary="One table of the lobby")
+async def get_table(table_id: int, db: DbSession) -> TableOut:
+    """A public table (private tables are reached through their invite)."""
+    table = await db.get(RoomTable, table_id)
+    if table is None or table.private:
+        raise ApiError(404, "no_such_table", f"there is no table {table_id}")
+    return await table_out(db, table)
+
+
+@router.get("/tournaments/{tournament_id}", summary="One tournament: levels, players, standings")
+async def get_tournament(
+    tournament_id: int, db: DbSession, viewer: MaybeLoggedIn
+) -> TournamentDetailsOut:
+    """Everything the lobby shows about a tournament."""
+    tournament = await db.get(Tournament, tournament_id)
+    if tournament is None:
+        raise ApiError(404, "no_such_tournament", f"there is no tournament {tournament_id}")
+    me = viewer.account.id if viewer is not None else None
+    summary = await _tournament_out(db, tournament, me)
+    levels = [
+        LevelOut(
+            number=row.number,
+            small_blind=row.small_blind,
+            big_blind=row.big_blind,
+            ante=row.ante,
+            length=row.length,
+        )
+        for row in await store.tournament_levels(db, tournament.id)
+    ]
+    players = [
+        account.display_name
+        for account in await db.scalars(
+            select(Account)
+            .join(TournamentRegistration, TournamentRegistration.account_id == Account.id)
+            .where(TournamentRegistration.tournament_id == tournament.id)
+            .order_by(TournamentRegistration.id)
+        )
+    ]
+    rows = await db.execute(
+        select(TournamentStanding, Account)
+        .join(Account, Account.id == TournamentStanding.account_id)
+        .where(TournamentStanding.tournament_id == tournament.id)
+    )
+    standings = sorted(
+        (
+            StandingOut(
+                player=account.display_name,
+                chips=standing.chips,
+                place=standing.place,
+                prize=standing.prize,
+            )
+            for standing, account in rows
+        ),
+        key=lambda s: (s.place is not None, s.place or 0, -s.chips),
+    )
+    pool = await ledger.balance(db, ledger.tournament_key(tournament.id))
+    return TournamentDetailsOut(
+        **summary.model_dump(),
+        levels=levels,
+        players=players,
+        standings=standings,
+        prize_pool=pool,
+    )
 
 
 @router.post(

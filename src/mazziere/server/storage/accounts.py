@@ -108,7 +108,11 @@ async def start_session(
     now: dt.datetime,
     days: int,
 ) -> Session:
-    """Record a new session of ``account`` (the cookie's token is stored as its hash)."""
+    """Record a new session of ``account`` (the cookie's token is stored as its hash);
+    the account's expired sessions are forgotten."""
+    await session.execute(
+        delete(Session).where(Session.account_id == account.id, Session.expires_at <= now)
+    )
     row = Session(
         token_hash=token_hash,
         account_id=account.id,
