@@ -247,6 +247,11 @@ class RuleSet:
     # --- extra parameters for house variations; engines read them by name ---
     extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
+    def __hash__(self) -> int:
+        # By name: equal rule sets have equal names (their mappings are not hashable), and
+        # the engine keeps the numbers of each (rule set, player count) by rule set.
+        return hash(self.name)
+
     def check_players(self, players: int) -> None:
         """Raise :class:`WrongPlayerCountError` unless ``players`` may be dealt in.
 

@@ -24,8 +24,9 @@ dealer's left, then a second; burn, flop, burn, turn, burn, river):
 from __future__ import annotations
 
 import dataclasses
+import functools
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -33,17 +34,14 @@ from typing import Any, ClassVar
 from mazziere.cards import Card, RandomSource
 from mazziere.evaluate import holdem_strengths
 from mazziere.game.core import (
-    _NEW_POT,
     ActionKind,
     BetsCollected,
     BettingHand,
     CardBurned,
     CardsMucked,
     CardsShown,
-    HandResult,
     HandSetupError,
     HoleCardsDealt,
-    LegalActions,
     MinRaiseRule,
     Phase,
     PlayerActed,
@@ -52,10 +50,10 @@ from mazziere.game.core import (
     Record,
     Stock,
     UndeterminedHandError,
-    _fast_keyword_init,
-    _record_builder,
     as_record,
+    check_chips,
 )
+from mazziere.game.view import HandView, card_texts
 from mazziere.rules import HOLDEM, Game, RuleSet, find_rules
 
 __all__ = [
@@ -77,21 +75,17 @@ class Street(StrEnum):
     RIVER = "river"
 
 
-_DECKS: dict[str, tuple[Card, ...]] = {}
-"""Each rule set's deck, built once."""
-_NO_ANTES: dict[int, tuple[int, ...]] = {}
-"""No ante for each of ``n`` players, by ``n``."""
-_BLIND_POSTS: dict[tuple[int, ...], tuple[tuple[int, int, str], ...]] = {}
-"""A table's blinds (one checked amount per position) -> the posts: position, amount, kind."""
-_BLIND_POSTS_KEPT = 1024
-"""At most this many tables' posts are kept (replayed files may bring many blind levels)."""
+@functools.cache
+def _deck(rules: RuleSet) -> tuple[Card, ...]:
+    """The deck of a Hold'em rule set, built once."""
+    return tuple(rules.deck())
+
 
 _STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
 _BOARD_COUNT = {Street.PREFLOP: 0, Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
 _NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
 
 
-@_fast_keyword_init
 @dataclass(frozen=True, kw_only=True, slots=True)
 class HoldemSetup:
     """Everything that defines a hand before the cards: the first record of its log.
@@ -148,14 +142,6 @@ class BoardDealt(Record):
     cards: tuple[Card | None, ...]
 
 
-_NEW_HOLDEM_SETUP: Callable[..., HoldemSetup] = HoldemSetup._build  # type: ignore[attr-defined]
-"""A :class:`HoldemSetup` from every field in order (positional): the fast way, once checked."""
-_NEW_HAND_STARTED = _record_builder(HandStarted)
-_NEW_HOLE_CARDS_DEALT = _record_builder(HoleCardsDealt)
-_NEW_CARD_BURNED = _record_builder(CardBurned)
-_NEW_BOARD_DEALT = _record_builder(BoardDealt)
-
-
 def _per_position(name: str, values: int | Sequence[int], n: int) -> tuple[int, ...]:
     if isinstance(values, int) and not isinstance(values, bool):
         return (values,) * n
@@ -165,19 +151,10 @@ def _per_position(name: str, values: int | Sequence[int], n: int) -> tuple[int, 
     return result
 
 
-def _check_chips(name: str, values: Iterable[object], *, signed: bool = False) -> None:
-    for value in values:
-        # type() first: the common case is fast; bool and other int subclasses fall through
-        if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise HandSetupError(f"{name} are whole chips (int), not {value!r}")
-        if value < 0 and not signed:
-            raise HandSetupError(f"{name} cannot be negative, got {value}")
-
-
-def _blind_kind(position: int, amount: int, n: int, blinds: Sequence[int]) -> str:
+def _blind_kind(position: int, amount: int, blinds: Sequence[int]) -> str:
     if amount < 0:
         return "post"
-    if n == 2:
+    if len(blinds) == 2:
         other = blinds[1 - position]
         return "big_blind" if amount >= other and position == 0 else "small_blind"
     return ("small_blind", "big_blind")[position] if position < 2 else "straddle"
@@ -241,40 +218,29 @@ class HoldemHand(BettingHand):
         rule_set = find_rules(rules)
         n = len(stacks)
         blinds = tuple(blinds)
-        _check_chips("blinds", blinds, signed=True)  # (before the padding: zeros are whole chips)
+        check_chips("blinds", blinds, signed=True)  # (before the padding: zeros are whole chips)
         if len(blinds) == 2 and n != 2:
             blinds = (blinds[0], blinds[1]) + (0,) * (n - 2)
         elif len(blinds) == 2:
             blinds = (blinds[1], blinds[0])  # heads-up: position 0 is the big blind
-        if ante == 0 and type(ante) is int:  # the common case, valid as it is
-            per_ante = _NO_ANTES.get(n) or _NO_ANTES.setdefault(n, (0,) * n)
-        else:
-            per_ante = _per_position("ante", ante, n)
-            _check_chips("antes", per_ante)
+        per_ante = _per_position("ante", ante, n)
+        check_chips("antes", per_ante)
         per_blind = _per_position("blinds", blinds, n)
         if min_bet is None:  # the big blind, else the largest post, else the ante
-            big = per_blind[0 if n == 2 else 1] if n >= 2 else 0
-            if isinstance(big, int) and big:
-                min_bet = abs(big)
-            else:
-                posts = [abs(b) for b in per_blind if isinstance(b, int)] + [
-                    a for a in per_ante if isinstance(a, int)
-                ]
-                min_bet = max(posts, default=0)
-        else:
-            _check_chips("the minimum bet", (min_bet,))
-        setup = _NEW_HOLDEM_SETUP(
-            tuple(stacks),
-            per_ante,
-            per_blind,
-            min_bet,
-            antes_dead,
-            min_raise_rule,
-            rake,
-            ask_show,
-            rule_set,
+            big = abs(per_blind[0 if n == 2 else 1]) if n >= 2 else 0
+            min_bet = big or max([*map(abs, per_blind), *per_ante], default=0)
+        setup = HoldemSetup(
+            stacks=tuple(stacks),
+            antes=per_ante,
+            blinds=per_blind,
+            min_bet=min_bet,
+            antes_dead=antes_dead,
+            min_raise_rule=min_raise_rule,
+            rake=rake,
+            ask_show=ask_show,
+            rules=rule_set,
         )
-        self._start(setup, rule_set, deck, rng, checked=True)
+        self._start(setup, deck, rng)
 
     @classmethod
     def from_setup(
@@ -286,34 +252,29 @@ class HoldemHand(BettingHand):
     ) -> HoldemHand:
         """A new hand with this setup (the first record of another hand's log, say)."""
         hand = cls.__new__(cls)
-        hand._start(setup, setup.rules, deck, rng)
+        hand._start(setup, deck, rng)
         return hand
 
     def _start(
         self,
         setup: HoldemSetup,
-        rule_set: RuleSet,
         deck: Sequence[Card | None] | None,
         rng: RandomSource | None,
-        *,
-        checked: bool = False,
     ) -> None:
-        """Start the hand; ``checked``: the amounts of ``setup`` are known to be whole chips."""
+        rule_set = setup.rules
         if rule_set.game is not Game.HOLDEM:
             raise HandSetupError(f"{rule_set.name} is not a Hold'em rule set")
         n = len(setup.stacks)
         if n >= 2:
             rule_set.check_players(n)
-        if not checked:
-            _check_chips("antes", setup.antes)
-            _check_chips("blinds", setup.blinds, signed=True)
-            _check_chips("the minimum bet", (setup.min_bet,))
+        check_chips("antes", setup.antes)
+        check_chips("blinds", setup.blinds, signed=True)
+        check_chips("the minimum bet", (setup.min_bet,))
         if setup.min_bet <= 0:
             raise HandSetupError("the minimum bet must be positive")
         if deck is None and rng is None:
             raise HandSetupError("give a card order (deck) or a random source (rng)")
-        BettingHand.__init__(  # (super() costs a proxy object per hand)
-            self,
+        super().__init__(
             setup.stacks,
             structure=rule_set.betting_structure,
             min_raise_rule=setup.min_raise_rule,
@@ -326,14 +287,11 @@ class HoldemHand(BettingHand):
         self.ask_show = setup.ask_show
         self.street = None
         self.board = []
-        cards = _DECKS.get(rule_set.name)
-        if cards is None:
-            cards = _DECKS[rule_set.name] = tuple(rule_set.deck())
-        self._stock = Stock(cards, order=deck, rng=rng)
+        self._stock = Stock(_deck(rule_set), order=deck, rng=rng)
         self._strengths: dict[int, int | None] = {}
         self._showdown_pots: tuple[Pot, ...] = ()
         self._last_aggressor: int | None = None
-        self.log.append(_NEW_HAND_STARTED((setup,)))
+        self.log.append(HandStarted(setup))
         if any(setup.antes):
             posted = [0] * n
             for position, amount in enumerate(setup.antes):
@@ -345,26 +303,12 @@ class HoldemHand(BettingHand):
             if not setup.antes_dead and any(posted):
                 self._return_unmatched_ante(posted)
         blinds = setup.blinds
-        posts = _BLIND_POSTS.get(blinds)
-        if posts is None:
-            if len(_BLIND_POSTS) >= _BLIND_POSTS_KEPT:
-                _BLIND_POSTS.clear()
-            order = (1, 0) if n == 2 else range(n)
-            posts = _BLIND_POSTS[blinds] = tuple(
-                (
-                    position,
-                    abs(blinds[position]),
-                    _blind_kind(position, blinds[position], n, blinds),
-                )
-                for position in order
-                if blinds[position]
-            )
-        stacks = self.stacks
-        for position, amount, kind in posts:
-            if stacks[position]:
-                self._post_forced(position, amount, kind=kind)
+        for position in (1, 0) if n == 2 else range(n):  # heads-up, the button's blind first
+            amount = blinds[position]
+            if amount and self.stacks[position]:
+                self._post_forced(position, abs(amount), kind=_blind_kind(position, amount, blinds))
         self._deal_hole_cards()
-        self._begin_street(_STREET_PREFLOP)
+        self._begin_street(Street.PREFLOP)
 
     def _return_unmatched_ante(self, posted: list[int]) -> None:
         """Antes that count for all-in levels: the part of the largest nobody matched goes back."""
@@ -382,15 +326,15 @@ class HoldemHand(BettingHand):
         hole = self.hole
         hole[:] = zip(cards[:n], cards[n:], strict=True)  # one card at a time, dealer's left first
         # (position, cards) pairs are the records' fields: built in C calls
-        self.log.extend(map(_NEW_HOLE_CARDS_DEALT, enumerate(hole)))
+        self.log.extend(HoleCardsDealt(p, cards) for p, cards in enumerate(hole))
 
     def _deal_board(self, street: Street) -> None:
         # The burn card and the street's cards in one draw (the same cards, in order).
         burn, *cards = self._stock.take(1 + _BOARD_COUNT[street])
         log = self.log
-        log.append(_NEW_CARD_BURNED((burn,)))
+        log.append(CardBurned(burn))
         self.board.extend(cards)
-        log.append(_NEW_BOARD_DEALT((street, tuple(cards))))
+        log.append(BoardDealt(street, tuple(cards)))
 
     def _begin_street(self, street: Street) -> None:
         self.street = street
@@ -491,7 +435,7 @@ class HoldemHand(BettingHand):
         # The pot as the general showdown builds it: the hands not mucked contend.
         eligible = tuple(sorted(self.shown))
         winners = tuple([i for i in eligible if strengths[i] == best])
-        self._award([(_NEW_POT(pots[0].amount, eligible), winners)])
+        self._award([(Pot(pots[0].amount, eligible), winners)])
         self._finish()
         return True
 
@@ -563,29 +507,7 @@ class HoldemHand(BettingHand):
         >>> None in mine.hole[0], mine.hole[1], spectator.hole[0]
         (False, (None, None), (None, None))
         """
-        hole: list[tuple[Card | None, ...]] = []
-        for position in range(self.n):
-            if position == viewer or position in self.shown:
-                hole.append(self.hole[position])
-            else:
-                hole.append((None,) * len(self.hole[position]))
-        legal = self.legal_actions() if viewer is not None and viewer == self.actor else None
-        return HoldemView(
-            viewer=viewer,
-            phase=self.phase,
-            street=self.street,
-            button=self.button,
-            actor=self.actor,
-            stacks=tuple(self.stacks),
-            bets=tuple(self.bets),
-            folded=tuple(self.folded),
-            pots=self.pots(),
-            total_pot=self.total_pot,
-            board=tuple(self.board),
-            hole=tuple(hole),
-            legal=legal,
-            result=self.result,
-        )
+        return HoldemView(**self._view_fields(viewer), street=self.street, board=tuple(self.board))
 
     # ---------------------------------------------------------------- rebuild
 
@@ -637,48 +559,14 @@ class HoldemHand(BettingHand):
         return hand
 
 
-@dataclass(frozen=True, slots=True)
-class HoldemView:
-    """A Hold'em hand as one player (or a spectator) sees it: plain data, ``to_dict()`` for JSON.
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HoldemView(HandView):
+    """A Hold'em hand as one player (or a spectator) sees it: the street and the board too."""
 
-    Hidden cards are ``None`` (``"??"`` in JSON).  ``legal`` is given only to
-    the player to act.
-    """
-
-    viewer: int | None
-    phase: Phase
     street: Street | None
-    button: int
-    actor: int | None
-    stacks: tuple[int, ...]
-    bets: tuple[int, ...]
-    folded: tuple[bool, ...]
-    pots: tuple[Pot, ...]
-    total_pot: int
     board: tuple[Card | None, ...]
-    hole: tuple[tuple[Card | None, ...], ...]
-    legal: LegalActions | None = None
-    result: HandResult | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
-
-        def cards(values: Iterable[Card | None]) -> list[str]:
-            return ["??" if c is None else str(c) for c in values]
-
-        return {
-            "viewer": self.viewer,
-            "phase": self.phase.value,
-            "street": None if self.street is None else self.street.value,
-            "button": self.button,
-            "actor": self.actor,
-            "stacks": list(self.stacks),
-            "bets": list(self.bets),
-            "folded": list(self.folded),
-            "pots": [p.to_dict() for p in self.pots],
-            "total_pot": self.total_pot,
-            "board": cards(self.board),
-            "hole": [cards(h) for h in self.hole],
-            "legal": None if self.legal is None else self.legal.to_dict(),
-            "result": None if self.result is None else self.result.to_dict(),
-        }
+        street = None if self.street is None else self.street.value
+        return {**HandView.to_dict(self), "street": street, "board": card_texts(self.board)}

@@ -1,64 +1,25 @@
-"""Poker all'italiana: one hand of ``italian-classic`` or ``italian-32`` (RULES.md §3-5).
-
-The betting (rounds, raises, all-ins, side pots, rake, awards) is the shared
-core's (:class:`~mazziere.game.core.BettingHand`); this module adds what is
-Italian: the invito, the blind opening and the forced blinds, the deal, the
-opening test and the dead hand, the draw with its fourth card and reshuffle,
-the last round's first speaker, parol and parole, the showdown's automatic
-showing, and the state the next hand needs (:class:`ItalianCarry`).
-
-A classic hand at four players where nobody opens: the pot is carried and
-the next hand opens at Queens.
-
->>> import random
->>> hand = ItalianHand("italian-classic", [500] * 4, invito=10, rng=random.Random(4))
->>> hand.phase.value, hand.actor, sorted(k.value for k in hand.legal_actions().kinds)
-('dealing', 0, ['bet', 'check', 'timeout'])
->>> hand.legal_actions().min_to  # the buio: the pot
-40
->>> _ = hand.check()  # no blind opening: the cards are dealt
->>> while not hand.is_over:
-...     _ = hand.check()
->>> carry = hand.carry
->>> carry.pot, carry.opening.name_it, hand.result.payoffs
-(40, 'Q', (-10, -10, -10, -10))
-
-An italian-32 hand: buio 50, controbuio 100, over 200; round 1 starts left of
-the over.
-
->>> hand = ItalianHand("italian-32", [5000] * 4, buio=50, rng=random.Random(1))
->>> hand.bets, hand.actor, hand.legal_actions().to_call
-([50, 100, 200, 0], 3, 200)
-"""
+"""One hand of Poker all'italiana: the invito and the blinds, the blind opening, the deal,
+the opening test and the dead hand, the draw, parol and parole (RULES.md §3-5)."""
 
 from __future__ import annotations
 
-import dataclasses
-from bisect import bisect_left
+import functools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
 from itertools import filterfalse, islice
-from types import MappingProxyType
-from typing import Any, ClassVar, TypeVar
 
 from mazziere.cards import Card, RandomSource, Rank, format_cards
-from mazziere.evaluate import HandValue, Ranking, best_hands, ranking_for
 from mazziere.game.core import (
-    _NEW_POT,
     Action,
     ActionKind,
     ActionNotOfferedError,
     AmountTooLargeError,
     AmountTooSmallError,
-    BetsCollected,
     BettingHand,
     CannotBetError,
     CannotCheckError,
     CannotRaiseError,
     CardsMucked,
     CardsShown,
-    HandResult,
     HandSetupError,
     HoleCardsDealt,
     IllegalActionError,
@@ -70,17 +31,11 @@ from mazziere.game.core import (
     PlayerActed,
     Pot,
     PotAwarded,
-    Rake,
     Record,
     WrongPhaseError,
-    _builder,
-    _fast_init,
-    _fast_keyword_init,
-    _record_builder,
-    as_record,
 )
-from mazziere.game.italian_rules import (
-    DrawStock,
+from mazziere.game.italian.carry import ItalianCarry
+from mazziere.game.italian.rules import (
     OpeningTest,
     blind_opening_amounts,
     forced_blinds,
@@ -88,22 +43,21 @@ from mazziere.game.italian_rules import (
     opening_minimum,
     rejoin_costs,
 )
-from mazziere.rules import BettingStructure, Category, Game, MinimumBet, RuleSet, find_rules
+from mazziere.game.italian.setup import (
+    Discarded,
+    HandStarted,
+    ItalianSetup,
+    PotCarried,
+    StockReshuffled,
+    italian_setup,
+    italian_table,
+)
+from mazziere.game.italian.showdown import ItalianShowdown
+from mazziere.game.italian.stock import DrawStock
+from mazziere.game.italian.view import ItalianView
+from mazziere.rules import BettingStructure, RuleSet, find_rules
 
-__all__ = [
-    "BLIND_NAMES",
-    "CannotDiscardError",
-    "Discarded",
-    "HandStarted",
-    "ItalianCarry",
-    "ItalianHand",
-    "ItalianSetup",
-    "ItalianView",
-    "NextHand",
-    "PotCarried",
-    "StockReshuffled",
-    "next_hand",
-]
+__all__ = ["BLIND_NAMES", "CannotDiscardError", "ItalianHand"]
 
 # Enum members as module constants, as in the core: reading one off its class costs
 # ten times more, and these are read on every action.
@@ -121,8 +75,6 @@ _PHASE_DRAW = Phase.DRAW
 _PHASE_OVER = Phase.OVER
 _PHASE_SHOWDOWN = Phase.SHOWDOWN
 _MINRAISERULE_LARGEST_INCREMENT = MinRaiseRule.LARGEST_INCREMENT
-_GAME_ITALIAN = Game.ITALIAN
-_MINIMUMBET_LAST_BLIND = MinimumBet.LAST_BLIND
 
 _PAROL = frozenset({_ACTIONKIND_PAROL})
 _DRAW_KINDS = frozenset({_ACTIONKIND_DRAW, _ACTIONKIND_TIMEOUT})
@@ -137,257 +89,14 @@ class CannotDiscardError(IllegalActionError):
     """Discards that are not the player's cards, too many of them, or the same card twice."""
 
 
-# ------------------------------------------------------------------- setup
-
-_T = TypeVar("_T")
-
-
-@_fast_keyword_init
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ItalianSetup:
-    """Everything that defines a hand before the cards: the first record of its log.
-
-    Positions run clockwise from the dealer's left; the dealer is the last.
-    ``stacks`` are before any chip is posted.  ``carried_pot`` is in the main
-    pot from the start (dead hands, a parol pot, forfeited invitos), of which
-    ``carried_shares[i]`` came from position ``i``.  ``dead_money[i]`` is paid
-    by position ``i`` before the deal and is no bet (a parol pot's adeguamento,
-    a missed blind's dead part); ``posts[i]`` is a live post (italian-32: a
-    player back from missing blinds, or new).
-    """
-
-    rules: str
-    stacks: tuple[int, ...]
-    invito: int = 0
-    buio: int = 0
-    min_bet: int
-    structure: BettingStructure
-    opening_level: int = 0
-    parol_pot: bool = False
-    carried_pot: int = 0
-    carried_shares: tuple[int, ...] = ()
-    dead_money: tuple[int, ...] = ()
-    posts: tuple[int, ...] = ()
-    rake: bool = True
-    ask_show: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON."""
-        data = dataclasses.asdict(self)
-        data["structure"] = self.structure.value
-        for key in ("stacks", "carried_shares", "dead_money", "posts"):
-            data[key] = list(data[key])
-        return data
-
-
-@as_record
-class HandStarted(Record):
-    """The first record: the setup, from which the hand can be rebuilt with the rest of the log."""
-
-    type: ClassVar[str] = "start"
-    setup: ItalianSetup
-
-
-@as_record
-class Discarded(Record):
-    """A player's discards in the draw (none: "servito"); others see only how many."""
-
-    type: ClassVar[str] = "discard"
-    position: int
-    cards: tuple[Card | None, ...]
-    timed_out: bool = False
-
-    def seen_by(self, viewer: int | None) -> Record:
-        """Others see how many cards were thrown, not which."""
-        if viewer == self.position:
-            return self
-        return Discarded(self.position, (None,) * len(self.cards), self.timed_out)
-
-
-@as_record
-class StockReshuffled(Record):
-    """The stock ran out: these discards became a new stock for ``position``'s draw."""
-
-    type: ClassVar[str] = "reshuffle"
-    position: int
-    cards: tuple[Card | None, ...]
-
-    def seen_by(self, viewer: int | None) -> Record:
-        """Nobody sees which cards were shuffled."""
-        return StockReshuffled(self.position, (None,) * len(self.cards))
-
-
-@as_record
-class PotCarried(Record):
-    """The pot is not awarded: a dead hand (nobody opened) or a parol pot."""
-
-    type: ClassVar[str] = "carry"
-    amount: int
-    parol: bool
-
-
-_NEW_DISCARDED = _record_builder(Discarded)
-_NEW_HAND_STARTED = _record_builder(HandStarted)
-_NEW_ITALIAN_SETUP = _builder(ItalianSetup)
-_NEW_STOCK_RESHUFFLED = _record_builder(StockReshuffled)
-_NEW_HOLE_CARDS_DEALT = _record_builder(HoleCardsDealt)
-
-
-@_fast_init
-@dataclass(frozen=True, slots=True)
-class ItalianCarry:
-    """What the next hand needs from this one; the table layer maps positions to seats.
-
-    ``pot``: chips carried (0 when the pot was won).  ``opening_level``: dead
-    hands in a row (the ladder's step).  ``parol_pot``: the next hand plays a
-    parol pot.  ``shares[i]``: chips of position ``i`` in the carried pot.
-    ``parol_players``: who may play the parol pot without paying; ``rejoin[i]``
-    what position ``i`` must pay to take part (the adeguamento).
-    """
-
-    pot: int
-    opening_level: int
-    parol_pot: bool
-    shares: tuple[int, ...]
-    parol_players: tuple[int, ...]
-    rejoin: tuple[int, ...]
-    opening: Rank | None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON."""
-        return {
-            "pot": self.pot,
-            "opening_level": self.opening_level,
-            "opening": self.opening.name_it if self.opening is not None else None,
-            "parol_pot": self.parol_pot,
-            "shares": list(self.shares),
-            "parol_players": list(self.parol_players),
-            "rejoin": list(self.rejoin),
-        }
-
-
-# -------------------------------------------------------------------- hand
-
-
-def _chips(name: str, values: Iterable[object]) -> None:
-    for value in values:
-        if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise HandSetupError(f"{name} are whole chips (int), not {value!r}")
-        if value < 0:
-            raise HandSetupError(f"{name} cannot be negative, got {value}")
-
-
-def _per_position(name: str, values: Sequence[int] | None, n: int) -> tuple[int, ...]:
-    if values is None:
-        return (0,) * n
-    result = tuple(values)
-    if len(result) != n:
-        raise HandSetupError(f"{name} needs one amount per player ({n}), got {len(result)}")
-    _chips(name, result)
-    return result
-
-
-_RAKES: dict[str, tuple[RuleSet, Rake | None]] = {}
-
-
-def _rake(rules: RuleSet) -> Rake | None:
-    """The house's rake of ``rules`` as the core computes it, made once (``None``: no rake)."""
-    cached = _RAKES.get(rules.name)
-    if cached is None or cached[0] is not rules:
-        rake = None
-        if rules.rake_per_unit:
-            rake = Rake(
-                percent=Fraction(rules.rake_per_unit, rules.rake_unit),
-                unit=rules.rake_unit,
-                cap_by_players=rules.rake_cap,
-                no_flop_no_drop=False,
-            )
-        cached = (rules, rake)
-        _RAKES[rules.name] = cached
-    return cached[1]
-
-
-_WON: dict[tuple[str, int], tuple[RuleSet, ItalianCarry]] = {}
-
-
-def _pot_won(rules: RuleSet, players: int) -> ItalianCarry:
-    """The carry after a pot is won: nothing carried, the ladder back at the bottom."""
-    cached = _WON.get((rules.name, players))
-    if cached is None or cached[0] is not rules:
-        zeros = (0,) * players
-        level = next_opening_level(rules, 0, pot_won=True)
-        carry = ItalianCarry(
-            pot=0,
-            opening_level=level,
-            parol_pot=False,
-            shares=zeros,
-            parol_players=(),
-            rejoin=zeros,
-            opening=opening_minimum(rules, level),
-        )
-        cached = (rules, carry)
-        _WON[(rules.name, players)] = cached
-    return cached[1]
-
-
-_TABLES: dict[
-    tuple[str, int], tuple[RuleSet, Ranking, tuple[Card, ...], Rake | None, Rank | None]
-] = {}
-
-
-def _tables(
-    rules: RuleSet, players: int
-) -> tuple[RuleSet, Ranking, tuple[Card, ...], Rake | None, Rank | None]:
-    """``rules`` itself, then its ranking and deck for ``players`` dealt in, its rake
-    (:func:`_rake`) and the opening of a hand at the bottom of the ladder, made once."""
-    cached = _TABLES.get((rules.name, players))
-    if cached is None or cached[0] is not rules:
-        cached = (
-            rules,
-            ranking_for(rules, players),
-            tuple(rules.deck(players)),
-            _rake(rules),
-            _opening(rules, 0, False),
-        )
-        _TABLES[(rules.name, players)] = cached
-    return cached
-
-
-_STAKES: dict[
-    tuple[str, int, int, int, int | None, bool], tuple[RuleSet, tuple[int, ...], int]
-] = {}
-"""The stakes of a table (rules, players, invito, buio, min_bet, parol pot) that passed
-the checks of :class:`ItalianHand` -> its forced blinds and minimum bet."""
-
-
-_OPENINGS: dict[tuple[str, int, bool], tuple[RuleSet, Rank | None]] = {}
-
-
-def _opening(rules: RuleSet, level: int, parol_pot: bool) -> Rank | None:
-    """``opening_minimum(rules, level, parol_pot=parol_pot)``, looked up once."""
-    cached = _OPENINGS.get((rules.name, level, parol_pot))
-    if cached is None or cached[0] is not rules:
-        cached = (rules, opening_minimum(rules, level, parol_pot=parol_pot))
-        if len(_OPENINGS) > 1000:  # levels are small: never let odd ones pile up
-            _OPENINGS.clear()
-        _OPENINGS[(rules.name, level, parol_pot)] = cached
-    return cached[1]
-
-
-_REFUSALS: dict[tuple[Rank, bool], str] = {}
-
-
+@functools.cache
 def _refusal(minimum: Rank, *, bilateral: bool) -> str:
-    """Why cards that do not open may not bet (written once for each minimum)."""
-    text = _REFUSALS.get((minimum, bilateral))
-    if text is None:
-        draw = ", or a bilateral straight-flush draw" if bilateral else ""
-        text = f"these cards do not open: a pair of {minimum.name_it} or better is needed{draw}"
-        _REFUSALS[(minimum, bilateral)] = text
-    return text
+    """Why cards that do not open may not bet."""
+    draw = ", or a bilateral straight-flush draw" if bilateral else ""
+    return f"these cards do not open: a pair of {minimum.name_it} or better is needed{draw}"
 
 
-class ItalianHand(BettingHand):
+class ItalianHand(ItalianShowdown):
     """One hand of Poker all'italiana.
 
     ``rules``: ``"italian-classic"``, ``"italian-32"`` or a house rule set.
@@ -426,9 +135,7 @@ class ItalianHand(BettingHand):
         "_outcome",
         "_parol_breaker",
         "_parol_scanned",
-        "_showdown_pots",
         "_stock",
-        "_strengths",
         "ask_show",
         "betting_round",
         "blind_raisers",
@@ -467,111 +174,23 @@ class ItalianHand(BettingHand):
         odd_chips: Sequence[int] | None = None,
     ) -> None:
         rule_set = find_rules(rules)
-        n = len(stacks)
-        # A table deals hand after hand with the same stakes: once they passed the
-        # checks below, a hand with whole-chip amounts and nothing carried in per
-        # position skips them (anything else takes the checks, which say what is wrong).
-        if (
-            type(invito) is int
-            and type(buio) is int
-            and (min_bet is None or type(min_bet) is int)
-            and type(carried_pot) is int
-            and type(opening_level) is int
-            and carried_pot >= 0
-            and opening_level >= 0
-            and carried_shares is None
-            and dead_money is None
-            and posts is None
-        ):
-            key = (rule_set.name, n, invito, buio, min_bet, bool(parol_pot))
-            known = _STAKES.get(key)
-            if known is not None and known[0] is rule_set:
-                for stack in stacks:
-                    if type(stack) is not int or stack < 0:
-                        break
-                else:
-                    zeros = (0,) * n
-                    setup = _NEW_ITALIAN_SETUP(
-                        rule_set.name,
-                        tuple(stacks),
-                        invito,
-                        buio,
-                        known[2],
-                        structure or rule_set.betting_structure,
-                        opening_level,
-                        parol_pot,
-                        carried_pot,
-                        zeros,
-                        zeros,
-                        zeros,
-                        rake,
-                        ask_show,
-                    )
-                    self._start(setup, rule_set, deck, rng, odd_chips, blinds=known[1])
-                    return
-        else:
-            key = None
-        if rule_set.game is not _GAME_ITALIAN:
-            raise HandSetupError(f"{rule_set.name} is not a rule set of Poker all'italiana")
-        _chips("stacks", stacks)
-        rule_set.check_players(n)
-        _chips("the invito, buio and carried pot", [invito, buio, carried_pot, opening_level])
-        if rule_set.uses_invito:
-            if invito <= 0 and not parol_pot:
-                raise HandSetupError(f"{rule_set.name} needs a positive invito")
-        elif invito:
-            raise HandSetupError(f"{rule_set.name} has no invito")
-        blinds = forced_blinds(rule_set, buio=buio, players=n) if buio else ()
-        if rule_set.forced_blinds and not blinds:
-            raise HandSetupError(f"{rule_set.name} needs a positive buio")
-        if buio and not rule_set.forced_blinds:
-            raise HandSetupError(f"{rule_set.name} has no forced blinds")
-        if min_bet is None:
-            min_bet = blinds[-1] if rule_set.minimum_bet is _MINIMUMBET_LAST_BLIND else invito
-        _chips("the minimum bet", [min_bet])
-        if min_bet <= 0:
-            raise HandSetupError("give a positive minimum bet (min_bet)")
-        if parol_pot and not rule_set.parol:
-            raise HandSetupError(f"{rule_set.name} has no parol pot")
-        shares = _per_position("carried_shares", carried_shares, n)
-        if sum(shares) > carried_pot:
-            raise HandSetupError(
-                f"the carried shares ({sum(shares)}) exceed the carried pot ({carried_pot})"
-            )
-        dead = _per_position("dead_money", dead_money, n)
-        if dead_money is not None:  # (none: nothing to pay, nothing to check)
-            for position, (stack, due) in enumerate(zip(stacks, dead, strict=True)):
-                if due > stack:
-                    raise HandSetupError(
-                        f"position {position} cannot pay {due} with {stack}: it does not take part"
-                    )
-        live_posts = _per_position("posts", posts, n)
-        if posts is not None:
-            if any(live_posts) and not rule_set.missed_blind_penalties:
-                raise HandSetupError(f"{rule_set.name} has no missed-blind posts")
-            if any(live_posts[: len(blinds)]):
-                raise HandSetupError("a player in a blind position posts that blind, not a post")
-        setup = ItalianSetup(
-            rules=rule_set.name,
-            stacks=tuple(stacks),
+        setup = italian_setup(
+            rule_set,
+            stacks,
             invito=invito,
             buio=buio,
             min_bet=min_bet,
-            structure=structure or rule_set.betting_structure,
+            structure=structure,
             opening_level=opening_level,
             parol_pot=parol_pot,
             carried_pot=carried_pot,
-            carried_shares=shares,
-            dead_money=dead,
-            posts=live_posts,
+            carried_shares=carried_shares,
+            dead_money=dead_money,
+            posts=posts,
             rake=rake,
             ask_show=ask_show,
         )
-        if key is not None:
-            if len(_STAKES) > 1000:  # stakes are few: never let odd ones pile up
-                _STAKES.clear()
-            _STAKES[key] = (rule_set, blinds, min_bet)
-        self._start(setup, rule_set, deck, rng, odd_chips, blinds=blinds)
+        self._start(setup, rule_set, deck, rng, odd_chips)
 
     @classmethod
     def from_setup(
@@ -594,42 +213,31 @@ class ItalianHand(BettingHand):
         deck: Sequence[Card] | None,
         rng: RandomSource | None,
         odd_chips: Sequence[int] | None,
-        *,
-        blinds: tuple[int, ...] | None = None,
     ) -> None:
         if deck is None and rng is None:
             raise HandSetupError("give a card order (deck) or a random source (rng)")
         if rule_set.parole_splits_pot and rng is None and odd_chips is None:
             raise HandSetupError("a parole split draws odd chips: give rng or odd_chips")
-        # _tables(), looked up here: made for a new table only after the core has
-        # checked the stacks (its errors come first).
-        tables = _TABLES.get((rule_set.name, len(setup.stacks)))
-        if tables is not None and tables[0] is not rule_set:
-            tables = None
-        rake = None
-        if setup.rake:
-            rake = tables[3] if tables is not None else _rake(rule_set)
         super().__init__(
             setup.stacks,
             structure=setup.structure,
-            min_raise_rule=_MINRAISERULE_LARGEST_INCREMENT,
+            min_raise_rule=MinRaiseRule.LARGEST_INCREMENT,
             odd_chip=rule_set.odd_chip,
-            rake=rake,
             rng=rng if rng is not None else _NO_RANDOM,
         )
         n = self.n
-        if tables is None:
-            tables = _tables(rule_set, n)
-        _, ranking, deck_cards, _, opening = tables
+        table = italian_table(rule_set, n)  # (after the core checked the stacks)
+        if setup.rake:
+            self.rake = table.rake
         self.setup = setup
         self.rules = rule_set
         self.ask_show = setup.ask_show
-        self.ranking = ranking
+        self.ranking = table.ranking
         self.opening_level = setup.opening_level
         self.parol_pot = setup.parol_pot
-        if setup.opening_level or setup.parol_pot:
-            opening = _opening(rule_set, setup.opening_level, setup.parol_pot)
-        self.opening: Rank | None = opening
+        self.opening: Rank | None = opening_minimum(
+            rule_set, setup.opening_level, parol_pot=setup.parol_pot
+        )
         """The smallest pair that opens this hand (``None``: no opening requirement)."""
         self.betting_round = 0
         """0 before the deal, 1 the first betting round, 2 the last."""
@@ -637,7 +245,7 @@ class ItalianHand(BettingHand):
         self._blind_base = 0
         self.drawn: list[int | None] = [None] * n
         """How many cards each player discarded (``None``: not drawn yet)."""
-        self._stock = DrawStock(deck_cards, order=deck, rng=rng)
+        self._stock = DrawStock(table.deck, order=deck, rng=rng)
         self._odd_chips = list(odd_chips) if odd_chips is not None else None
         self._opens: list[bool | None] = [None] * n
         self._opening_test: OpeningTest | None = None
@@ -659,12 +267,10 @@ class ItalianHand(BettingHand):
         self._draw_queue: list[int] = []
         self._late: list[int] = []
         self.blinds: tuple[int, ...] = (
-            blinds
-            if blinds is not None
-            else (forced_blinds(rule_set, buio=setup.buio, players=n) if setup.buio else ())
+            forced_blinds(rule_set, buio=setup.buio, players=n) if setup.buio else ()
         )
         """The forced blinds from the dealer's left (italian-32: buio, controbuio, over)."""
-        self.log.append(_NEW_HAND_STARTED((setup,)))
+        self.log.append(HandStarted(setup))
         self.carried = setup.carried_pot
         if any(setup.dead_money):
             for position, amount in enumerate(setup.dead_money):
@@ -861,7 +467,7 @@ class ItalianHand(BettingHand):
         hole = self.hole
         for position in range(n):
             hole[position] = cards[position::n]  # one card at a time from the dealer's left
-            self.log.append(_NEW_HOLE_CARDS_DEALT((position, hole[position])))
+            self.log.append(HoleCardsDealt(position, hole[position]))
         self.betting_round = 1
         if self.blind_raisers:
             raisers = self.blind_raisers
@@ -988,18 +594,11 @@ class ItalianHand(BettingHand):
     ) -> Discarded:
         """Discard ``cards`` and get as many new ones (the fourth of four after everyone)."""
         discards = tuple(cards)
+        self.verify_draw(discards, position)
         actor = self.actor
-        held = self.hole[actor] if actor is not None else ()
-        if (
-            self.phase is not _PHASE_DRAW
-            or (position is not None and position != actor)
-            or len(discards) > self._draw_max
-            or len(thrown := set(discards)) != len(discards)
-            or not thrown.issubset(held)
-        ):
-            self.verify_draw(discards, position)  # raises the precise error (always, here)
         assert actor is not None
-        record = _NEW_DISCARDED((actor, discards, timed_out))
+        held, thrown = self.hole[actor], set(discards)
+        record = Discarded(actor, discards, timed_out)
         self.log.append(record)
         count = len(discards)
         self.drawn[actor] = count
@@ -1025,10 +624,10 @@ class ItalianHand(BettingHand):
         cards, reshuffles = self._stock.deal(position, count)
         for event in reshuffles:
             # The new stock's order is secret: the record keeps which cards went in.
-            self.log.append(_NEW_STOCK_RESHUFFLED((event.position, tuple(sorted(event.cards)))))
+            self.log.append(StockReshuffled(event.position, tuple(sorted(event.cards))))
         dealt = tuple(cards)
         self.hole[position] += dealt
-        self.log.append(_NEW_HOLE_CARDS_DEALT((position, dealt)))
+        self.log.append(HoleCardsDealt(position, dealt))
 
     def _after_draw(self) -> None:
         self.actor = None
@@ -1170,118 +769,6 @@ class ItalianHand(BettingHand):
             return legal._replace(kinds=legal.kinds | _PAROL)
         return legal
 
-    # -------------------------------------------------------------- showdown
-
-    def _showdown(self) -> None:
-        if self._no_last_round:
-            start = 0
-        else:
-            start = self._last_aggressor if self._last_aggressor is not None else self._last_first
-        live = self.live  # in position order
-        split = bisect_left(live, start)
-        order = [*live[split:], *live[:split]]
-        ranking = self.ranking
-        strengths = self._strengths
-        for position in order:
-            strengths[position] = ranking.strength(self.hole[position])  # type: ignore[arg-type]
-        last = self.log[-1]  # the bets of the last round were just collected into these pots
-        self._showdown_pots = last.pots if type(last) is BetsCollected else self.pots()
-        if not self._one_pass_showdown(order):
-            self._begin_showdown(order, ask=self.ask_show, auto_show=True)
-
-    def _one_pass_showdown(self, order: list[int]) -> bool:
-        """The common showdown in one pass; False when it is not that case.
-
-        Nobody asked, one pot, nobody all-in, no straight-flush cycle: in
-        showdown order a hand better than every hand shown so far is shown,
-        the others are mucked (no ties: suits break them), and the last hand
-        shown wins.  What the general showdown does then, without its questions.
-        """
-        pots = self._showdown_pots
-        if self.ask_show or self._cycle or not self._one_pot_at_showdown(pots):
-            return False
-        strengths = self._strengths
-        self.phase = _PHASE_SHOWDOWN
-        best = -1
-        winner = order[0]
-        shown = []
-        for position in order:
-            strength = strengths[position]
-            if strength > best:
-                best, winner = strength, position
-                self._do_show(position)
-                shown.append(position)
-            else:
-                self._do_muck(position)
-        pot = _NEW_POT(pots[0].amount, tuple(sorted(shown)))
-        self._award([(pot, (winner,))])
-        self._finish()
-        return True
-
-    def _best(self, positions: Sequence[int]) -> list[int]:
-        """Who wins among ``positions`` (never a tie: suits break them)."""
-        strengths = self._strengths
-        if self._cycle:
-            category = self.ranking.category
-            flushes = [p for p in positions if category(strengths[p]) is Category.STRAIGHT_FLUSH]
-            if len(flushes) > 1:
-                # Straight flushes of italian-classic: minima beats massima, a cycle.
-                ranking, name = self.ranking, self.rules.name
-                values = [
-                    HandValue(
-                        strength=strengths[p],
-                        ranking=ranking,
-                        cards=self.hole[p],  # type: ignore[arg-type]
-                        rules=name,
-                    )
-                    for p in positions
-                ]
-                return [positions[i] for i in best_hands(values)]
-        top = max(strengths[p] for p in positions)
-        return [p for p in positions if strengths[p] == top]
-
-    def _can_win(self, position: int) -> bool | None:
-        # Shown automatically: a hand that beats every hand shown so far in some
-        # pot it contests, and a player who raised all-in.
-        if position in self._all_in_raisers:
-            return True
-        shown, strengths = self.shown, self._strengths
-        pots = self._showdown_pots
-        if len(pots) == 1 and not self._cycle:
-            # One pot (the common case): beat every hand shown in it (no ties: suits break them)
-            eligible = pots[0].eligible
-            if position not in eligible:
-                return False
-            mine = strengths[position]
-            for other in shown:
-                if other != position and other in eligible and strengths[other] >= mine:
-                    return False
-            return True
-        for pot in pots:
-            eligible = pot.eligible
-            if position not in eligible:
-                continue
-            rivals = [p for p in eligible if p in shown and p != position]
-            if not rivals:
-                return True
-            if self._cycle:
-                if self._best([*rivals, position]) == [position]:
-                    return True
-            elif strengths[position] > max(strengths[p] for p in rivals):
-                return True
-        return False
-
-    def _pot_winners(self, eligible: tuple[int, ...]) -> tuple[int, ...]:
-        if len(eligible) == 1:
-            return eligible
-        return tuple(self._best(eligible))
-
-    def _on_uncontested(self, winner: int) -> None:
-        if self.ask_show:
-            self._offer_show(winner)
-        else:
-            self._finish()
-
     # ---------------------------------------------------------------- result
 
     def _finish(self, extra: Mapping[str, object] | None = None) -> None:
@@ -1292,7 +779,7 @@ class ItalianHand(BettingHand):
         n = self.n
         rules = self.rules
         if self._outcome == "won":
-            return _pot_won(rules, n)
+            return italian_table(rules, n).pot_won
         carried = self.setup.carried_shares
         shares = tuple(carried[p] + self.committed[p] + self.dead[p] for p in range(n))
         if self._outcome == "dead":
@@ -1312,7 +799,7 @@ class ItalianHand(BettingHand):
             shares=shares,
             parol_players=players,
             rejoin=rejoin,
-            opening=_opening(rules, level, parol_pot),
+            opening=opening_minimum(rules, level, parol_pot=parol_pot),
         )
 
     # ---------------------------------------------------------------- replay
@@ -1381,104 +868,16 @@ class ItalianHand(BettingHand):
         >>> None in mine.hole[0], mine.hole[1], spectator.legal
         (False, (None, None, None, None, None), None)
         """
-        hole: list[tuple[Card | None, ...]] = []
-        for position in range(self.n):
-            if position == viewer or position in self.shown:
-                hole.append(self.hole[position])
-            else:
-                hole.append((None,) * len(self.hole[position]))
-        legal = self.legal_actions() if viewer is not None and viewer == self.actor else None
         return ItalianView(
-            viewer=viewer,
+            **self._view_fields(viewer),
             rules=self.rules.name,
-            phase=self.phase,
             betting_round=self.betting_round,
-            button=self.button,
-            actor=self.actor,
-            stacks=tuple(self.stacks),
-            bets=tuple(self.bets),
-            folded=tuple(self.folded),
-            pots=self.pots(),
-            total_pot=self.total_pot,
-            hole=tuple(hole),
             drawn=tuple(self.drawn),
             opening=self.opening,
             parol_pot=self.parol_pot,
             carried_pot=self.setup.carried_pot,
             blind_raisers=tuple(self.blind_raisers),
-            legal=legal,
-            result=self.result,
         )
-
-
-@dataclass(frozen=True)
-class NextHand:
-    """Who plays the next hand, and the arguments it needs, from the last hand's carry.
-
-    ``seats`` are positions of the last hand in the next hand's position
-    order (the button has moved one seat left); ``stacks`` theirs before the
-    next hand; ``arguments`` go to :class:`ItalianHand` with the table's
-    stakes; ``passed`` were left out of a parol pot (they could not pay the
-    adeguamento, or chose not to).
-    """
-
-    seats: tuple[int, ...]
-    stacks: tuple[int, ...]
-    arguments: Mapping[str, object]
-    passed: tuple[int, ...]
-
-
-def next_hand(
-    carry: ItalianCarry, stacks: Sequence[int], *, declined: Iterable[int] = ()
-) -> NextHand:
-    """The next hand after one that ended with ``carry`` and ``stacks`` (positions of that hand).
-
-    The button moves one seat left.  Players without chips sit out.  A parol
-    pot is played by the parol players and by those who pay their
-    adeguamento (``carry.rejoin``) unless they are in ``declined``; a player
-    who cannot pay it is passed automatically.
-
-    >>> carry = ItalianCarry(pot=100, opening_level=0, parol_pot=True, shares=(40, 10, 40, 10),
-    ...                      parol_players=(0, 2), rejoin=(0, 30, 0, 30), opening=Rank.KING)
-    >>> plan = next_hand(carry, [500, 20, 300, 600])
-    >>> plan.seats, plan.passed, plan.arguments["dead_money"], plan.arguments["carried_shares"]
-    ((2, 3, 0), (1,), (0, 30, 0), (40, 10, 40))
-    """
-    n = len(stacks)
-    if len(carry.shares) != n:
-        raise ValueError(f"the carry is for {len(carry.shares)} players, not {n}")
-    refused = set(declined)
-    order = [*range(1, n), 0]
-    seats: list[int] = []
-    passed: list[int] = []
-    for position in order:
-        if stacks[position] <= 0:
-            continue
-        if carry.parol_pot:
-            if position in carry.parol_players:
-                seats.append(position)
-            elif carry.shares[position] and (
-                position in refused or stacks[position] < carry.rejoin[position]
-            ):
-                passed.append(position)
-            elif carry.shares[position]:
-                seats.append(position)
-            continue
-        seats.append(position)
-    dead = tuple(carry.rejoin[p] if carry.parol_pot else 0 for p in seats)
-    arguments: dict[str, object] = {
-        "opening_level": carry.opening_level,
-        "parol_pot": carry.parol_pot,
-        "carried_pot": carry.pot,
-        "carried_shares": tuple(carry.shares[p] for p in seats),
-        "dead_money": dead,
-    }
-    return NextHand(
-        seats=tuple(seats),
-        stacks=tuple(stacks[p] for p in seats),
-        arguments=MappingProxyType(arguments),
-        passed=tuple(passed),
-    )
 
 
 class _NoRandom:
@@ -1489,61 +888,3 @@ class _NoRandom:
 
 
 _NO_RANDOM = _NoRandom()
-
-
-@dataclass(frozen=True)
-class ItalianView:
-    """An Italian hand as one player (or a spectator) sees it: plain data, ``to_dict()`` for JSON.
-
-    Hidden cards are ``None`` (``"??"`` in JSON); ``drawn`` says how many cards
-    each player changed; ``legal`` is given only to the player to act (its
-    ``bet`` is there only when the cards may open).
-    """
-
-    viewer: int | None
-    rules: str
-    phase: Phase
-    betting_round: int
-    button: int
-    actor: int | None
-    stacks: tuple[int, ...]
-    bets: tuple[int, ...]
-    folded: tuple[bool, ...]
-    pots: tuple[Pot, ...]
-    total_pot: int
-    hole: tuple[tuple[Card | None, ...], ...]
-    drawn: tuple[int | None, ...]
-    opening: Rank | None
-    parol_pot: bool
-    carried_pot: int
-    blind_raisers: tuple[int, ...]
-    legal: LegalActions | None = None
-    result: HandResult | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON."""
-
-        def cards(values: Iterable[Card | None]) -> list[str]:
-            return ["??" if c is None else str(c) for c in values]
-
-        return {
-            "viewer": self.viewer,
-            "rules": self.rules,
-            "phase": self.phase.value,
-            "betting_round": self.betting_round,
-            "button": self.button,
-            "actor": self.actor,
-            "stacks": list(self.stacks),
-            "bets": list(self.bets),
-            "folded": list(self.folded),
-            "pots": [p.to_dict() for p in self.pots],
-            "total_pot": self.total_pot,
-            "hole": [cards(h) for h in self.hole],
-            "drawn": list(self.drawn),
-            "opening": self.opening.name_it if self.opening is not None else None,
-            "parol_pot": self.parol_pot,
-            "carried_pot": self.carried_pot,
-            "blind_raisers": list(self.blind_raisers),
-            "legal": self.legal.to_dict() if self.legal is not None else None,
-            "result": self.result.to_dict() if self.result is not None else None,
-        }
