@@ -121,7 +121,7 @@ def _big_bet(table: Table) -> int:
 def _act(table: Table, bots: dict[str, Bot]) -> None:
     decision = table.decision
     assert decision is not None and table.hand is not None and table.plan is not None
-    view = table.hand.view(decision.position)  # type: ignore[attr-defined]
+    view = table.hand.view(decision.position)
     situation = Situation(
         table.rules, decision.position, table.plan.players, view, decision.legal, _big_bet(table)
     )

@@ -598,7 +598,7 @@ class PlaySession:
         table = self.table
         if decision is None or table.hand is None or table.plan is None:
             return False
-        view = table.hand.view(decision.position)  # type: ignore[attr-defined]
+        view = table.hand.view(decision.position)
         stakes = table.current_stakes()
         big = max(stakes.big_blind, stakes.ante, 1)
         situation = Situation(
@@ -811,7 +811,7 @@ class PlaySession:
             seats = tuple(self._idle_seat(seat) for seat in table)
             return Snapshot(title=title, seats=seats)
         hand = current.hand
-        view: Any = hand.view(current.me)  # type: ignore[attr-defined]
+        view: Any = hand.view(current.me)
         positions = {seat: p for p, seat in enumerate(current.plan.seats)}
         won: dict[int, int] = {}
         if hand.result is not None:
