@@ -3,8 +3,9 @@ check an illegal action changed nothing."""
 
 from __future__ import annotations
 
-KEPT_ANSWERS = ("_legal",)
-"""Answers a hand keeps once worked out (the player to act's options): no state of its own."""
+KEPT_ANSWERS = ("_legal", "_no_raise")
+"""Answers a hand keeps once worked out (the player to act's options, why they may not
+raise): no state of their own."""
 
 
 def hand_state(hand: object) -> dict[str, object]:

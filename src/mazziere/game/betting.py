@@ -4,6 +4,7 @@ and every betting action (:class:`BettingHand`)."""
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Sequence
 
 from mazziere.game.actions import (
     _AMOUNT_KINDS,
@@ -31,6 +32,7 @@ from mazziere.game.errors import (
     CannotCheckError,
     CannotRaiseError,
     HandOverError,
+    HandSetupError,
     IllegalActionError,
     InvalidAmountError,
     NothingToCallError,
@@ -38,7 +40,7 @@ from mazziere.game.errors import (
     WrongPhaseError,
 )
 from mazziere.game.hand import _NOT_ACTED, Hand, MinRaiseRule, Phase
-from mazziere.game.records import BetsCollected, PlayerActed, Record
+from mazziere.game.records import BetsCollected, CardsMucked, CardsShown, PlayerActed, Record
 from mazziere.rules import BettingStructure
 
 __all__ = ["BettingHand"]
@@ -220,9 +222,10 @@ class BettingHand(Hand):
             raise NothingToCallError("nothing to call: check")  # (fold is always offered)
         return legal
 
-    def _raise_rule(self, i: int) -> tuple[int, int] | str:
-        """The one rule of who may bet or raise and how much: ``(min_to, max_to)`` for
-        position ``i`` to act now, or why it may not (every limit structure).
+    def _betting_options(self, i: int) -> LegalActions:
+        """The one rule of who may bet or raise and how much: the legal actions of position
+        ``i``, to act in a betting round (every limit structure).  When it may not bet or
+        raise, why is kept in ``_no_raise`` (for the precise error).
 
         A player may bet or raise when their stack covers more than a call, the
         table does not hold them to calling (Italian blind openings), the
@@ -234,52 +237,44 @@ class BettingHand(Hand):
         the pot after a call.
         """
         current = self.current_bet
-        bets = self.bets
-        all_in_to = self.stacks[i] + bets[i]
-        if all_in_to <= current:
-            return "the stack does not cover more than a call"
-        if self.call_only[i]:
-            return f"position {i} may only call or fold"
+        bets, stacks = self.bets, self.stacks
+        bet, stack = bets[i], stacks[i]
+        to_call = current - bet
+        all_in_to = stack + bet
         faced = self._faced[i]
-        if faced >= 0 and current - faced < self.min_increment:
-            return "an all-in for less than a full raise did not reopen the betting"
-        if not current:
-            refused = self._bet_refused(i)
-            if refused is not None:
-                return refused
-            if self._active < 2:
-                return "every other player is all-in or cannot call more"
-            low = self.min_bet
+        why: str | None = None
+        if all_in_to <= current:
+            why = "the stack does not cover more than a call"
+        elif self.call_only[i]:
+            why = f"position {i} may only call or fold"
+        elif faced >= 0 and current - faced < self.min_increment:
+            why = "an all-in for less than a full raise did not reopen the betting"
+        elif not current:
+            why = self._bet_refused(i)
+            if why is None and self._active < 2:
+                why = "every other player is all-in or cannot call more"
         else:
-            folded, stacks = self.folded, self.stacks
+            folded = self.folded
             for j in range(self.n):
                 if stacks[j] + bets[j] > current and not folded[j] and j != i:
                     break  # j could answer
             else:
-                return "every other player is all-in or cannot call more"
-            low = current + self.min_increment
-        if low > all_in_to:  # noqa: PLR1730 (all-in for less than a full bet or raise)
-            low = all_in_to
-        if self.structure is _BETTINGSTRUCTURE_POT_LIMIT:
-            pot_after_call = self.total_pot + (current - bets[i])
-            return low, min(max(current + pot_after_call, low), all_in_to)
-        return low, all_in_to
-
-    def _betting_options(self, i: int) -> LegalActions:
-        """What position ``i``, to act in a betting round, may do (from :meth:`_raise_rule`)."""
-        bet = self.bets[i]
-        current = self.current_bet
-        to_call = current - bet
-        stack = self.stacks[i]
-        bounds = self._raise_rule(i)
-        if isinstance(bounds, str):
+                why = "every other player is all-in or cannot call more"
+        if why is not None:
+            self._no_raise = why
             if not to_call:
                 return LegalActions(i, _CHECK_ONLY)
             if stack <= to_call:
                 return LegalActions(i, _CALL_ALL_IN, stack)
             return LegalActions(i, _CALL_ONLY, to_call)
-        low, high = bounds
-        all_in = high == stack + bet
+        low = current + self.min_increment if current else self.min_bet
+        if low > all_in_to:  # noqa: PLR1730 (all-in for less than a full bet or raise)
+            low = all_in_to
+        high = all_in_to
+        if self.structure is _BETTINGSTRUCTURE_POT_LIMIT:
+            pot_after_call = self.total_pot + to_call
+            high = min(max(current + pot_after_call, low), all_in_to)
+        all_in = high == all_in_to
         if not current:
             kinds = _BET if all_in else _BET_NO_ALL_IN
         elif to_call:
@@ -414,11 +409,10 @@ class BettingHand(Hand):
             raise CannotRaiseError("there is no bet to raise: bet")
         if not raising and current:
             raise CannotBetError(f"there is a bet of {current} already: raise")
+        if _ACTIONKIND_BET not in legal.kinds and _ACTIONKIND_RAISE not in legal.kinds:
+            raise CannotRaiseError(f"cannot {kind.value}: {self._no_raise}")
         i = legal.position
         assert i is not None
-        bounds = self._raise_rule(i)
-        if isinstance(bounds, str):
-            raise CannotRaiseError(f"cannot {kind.value}: {bounds}")
         word = "raise to" if raising else "bet"
         if amount < legal.min_to:
             raise AmountTooSmallError(f"{word} at least {legal.min_to}, not {amount}")
@@ -589,6 +583,34 @@ class BettingHand(Hand):
         doer = getattr(self, name)
         record: Record = doer(action.amount, position) if kind in _AMOUNT_KINDS else doer(position)
         return record
+
+    # replays ---------------------------------------------------------------
+
+    def _replay(self, log: Sequence[Record]) -> None:
+        """Make the decisions of ``log`` (a hand's log from its first record) again, and
+        check that they make the same log."""
+        for record in log[1:]:
+            self._replay_record(record)
+        if self.log != list(log):
+            raise HandSetupError("the log does not replay to itself")
+
+    def _replay_record(self, record: Record) -> None:
+        """Make again the decision ``record`` stands for (a game adds its own)."""
+        if isinstance(record, PlayerActed):
+            if record.timed_out:
+                self.timeout(record.position)
+            elif record.kind is _ACTIONKIND_BET:
+                self.bet(record.to, record.position)
+            elif record.kind is _ACTIONKIND_RAISE:
+                self.raise_to(record.to, record.position)
+            else:
+                getattr(self, record.kind.value)(record.position)
+        elif (
+            isinstance(record, CardsShown | CardsMucked)
+            and self.phase is _PHASE_SHOWDOWN
+            and self.actor == record.position
+        ):
+            self.show() if isinstance(record, CardsShown) else self.muck()
 
 
 _VERIFIERS: dict[ActionKind, str] = {

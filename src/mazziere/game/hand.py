@@ -119,6 +119,7 @@ class Hand(ABC):
         "_live",
         "_live_positions",
         "_next",
+        "_no_raise",
         "_owed",
         "_rake_taken",
         "_show_queue",
@@ -220,6 +221,8 @@ class Hand(ABC):
         self._auto_show = False
         self._awards: list[PotResult] = []
         self._rake_taken = 0
+        self._no_raise = ""
+        """Why the player to act may not bet or raise, when their options say so."""
         self._legal: LegalActions | None = None
         """The betting options of the player to act, once worked out (``None``: not yet)."""
 

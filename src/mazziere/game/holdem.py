@@ -34,17 +34,13 @@ from typing import Any, ClassVar
 from mazziere.cards import Card, RandomSource
 from mazziere.evaluate import holdem_strengths
 from mazziere.game.core import (
-    ActionKind,
     BetsCollected,
     BettingHand,
     CardBurned,
-    CardsMucked,
-    CardsShown,
     HandSetupError,
     HoleCardsDealt,
     MinRaiseRule,
     Phase,
-    PlayerActed,
     Pot,
     Rake,
     Record,
@@ -81,7 +77,6 @@ def _deck(rules: RuleSet) -> tuple[Card, ...]:
     return tuple(rules.deck())
 
 
-_STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
 _BOARD_COUNT = {Street.PREFLOP: 0, Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
 _NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
 
@@ -161,9 +156,6 @@ def _blind_kind(position: int, amount: int, blinds: Sequence[int]) -> str:
 
 
 # Enum members as module constants: reading one off its class costs ten times more.
-_ACTIONKIND_BET = ActionKind.BET
-_ACTIONKIND_RAISE = ActionKind.RAISE
-_MINRAISERULE_LARGEST_INCREMENT = MinRaiseRule.LARGEST_INCREMENT
 _PHASE_SHOWDOWN = Phase.SHOWDOWN
 _STREET_PREFLOP = Street.PREFLOP
 _STREET_RIVER = Street.RIVER
@@ -539,23 +531,7 @@ class HoldemHand(BettingHand):
         if hole:
             order = [hole[p][0] for p in range(n)] + [hole[p][1] for p in range(n)]
         hand = cls.from_setup(setup, deck=order + later, rng=rng)
-        for record in log[1:]:
-            if isinstance(record, PlayerActed):
-                if record.timed_out:
-                    hand.timeout(record.position)
-                elif record.kind in (_ACTIONKIND_BET, _ACTIONKIND_RAISE):
-                    wager = hand.bet if record.kind is _ACTIONKIND_BET else hand.raise_to
-                    wager(record.to, record.position)
-                else:
-                    getattr(hand, record.kind.value)(record.position)
-            elif (
-                isinstance(record, CardsShown | CardsMucked)
-                and hand.phase is _PHASE_SHOWDOWN
-                and hand.actor == record.position
-            ):
-                hand.show() if isinstance(record, CardsShown) else hand.muck()
-        if hand.log != list(log):
-            raise HandSetupError("the log does not replay to itself")
+        hand._replay(log)
         return hand
 
 

@@ -18,8 +18,6 @@ from mazziere.game.core import (
     CannotBetError,
     CannotCheckError,
     CannotRaiseError,
-    CardsMucked,
-    CardsShown,
     HandSetupError,
     HoleCardsDealt,
     IllegalActionError,
@@ -73,8 +71,6 @@ _PHASE_BETTING = Phase.BETTING
 _PHASE_DEALING = Phase.DEALING
 _PHASE_DRAW = Phase.DRAW
 _PHASE_OVER = Phase.OVER
-_PHASE_SHOWDOWN = Phase.SHOWDOWN
-_MINRAISERULE_LARGEST_INCREMENT = MinRaiseRule.LARGEST_INCREMENT
 
 _PAROL = frozenset({_ACTIONKIND_PAROL})
 _DRAW_KINDS = frozenset({_ACTIONKIND_DRAW, _ACTIONKIND_TIMEOUT})
@@ -833,29 +829,17 @@ class ItalianHand(ItalianShowdown):
             if share > min(r.shares)
         ]
         hand = cls.from_setup(setup, deck=order, rng=rng, odd_chips=odd_chips)
-        for record in log[1:]:
-            if isinstance(record, PlayerActed):
-                if record.timed_out:
-                    hand.timeout(record.position)
-                elif record.kind in (_ACTIONKIND_BET, _ACTIONKIND_RAISE):
-                    wager = hand.bet if record.kind is _ACTIONKIND_BET else hand.raise_to
-                    wager(record.to, record.position)
-                else:
-                    getattr(hand, record.kind.value)(record.position)
-            elif isinstance(record, Discarded):
-                if record.timed_out:
-                    hand.timeout(record.position)
-                else:
-                    hand.draw(record.cards, record.position)  # type: ignore[arg-type]
-            elif (
-                isinstance(record, CardsShown | CardsMucked)
-                and hand.phase is _PHASE_SHOWDOWN
-                and hand.actor == record.position
-            ):
-                hand.show() if isinstance(record, CardsShown) else hand.muck()
-        if hand.log != list(log):
-            raise HandSetupError("the log does not replay to itself")
+        hand._replay(log)
         return hand
+
+    def _replay_record(self, record: Record) -> None:
+        if isinstance(record, Discarded):
+            if record.timed_out:
+                self.timeout(record.position)
+            else:
+                self.draw(record.cards, record.position)  # type: ignore[arg-type]
+        else:
+            super()._replay_record(record)
 
     # ------------------------------------------------------------------ views
 
