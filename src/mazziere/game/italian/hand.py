@@ -761,7 +761,8 @@ class ItalianHand(ItalianShowdown):
         amount) or a check.  In the draw: ``draw`` with ``min_to``..``max_to`` cards.
         """
         legal = super()._betting_options(i)
-        if not legal.to_call and self._parol_blocked() is None:
+        # (parol is said in the last round only: the cheap test first)
+        if not legal.to_call and self.betting_round == 2 and self._parol_blocked() is None:
             return legal._replace(kinds=legal.kinds | _PAROL)
         return legal
 
