@@ -79,6 +79,14 @@ def my_turn(inbox: Inbox, name: str) -> dict[str, Any] | None:
     return None
 
 
+def busted(inbox: Inbox, name: str) -> bool:
+    """Whether the latest seats show ``name`` without chips."""
+    seats = inbox.of_type("seats")
+    return bool(seats) and any(
+        s["name"] == name and s["status"] == "busted" for s in seats[-1]["seats"]
+    )
+
+
 def passive(legal: dict[str, Any]) -> str:
     kinds = legal["kinds"]
     for kind in ("check", "call", "draw", "show", "fold"):
@@ -101,13 +109,22 @@ def test_a_player_and_bots_play_hands_that_are_stored_and_fair(rules: str) -> No
         assert anna.last("ack")["of"] == "sit"
         await task.submit(ANNA, p.AddBots(table="1", count=2), anna)
         ended = 0
+        paid = 1000
         while ended < 6:
             await until(
                 lambda seen=ended: bool(
-                    my_turn(anna, "anna") or len(anna.of_type("hand_ended")) > seen
+                    my_turn(anna, "anna")
+                    or len(anna.of_type("hand_ended")) > seen
+                    or busted(anna, "anna")
                 )
             )
             ended = len(anna.of_type("hand_ended"))
+            if busted(anna, "anna"):  # the bots took everything: buy in again
+                await task.submit(ANNA, p.TopUp(table="1", amount=1000), anna)
+                assert anna.last("ack")["of"] == "top_up"
+                paid += 1000
+                await until(lambda: not busted(anna, "anna"))
+                continue
             turn = my_turn(anna, "anna")
             if turn is not None and ended < 6:
                 kind = passive(turn["legal"])
@@ -129,7 +146,7 @@ def test_a_player_and_bots_play_hands_that_are_stored_and_fair(rules: str) -> No
         for history in histories:
             assert verify(history).cards_checked > 0
         # The wallet paid the buy-in into the table.
-        assert store.wallets[1] == 9_000
+        assert store.wallets[1] == 10_000 - paid
 
     asyncio.run(scenario())
 
@@ -161,7 +178,7 @@ def test_refusals_change_nothing() -> None:
             turn = my_turn(anna, "anna")
             assert turn is not None
             stored = len(store.commands[1])
-        stale = p.Act(table="1", action_id=turn["action_id"] - 1, kind="fold")
+        stale = p.Act(table="1", action_id=turn["action_id"] + 5, kind="fold")  # not the turn
         await task.submit(ANNA, stale, anna)
         assert anna.last("error")["code"] == "stale_action"
         illegal = p.Act(table="1", action_id=turn["action_id"], kind="bet", amount=1)

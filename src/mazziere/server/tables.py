@@ -165,8 +165,9 @@ class Batch:
     records: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
     """(hand number, index in its log, the record with every card)."""
     hand_end: HandEnd | None = None
-    seats: list[dict[str, Any]] = field(default_factory=list)
-    """The seats as they are after the command (name, seat, stack, status, account, bot)."""
+    seats: list[dict[str, Any]] | None = None
+    """The seats as they are after the command, when they changed (name, seat, stack,
+    status, account, bot)."""
 
 
 class TableStore(abc.ABC):
@@ -759,8 +760,8 @@ class TableTask:
                     "stacks": list(stacks),
                 },
                 seats=[
-                    {"seat": s, "name": n, **self._owner(n)}
-                    for s, n in zip(names, hand_names, strict=True)
+                    {"seat": s, "name": n, "stack": stack, **self._owner(n)}
+                    for s, n, stack in zip(names, hand_names, stacks, strict=True)
                 ],
             )
             batch.hand_start = start
