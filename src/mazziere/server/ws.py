@@ -1,0 +1,190 @@
+"""The WebSocket endpoint ``/ws``: one connection per player carries all their tables.
+
+The endpoint is thin: it checks the Origin, finds the player from the
+session cookie, then reads messages, parses each in one place
+(:func:`~mazziere.server.protocol.parse_client`) and hands it to the table's
+task; what the task sends back, and every event of the tables the
+connection follows, leave through the connection's :class:`Connection`
+queue, written by a task of its own so a slow socket never holds a table up.
+
+A message that is malformed, too large, of an unknown type or version, for
+a table that does not exist or where the player has no seat, out of turn or
+replayed is answered with an :class:`~mazziere.server.protocol.Error` and
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+
+from mazziere.server import protocol as p
+from mazziere.server.bus import Bus
+from mazziere.server.tables import Player, TableService
+
+__all__ = [
+    "OUTBOX_LIMIT",
+    "Connection",
+    "Play",
+    "add_websocket_route",
+    "origin_allowed",
+    "serve_connection",
+]
+
+log = logging.getLogger(__name__)
+
+OUTBOX_LIMIT = 5_000
+"""Messages a connection may fall behind by; past it, it is closed (its client resumes)."""
+
+Authenticate = Callable[[WebSocket], Awaitable[Player | None]]
+"""Who the socket's session cookie belongs to (``None``: nobody logged in)."""
+
+
+class Connection:
+    """One socket's outgoing queue; the bus and the table tasks put texts in it."""
+
+    def __init__(self, player: Player) -> None:
+        self.account = player
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
+        self.closed = False
+
+    @property
+    def player(self) -> str:
+        """The name the player has at tables."""
+        return self.account.name
+
+    def offer(self, text: str) -> None:
+        """Queue ``text``; a connection too far behind is closed instead."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            log.warning(
+                "connection of %s fell %d messages behind: closed", self.player, OUTBOX_LIMIT
+            )
+            self.close()
+
+    def close(self) -> None:
+        """Stop sending; the writer ends."""
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+
+def origin_allowed(websocket: WebSocket, allowed: Sequence[str]) -> bool:
+    """Whether the socket comes from the server's own page or an allowed origin.
+
+    Browsers always send ``Origin``; a client that is not a browser (the
+    terminal client, a test) may leave it out, and still needs a session.
+    """
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    host = websocket.headers.get("host", "")
+    own = {f"http://{host}", f"https://{host}"}
+    return origin in own or origin in allowed
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """What ``/ws`` needs while the server runs (``app.state.play``, set by the service)."""
+
+    service: TableService
+    bus: Bus
+    authenticate: Authenticate
+    allowed_origins: Sequence[str] = ()
+
+
+def add_websocket_route(app: FastAPI) -> None:
+    """Serve ``/ws`` on ``app``; the table service puts a :class:`Play` in ``app.state.play``."""
+
+    @app.websocket("/ws")
+    async def play(websocket: WebSocket) -> None:
+        running: Play | None = getattr(websocket.app.state, "play", None)
+        if running is None:
+            await websocket.close(code=1013, reason="the tables are not open")
+            return
+        await serve_connection(websocket, running)
+
+
+async def serve_connection(websocket: WebSocket, running: Play) -> None:
+    """One player's connection, from the Origin check to the last message."""
+    service, bus = running.service, running.bus
+    if not origin_allowed(websocket, running.allowed_origins):
+        await websocket.close(code=4403, reason="origin not allowed")
+        return
+    player = await running.authenticate(websocket)
+    await websocket.accept()
+    if player is None:
+        error = p.Error(code=p.ErrorCode.UNAUTHENTICATED, message="log in first")
+        await websocket.send_text(p.dump(error))
+        await websocket.close(code=4401)
+        return
+    connection = Connection(player)
+    bus.connect(connection)
+    tables = service.tables_of(player.name)
+    for table in tables:
+        service.tasks[table].reconnected(player.name)
+        bus.follow(table, connection)
+    connection.offer(p.dump(p.Welcome(player=player.name, tables=tables)))
+    writer = asyncio.create_task(_write(websocket, connection))
+    try:
+        await _read(websocket, connection, service)
+    finally:
+        connection.close()
+        bus.disconnect(connection)
+        if not bus.connected(player.name):
+            for table in service.tables_of(player.name):
+                service.tasks[table].disconnected(player.name)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+
+
+async def _write(websocket: WebSocket, connection: Connection) -> None:
+    while True:
+        text = await connection.queue.get()
+        if text is None:
+            with contextlib.suppress(Exception):
+                await websocket.close()
+            return
+        await websocket.send_text(text)
+
+
+async def _read(websocket: WebSocket, connection: Connection, service: TableService) -> None:
+    while not connection.closed:
+        try:
+            frame = await websocket.receive()
+        except WebSocketDisconnect:
+            return
+        if frame["type"] == "websocket.disconnect":
+            return
+        data = frame.get("text")
+        if data is None:
+            data = frame.get("bytes") or b""
+            if len(data) <= p.MAX_MESSAGE_BYTES:
+                data = b"\xff"  # a binary frame is not a message of this protocol
+        try:
+            message = p.parse_client(data)
+        except p.ProtocolError as error:
+            connection.offer(p.dump(p.Error(code=error.code, message=error.message)))
+            continue
+        if isinstance(message, p.Ping):
+            connection.offer(p.dump(p.Pong()))
+            continue
+        try:
+            task = service.find(message.table)
+        except p.ProtocolError as error:
+            refusal = p.Error(
+                code=error.code, message=error.message, table=message.table, of=message.type
+            )
+            connection.offer(p.dump(refusal))
+            continue
+        await task.submit(connection.account, message, connection)

@@ -1,0 +1,136 @@
+"""The WebSocket endpoint in-process: Origin check, log-in, and every kind of bad message
+refused with its code while nothing changes (the real server process is driven by
+test_play_e2e.py)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from fastapi import FastAPI, WebSocket
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from mazziere.room.structure import Stakes
+from mazziere.server.bus import LocalBus
+from mazziere.server.protocol import MAX_MESSAGE_BYTES
+from mazziere.server.tables import MemoryStore, Player, TableConfig, TableService
+from mazziere.server.ws import Play, add_websocket_route
+
+PLAYERS = {"anna-token": Player(1, "anna"), "bruno-token": Player(2, "bruno")}
+
+
+async def from_header(websocket: WebSocket) -> Player | None:
+    return PLAYERS.get(websocket.headers.get("x-test-token", ""))
+
+
+@pytest.fixture
+def room() -> Iterator[tuple[TestClient, MemoryStore]]:
+    store = MemoryStore({1: 10_000, 2: 10_000})
+    bus = LocalBus()
+    service = TableService(store, bus, bot_seconds=0.0)
+    config = TableConfig(
+        id=7,
+        name="t",
+        rules="holdem",
+        seats=6,
+        stakes=Stakes(small_blind=5, big_blind=10),
+        min_buy_in=200,
+        max_buy_in=2000,
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await service.open(config)
+        app.state.play = Play(service, bus, from_header, allowed_origins=["http://friend.example"])
+        yield
+        await service.stop()
+
+    app = FastAPI(lifespan=lifespan)
+    add_websocket_route(app)
+    with TestClient(app) as client:
+        yield client, store
+
+
+def receive(ws: Any) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(ws.receive_text())
+    return message
+
+
+def until_type(ws: Any, kind: str) -> dict[str, Any]:
+    while True:
+        message = receive(ws)
+        if message["type"] == kind:
+            return message
+
+
+def test_other_origins_and_strangers_are_turned_away(room: tuple[TestClient, MemoryStore]) -> None:
+    client, _ = room
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        client.websocket_connect(
+            "/ws", headers={"origin": "http://evil.example", "x-test-token": "anna-token"}
+        ) as ws,
+    ):
+        ws.receive_text()
+    assert closed.value.code == 4403
+    with client.websocket_connect("/ws", headers={"origin": "http://friend.example"}) as ws:
+        assert receive(ws)["code"] == "unauthenticated"
+
+
+def test_bad_messages_are_refused_and_change_nothing(
+    room: tuple[TestClient, MemoryStore],
+) -> None:
+    client, store = room
+    with client.websocket_connect("/ws", headers={"x-test-token": "anna-token"}) as anna:
+        assert receive(anna) == {"v": 1, "type": "welcome", "player": "anna", "tables": []}
+        anna.send_text(json.dumps({"type": "sit", "v": 1, "table": "7", "buy_in": 1000, "seat": 1}))
+        assert until_type(anna, "ack")["of"] == "sit"
+        anna.send_text(json.dumps({"type": "add_bots", "v": 1, "table": "7", "count": 1}))
+        assert until_type(anna, "ack")["of"] == "add_bots"
+        with client.websocket_connect("/ws", headers={"x-test-token": "bruno-token"}) as bruno:
+            receive(bruno)
+            stored = len(store.commands[7])
+            bad: list[tuple[Any, str]] = [
+                ("{not json", "malformed"),
+                ("x" * (MAX_MESSAGE_BYTES + 1), "too_large"),
+                (json.dumps({"type": "shuffle", "v": 1}), "unknown_type"),
+                (json.dumps({"type": "ping", "v": 3}), "bad_version"),
+                (json.dumps({"type": "leave", "v": 1, "table": "99"}), "no_table"),
+                (json.dumps({"type": "leave", "v": 1, "table": "7"}), "not_seated"),
+                (json.dumps({"type": "act", "v": 1, "table": "7", "action_id": 1,
+                             "kind": "fold"}), "not_seated"),
+                (json.dumps({"type": "top_up", "v": 1, "table": "7", "amount": 10}),
+                 "not_seated"),
+            ]  # fmt: skip
+            for text, code in bad:
+                bruno.send_text(text)
+                error = until_type(bruno, "error")
+                assert error["code"] == code, (text[:60], error)
+            bruno.send_bytes(b"\x00\x01")
+            assert until_type(bruno, "error")["code"] == "malformed"
+            bruno.send_text(json.dumps({"type": "ping", "v": 1}))
+            assert until_type(bruno, "pong") == {"v": 1, "type": "pong"}
+            assert len(store.commands[7]) == stored  # nothing of that was a command
+            # Bruno sits too, and a spectator's view never gets here: his own turn ids only.
+            bruno.send_text(json.dumps({"type": "watch", "v": 1, "table": "7"}))
+            snapshot = until_type(bruno, "snapshot")
+            for hole in (snapshot["state"]["game"] or {"hole": []})["hole"]:
+                assert set(hole) <= {"??"}
+        # Out of turn and replayed: anna quotes a turn that is not hers, then a retry.
+        turn = until_type(anna, "turn")
+        while turn["name"] != "anna":
+            turn = until_type(anna, "turn")
+        kind = "check" if "check" in turn["legal"]["kinds"] else "call"
+        act = {"type": "act", "v": 1, "table": "7", "action_id": turn["action_id"], "kind": kind}
+        anna.send_text(json.dumps(act))
+        assert until_type(anna, "ack")["action_id"] == turn["action_id"]
+        anna.send_text(json.dumps(act))
+        assert until_type(anna, "ack")["repeated"] is True
+        count = len(store.commands[7])
+        anna.send_text(json.dumps({**act, "action_id": turn["action_id"] + 100}))
+        assert until_type(anna, "error")["code"] == "stale_action"
+        assert len(store.commands[7]) == count
