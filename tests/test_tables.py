@@ -241,3 +241,73 @@ def test_a_rebuilt_table_is_the_table_that_stopped() -> None:
         await second.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_sit_and_go_runs_to_its_prizes_and_rebuilds() -> None:
+    from mazziere.room.tournament import Schedule, TournamentSettings
+    from mazziere.server.tables import TournamentConfig
+
+    settings = TournamentSettings(
+        rules="holdem", buy_in=100, fee=10, starting_stack=300, seats=6, max_players=3,
+        schedule=Schedule.standard("holdem", starting_stack=300, unit="hands", length=3),
+    )  # fmt: skip
+    players = ((1, "anna"), (2, "bruno"), (3, "carla"))
+    tournament = TournamentConfig(id=5, table_id=9, settings=settings, players=players,
+                                  next_hand_seconds=0.0)  # fmt: skip
+
+    async def scenario() -> None:
+        store = MemoryStore({1: 0, 2: 0, 3: 0})
+        bus = LocalBus()
+        task = TableTask(tournament, store, bus, bot_seconds=0.0)
+        await task.begin()
+        await task.rebuild()
+        boxes = {name: Inbox(name) for _, name in players}
+        who = {name: Player(account, name) for account, name in players}
+        for box in boxes.values():  # seated players follow their table from the start
+            bus.connect(box)
+            bus.follow("9", box)
+        task.start()
+        await task.submit(who["anna"], p.Leave(table="9"), boxes["anna"])
+        assert boxes["anna"].last("error")["code"] == "refused"
+        rebuilt = False
+        while task.tournament is not None and task.tournament.state.value == "running":
+            await until(
+                lambda now=task: (
+                    any(my_turn(b, n) for n, b in boxes.items())
+                    or now.tournament is None
+                    or now.tournament.state.value != "running"
+                )
+            )
+            for name, box in boxes.items():
+                turn = my_turn(box, name)
+                if turn is None or turn["legal"] is None:
+                    continue
+                kinds = turn["legal"]["kinds"]
+                late = turn["hand"] >= 4 and turn["hand"] % 2 == 0
+                kind = "all-in" if "all-in" in kinds and late else passive(turn["legal"])
+                act = p.Act(table="9", action_id=turn["action_id"], kind=kind)  # type: ignore[arg-type]
+                await task.submit(who[name], act, box)
+            if not rebuilt and task.table.hand_number >= 2 and task.table.in_hand:
+                # Stop in the middle of a hand; a new task rebuilds the tournament.
+                await task.stop()
+                before = task.table.view(None)
+                task = TableTask(tournament, store, bus, bot_seconds=0.0)
+                await task.rebuild()
+                after = task.table.view(None)
+                before.pop("decision"), after.pop("decision")
+                assert before == after
+                task.start()
+                for name, box in boxes.items():
+                    await task.submit(who[name], p.Resume(table="9", last_seq=task.seq), box)
+                rebuilt = True
+        await task.stop()
+        assert rebuilt
+        prizes = [b.standings for b in store.batches[9] if b.standings is not None]
+        assert len(prizes) == 1
+        places = sorted(s["place"] for s in prizes[0])
+        assert places == [1, 2, 3]
+        paid = sum(m.amount for b in store.batches[9] for m in b.moves if m.kind == "prize")
+        assert paid == 300  # the whole prize pool, to the last chip
+        assert sum(store.wallets.values()) == 300
+
+    asyncio.run(scenario())

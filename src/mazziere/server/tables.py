@@ -47,8 +47,10 @@ from mazziere.room.clock import TimeSettings
 from mazziere.room.errors import RoomError
 from mazziere.room.ledger import AccountKind, EntryKind
 from mazziere.room.plan import HandPlan
+from mazziere.room.seating import tables_needed
 from mazziere.room.structure import Stakes
-from mazziere.room.table import SeatStatus
+from mazziere.room.table import SeatStatus, Table
+from mazziere.room.tournament import Tournament, TournamentSettings, TournamentState
 from mazziere.rules import find_rules
 from mazziere.server import protocol as p
 from mazziere.server.bus import Bus, Outbox, TableEvent
@@ -66,9 +68,13 @@ __all__ = [
     "TableService",
     "TableStore",
     "TableTask",
+    "TournamentConfig",
 ]
 
 log = logging.getLogger(__name__)
+
+SEATING_LABEL = b"mazziere/seating/v1"
+"""The label of the stream that seats a sit & go's players (from its start seed)."""
 
 RECENT_EVENTS = 2_000
 """Events a table keeps for clients that come back (older gaps get a snapshot)."""
@@ -165,6 +171,8 @@ class Batch:
     records: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
     """(hand number, index in its log, the record with every card)."""
     hand_end: HandEnd | None = None
+    standings: list[dict[str, Any]] | None = None
+    """A tournament that ended: each player's account, name, place and prize."""
     seats: list[dict[str, Any]] | None = None
     """The seats as they are after the command, when they changed (name, seat, stack,
     status, account, bot)."""
@@ -263,6 +271,25 @@ class TableConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentConfig:
+    """A sit & go that has filled: its settings and its players, in registration order.
+
+    ``table_id`` is the table row its hands and commands are stored under;
+    ``players`` pairs each account with the name it has at the table.
+    """
+
+    id: int
+    table_id: int
+    settings: TournamentSettings
+    players: tuple[tuple[int, str], ...]
+    next_hand_seconds: float = 2.0
+
+    def __post_init__(self) -> None:
+        if tables_needed(len(self.players), self.settings.seats) != 1:
+            raise ValueError("the table service plays tournaments of one table (sit & gos)")
+
+
+@dataclass(frozen=True, slots=True)
 class Player:
     """Who sent a message: the account and the name shown at tables."""
 
@@ -308,7 +335,7 @@ class TableTask:
 
     def __init__(
         self,
-        config: TableConfig,
+        config: TableConfig | TournamentConfig,
         store: TableStore,
         bus: Bus,
         *,
@@ -316,24 +343,38 @@ class TableTask:
         bot_rng: Any = None,
     ) -> None:
         self.config = config
-        self.id = str(config.id)
+        self.table_id = config.table_id if isinstance(config, TournamentConfig) else config.id
+        self.id = str(self.table_id)
         self.store = store
         self.bus = bus
         self.bot_seconds = bot_seconds
         self.bot_rng = bot_rng if bot_rng is not None else secrets.SystemRandom()
         self.queue: asyncio.Queue[_Request] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self._fresh()
+        self._fresh(bytes(32))
 
-    def _fresh(self) -> None:
-        """A new, empty table (before the stored commands are replayed on it)."""
+    def _fresh(self, start_seed: bytes) -> None:
+        """A new, empty table (before the stored commands are replayed on it).
+
+        A tournament's table is its sit & go, started: every player registered, seated at
+        random by the stream of ``start_seed`` (the tournament's first stored command)."""
         self.clock = TableClock()
-        self.rng = FairRandom(bytes(32))
-        self.table = CashTable(self.config.settings(), clock=self.clock, rng=self.rng)
+        self.rng = FairRandom(start_seed, SEATING_LABEL)
+        self.tournament: Tournament | None = None
+        self.table: Table
+        config = self.config
+        self.seated: dict[str, _Seated] = {}
+        if isinstance(config, TournamentConfig):
+            self.tournament = Tournament(config.settings, clock=self.clock, rng=self.rng)
+            for account, name in config.players:
+                self.tournament.register(name)
+                self.seated[name] = _Seated(name, account, None)
+            self.table = next(iter(self.tournament.tables.values()))
+        else:
+            self.table = CashTable(config.settings(), clock=self.clock, rng=self.rng)
         self.table.deck_source = self._deck
         self.seq = 0
         self.recent: deque[TableEvent] = deque(maxlen=RECENT_EVENTS)
-        self.seated: dict[str, _Seated] = {}
         self.bots: dict[str, Bot] = {}
         self.action_id = 0
         self.applied: dict[str, int] = {}
@@ -348,6 +389,9 @@ class TableTask:
         self._seats_shown: Any = None
         self._offers_shown: set[tuple[str, str, int]] = set()
         self._ledger_seen = 0
+        # A tournament's registrations were paid through the lobby: not mirrored again.
+        self._money_seen = len(self.tournament.money) if self.tournament is not None else 0
+        self._standings_stored = False
         self._replaying = False
         self._idle = False
         """A tick found nothing to deal: wait for a command (or an offer's deadline)."""
@@ -356,11 +400,18 @@ class TableTask:
 
     async def rebuild(self) -> int:
         """Replay the stored commands on a fresh table; return how many there were."""
-        commands = await self.store.load(self.config.id)
-        self._fresh()
+        commands = await self.store.load(self.table_id)
+        start_seed = bytes(32)
+        if isinstance(self.config, TournamentConfig):
+            if not commands or commands[0].kind != "start":
+                raise ValueError(f"tournament table {self.id} has no start stored")
+            start_seed = bytes.fromhex(str(commands[0].data["seed"]))
+        self._fresh(start_seed)
         self._replaying = True
         try:
             for command in commands:
+                if command.kind == "start":
+                    continue
                 self.clock.replay_to(command.at)
                 try:
                     self._execute(command)
@@ -377,6 +428,12 @@ class TableTask:
         start = decision.timer.started if decision is not None else self.clock.now()
         self.clock.run(start)  # the decision waited for gets its whole time again
         return len(commands)
+
+    async def begin(self) -> None:
+        """A tournament opened for the first time: store its start (the seating seed)."""
+        if isinstance(self.config, TournamentConfig) and not await self.store.load(self.table_id):
+            start = StoredCommand("start", 0.0, {"seed": new_seed().hex()})
+            await self.store.commit(self.table_id, Batch(start))
 
     def start(self) -> None:
         """Run the table's loop."""
@@ -439,11 +496,12 @@ class TableTask:
         times: list[float] = [o.timer.deadline for o in table.offers.values()]
         if any(self.seated[o.name].bot for o in table.offers.values() if o.name in self.seated):
             times.append(self.clock.now())
-        for seat in table:
-            if seat.busted_at is not None:
-                times.append(seat.busted_at + table.settings.rebuy_seconds)
-                if self.seated[seat.name].bot is not None:
-                    times.append(self.clock.now())  # a broke bot leaves
+        if isinstance(table, CashTable):
+            for seat in table:
+                if seat.busted_at is not None:
+                    times.append(seat.busted_at + table.settings.rebuy_seconds)
+                    if self.seated[seat.name].bot is not None:
+                        times.append(self.clock.now())  # a broke bot leaves
         if self._dealable() and not self._idle:
             times.append(self._ended_at + self.config.next_hand_seconds)
         return min(times) if times else None
@@ -452,6 +510,8 @@ class TableTask:
         """Whether a tick could deal: no hand playing and two players who could play."""
         if self.table.in_hand:
             return False
+        if self.tournament is not None:
+            return self.tournament.state is TournamentState.RUNNING
         able = [s for s in self.table if s.stack > 0 and s.status is not SeatStatus.SITTING_OUT]
         return len(able) >= 2
 
@@ -487,7 +547,8 @@ class TableTask:
         assert decision is not None and hand is not None
         bot = self.bots[name]
         engine: Any = hand  # every engine's hand has view() (not the base class)
-        big = self.config.stakes.big_blind or self.config.stakes.ante or 1
+        stakes = table.current_stakes()
+        big = stakes.big_blind or stakes.ante or 1
         situation = Situation(
             table.rules,
             decision.position,
@@ -553,6 +614,12 @@ class TableTask:
         if player is None:
             raise _RefusedError(p.ErrorCode.UNAUTHENTICATED, "log in to play")
         name = player.name
+        if self.tournament is not None and isinstance(
+            message, p.Sit | p.AddBots | p.Leave | p.TopUp | p.AutoPost
+        ):
+            raise _RefusedError(
+                p.ErrorCode.REFUSED, f"a tournament table has no {message.type} (register instead)"
+            )
         if isinstance(message, p.Sit):
             if name in self.seated:
                 raise _RefusedError(p.ErrorCode.REFUSED, f"{name} is already seated here")
@@ -571,6 +638,7 @@ class TableTask:
             }
             return StoredCommand("sit", now, data)
         if isinstance(message, p.AddBots):
+            assert isinstance(self.config, TableConfig)
             if not self.config.bots_allowed:
                 raise _RefusedError(p.ErrorCode.REFUSED, "this table has no bots")
             if name not in self.seated:
@@ -631,7 +699,7 @@ class TableTask:
     async def _run(self, command: StoredCommand) -> None:
         """Apply, store, then announce one command (refused: nothing changed)."""
         events, batch = self._execute(command)
-        await self.store.commit(self.config.id, batch)
+        await self.store.commit(self.table_id, batch)
         for event in events:
             await self.bus.publish(event)
 
@@ -650,36 +718,7 @@ class TableTask:
         kind = command.kind
         name = data.get("name", "")
         try:
-            if kind == "sit":
-                table.sit_down(name, int(data["buy_in"]), seat=int(data["seat"]))
-                self.seated[name] = _Seated(name, data.get("account"), data.get("bot"))
-                if data.get("bot"):
-                    self.bots[name] = make_bot(str(data["bot"]), self.bot_rng)
-            elif kind == "bots":
-                for seat in data["seats"]:
-                    if seat in table.seats:
-                        continue
-                    bot_name = self._bot_name(int(seat))
-                    buy_in = self.config.max_buy_in
-                    table.sit_down(bot_name, buy_in, seat=int(seat))
-                    self.seated[bot_name] = _Seated(bot_name, None, str(data["kind"]))
-                    self.bots[bot_name] = make_bot(str(data["kind"]), self.bot_rng)
-            elif kind == "leave":
-                table.leave(name)
-            elif kind == "sit_out":
-                table.sit_out(name)
-            elif kind == "sit_in":
-                table.sit_in(name, post=bool(data.get("post")))
-            elif kind == "auto_post":
-                table.set_auto_post(name, bool(data["on"]))
-            elif kind == "top_up":
-                if table.player(name).status is SeatStatus.BUSTED:
-                    table.rebuy(name, int(data["amount"]))
-                else:
-                    table.top_up(name, int(data["amount"]))
-            elif kind == "answer":
-                table.answer(name, bool(data["accept"]))
-            elif kind == "act":
+            if kind == "act":
                 table.act(name, _action_of(data))
                 self.applied[name] = int(data["action_id"])
             elif kind == "tick":
@@ -687,18 +726,56 @@ class TableTask:
                 if not table.in_hand:
                     self._tick_seed = bytes.fromhex(str(data["seed"]))
                     self.rng.restart(self._tick_seed, BUTTON_LABEL)
-                    table.start_hand()
+                    if self.tournament is not None:
+                        self.tournament.start_hands()
+                    else:
+                        table.start_hand()
+            elif kind == "answer":
+                table.answer(name, bool(data["accept"]))
+            elif kind == "sit_out":
+                table.sit_out(name)  # type: ignore[attr-defined]
+            elif kind == "sit_in" and isinstance(table, CashTable):
+                table.sit_in(name, post=bool(data.get("post")))
+            elif kind == "sit_in":
+                table.sit_in(name)  # type: ignore[attr-defined]
+            elif isinstance(table, CashTable):
+                self._apply_cash(table, kind, name, data)
             elif kind != "chat":
-                raise ValueError(f"unknown command {kind!r}")
+                raise ValueError(f"no {kind!r} at a tournament table")
         except (RoomError, IllegalActionError) as error:
             raise _RefusedError(
                 p.ErrorCode.ILLEGAL_ACTION if kind == "act" else p.ErrorCode.REFUSED, str(error)
             ) from None
 
+    def _apply_cash(self, table: CashTable, kind: str, name: str, data: dict[str, Any]) -> None:
+        """The commands only a cash table has: seats, bots, money, the invito option."""
+        if kind == "sit":
+            table.sit_down(name, int(data["buy_in"]), seat=int(data["seat"]))
+            self.seated[name] = _Seated(name, data.get("account"), data.get("bot"))
+        elif kind == "bots":
+            for seat in data["seats"]:
+                if seat in table.seats:
+                    continue
+                bot_name = self._bot_name(int(seat))
+                table.sit_down(bot_name, table.settings.max_buy_in, seat=int(seat))
+                self.seated[bot_name] = _Seated(bot_name, None, str(data["kind"]))
+                self.bots[bot_name] = make_bot(str(data["kind"]), self.bot_rng)
+        elif kind == "leave":
+            table.leave(name)
+        elif kind == "auto_post":
+            table.set_auto_post(name, bool(data["on"]))
+        elif kind == "top_up":
+            if table.player(name).status is SeatStatus.BUSTED:
+                table.rebuy(name, int(data["amount"]))
+            else:
+                table.top_up(name, int(data["amount"]))
+        elif kind != "chat":
+            raise ValueError(f"unknown command {kind!r}")
+
     def _bot_name(self, seat: int) -> str:
         number = seat
         while f"bot-{number}" in self.seated or f"bot-{number}" in (s.name for s in self.table):
-            number += self.config.seats
+            number += self.table.seat_count
         return f"bot-{number}"
 
     def _deck(self, plan: HandPlan) -> Sequence[Card]:
@@ -908,8 +985,10 @@ class TableTask:
     def _mirror_ledger(self, batch: Batch) -> None:
         """The room ledger's movements in and out of the table, as the database's."""
         ledger = self.table.ledger
-        table_key = f"table:{self.config.id}"
-        for index in range(self._ledger_seen, len(ledger)):
+        table_key = f"table:{self.table_id}"
+        for index in range(
+            self._ledger_seen if self.tournament is None else len(ledger), len(ledger)
+        ):
             entry = ledger[index]
             if entry.source.kind is AccountKind.PLAYER and entry.kind in _EXTERNAL_IN:
                 seated = self.seated.get(entry.source.owner)
@@ -936,6 +1015,29 @@ class TableTask:
             elif entry.kind is EntryKind.RAKE:
                 batch.moves.append(Move("rake", table_key, "house", entry.amount, None))
         self._ledger_seen = len(ledger)
+        tournament = self.tournament
+        if tournament is None:
+            return
+        assert isinstance(self.config, TournamentConfig)
+        pool = f"tournament:{self.config.id}"
+        for index in range(self._money_seen, len(tournament.money)):
+            entry = tournament.money[index]
+            if entry.kind is EntryKind.PRIZE and entry.destination.kind is AccountKind.PLAYER:
+                seated = self.seated.get(entry.destination.owner)
+                account = seated.account_id if seated is not None else None
+                batch.moves.append(Move("prize", pool, wallet_key(account), entry.amount, account))
+        self._money_seen = len(tournament.money)
+        if tournament.state is TournamentState.FINISHED and not self._standings_stored:
+            self._standings_stored = True
+            batch.standings = [
+                {
+                    "account": self.seated[f.name].account_id,
+                    "name": f.name,
+                    "place": f.place,
+                    "prize": f.prize,
+                }
+                for f in tournament.standings()
+            ]
 
     # ------------------------------------------------------------- replies
 
