@@ -1060,7 +1060,10 @@ def serve(
     typer.echo(
         f"Mazziere room at {settings.address} (database: {_shown_url(settings.database_url)})"
     )
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+    from mazziere.server.play import table_service
+
+    app = create_app(settings, services=[table_service])
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", ws_max_size=1 << 20)
 
 
 def _shown_url(url: str) -> str:

@@ -29,6 +29,7 @@ from mazziere.server.settings import Settings
 from mazziere.server.storage import Database
 from mazziere.server.storage.lobby import open_default_lobby
 from mazziere.server.storage.models import utc_now
+from mazziere.server.ws import add_websocket_route
 
 __all__ = ["RoomService", "create_app"]
 
@@ -93,6 +94,7 @@ def create_app(
     )
     app.add_middleware(CsrfMiddleware, allowed_origins=settings.public_origins)
     install_error_handlers(app)
+    add_websocket_route(app)
     app.include_router(accounts.router)
     app.include_router(lobby.router)
     app.include_router(private_tables.router)

@@ -64,6 +64,10 @@ class Settings(BaseSettings):
     )
     """argon2id parameters (argon2-cffi's profiles); ``CHEAPEST`` only in tests."""
     open_default_lobby: bool = True
+    bot_seconds: float = Field(default=0.8, ge=0)
+    """How long a bot takes to act (0 in tests)."""
+    next_hand_seconds: float = Field(default=2.0, ge=0)
+    """The pause between the end of a hand and the next deal."""
     """Open the default tables and sit & gos when the database has none."""
 
     @property

@@ -1031,6 +1031,7 @@ class TableTask:
             self._standings_stored = True
             batch.standings = [
                 {
+                    "tournament": self.config.id,
                     "account": self.seated[f.name].account_id,
                     "name": f.name,
                     "place": f.place,
@@ -1132,9 +1133,10 @@ class TableService:
         self.bot_seconds = bot_seconds
         self.tasks: dict[str, TableTask] = {}
 
-    async def open(self, config: TableConfig) -> TableTask:
+    async def open(self, config: TableConfig | TournamentConfig) -> TableTask:
         """Rebuild a table from its stored commands and start its task."""
         task = TableTask(config, self.store, self.bus, bot_seconds=self.bot_seconds)
+        await task.begin()
         await task.rebuild()
         self.tasks[task.id] = task
         task.start()

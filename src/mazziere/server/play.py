@@ -1,0 +1,189 @@
+"""The real-time room while the server runs: the table service, its store, the bus, ``/ws``.
+
+:func:`table_service` is a room service (``create_app(services=...)``): at
+start it opens a task for every open cash table and every running sit & go
+of the database (rebuilding each from its stored commands, so a hand that
+was being played goes on at the same decision), serves ``/ws`` through
+:class:`~mazziere.server.ws.Play`, and learns from the lobby when a table
+or a tournament changes (:class:`TableWatcher`).  At stop it stops the tasks;
+what they stored is the room.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, WebSocket
+from sqlalchemy import select
+
+from mazziere.room.structure import Stakes
+from mazziere.server.accounts import account_from_cookies
+from mazziere.server.bus import LocalBus
+from mazziere.server.context import RoomContext
+from mazziere.server.storage.lobby import tournament_settings
+from mazziere.server.storage.models import (
+    RoomTable,
+    Tournament,
+    TournamentRegistration,
+    TournamentStanding,
+)
+from mazziere.server.table_store import DatabaseTableStore
+from mazziere.server.tables import Player, TableConfig, TableService, TournamentConfig
+from mazziere.server.ws import Play
+
+__all__ = ["TableWatcher", "table_config", "table_service"]
+
+
+def table_config(row: RoomTable, *, next_hand_seconds: float = 2.0) -> TableConfig:
+    """The table service's view of a cash table row."""
+    return TableConfig(
+        id=row.id,
+        name=row.name,
+        rules=row.rules,
+        seats=row.seats,
+        stakes=Stakes(small_blind=row.small_blind, big_blind=row.big_blind, ante=row.ante),
+        min_buy_in=row.min_buy_in,
+        max_buy_in=row.max_buy_in,
+        decision_seconds=float(row.decision_seconds),
+        time_bank_seconds=float(row.time_bank_seconds),
+        bots_allowed=row.bots_allowed,
+        next_hand_seconds=next_hand_seconds,
+    )
+
+
+class TableWatcher:
+    """What the lobby tells the table service: a table or a tournament changed."""
+
+    def __init__(self, service: TableService, room: RoomContext) -> None:
+        self.service = service
+        self.room = room
+
+    @property
+    def _pause(self) -> float:
+        return float(getattr(self.room.settings, "next_hand_seconds", 2.0))
+
+    async def table_changed(self, table_id: int) -> None:
+        """A new table opens its task (changes to a running one wait for a later stage)."""
+        if str(table_id) in self.service.tasks:
+            return
+        async with self.room.db.session() as session:
+            row = await session.get(RoomTable, table_id)
+            of_tournaments = await _tournament_tables(session)
+        if row is not None and row.state != "closed" and row.id not in of_tournaments:
+            await self.service.open(table_config(row, next_hand_seconds=self._pause))
+
+    async def tournament_changed(self, tournament_id: int) -> None:
+        """A sit & go that filled starts: its table, its task, its first hand."""
+        async with self.room.db.session() as session:
+            tournament = await session.get(Tournament, tournament_id)
+            if tournament is None or tournament.state != "running":
+                return
+            config = await self._tournament_config(session, tournament)
+            await session.commit()
+        if config is not None and str(config.table_id) not in self.service.tasks:
+            await self.service.open(config)
+
+    async def _tournament_config(
+        self, session: object, tournament: Tournament
+    ) -> TournamentConfig | None:
+        from sqlalchemy.ext.asyncio import AsyncSession
+
+        from mazziere.server.storage.models import Account
+
+        assert isinstance(session, AsyncSession)
+        table_id = await session.scalar(
+            select(TournamentStanding.table_id).where(
+                TournamentStanding.tournament_id == tournament.id
+            )
+        )
+        rows = await session.execute(
+            select(Account)
+            .join(TournamentRegistration, TournamentRegistration.account_id == Account.id)
+            .where(TournamentRegistration.tournament_id == tournament.id)
+            .order_by(TournamentRegistration.id)
+        )
+        accounts = [row[0] for row in rows]
+        if table_id is None:
+            table = RoomTable(
+                name=f"{tournament.name} #{tournament.id}",
+                rules=tournament.rules,
+                seats=tournament.seats,
+                min_buy_in=tournament.starting_stack,
+                max_buy_in=tournament.starting_stack,
+                bots_allowed=False,
+                private=True,
+                lobby=False,
+                state="open",
+            )
+            session.add(table)
+            await session.flush()
+            table_id = table.id
+            for account in accounts:
+                session.add(
+                    TournamentStanding(
+                        tournament_id=tournament.id,
+                        account_id=account.id,
+                        chips=tournament.starting_stack,
+                        table_id=table_id,
+                    )
+                )
+            await session.flush()
+        settings = await tournament_settings(session, tournament)
+        return TournamentConfig(
+            id=tournament.id,
+            table_id=int(table_id),
+            settings=settings,
+            players=tuple((a.id, a.display_name) for a in accounts),
+            next_hand_seconds=self._pause,
+        )
+
+
+async def _tournament_tables(session: object) -> set[int]:
+    """The tables that belong to a tournament (its standings say where each player sits)."""
+    from sqlalchemy.ext.asyncio import AsyncSession
+
+    assert isinstance(session, AsyncSession)
+    found = await session.scalars(
+        select(TournamentStanding.table_id).where(TournamentStanding.table_id.is_not(None))
+    )
+    return {int(t) for t in found if t is not None}
+
+
+@asynccontextmanager
+async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
+    """Run the table service while the server runs."""
+    bus = LocalBus()
+    settings = room.settings
+    service = TableService(
+        DatabaseTableStore(room.db),
+        bus,
+        bot_seconds=float(getattr(settings, "bot_seconds", 0.8)),
+    )
+    watcher = TableWatcher(service, room)
+
+    async def authenticate(websocket: WebSocket) -> Player | None:
+        async with room.db.session() as session:
+            viewer = await account_from_cookies(session, dict(websocket.cookies), now=room.now())
+        if viewer is None:
+            return None
+        return Player(viewer.account.id, viewer.account.display_name)
+
+    async with room.db.session() as session:
+        tables = list(await session.scalars(select(RoomTable).where(RoomTable.state != "closed")))
+        of_tournaments = await _tournament_tables(session)
+        running = list(
+            await session.scalars(select(Tournament).where(Tournament.state == "running"))
+        )
+    for row in tables:
+        if row.id not in of_tournaments:
+            await service.open(table_config(row, next_hand_seconds=watcher._pause))
+    for tournament in running:
+        await watcher.tournament_changed(tournament.id)
+    room.watcher = watcher
+    app.state.play = Play(service, bus, authenticate, allowed_origins=settings.public_origins)
+    try:
+        yield
+    finally:
+        app.state.play = None
+        await service.stop()

@@ -1,0 +1,280 @@
+"""End-to-end helpers: the real ``mazziere serve`` process and real WebSocket clients.
+
+:func:`running_room` starts the server on a free port of 127.0.0.1 (bots
+and the pause between hands at 0 s so hundreds of hands play in seconds)
+and stops it at the end of the block (SIGINT), or lets a test stop it
+harder (:meth:`Room.stop` with SIGTERM or SIGKILL) and start it again on
+the same database.  :class:`Person` is a browser: a guest account over
+REST, then one WebSocket carrying all its tables; it keeps every message it
+receives and plays the turns announced to it with a seeded policy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+from mazziere.server.security import CSRF_COOKIE
+from tests.server_process import free_port
+
+
+@dataclass
+class Room:
+    """A ``mazziere serve`` process on ``port`` with the database ``url``."""
+
+    url: str
+    folder: Path
+    schema: str | None = None
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[str] | None = None
+    starts: int = 0
+
+    @property
+    def address(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def log(self) -> str:
+        return "".join(
+            path.read_text(encoding="utf-8", errors="replace")
+            for path in sorted(self.folder.glob("serve-*.log"))
+        )
+
+    def start(self, timeout: float = 90.0) -> None:
+        env = {
+            **os.environ,
+            "MAZZIERE_PASSWORD_PROFILE": "CHEAPEST",
+            "MAZZIERE_BOT_SECONDS": "0",
+            "MAZZIERE_NEXT_HAND_SECONDS": "0",
+            "XDG_DATA_HOME": str(self.folder / "data"),
+        }
+        if self.schema is not None:
+            env["MAZZIERE_DATABASE_SCHEMA"] = self.schema
+        command = [
+            sys.executable, "-m", "mazziere.cli", "serve",
+            "--host", "127.0.0.1", "--port", str(self.port), "--database-url", self.url,
+        ]  # fmt: skip
+        self.starts += 1
+        log = self.folder / f"serve-{self.starts}.log"
+        with log.open("w", encoding="utf-8") as sink:
+            self.process = subprocess.Popen(
+                command, stdout=sink, stderr=subprocess.STDOUT, text=True, env=env
+            )
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise AssertionError(f"the server stopped at start:\n{self.log()}")
+            try:
+                if httpx.get(f"{self.address}/api/session", timeout=2).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the server did not answer in {timeout} s:\n{self.log()}")
+            time.sleep(0.2)
+
+    def stop(self, how: signal.Signals = signal.SIGINT) -> None:
+        process = self.process
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(how)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+        self.process = None
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.address, timeout=30)
+
+    def audit(self) -> dict[str, Any]:
+        with self.http() as client:
+            answer: dict[str, Any] = client.get("/api/ledger/audit").json()
+            return answer
+
+    def tables(self) -> list[dict[str, Any]]:
+        with self.http() as client:
+            tables: list[dict[str, Any]] = client.get("/api/tables").json()["tables"]
+            return tables
+
+
+@contextlib.contextmanager
+def running_room(url: str, folder: Path, schema: str | None = None) -> Iterator[Room]:
+    room = Room(url, folder, schema)
+    room.start()
+    try:
+        yield room
+    finally:
+        room.stop()
+
+
+CARD = r'"([2-9TJQKA][shdc])"'
+
+
+class Person:
+    """A guest with a browser: REST for the account, one WebSocket for every table.
+
+    ``plays`` says which tables it acts at (a spectator plays none); its
+    choices come from a seeded policy over the legal actions it is shown.
+    """
+
+    def __init__(self, room: Room, seed: int, *, label: str = "") -> None:
+        self.room = room
+        self.rng = random.Random(seed)
+        self.label = label
+        self.http = room.http()
+        self.http.get("/api/session")
+        answer = self.http.post(
+            "/api/guest", headers={"X-CSRF-Token": self.http.cookies.get(CSRF_COOKIE) or ""}
+        )
+        assert answer.status_code == 201, answer.text
+        self.account: dict[str, Any] = answer.json()["account"]
+        self.name: str = self.account["name"] or f"guest-{self.account['id']}"
+        self.messages: list[dict[str, Any]] = []
+        self.texts: list[str] = []
+        self.ws: ClientConnection | None = None
+        self.plays: set[str] = set()
+        self.hole: dict[str, list[str]] = {}
+        self.position: dict[str, int | None] = {}
+        self.scripted: dict[str, Any] = {}
+        """table -> a function(person, turn) giving the act message's fields, None to let
+        the policy choose, or False to leave the turn unanswered."""
+        self._reader: asyncio.Task[None] | None = None
+        self.errors: list[dict[str, Any]] = []
+        self._pending: dict[str, dict[str, Any]] = {}
+        self.topping: dict[str, bool] = {}
+        self.calling: dict[str, bool] = {}
+        self.closed = asyncio.Event()
+
+    def post(self, path: str, body: Any = None) -> Any:
+        csrf = self.http.cookies.get(CSRF_COOKIE) or ""
+        return self.http.post(path, json=body, headers={"X-CSRF-Token": csrf})
+
+    def cookie_header(self) -> str:
+        return "; ".join(f"{name}={value}" for name, value in self.http.cookies.items())
+
+    async def connect(self) -> None:
+        url = self.room.address.replace("http://", "ws://") + "/ws"
+        self.closed.clear()
+        self.ws = await connect(url, additional_headers={"Cookie": self.cookie_header()})
+        self._reader = asyncio.create_task(self._read(self.ws))
+
+    def close(self) -> None:
+        """Close the browser's HTTP client (its WebSocket is closed by disconnect)."""
+        self.http.close()
+
+    async def disconnect(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+
+    async def send(self, **message: Any) -> None:
+        assert self.ws is not None
+        await self.ws.send(json.dumps({"v": 1, **message}))
+
+    def last_seq(self, table: str) -> int:
+        seqs = [m["seq"] for m in self.messages if m.get("table") == table and "seq" in m]
+        return max(seqs, default=0)
+
+    async def _read(self, ws: ClientConnection) -> None:
+        try:
+            async for text in ws:
+                assert isinstance(text, str)
+                message = json.loads(text)
+                self.texts.append(text)
+                self.messages.append(message)
+                await self._react(message)
+        except Exception:  # the server went away: the test reconnects or ends
+            pass
+        finally:
+            self.closed.set()
+
+    def seen(self, kind: str, table: str | None = None) -> list[dict[str, Any]]:
+        return [
+            m for m in self.messages
+            if m["type"] == kind and (table is None or m.get("table") == table)
+        ]  # fmt: skip
+
+    async def _react(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        table = message.get("table")
+        if kind == "error":
+            self.errors.append(message)
+            if message.get("of") == "act" and table in self.plays and self._pending:
+                # The policy's choice was refused (a draw of too many cards, say): play safe.
+                turn = self._pending.pop(table, None)
+                if turn is not None:
+                    await self.send(type="act", table=table, action_id=turn["action_id"],
+                                    kind=safe(turn["legal"]))  # fmt: skip
+            return
+        if kind == "hand_started" and table is not None:
+            names = message["names"]
+            self.position[table] = names.index(self.name) if self.name in names else None
+            self.hole[table] = []
+        elif kind == "record" and table is not None:
+            record = message["record"]
+            if record.get("position") == self.position.get(table):
+                cards = [c for c in record.get("cards", []) if c != "??"]
+                if record["type"] == "hole_cards":
+                    self.hole[table].extend(cards)
+                elif record["type"] == "discard":
+                    self.hole[table] = [c for c in self.hole[table] if c not in cards]
+        elif kind == "offer" and table in self.plays and message["name"] == self.name:
+            # Post the invito, pay to rejoin a parol pot: yes, mostly.
+            await self.send(type="answer", table=table, accept=self.rng.random() < 0.8)
+        elif kind == "turn" and table in self.plays and message["name"] == self.name:
+            if message["legal"] is None:
+                return
+            self._pending[table] = message
+            choice = self.scripted.get(table)
+            fields = choice(self, message) if choice is not None else None
+            if fields is False:
+                return  # the script holds this turn (the test acts later)
+            if fields is None:
+                fields = self.choose(table, message["legal"])
+            await self.send(type="act", table=table, action_id=message["action_id"], **fields)
+
+    def choose(self, table: str, legal: dict[str, Any]) -> dict[str, Any]:
+        """The seeded policy: mostly check or call, sometimes bet, raise, fold or all-in."""
+        kinds = legal["kinds"]
+        rng = self.rng
+        if "draw" in kinds:
+            hole = list(self.hole.get(table, []))
+            count = rng.choice([0, 0, 1, 2, 3, 3, 4])
+            return {"kind": "draw", "cards": rng.sample(hole, min(count, len(hole)))}
+        if "show" in kinds or "muck" in kinds:
+            return {"kind": rng.choice([k for k in ("show", "muck") if k in kinds])}
+        weights = {"check": 6, "call": 5, "parol": 3, "bet": 2, "raise": 1, "fold": 1,
+                   "all-in": 0.3}  # fmt: skip
+        options = [k for k in weights if k in kinds]
+        if legal["to_call"] == 0 and "check" in options and "fold" in options:
+            options.remove("fold")
+        kind = rng.choices(options, [weights[k] for k in options])[0]
+        if kind in ("bet", "raise"):
+            return {"kind": kind, "amount": legal["min_to"]}
+        return {"kind": kind}
+
+
+def safe(legal: dict[str, Any]) -> str:
+    """The action that is always allowed when offered: check, call, stand pat, muck, fold."""
+    for kind in ("check", "call", "draw", "muck", "show", "fold"):
+        if kind in legal["kinds"]:
+            return kind
+    return str(legal["kinds"][0])
