@@ -11,7 +11,7 @@ every card of their own, that each hand's commitment came before its first
 card and its seed only with its end (and hashes to the commitment), and
 that every stored history passes ``verify-deck``.
 
-HANDS hands are played at each table (300 in all, about a minute on this 2-core
+HANDS hands are played at each table (180 in all, under a minute on this 2-core
 machine while other work loads it; ``MAZZIERE_TEST_HANDS=1000`` plays more).
 """
 
@@ -29,7 +29,7 @@ from pathlib import Path
 from mazziere.fair import verify
 from tests.play_room import CARD, Person, Room, running_room
 
-HANDS = int(os.environ.get("MAZZIERE_TEST_HANDS", "100"))
+HANDS = int(os.environ.get("MAZZIERE_TEST_HANDS", "60"))
 """Hands played at each of the three tables."""
 
 

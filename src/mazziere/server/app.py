@@ -21,7 +21,7 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontext
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 
-from mazziere.server import accounts, hands, lobby, private_tables
+from mazziere.server import accounts, hands, lobby, play, private_tables
 from mazziere.server.context import RoomContext
 from mazziere.server.errors import install_error_handlers
 from mazziere.server.security import CsrfMiddleware, LoginLimiter, password_hasher
@@ -95,6 +95,7 @@ def create_app(
     app.add_middleware(CsrfMiddleware, allowed_origins=settings.public_origins)
     install_error_handlers(app)
     add_websocket_route(app)
+    app.include_router(play.router)
     app.include_router(accounts.router)
     app.include_router(lobby.router)
     app.include_router(private_tables.router)

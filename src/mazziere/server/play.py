@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Annotated
 
-from fastapi import FastAPI, WebSocket
+from fastapi import APIRouter, Body, FastAPI, WebSocket
+from pydantic import BaseModel
 from sqlalchemy import select
 
+from mazziere.fair import FairnessError, verify
 from mazziere.room.structure import Stakes
 from mazziere.server.accounts import account_from_cookies
 from mazziere.server.bus import LocalBus
@@ -32,7 +35,39 @@ from mazziere.server.table_store import DatabaseTableStore
 from mazziere.server.tables import Player, TableConfig, TableService, TournamentConfig
 from mazziere.server.ws import Play
 
-__all__ = ["TableWatcher", "table_config", "table_service"]
+__all__ = ["TableWatcher", "router", "table_config", "table_service"]
+
+router = APIRouter(prefix="/api", tags=["fairness"])
+
+
+class FairnessOut(BaseModel):
+    """A hand's cards checked against its seed (docs/fairness.md)."""
+
+    fair: bool
+    commitment: str | None = None
+    cards_checked: int = 0
+    cards_hidden: int = 0
+    reshuffled_checked: int = 0
+    message: str
+
+
+@router.post("/verify-deck", summary="Check a hand history's cards against its revealed seed")
+async def verify_deck(
+    history: Annotated[str, Body(media_type="text/plain", max_length=1 << 20)],
+) -> FairnessOut:
+    """What ``mazziere verify-deck HAND.phh`` prints, for a history sent as the body."""
+    try:
+        checked = verify(history)
+    except FairnessError as error:
+        return FairnessOut(fair=False, message=str(error))
+    return FairnessOut(
+        fair=True,
+        commitment=checked.commitment,
+        cards_checked=checked.cards_checked,
+        cards_hidden=checked.cards_hidden,
+        reshuffled_checked=checked.reshuffled_checked,
+        message=checked.describe(),
+    )
 
 
 def table_config(row: RoomTable, *, next_hand_seconds: float = 2.0) -> TableConfig:
