@@ -449,8 +449,14 @@ class TableTask:
 
     async def submit(self, player: Player | None, message: Any, outbox: Outbox | None) -> None:
         """Queue a message for the table and wait until it is handled (replies go to outbox)."""
+        running = self._task
+        if running is None or running.done():
+            raise RuntimeError(f"table {self.id} is not running")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         await self.queue.put(_Request(player, message, outbox, done))
+        await asyncio.wait({done, running}, return_when=asyncio.FIRST_COMPLETED)
+        if not done.done():
+            raise RuntimeError(f"table {self.id} stopped")
         await done
 
     async def _loop(self) -> None:
@@ -1023,8 +1029,9 @@ class TableTask:
         for index in range(self._money_seen, len(tournament.money)):
             entry = tournament.money[index]
             if entry.kind is EntryKind.PRIZE and entry.destination.kind is AccountKind.PLAYER:
-                seated = self.seated.get(entry.destination.owner)
-                account = seated.account_id if seated is not None else None
+                # Eliminated players have left the table, not the tournament: their prize
+                # goes to the account they registered with.
+                account = dict((n, a) for a, n in self.config.players)[entry.destination.owner]
                 batch.moves.append(Move("prize", pool, wallet_key(account), entry.amount, account))
         self._money_seen = len(tournament.money)
         if tournament.state is TournamentState.FINISHED and not self._standings_stored:
@@ -1032,7 +1039,7 @@ class TableTask:
             batch.standings = [
                 {
                     "tournament": self.config.id,
-                    "account": self.seated[f.name].account_id,
+                    "account": dict((n, a) for a, n in self.config.players)[f.name],
                     "name": f.name,
                     "place": f.place,
                     "prize": f.prize,

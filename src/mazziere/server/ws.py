@@ -187,4 +187,9 @@ async def _read(websocket: WebSocket, connection: Connection, service: TableServ
             )
             connection.offer(p.dump(refusal))
             continue
-        await task.submit(connection.account, message, connection)
+        try:
+            await task.submit(connection.account, message, connection)
+        except RuntimeError as error:  # the table's task stopped: say so, keep the socket
+            refusal = p.Error(code=p.ErrorCode.INTERNAL, message=str(error),
+                              table=message.table, of=message.type)  # fmt: skip
+            connection.offer(p.dump(refusal))
