@@ -165,9 +165,15 @@ async def play_moments(room: Room) -> dict[str, set[str]]:
 
 
 async def rebuy(people: list[Person], tid: str, table: dict[str, Any]) -> None:
+    """Buy in again when broke; at the Hold'em table, call bots again when they left broke."""
     seats = people[0].seen("seats", tid)
     if not seats:
         return
+    if table["rules"] == "holdem":
+        missing = 4 - len(seats[-1]["seats"])
+        if missing > 0 and not people[0].calling.get(tid):
+            await people[0].send(type="add_bots", table=tid, count=missing, kind="random")
+        people[0].calling[tid] = missing > 0
     for role, person in enumerate(people):
         mine = [s for s in seats[-1]["seats"] if s["name"] == person.name]
         busted = bool(mine) and mine[0]["status"] == "busted"
