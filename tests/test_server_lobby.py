@@ -141,3 +141,20 @@ def test_one_table_of_the_lobby(app_client: TestClient) -> None:
     (first, *_) = browser.get("/api/tables").json()["tables"]
     assert browser.get(f"/api/tables/{first['id']}").json() == first
     assert error_code(browser.get("/api/tables/999")) == "no_such_table"
+
+
+def test_ids_out_of_range_are_bad_input_not_a_crash(app_client: TestClient) -> None:
+    browser = RoomClient(app_client)
+    browser.guest()
+    for path in (
+        "/api/tournaments/99999999999",
+        "/api/tables/0",
+        "/api/hands/99999999999/phh",
+        "/api/hands?before=99999999999",
+        "/api/tournaments?max_buy_in=10000000000000000000000",
+    ):
+        answer = browser.get(path)
+        assert (answer.status_code, error_code(answer)) == (422, "invalid_input"), path
+    registration = browser.post("/api/tournaments/99999999999/registration")
+    assert error_code(registration) == "invalid_input"
+    assert browser.audit()["entries"] == 1  # the guest's grant alone

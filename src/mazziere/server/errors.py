@@ -7,16 +7,21 @@ writes, and a database refusal rolls the whole transaction back.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-__all__ = ["ApiError", "error_body", "install_error_handlers"]
+__all__ = ["MAX_ID", "ApiError", "RowId", "error_body", "install_error_handlers"]
 
 log = logging.getLogger("mazziere.server")
+
+MAX_ID = 2**31 - 1
+"""The largest row id (PostgreSQL's ``integer``): a larger one is bad input, not a crash."""
+RowId = Annotated[int, Path(ge=1, le=MAX_ID)]
+"""A row id in a path (a table, a tournament, a request, a hand)."""
 
 _STATUS_CODES = {
     400: "bad_request",

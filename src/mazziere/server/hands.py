@@ -23,7 +23,7 @@ from sqlalchemy import select
 
 from mazziere.history import phh
 from mazziere.server.accounts import DbSession, LoggedIn
-from mazziere.server.errors import ApiError
+from mazziere.server.errors import MAX_ID, ApiError, RowId
 from mazziere.server.storage.models import Hand, HandSeat
 
 __all__ = ["player_view", "router"]
@@ -116,7 +116,9 @@ async def my_hands(
     db: DbSession,
     viewer: LoggedIn,
     limit: int = Query(default=50, ge=1, le=500),
-    before: int | None = Query(default=None, ge=1, description="Only hands older than this id."),
+    before: int | None = Query(
+        default=None, ge=1, le=MAX_ID, description="Only hands older than this id."
+    ),
 ) -> HandsOut:
     """Newest first; page with ``before``."""
     query = (
@@ -151,7 +153,7 @@ async def my_hands(
     summary="Download a hand as PHH, with only what you saw",
     response_class=PlainTextResponse,
 )
-async def download_hand(hand_id: int, db: DbSession, viewer: LoggedIn) -> PlainTextResponse:
+async def download_hand(hand_id: RowId, db: DbSession, viewer: LoggedIn) -> PlainTextResponse:
     """The hand's PHH as this player saw it (404 for a hand they were not dealt into)."""
     found = await db.execute(
         select(Hand, HandSeat)

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.rules import RULESETS
 from mazziere.server.accounts import DbSession, LoggedIn, MaybeLoggedIn, Room
-from mazziere.server.errors import ApiError
+from mazziere.server.errors import ApiError, RowId
 from mazziere.server.storage import ledger, seating
 from mazziere.server.storage import lobby as store
 from mazziere.server.storage.models import (
@@ -226,7 +226,7 @@ async def list_tournaments(
     state: Annotated[
         str | None, Query(pattern="^(registering|running|finished|cancelled)$")
     ] = None,
-    max_buy_in: Annotated[int | None, Query(ge=0)] = None,
+    max_buy_in: Annotated[int | None, Query(ge=0, le=10**15)] = None,
 ) -> TournamentsOut:
     """Tournaments, newest first, filtered by rule set, state and buy-in."""
     check_rules(rules)
@@ -279,7 +279,7 @@ class TournamentDetailsOut(TournamentOut):
 
 
 @router.get("/tables/{table_id}", summary="One table of the lobby")
-async def get_table(table_id: int, db: DbSession) -> TableOut:
+async def get_table(table_id: RowId, db: DbSession) -> TableOut:
     """A public table (private tables are reached through their invite)."""
     table = await db.get(RoomTable, table_id)
     if table is None or table.private:
@@ -289,7 +289,7 @@ async def get_table(table_id: int, db: DbSession) -> TableOut:
 
 @router.get("/tournaments/{tournament_id}", summary="One tournament: levels, players, standings")
 async def get_tournament(
-    tournament_id: int, db: DbSession, viewer: MaybeLoggedIn
+    tournament_id: RowId, db: DbSession, viewer: MaybeLoggedIn
 ) -> TournamentDetailsOut:
     """Everything the lobby shows about a tournament."""
     tournament = await db.get(Tournament, tournament_id)
@@ -349,7 +349,7 @@ async def get_tournament(
     summary="Register for a tournament (buy-in and fee paid from the wallet)",
 )
 async def register(
-    tournament_id: int, db: DbSession, room: Room, viewer: LoggedIn
+    tournament_id: RowId, db: DbSession, room: Room, viewer: LoggedIn
 ) -> TournamentOut:
     """Pay the buy-in into the prize pool and the fee to the house; a sit & go that fills
     starts (and a new one like it opens in the lobby)."""
@@ -421,7 +421,7 @@ async def register(
     summary="Unregister before the start (buy-in and fee refunded)",
 )
 async def unregister(
-    tournament_id: int, db: DbSession, room: Room, viewer: LoggedIn
+    tournament_id: RowId, db: DbSession, room: Room, viewer: LoggedIn
 ) -> TournamentOut:
     """Refund the buy-in from the prize pool and the fee from the house."""
     account = viewer.account
@@ -488,7 +488,7 @@ async def _public_table(db: AsyncSession, table_id: int) -> RoomTable:
 
 
 @router.get("/tables/{table_id}/waiting-list", summary="A table's waiting list")
-async def waiting_list(table_id: int, db: DbSession, viewer: LoggedIn) -> WaitingOut:
+async def waiting_list(table_id: RowId, db: DbSession, viewer: LoggedIn) -> WaitingOut:
     """Who waits for a seat, first come first."""
     table = await _public_table(db, table_id)
     return await _waiting_out(db, table.id, viewer.account.id)
@@ -498,7 +498,7 @@ async def waiting_list(table_id: int, db: DbSession, viewer: LoggedIn) -> Waitin
     "/tables/{table_id}/waiting-list", status_code=201, summary="Wait for a seat at a full table"
 )
 async def join_waiting_list(
-    table_id: int, db: DbSession, room: Room, viewer: LoggedIn
+    table_id: RowId, db: DbSession, room: Room, viewer: LoggedIn
 ) -> WaitingOut:
     """The first seat that frees up is offered to the first player waiting."""
     table = await _public_table(db, table_id)
@@ -523,7 +523,7 @@ async def join_waiting_list(
 
 @router.delete("/tables/{table_id}/waiting-list", summary="Leave a waiting list")
 async def leave_waiting_list(
-    table_id: int, db: DbSession, room: Room, viewer: LoggedIn
+    table_id: RowId, db: DbSession, room: Room, viewer: LoggedIn
 ) -> WaitingOut:
     """Give up your place."""
     table = await _public_table(db, table_id)

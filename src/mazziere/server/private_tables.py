@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from mazziere.room.errors import RoomError
 from mazziere.room.structure import Stakes
 from mazziere.server.accounts import DbSession, LoggedIn, Room
-from mazziere.server.errors import ApiError
+from mazziere.server.errors import ApiError, RowId
 from mazziere.server.lobby import StakesOut, TableOut, check_rules, stakes_out, table_out
 from mazziere.server.storage import ledger
 from mazziere.server.storage import lobby as store
@@ -260,7 +260,7 @@ async def ask_to_sit(
 
 
 @router.get("/private-tables/{table_id}/requests", summary="The requests to sit (host)")
-async def list_requests(table_id: int, db: DbSession, viewer: LoggedIn) -> list[SeatRequestOut]:
+async def list_requests(table_id: RowId, db: DbSession, viewer: LoggedIn) -> list[SeatRequestOut]:
     """Every request, oldest first."""
     table = await _hosted(db, table_id, viewer.account.id)
     rows = await db.scalars(
@@ -290,7 +290,7 @@ async def _decide(
     "/private-tables/{table_id}/requests/{request_id}/approve", summary="Let a player sit (host)"
 )
 async def approve(
-    table_id: int, request_id: int, db: DbSession, room: Room, viewer: LoggedIn
+    table_id: RowId, request_id: RowId, db: DbSession, room: Room, viewer: LoggedIn
 ) -> SeatRequestOut:
     """The player may now take a seat."""
     return await _decide(
@@ -302,7 +302,7 @@ async def approve(
     "/private-tables/{table_id}/requests/{request_id}/refuse", summary="Refuse a player (host)"
 )
 async def refuse(
-    table_id: int, request_id: int, db: DbSession, room: Room, viewer: LoggedIn
+    table_id: RowId, request_id: RowId, db: DbSession, room: Room, viewer: LoggedIn
 ) -> SeatRequestOut:
     """The player may not sit (they may ask again)."""
     return await _decide(
@@ -333,7 +333,7 @@ async def _set_state(
 
 @router.post("/private-tables/{table_id}/pause", summary="Pause after this hand (host)")
 async def pause(
-    table_id: int, request: Request, db: DbSession, room: Room, viewer: LoggedIn
+    table_id: RowId, request: Request, db: DbSession, room: Room, viewer: LoggedIn
 ) -> PrivateTableOut:
     """No new hand starts until the host resumes; a hand in progress is played out."""
     return await _set_state(
@@ -343,7 +343,7 @@ async def pause(
 
 @router.post("/private-tables/{table_id}/resume", summary="Resume a paused table (host)")
 async def resume(
-    table_id: int, request: Request, db: DbSession, room: Room, viewer: LoggedIn
+    table_id: RowId, request: Request, db: DbSession, room: Room, viewer: LoggedIn
 ) -> PrivateTableOut:
     """Hands are dealt again."""
     return await _set_state(
@@ -354,7 +354,7 @@ async def resume(
 @router.post("/private-tables/{table_id}/stakes", summary="Change the stakes (host)")
 async def change_stakes(
     *,
-    table_id: int,
+    table_id: RowId,
     given: StakesIn,
     request: Request,
     db: DbSession,
@@ -388,7 +388,7 @@ async def change_stakes(
 
 
 @router.get("/private-tables/{table_id}/settle-up", summary="Each player's buy-ins and result")
-async def settle_up(table_id: int, db: DbSession, viewer: LoggedIn) -> SettleUpOut:
+async def settle_up(table_id: RowId, db: DbSession, viewer: LoggedIn) -> SettleUpOut:
     """For the host and every player who sat: bought in, cashed out, chips now, result."""
     table = await db.get(RoomTable, table_id)
     if table is None or not table.private:
