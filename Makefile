@@ -36,7 +36,7 @@ MYPY_PATHS = $(filter-out $(foreach d,$(filter-out %.py,$(ENGINE)),$(d)/%),$(ENG
 # The terminal client: typed as strictly (not pure: it owns the screen and the clock).
 MYPY_PATHS += src/mazziere/tui
 # Provably fair deals and the room's real-time part (protocol, bus, tables, sockets).
-MYPY_PATHS += src/mazziere/fair.py src/mazziere/server
+MYPY_PATHS += src/mazziere/fair.py src/mazziere/server src/mazziere/web
 # The benchmarks (not in the package): typed as strictly too.
 MYPY_PATHS += benchmarks
 # Other rooms' histories through pokerkit (an optional dependency): typed as strictly.

@@ -19,7 +19,6 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.responses import HTMLResponse
 
 from mazziere.server import accounts, hands, lobby, play, private_tables
 from mazziere.server.context import RoomContext
@@ -30,19 +29,13 @@ from mazziere.server.storage import Database
 from mazziere.server.storage.lobby import open_default_lobby
 from mazziere.server.storage.models import utc_now
 from mazziere.server.ws import add_websocket_route
+from mazziere.web import install_web
 
 __all__ = ["RoomService", "create_app"]
 
 RoomService = Callable[[FastAPI, RoomContext], AbstractAsyncContextManager[None]]
 """A service that runs while the server runs (the table service is one)."""
 
-_HOME = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Mazziere</title></head>
-<body><h1>Mazziere</h1>
-<p>The room is open. <a href="/docs">The API</a> &middot;
-<a href="/api/tables">tables</a> &middot; <a href="/api/tournaments">tournaments</a></p>
-</body></html>
-"""
 
 
 def create_app(
@@ -101,8 +94,5 @@ def create_app(
     app.include_router(private_tables.router)
     app.include_router(hands.router)
 
-    @app.get("/", include_in_schema=False)
-    async def home() -> HTMLResponse:
-        return HTMLResponse(_HOME)
-
+    install_web(app)  # the browser client, at / (after every other route)
     return app

@@ -1,0 +1,612 @@
+// The room in the browser: the lobby over REST, the tables over one WebSocket (/ws).
+import { cardSvg, cardText } from "./cards.js";
+import { Words, chooseLanguage } from "./i18n.js";
+
+const RULES = ["italian-classic", "italian-32", "holdem"];
+const main = document.getElementById("main");
+let words = new Words(chooseLanguage());
+let fourColours = localStorage.getItem("mazziere.fourColours") === "1";
+
+const app = {
+  me: null,          // the player's name at tables (from the WebSocket's welcome)
+  account: null,
+  csrf: "",
+  lobby: [],         // the lobby's tables
+  filter: null,      // a rule set, or null for all
+  ws: null,
+  wsReady: null,
+  tables: {},        // table id -> its state
+  current: null,     // the table on screen
+};
+
+// ------------------------------------------------------------------ REST
+
+async function api(method, path, body) {
+  const options = { method, headers: {}, credentials: "same-origin" };
+  if (method !== "GET") options.headers["X-CSRF-Token"] = app.csrf;
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const answer = await fetch(path, options);
+  const data = await answer.json().catch(() => ({}));
+  if (!answer.ok) throw new Error(data.error?.message || answer.statusText);
+  return data;
+}
+
+async function session() {
+  const data = await api("GET", "/api/session");
+  app.csrf = data.csrf_token;
+  app.account = data.account;
+  return data.account;
+}
+
+async function ensureAccount() {
+  if (!(await session())) {
+    const data = await api("POST", "/api/guest");
+    app.account = data.account;
+    await session();
+  }
+  showWho();
+}
+
+function showWho() {
+  const who = document.getElementById("who");
+  if (!app.account) { who.textContent = ""; return; }
+  const name = app.account.name || app.me || `${words.t("guest")} ${app.account.id}`;
+  who.textContent = `${name} · ${words.t("balance")} ${app.account.balance}`;
+}
+
+// ------------------------------------------------------------- the socket
+
+function connect() {
+  if (app.wsReady) return app.wsReady;
+  app.wsReady = new Promise((resolve) => {
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+    const ws = new WebSocket(url);
+    app.ws = ws;
+    ws.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "welcome") {
+        app.me = message.player;
+        showWho();
+        for (const table of message.tables) {
+          tableState(table);
+          send({ type: "resume", table, last_seq: app.tables[table].seq });
+        }
+        resolve(message);
+        return;
+      }
+      receive(message);
+    };
+    ws.onclose = () => {
+      app.ws = null;
+      app.wsReady = null;
+      // Back after a gap: the welcome's resume asks for what was missed.
+      if (Object.keys(app.tables).length) setTimeout(() => connect(), 1000);
+    };
+  });
+  return app.wsReady;
+}
+
+function send(message) {
+  if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify({ v: 1, ...message }));
+}
+
+// ------------------------------------------------------------ table state
+
+function tableState(id) {
+  if (!app.tables[id]) {
+    const row = app.lobby.find((t) => String(t.id) === id);
+    app.tables[id] = {
+      id, rules: row?.rules ?? null, name: row?.name ?? id, seatCount: row?.seats ?? 6,
+      seq: 0, seats: [], carried: 0, hand: null, turn: null, turnAt: 0, log: [],
+      marked: new Set(), confirmingFold: false, error: "",
+    };
+  }
+  return app.tables[id];
+}
+
+function newHand(table, message) {
+  table.rules = message.rules;
+  const n = message.names.length;
+  table.hand = {
+    number: message.hand, names: message.names, seats: message.seats, button: message.button,
+    stacks: Array(n).fill(0), bets: Array(n).fill(0), folded: Array(n).fill(false),
+    hole: Array.from({ length: n }, () => []), shown: {}, board: [], pots: [], collected: 0,
+    dealt: false, drawn: false, blindRaises: 0, opening: false, winners: new Set(), names_of: {},
+    ended: false,
+  };
+  table.turn = null;
+  table.marked.clear();
+}
+
+function receive(message) {
+  const id = message.table;
+  if (message.type === "error") {
+    if (id && app.tables[id]) { app.tables[id].error = message.message; render(); }
+    else console.warn("room:", message.message);
+    return;
+  }
+  if (!id || message.type === "ack" || message.type === "pong") return;
+  const table = tableState(id);
+  if (message.type === "snapshot") {
+    applySnapshot(table, message);
+    table.seq = Math.max(table.seq, message.seq);
+    render();
+    return;
+  }
+  if (message.seq !== undefined) {
+    if (message.seq <= table.seq) return; // already seen (a resume sends it again)
+    table.seq = message.seq;
+  }
+  handle(table, message);
+  render();
+}
+
+function handle(table, message) {
+  switch (message.type) {
+    case "seats":
+      table.seats = message.seats;
+      table.carried = message.carried_pot;
+      break;
+    case "hand_started":
+      newHand(table, message);
+      say(table, words.t("handStarts", message.hand), "head");
+      break;
+    case "record":
+      if (table.hand && message.hand === table.hand.number) record(table, message.record);
+      break;
+    case "turn":
+      table.turn = message;
+      table.turnAt = performance.now();
+      table.error = "";
+      if (message.name !== app.me) table.marked.clear();
+      break;
+    case "hand_ended":
+      endHand(table, message);
+      break;
+    case "offer":
+      if (message.name === app.me) send({ type: "answer", table: table.id, accept: true });
+      break;
+    case "chat":
+      say(table, `${message.name}: ${message.text}`);
+      break;
+  }
+}
+
+function isItalian(table) { return table.rules !== "holdem"; }
+
+function context(table) {
+  const hand = table.hand;
+  const italian = isItalian(table);
+  return {
+    italian,
+    blind: italian && hand && !hand.dealt ? hand.blindRaises : null,
+    opening: table.rules === "italian-classic" && hand && hand.dealt && !hand.drawn && !hand.blindRaises,
+    forcedBlinds: table.rules === "italian-32",
+    parole: table.rules === "italian-32",
+  };
+}
+
+function who(table, position) {
+  const name = table.hand.names[position];
+  return name === app.me ? words.t("you") : name;
+}
+
+function record(table, r) {
+  const hand = table.hand;
+  const p = r.position;
+  switch (r.type) {
+    case "start":
+      hand.stacks = [...r.setup.stacks];
+      if (r.setup.carried_pot) say(table, `${words.t("carried")}: ${r.setup.carried_pot}`);
+      break;
+    case "forced_bet":
+      hand.stacks[p] -= r.amount;
+      hand.bets[p] += r.amount;
+      say(table, `${who(table, p)}: ${r.kind.replace("_", " ")} ${r.amount}`);
+      break;
+    case "hole_cards":
+      hand.hole[p] = hand.hole[p].concat(r.cards);
+      if (!hand.dealt) hand.dealt = true;
+      if (hand.names[p] === app.me && r.cards.every((c) => c !== "??"))
+        say(table, `${words.pick("Le tue carte", "Your cards")}: ${r.cards.map(cardText).join(" ")}`);
+      break;
+    case "action": {
+      const ctx = context(table);
+      hand.stacks[p] -= r.added;
+      hand.bets[p] += r.added;
+      if (r.kind === "fold") hand.folded[p] = true;
+      if (!hand.dealt && (r.kind === "bet" || r.kind === "raise")) hand.blindRaises += 1;
+      const amount = r.kind === "call" ? r.added : r.kind === "all-in" ? hand.bets[p] : r.to;
+      say(table, words.verb(r.kind, who(table, p), hand.names[p] === app.me, amount, ctx));
+      break;
+    }
+    case "collect":
+      hand.pots = r.pots;
+      hand.bets = hand.bets.map(() => 0);
+      break;
+    case "board":
+      hand.board.push(...r.cards);
+      say(table, `${r.street}: ${hand.board.map(cardText).join(" ")}`);
+      break;
+    case "discard": {
+      hand.drawn = true;
+      const mine = hand.names[p] === app.me;
+      if (mine) hand.hole[p] = hand.hole[p].filter((c) => !r.cards.includes(c));
+      else hand.hole[p] = hand.hole[p].slice(r.cards.length);
+      const n = r.cards.length;
+      const text = n === 0
+        ? words.pick(mine ? "sei servito" : "è servito", mine ? "stand pat" : "stands pat")
+        : words.pick(`${mine ? "cambi" : "cambia"} ${n} ${n === 1 ? "carta" : "carte"}`,
+                     `${mine ? "draw" : "draws"} ${n}`);
+      say(table, `${who(table, p)} ${text}`);
+      break;
+    }
+    case "show":
+      hand.hole[p] = [...r.cards];
+      hand.shown[p] = r.cards;
+      say(table, `${who(table, p)} ${words.pick("mostra", "shows")} ${r.cards.map(cardText).join(" ")}`);
+      break;
+    case "muck":
+      say(table, `${who(table, p)} ${words.pick("non mostra", "mucks")}`);
+      break;
+    case "uncalled":
+      hand.stacks[p] += r.amount;
+      hand.bets[p] = Math.max(0, hand.bets[p] - r.amount);
+      hand.pots = hand.pots.map((pot, i) => (i === hand.pots.length - 1 ? { ...pot, amount: pot.amount - r.amount } : pot));
+      break;
+    case "award":
+      r.winners.forEach((w, i) => { hand.stacks[w] += r.shares[i]; hand.winners.add(w); });
+      say(table, `${r.winners.map((w) => who(table, w)).join(", ")} ${words.pick("vince", "wins")} ${r.amount}`
+        + (hand.pots.length > 1 ? ` (${r.pot === 0 ? words.t("pot") : words.t("sidePot")} ${r.pot})` : ""), "win");
+      break;
+    case "burn":
+      break;
+    default:
+      say(table, `${r.type}${r.amount !== undefined ? " " + r.amount : ""}`);
+  }
+}
+
+async function endHand(table, message) {
+  const hand = table.hand;
+  if (!hand) return;
+  hand.ended = true;
+  table.turn = null;
+  hand.stacks = message.result.stacks;
+  const shown = message.result.shown || {};
+  for (const [position, cards] of Object.entries(shown)) hand.hole[position] = cards;
+  const carry = message.result.extra?.carry;
+  if (carry && carry.pot) say(table, `${words.t("carried")}: ${carry.pot}`);
+  // The winning hand named: the room's evaluator names it (the page never ranks hands).
+  for (const pot of message.result.pots) {
+    for (const winner of pot.winners) {
+      const cards = shown[winner];
+      if (!cards || hand.names_of[winner]) continue;
+      hand.names_of[winner] = "…";
+      const query = new URLSearchParams({
+        rules: table.rules, cards: cards.join(" "), board: hand.board.join(" "),
+        players: String(hand.names.length), lang: words.lang,
+      });
+      try {
+        const named = await api("GET", `/api/describe?${query}`);
+        hand.names_of[winner] = named.name;
+        say(table, `${who(table, winner)}: ${named.name}`, "win");
+      } catch (error) {
+        hand.names_of[winner] = "";
+      }
+      render();
+    }
+  }
+}
+
+function applySnapshot(table, message) {
+  const state = message.state;
+  table.rules = state.rules;
+  table.seats = state.seats;
+  table.carried = state.carried_pot || 0;
+  const game = state.game;
+  if (game && !game.result) {
+    const positions = state.positions;
+    const names = positions.map((seat) => state.seats.find((s) => s.seat === seat)?.name ?? "?");
+    if (!table.hand || table.hand.number !== state.hand) {
+      newHand(table, { rules: state.rules, hand: state.hand, names, seats: positions, button: state.button });
+    }
+    const hand = table.hand;
+    hand.stacks = [...game.stacks];
+    hand.bets = [...game.bets];
+    hand.folded = [...game.folded];
+    hand.hole = game.hole.map((cards) => [...(cards || [])]);
+    hand.board = [...(game.board || [])];
+    hand.pots = game.pots || [];
+    hand.dealt = hand.hole.some((cards) => cards.length > 0);
+    hand.drawn = (game.betting_round || 1) > 1 || (game.drawn || []).some((d) => d !== null);
+    hand.blindRaises = (game.blind_raisers || []).length;
+  }
+  if (message.turn) { table.turn = message.turn; table.turnAt = performance.now(); }
+  else table.turn = null;
+}
+
+function say(table, text, kind = "") {
+  table.log.push({ text, kind });
+  if (table.log.length > 300) table.log.shift();
+}
+
+// ------------------------------------------------------------------ views
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function render() {
+  document.documentElement.lang = words.lang;
+  document.getElementById("lang").textContent = words.it ? "English" : "Italiano";
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = words.t(node.dataset.i18n);
+  if (app.current) renderTable(app.tables[app.current]);
+  else renderLobby();
+}
+
+function renderLobby() {
+  const filters = h("div", { class: "filters", role: "group", "aria-label": words.t("rules") },
+    [null, ...RULES].map((rules) => h("button", {
+      type: "button", "aria-pressed": String(app.filter === rules),
+      onclick: () => { app.filter = rules; render(); },
+    }, rules ? words.t(rules) : words.t("all"))));
+  const sections = RULES.filter((r) => app.filter === null || app.filter === r).map((rules) => {
+    const rows = app.lobby.filter((t) => t.rules === rules && !t.private);
+    return h("section", { "data-rules": rules },
+      h("h2", {}, words.t(rules)),
+      h("button", { type: "button", class: "primary play-now", "data-rules": rules, onclick: () => playNow(rules) }, words.t("playNow")),
+      h("table", {},
+        h("thead", {}, h("tr", {}, h("th", {}, words.t("name")), h("th", {}, words.t("stakes")),
+          h("th", {}, words.t("seats")), h("th", {}, words.t("players")), h("th", {}))),
+        h("tbody", {}, rows.map((t) => h("tr", {},
+          h("td", {}, t.name), h("td", {}, t.stakes.label), h("td", {}, t.seats),
+          h("td", {}, `${t.players + t.bots} (${t.bots} bot)`),
+          h("td", {}, h("button", { type: "button", onclick: () => sitAt(t) }, words.t("sit"))))))));
+  });
+  main.replaceChildren(h("div", { class: "lobby" }, filters, sections));
+}
+
+async function refreshLobby() {
+  app.lobby = (await api("GET", "/api/tables")).tables;
+}
+
+async function playNow(rules) {
+  await refreshLobby();
+  const free = app.lobby.filter((t) => t.rules === rules && !t.private && t.players + t.bots < t.seats);
+  free.sort((a, b) => a.stakes.big_blind + a.stakes.ante - (b.stakes.big_blind + b.stakes.ante));
+  if (!free.length) { alert(words.t("noTables")); return; }
+  await sitAt(free[0], { bots: true });
+}
+
+async function sitAt(row, { bots = true } = {}) {
+  await ensureAccount();
+  await connect();
+  const id = String(row.id);
+  const table = tableState(id);
+  table.rules = row.rules; table.name = row.name; table.seatCount = row.seats;
+  const buyIn = Math.min(row.max_buy_in, Math.max(row.min_buy_in, 2 * row.min_buy_in), app.account.balance);
+  if (!table.seats.some((s) => s.name === app.me)) send({ type: "sit", table: id, buy_in: buyIn });
+  if (bots && row.players + row.bots < 2) send({ type: "add_bots", table: id, count: Math.min(2, row.seats - 1), kind: "basic" });
+  openTable(id);
+}
+
+function openTable(id) {
+  app.current = id;
+  if (location.hash !== `#table/${id}`) history.pushState(null, "", `#table/${id}`);
+  render();
+}
+
+function seatPosition(index, count) {
+  // The player's own seat at the bottom; the others clockwise around the oval.
+  const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
+  return { left: 50 + 42 * Math.cos(angle), top: 50 + 40 * Math.sin(angle) };
+}
+
+function renderTable(table) {
+  const hand = table.hand;
+  const count = Math.max(table.seatCount, ...table.seats.map((s) => s.seat));
+  const mySeat = table.seats.find((s) => s.name === app.me)?.seat ?? 1;
+  const seatNodes = [];
+  for (let seat = 1; seat <= count; seat++) {
+    const place = seatPosition((seat - mySeat + count) % count, count);
+    const sitter = table.seats.find((s) => s.seat === seat);
+    const style = `left:${place.left}%;top:${place.top}%`;
+    if (!sitter) {
+      seatNodes.push(h("div", { class: "seat empty", style, "data-seat": seat }, words.t("empty")));
+      continue;
+    }
+    const position = hand ? hand.seats.indexOf(seat) : -1;
+    const inHand = position >= 0 && hand.names[position] === sitter.name;
+    const me = sitter.name === app.me;
+    const acting = table.turn && table.turn.name === sitter.name && !hand?.ended;
+    const classes = ["seat", me && "me", acting && "acting", inHand && hand.folded[position] && "folded",
+      inHand && hand.ended && hand.winners.has(position) && "winner"].filter(Boolean).join(" ");
+    const stack = inHand ? hand.stacks[position] : sitter.stack;
+    const cards = inHand ? hand.hole[position] : [];
+    seatNodes.push(h("div", { class: classes, style, "data-seat": seat, "data-name": sitter.name },
+      h("div", { class: "name" }, me ? `${sitter.name} (${words.t("you")})` : sitter.name,
+        hand && hand.button === seat ? h("span", { class: "dealer", title: "dealer", "aria-label": "dealer" }, "D") : null),
+      h("div", { class: "stack" }, stack),
+      h("div", { class: "cards" }, cards.map((code) => cardNode(table, code, me && inHand))),
+      h("div", { class: "bet" }, inHand && hand.bets[position] ? `${words.pick("puntata", "bet")} ${hand.bets[position]}` : ""),
+      inHand && hand.names_of[position] ? h("div", { class: "handname" }, hand.names_of[position]) : null,
+      acting ? h("div", { class: "clock", "data-clock": "1" }, clockText(table)) : null));
+  }
+  const pots = hand ? hand.pots.filter((pot) => pot.amount > 0) : [];
+  const centre = h("div", { class: "centre" },
+    h("div", { class: "board cards" }, hand ? hand.board.map((code) => cardNode(table, code, false)) : []),
+    pots.map((pot, i) => h("div", { class: "pot" }, `${i === 0 ? words.t("pot") : words.t("sidePot")}: ${pot.amount}`)),
+    !pots.length && table.carried ? h("div", { class: "pot" }, `${words.t("carried")}: ${table.carried}`) : null);
+  const felt = h("div", { class: "felt" }, h("div", { class: "oval" }), centre, seatNodes);
+  const title = h("h2", {}, `${table.name} · ${words.t(table.rules || "")}`);
+  const log = h("div", { class: "log", role: "log", "aria-live": "polite" },
+    table.log.map((line) => h("p", { class: line.kind }, line.text)));
+  const left = h("div", {}, title, felt, actionBar(table),
+    table.error ? h("p", { class: "error", role: "alert" }, table.error) : null,
+    h("button", { type: "button", onclick: () => leave(table) }, words.t("leave")));
+  main.replaceChildren(h("div", { class: "tablewrap" }, left, log));
+  log.scrollTop = log.scrollHeight;
+}
+
+function cardNode(table, code, mine) {
+  const node = cardSvg(code, { fourColours });
+  const drawing = mine && myLegal(table)?.kinds.includes("draw");
+  if (drawing) {
+    node.classList.add("clickable");
+    node.setAttribute("tabindex", "0");
+    if (table.marked.has(code)) node.classList.add("marked");
+    const toggle = () => {
+      if (table.marked.has(code)) table.marked.delete(code);
+      else if (table.marked.size < myLegal(table).max_to) table.marked.add(code);
+      render();
+    };
+    node.addEventListener("click", toggle);
+    node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") toggle(); });
+  }
+  return node;
+}
+
+function clockText(table) {
+  const turn = table.turn;
+  if (!turn) return "";
+  const gone = (performance.now() - table.turnAt) / 1000;
+  const left = Math.max(0, Math.ceil(turn.deadline - gone));
+  const bank = Math.ceil(turn.time_bank - Math.max(0, gone - turn.deadline));
+  return left > 0 ? words.t("seconds", left) : words.t("bank", Math.max(0, bank));
+}
+
+function myLegal(table) {
+  const turn = table.turn;
+  if (!turn || turn.name !== app.me || !turn.legal || table.hand?.ended) return null;
+  return turn.legal;
+}
+
+function act(table, kind, extra = {}) {
+  const turn = table.turn;
+  send({ type: "act", table: table.id, action_id: turn.action_id, kind, ...extra });
+  table.turn = { ...turn, legal: null }; // answered: wait for the room
+  table.marked.clear();
+  table.confirmingFold = false;
+  render();
+}
+
+function actionBar(table) {
+  const legal = myLegal(table);
+  const bar = h("div", { class: "actions", role: "toolbar", "aria-label": words.t("yourTurn") });
+  if (!legal) {
+    if (!table.hand || table.hand.ended) bar.append(h("span", { class: "note" }, words.t("waiting")));
+    return bar;
+  }
+  const ctx = context(table);
+  const kinds = legal.kinds.filter((k) => k !== "timeout");
+  const button = (kind, label, extra) => h("button", {
+    type: "button", class: kind === "fold" ? "" : "primary", "data-kind": kind, "aria-label": label,
+    onclick: () => {
+      if (kind === "fold" && legal.confirm_fold && kinds.includes("check") && !table.confirmingFold) {
+        table.confirmingFold = true; table.error = words.t("confirmFold"); render(); return;
+      }
+      act(table, kind, extra ? extra() : {});
+    },
+  }, label);
+  if (kinds.includes("draw")) {
+    bar.append(h("span", { class: "note" }, words.t("markHint")));
+    const n = table.marked.size;
+    bar.append(button("draw", words.action("draw", ctx, legal, { discards: n }), () => ({ cards: [...table.marked] })));
+    return bar;
+  }
+  for (const kind of ["fold", "check", "call", "parol", "show", "muck"]) {
+    if (kinds.includes(kind)) bar.append(button(kind, words.action(kind, ctx, legal)));
+  }
+  const sizing = kinds.find((k) => k === "bet" || k === "raise");
+  if (sizing) {
+    const hand = table.hand;
+    const pot = hand ? hand.pots.reduce((sum, p) => sum + p.amount, 0) + hand.bets.reduce((a, b) => a + b, 0) : 0;
+    const clamp = (value) => Math.max(legal.min_to, Math.min(legal.max_to, Math.round(value)));
+    let amount = legal.min_to;
+    const label = () => words.action(sizing, ctx, legal, { amount });
+    const betButton = button(sizing, label(), () => ({ amount }));
+    const number = h("input", { type: "number", class: "amount", min: legal.min_to, max: legal.max_to, value: amount, "aria-label": words.t("amount") });
+    const slider = h("input", { type: "range", min: legal.min_to, max: legal.max_to, value: amount, step: 1, "aria-label": words.t("amount") });
+    const set = (value) => {
+      amount = clamp(Number(value) || legal.min_to);
+      slider.value = amount; number.value = amount; betButton.textContent = label();
+    };
+    slider.addEventListener("input", () => set(slider.value));
+    number.addEventListener("change", () => set(number.value));
+    bar.append(betButton);
+    if (legal.max_to > legal.min_to) {
+      // A pot-sized raise: call first, then raise by the pot as it would be after the call.
+      const mine = hand ? hand.bets[hand.names.indexOf(app.me)] || 0 : 0;
+      const toCall = legal.to_call || 0;
+      const potRaise = (fraction) => mine + toCall + fraction * (pot + toCall);
+      bar.append(slider, number,
+        h("button", { type: "button", onclick: () => set(legal.min_to) }, words.t("min")),
+        h("button", { type: "button", onclick: () => set(potRaise(0.5)) }, words.t("halfPot")),
+        h("button", { type: "button", onclick: () => set(potRaise(1)) }, words.t("potBet")),
+        h("button", { type: "button", onclick: () => set(legal.max_to) }, words.t("allIn")));
+    }
+  } else if (kinds.includes("all-in")) {
+    bar.append(button("all-in", words.action("all-in", ctx, legal)));
+  }
+  return bar;
+}
+
+function leave(table) {
+  send({ type: "leave", table: table.id });
+  delete app.tables[table.id];
+  app.current = null;
+  history.pushState(null, "", "#");
+  refreshLobby().then(render);
+}
+
+// ------------------------------------------------------------------ start
+
+async function route() {
+  const match = location.hash.match(/^#table\/(\w+)$/);
+  if (match && app.tables[match[1]]) { app.current = match[1]; }
+  else { app.current = null; await refreshLobby(); }
+  render();
+}
+
+async function start() {
+  document.getElementById("lang").addEventListener("click", () => {
+    words = new Words(words.it ? "en" : "it");
+    localStorage.setItem("mazziere.lang", words.lang);
+    render();
+  });
+  const four = document.getElementById("four-colour");
+  four.checked = fourColours;
+  four.addEventListener("change", () => {
+    fourColours = four.checked;
+    localStorage.setItem("mazziere.fourColours", fourColours ? "1" : "0");
+    render();
+  });
+  document.getElementById("home").addEventListener("click", (e) => { e.preventDefault(); history.pushState(null, "", "#"); route(); });
+  window.addEventListener("popstate", route);
+  await refreshLobby();
+  if (await session()) {
+    showWho();
+    const welcome = await connect(); // a player back at their tables finds them
+    for (const id of welcome.tables) tableState(id);
+  }
+  await route();
+  // The clock of whoever is to act ticks between messages.
+  setInterval(() => {
+    const clock = document.querySelector("[data-clock]");
+    if (clock && app.current) clock.textContent = clockText(app.tables[app.current]);
+  }, 500);
+}
+
+start();

@@ -1,0 +1,115 @@
+// Italian and English: the page's words, and the names of the actions as the rules call them.
+const WORDS = {
+  it: {
+    fourColour: "4 colori", lobby: "Sala", playNow: "Gioca ora", sit: "Siedi",
+    rules: "Gioco", name: "Tavolo", stakes: "Poste", seats: "Posti", players: "Giocatori",
+    all: "Tutti", guest: "ospite", balance: "saldo", leave: "Lascia il tavolo",
+    pot: "Piatto", sidePot: "Piatto laterale", carried: "Piatto del parol", yourTurn: "Tocca a te",
+    markHint: "Clicca le carte da cambiare.", waiting: "In attesa della prossima mano…",
+    handStarts: (n) => `Mano n. ${n}`, you: "Tu", empty: "libero",
+    noTables: "Nessun tavolo libero per questo gioco.", connecting: "Connessione…",
+    "italian-classic": "Poker all'italiana (classico)", "italian-32": "Poker all'italiana (32 carte)",
+    holdem: "Texas Hold'em No-Limit", amount: "Importo", min: "Min", halfPot: "½ piatto",
+    potBet: "Piatto", allIn: "All-in", confirmFold: "Puoi bussare gratis: passare lo stesso?",
+    seconds: (s) => `${s} s`, bank: (s) => `+${s} s riserva`, error: "Errore",
+  },
+  en: {
+    fourColour: "4 colours", lobby: "Lobby", playNow: "Play now", sit: "Sit",
+    rules: "Game", name: "Table", stakes: "Stakes", seats: "Seats", players: "Players",
+    all: "All", guest: "guest", balance: "balance", leave: "Leave the table",
+    pot: "Pot", sidePot: "Side pot", carried: "Parol pot", yourTurn: "Your turn",
+    markHint: "Click the cards to change.", waiting: "Waiting for the next hand…",
+    handStarts: (n) => `Hand #${n}`, you: "You", empty: "empty",
+    noTables: "No free table for this game.", connecting: "Connecting…",
+    "italian-classic": "Poker all'italiana (classic)", "italian-32": "Poker all'italiana (32 cards)",
+    holdem: "Texas Hold'em No-Limit", amount: "Amount", min: "Min", halfPot: "½ pot",
+    potBet: "Pot", allIn: "All-in", confirmFold: "Checking is free: fold anyway?",
+    seconds: (s) => `${s} s`, bank: (s) => `+${s} s bank`, error: "Error",
+  },
+};
+
+export function chooseLanguage() {
+  const saved = localStorage.getItem("mazziere.lang");
+  if (saved === "it" || saved === "en") return saved;
+  return (navigator.language || "en").toLowerCase().startsWith("it") ? "it" : "en";
+}
+
+export class Words {
+  constructor(lang) {
+    this.lang = lang;
+    this.it = lang === "it";
+    this.table = WORDS[lang];
+  }
+
+  t(key, ...args) {
+    const word = this.table[key];
+    return typeof word === "function" ? word(...args) : (word ?? key);
+  }
+
+  pick(italian, english) {
+    return this.it ? italian : english;
+  }
+
+  /**
+   * The label of an action button.  `context`: { italian, opening (the opening round of
+   * italian-classic), blind (before the deal: 0 buio, 1 controbuio, 2 over), forcedBlinds
+   * (italian-32), parole (italian-32 splits the pot) }.
+   */
+  action(kind, context, legal, { amount, discards = 0 } = {}) {
+    if (kind === "draw") {
+      if (!discards) return this.pick("Servito", "Stand pat");
+      if (discards === 1) return this.pick("Cambio 1 carta", "Change 1 card");
+      return this.pick(`Cambio ${discards} carte`, `Change ${discards} cards`);
+    }
+    if (context.blind !== null && context.blind !== undefined) {
+      const name = ["Buio", "Controbuio", "Over"][Math.min(context.blind, 2)];
+      if (kind === "check") return this.pick("Passo", "Pass");
+      if (kind === "bet" || kind === "raise") return `${name} ${legal.min_to}`;
+    }
+    if (kind === "fold") {
+      if (context.italian && context.opening && !legal.to_call) return this.pick("Esco", "Fold");
+      return this.pick("Passo", "Fold");
+    }
+    if (kind === "check") {
+      if (context.italian && context.opening) return this.pick("Passo", "Pass");
+      if (context.italian && context.forcedBlinds) return this.pick("Cip", "Check");
+      return this.pick("Busso", "Check");
+    }
+    if (kind === "call") return `${this.pick("Vedo", "Call")} ${legal.to_call}`;
+    const shown = amount ?? legal.min_to;
+    if (kind === "bet") {
+      if (context.italian && context.opening) return `${this.pick("Apri", "Open")} ${shown}`;
+      return `${this.pick("Punto", "Bet")} ${shown}`;
+    }
+    if (kind === "raise") return `${this.pick("Rilancio a", "Raise to")} ${shown}`;
+    if (kind === "all-in") return legal.max_to ? `All-in ${legal.max_to}` : "All-in";
+    if (kind === "parol") return context.parole ? "Parole" : "Parol";
+    if (kind === "show") return this.pick("Mostro", "Show");
+    if (kind === "muck") return this.pick("Non mostro", "Muck");
+    return kind;
+  }
+
+  /** A record of the hand in words; `who` is the player's name (or "Tu"/"You"). */
+  verb(kind, who, me, amount, context) {
+    const it = this.it;
+    const v = (it3, it2, en3, en2) => (me ? (it ? it2 : en2) : it ? it3 : en3);
+    switch (kind) {
+      case "fold": return `${who} ${v("passa", "passi", "folds", "fold")}`;
+      case "check":
+        if (context.blind !== null && context.blind !== undefined)
+          return `${who} ${v("non apre al buio", "non apri al buio", "does not open blind", "do not open blind")}`;
+        if (context.italian && context.opening) return `${who} ${v("passa la parola", "passi la parola", "passes", "pass")}`;
+        return `${who} ${v("bussa", "bussi", "checks", "check")}`;
+      case "call": return `${who} ${v("vede", "vedi", "calls", "call")} ${amount}`;
+      case "bet":
+        if (context.blind !== null && context.blind !== undefined)
+          return `${who} ${v("apre al buio con", "apri al buio con", "opens blind for", "open blind for")} ${amount}`;
+        if (context.italian && context.opening) return `${who} ${v("apre con", "apri con", "opens for", "open for")} ${amount}`;
+        return `${who} ${v("punta", "punti", "bets", "bet")} ${amount}`;
+      case "raise": return `${who} ${v("rilancia a", "rilanci a", "raises to", "raise to")} ${amount}`;
+      case "all-in": return `${who} ${v("va all-in con", "vai all-in con", "goes all-in for", "go all-in for")} ${amount}`;
+      case "parol": return `${who} ${v("dice", "dici", "says", "say")} ${context.parole ? "parole" : "parol"}`;
+      default: return `${who}: ${kind} ${amount ?? ""}`;
+    }
+  }
+}
