@@ -55,8 +55,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(call INSTALL,-e '.[dev]')
 	touch $@ $(RUN_STAMP)
 
+# The room: open the address it prints and press "Play now" (`mazziere play` is the terminal game).
 run: $(RUN_STAMP)
-	$(BIN)/mazziere play --rules italian-classic --players 4
+	$(BIN)/mazziere serve
 
 lint: $(STAMP)
 	$(BIN)/ruff format --check src tests benchmarks

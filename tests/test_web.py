@@ -16,6 +16,8 @@ tests skip and say so.
 from __future__ import annotations
 
 import os
+import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -86,6 +88,10 @@ class Page:
             self.errors.append(message.text)
 
     def close(self) -> None:
+        leave = self.page.locator("button.leave")
+        if leave.count():
+            leave.click()
+            self.page.wait_for_selector(".play-now")
         self.context.close()
         assert self.errors == [], self.errors
 
@@ -94,37 +100,54 @@ class Page:
         self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
     def labels(self) -> list[str]:
-        return [b.inner_text() for b in self.page.query_selector_all(".actions button[data-kind]")]
+        labels: list[str] = self.page.eval_on_selector_all(
+            ".actions button[data-kind]", "bs => bs.map(b => b.innerText)"
+        )
+        return labels
+
+    def cards(self, seat: str = ".seat.me") -> list[str]:
+        """The cards a seat shows on this page ("??" face down)."""
+        shown: list[str] = self.page.eval_on_selector_all(
+            f"{seat} .card", "cards => cards.map(c => c.dataset.card ?? '??')"
+        )
+        return shown
+
+    def act_once(self, rules: str) -> list[str]:
+        """Click one action if the page offers some; the labels of the buttons offered."""
+        page = self.page
+        offered = page.eval_on_selector_all(
+            ".actions button[data-kind]", "bs => bs.map(b => [b.dataset.kind, b.innerText])"
+        )
+        buttons = dict(offered)
+        labels = [label for _, label in offered]
+        # italian-classic: open the pot when one may, so that the hand goes to the draw.
+        opens = rules == "italian-classic" and "call" not in buttons
+        order = ("draw", "bet", "check", "call", "show", "parol", "muck", "all-in", "fold")
+        kind = next((k for k in order if k in buttons and (k != "bet" or opens)), None)
+        try:
+            if kind == "draw":
+                page.click(".seat.me .card.clickable >> nth=0", timeout=2000)  # "Cambio 1 carta"
+                self.screenshot(f"{rules}-draw")
+            if kind is not None:
+                page.click(f".actions button[data-kind={kind}]", timeout=2000)
+        except sync_api.TimeoutError:
+            return []  # the turn was over (the clock, or the page moved on)
+        return labels
 
     def play_hand(self, rules: str, *, timeout: float = 40.0) -> list[str]:
-        """Click actions until a winner is shown; the labels of every button offered."""
+        """Click actions until the log says who won; the labels of every button offered."""
         page = self.page
         offered: list[str] = []
-        deadline = page.evaluate("performance.now()") + timeout * 1000
-        opened = False
-        while page.evaluate("performance.now()") < deadline:
-            if page.query_selector(".seat.winner"):
+        wins = len(page.query_selector_all(".log p.win"))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if len(page.query_selector_all(".log p.win")) > wins:
+                if page.locator(".seat.winner .cards .card[data-card]").count():
+                    # A showdown: wait for the room to name the winning hand, then keep it.
+                    page.wait_for_selector(".seat.winner .handname", timeout=5000)
+                    self.screenshot(f"{rules}-showdown")
                 return offered
-            buttons = {
-                b.get_attribute("data-kind"): b
-                for b in page.query_selector_all(".actions button[data-kind]")
-            }
-            if not buttons:
-                page.wait_for_timeout(100)
-                continue
-            offered += [b.inner_text() for b in buttons.values()]
-            if "draw" in buttons:
-                page.click(".seat.me .card.clickable >> nth=0")
-                self.screenshot(f"{rules}-draw")
-                page.click(".actions button[data-kind=draw]")
-            elif "bet" in buttons and rules == "italian-classic" and not opened:
-                opened = True  # open the pot, so that the hand goes to the draw
-                buttons["bet"].click()
-            else:
-                for kind in ("check", "call", "show", "parol", "muck", "all-in", "fold"):
-                    if kind in buttons:
-                        buttons[kind].click()
-                        break
+            offered += self.act_once(rules)
             page.wait_for_timeout(150)
         raise AssertionError(f"no winner shown in {timeout} s; buttons offered: {offered}")
 
@@ -135,11 +158,75 @@ def test_a_guest_plays_a_hand_against_bots(room: RunningServer, browser: Any, ru
     try:
         person.page.click(f".play-now[data-rules={rules}]")
         person.page.wait_for_selector(".seat.me")
-        offered = person.play_hand(rules)
+        offered: list[str] = []
+        for _ in range(4):  # the bots may fold to the guest's blind before they act
+            offered += person.play_hand(rules)
+            if offered:
+                break
         person.screenshot(f"{rules}-end")
-        log = person.page.inner_text(".log")
-        assert "vince" in log  # the running log names who won what
+        won = person.page.inner_text(".log p.win >> nth=0")
+        assert re.fullmatch(r"\S.* (vince|vinci|vincono) \d+( .*)?", won), won  # who won what
         assert offered, "the guest was never asked to act"
         assert all(not label.isidentifier() or label[0].isupper() for label in offered)
     finally:
         person.close()
+
+
+def wait_for_my_turn(person: Page, timeout: float = 30.0) -> list[str]:
+    person.page.wait_for_selector(".actions button[data-kind]", timeout=timeout * 1000)
+    return person.labels()
+
+
+def test_a_reload_mid_hand_goes_on_at_the_same_decision(room: RunningServer, browser: Any) -> None:
+    person = Page(browser, room.address, "en")
+    try:
+        person.page.click(".play-now[data-rules=holdem]")
+        before = wait_for_my_turn(person)
+        cards = person.cards()
+        assert len(cards) == 2 and "??" not in cards
+        person.page.reload()
+        person.page.wait_for_selector(".seat.me")
+        after = wait_for_my_turn(person)
+        again = person.cards()
+        assert after == before  # the same decision, in English
+        assert again == cards  # the same hole cards, face up again
+        offered = person.play_hand("holdem")
+        assert offered
+    finally:
+        person.close()
+
+
+def test_two_browsers_at_one_table_each_see_only_their_own_cards(
+    room: RunningServer, browser: Any
+) -> None:
+    anna, bruno = Page(browser, room.address, "it"), Page(browser, room.address, "it")
+    try:
+        anna.page.click(".play-now[data-rules=italian-32]")
+        anna.page.wait_for_selector(".seat.me")
+        table = anna.page.evaluate("location.hash")
+        bruno.page.goto(room.address + "/" + table.replace("#table/", "#sit/"))
+        bruno.page.wait_for_selector(".seat.me")
+        names = {
+            person: person.page.get_attribute(".seat.me", "data-name") for person in (anna, bruno)
+        }
+        # Play on (both clicking) until one hand deals both of them in.
+        deadline = time.monotonic() + 40
+        while True:
+            views = {
+                (me, other): (me.cards(), me.cards(f'.seat[data-name="{names[other]}"]'))
+                for me, other in ((anna, bruno), (bruno, anna))
+            }
+            if all(len(mine) == 5 and len(theirs) == 5 for mine, theirs in views.values()):
+                break
+            assert time.monotonic() < deadline, f"never dealt in together: {views}"
+            for person in (anna, bruno):
+                person.act_once("italian-32")
+            anna.page.wait_for_timeout(150)
+        for (_, other), (mine, theirs) in views.items():
+            assert "??" not in mine  # my own cards face up
+            assert set(theirs) == {"??"}  # the other's face down
+            assert not set(mine) & set(other.cards())  # and they are not the other's
+        anna.screenshot("two-browsers-anna")
+    finally:
+        anna.close()
+        bruno.close()

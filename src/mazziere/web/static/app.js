@@ -194,6 +194,10 @@ function who(table, position) {
   return name === app.me ? words.t("you") : name;
 }
 
+function mine(table, position) {
+  return table.hand.names[position] === app.me;
+}
+
 function record(table, r) {
   const hand = table.hand;
   const p = r.position;
@@ -247,10 +251,10 @@ function record(table, r) {
     case "show":
       hand.hole[p] = [...r.cards];
       hand.shown[p] = r.cards;
-      say(table, `${who(table, p)} ${words.pick("mostra", "shows")} ${r.cards.map(cardText).join(" ")}`);
+      say(table, `${who(table, p)} ${words.conj(mine(table, p), "mostra", "mostri", "shows", "show")} ${r.cards.map(cardText).join(" ")}`);
       break;
     case "muck":
-      say(table, `${who(table, p)} ${words.pick("non mostra", "mucks")}`);
+      say(table, `${who(table, p)} ${words.conj(mine(table, p), "non mostra", "non mostri", "mucks", "muck")}`);
       break;
     case "uncalled":
       hand.stacks[p] += r.amount;
@@ -259,7 +263,8 @@ function record(table, r) {
       break;
     case "award":
       r.winners.forEach((w, i) => { hand.stacks[w] += r.shares[i]; hand.winners.add(w); });
-      say(table, `${r.winners.map((w) => who(table, w)).join(", ")} ${words.pick("vince", "wins")} ${r.amount}`
+      const many = r.winners.length > 1;
+      say(table, `${r.winners.map((w) => who(table, w)).join(", ")} ${many ? words.pick("vincono", "win") : words.conj(mine(table, r.winners[0]), "vince", "vinci", "wins", "win")} ${r.amount}`
         + (hand.pots.length > 1 ? ` (${r.pot === 0 ? words.t("pot") : words.t("sidePot")} ${r.pot})` : ""), "win");
       break;
     case "burn":
@@ -285,6 +290,7 @@ async function endHand(table, message) {
       const cards = shown[winner];
       if (!cards || hand.names_of[winner]) continue;
       hand.names_of[winner] = "…";
+      const winnerName = who(table, winner); // before the await: the next hand may start
       const query = new URLSearchParams({
         rules: table.rules, cards: cards.join(" "), board: hand.board.join(" "),
         players: String(hand.names.length), lang: words.lang,
@@ -292,7 +298,7 @@ async function endHand(table, message) {
       try {
         const named = await api("GET", `/api/describe?${query}`);
         hand.names_of[winner] = named.name;
-        say(table, `${who(table, winner)}: ${named.name}`, "win");
+        say(table, `${winnerName}: ${named.name}`, "win");
       } catch (error) {
         hand.names_of[winner] = "";
       }
@@ -385,7 +391,9 @@ async function refreshLobby() {
 async function playNow(rules) {
   await refreshLobby();
   const free = app.lobby.filter((t) => t.rules === rules && !t.private && t.players + t.bots < t.seats);
-  free.sort((a, b) => a.stakes.big_blind + a.stakes.ante - (b.stakes.big_blind + b.stakes.ante));
+  // A newcomer plays the bots first: the table with the fewest people, then the lowest stakes.
+  const cost = (t) => t.stakes.big_blind + t.stakes.ante;
+  free.sort((a, b) => a.players - b.players || cost(a) - cost(b));
   if (!free.length) { alert(words.t("noTables")); return; }
   await sitAt(free[0], { bots: true });
 }
@@ -404,7 +412,7 @@ async function sitAt(row, { bots = true } = {}) {
 
 function openTable(id) {
   app.current = id;
-  if (location.hash !== `#table/${id}`) history.pushState(null, "", `#table/${id}`);
+  if (location.hash !== `#table/${id}`) history.replaceState(null, "", `#table/${id}`);
   render();
 }
 
@@ -455,7 +463,7 @@ function renderTable(table) {
     table.log.map((line) => h("p", { class: line.kind }, line.text)));
   const left = h("div", {}, title, felt, actionBar(table),
     table.error ? h("p", { class: "error", role: "alert" }, table.error) : null,
-    h("button", { type: "button", onclick: () => leave(table) }, words.t("leave")));
+    h("button", { type: "button", class: "leave", onclick: () => leave(table) }, words.t("leave")));
   main.replaceChildren(h("div", { class: "tablewrap" }, left, log));
   log.scrollTop = log.scrollHeight;
 }
@@ -503,7 +511,18 @@ function act(table, kind, extra = {}) {
 }
 
 function actionBar(table) {
+  // The bar is built again only when the decision changes, so that a message arriving
+  // while the player drags the slider or types an amount does not reset it.
   const legal = myLegal(table);
+  const key = JSON.stringify([words.lang, table.turn?.action_id, legal, [...table.marked],
+    table.hand?.number, table.hand?.ended, table.confirmingFold]);
+  if (table.bar && table.bar.key === key) return table.bar.node;
+  const node = buildActionBar(table, legal);
+  table.bar = { key, node };
+  return node;
+}
+
+function buildActionBar(table, legal) {
   const bar = h("div", { class: "actions", role: "toolbar", "aria-label": words.t("yourTurn") });
   if (!legal) {
     if (!table.hand || table.hand.ended) bar.append(h("span", { class: "note" }, words.t("waiting")));
@@ -575,7 +594,14 @@ function leave(table) {
 
 async function route() {
   const match = location.hash.match(/^#table\/(\w+)$/);
-  if (match && app.tables[match[1]]) { app.current = match[1]; }
+  const invited = location.hash.match(/^#sit\/(\w+)$/);
+  if (invited) {
+    // A shared link to a table: sit there (a guest account is made if needed).
+    await refreshLobby();
+    const row = app.lobby.find((t) => String(t.id) === invited[1]);
+    if (row) { await sitAt(row, { bots: false }); return; }
+    app.current = null;
+  } else if (match && app.tables[match[1]]) { app.current = match[1]; }
   else { app.current = null; await refreshLobby(); }
   render();
 }

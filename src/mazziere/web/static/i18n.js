@@ -50,6 +50,11 @@ export class Words {
     return this.it ? italian : english;
   }
 
+  /** A verb for a third person or for the player: conj(me, "vince", "vinci", "wins", "win"). */
+  conj(me, it3, it2, en3, en2) {
+    return me ? (this.it ? it2 : en2) : this.it ? it3 : en3;
+  }
+
   /**
    * The label of an action button.  `context`: { italian, opening (the opening round of
    * italian-classic), blind (before the deal: 0 buio, 1 controbuio, 2 over), forcedBlinds
@@ -91,8 +96,7 @@ export class Words {
 
   /** A record of the hand in words; `who` is the player's name (or "Tu"/"You"). */
   verb(kind, who, me, amount, context) {
-    const it = this.it;
-    const v = (it3, it2, en3, en2) => (me ? (it ? it2 : en2) : it ? it3 : en3);
+    const v = (it3, it2, en3, en2) => this.conj(me, it3, it2, en3, en2);
     switch (kind) {
       case "fold": return `${who} ${v("passa", "passi", "folds", "fold")}`;
       case "check":
