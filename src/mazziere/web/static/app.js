@@ -100,6 +100,7 @@ function tableState(id) {
     const row = app.lobby.find((t) => String(t.id) === id);
     app.tables[id] = {
       id, rules: row?.rules ?? null, name: row?.name ?? id, seatCount: row?.seats ?? 6,
+      maxBuyIn: row?.max_buy_in ?? 0, autoPost: true, offer: null,
       seq: 0, seats: [], carried: 0, hand: null, turn: null, turnAt: 0, log: [],
       marked: new Set(), confirmingFold: false, error: "",
     };
@@ -167,7 +168,9 @@ function handle(table, message) {
       endHand(table, message);
       break;
     case "offer":
-      if (message.name === app.me) send({ type: "answer", table: table.id, accept: true });
+      if (message.name !== app.me) break;
+      if (message.kind === "invito" && table.autoPost) send({ type: "answer", table: table.id, accept: true });
+      else table.offer = message;
       break;
     case "chat":
       say(table, `${message.name}: ${message.text}`);
@@ -267,6 +270,17 @@ function record(table, r) {
       say(table, `${r.winners.map((w) => who(table, w)).join(", ")} ${many ? words.pick("vincono", "win") : words.conj(mine(table, r.winners[0]), "vince", "vinci", "wins", "win")} ${r.amount}`
         + (hand.pots.length > 1 ? ` (${r.pot === 0 ? words.t("pot") : words.t("sidePot")} ${r.pot})` : ""), "win");
       break;
+    case "carry":
+      say(table, r.parol
+        ? words.pick(`Parol: il piatto di ${r.amount} passa alla mano successiva`, `Parol: the pot of ${r.amount} is carried to the next hand`)
+        : words.pick(`Nessuno apre: il piatto di ${r.amount} passa alla mano successiva`, `Nobody opens: the pot of ${r.amount} is carried to the next hand`));
+      break;
+    case "reshuffle":
+      say(table, words.pick("Gli scarti rimescolati fanno il nuovo mazzo", "The discards are reshuffled into a new stock"));
+      break;
+    case "rake":
+      say(table, `${words.pick("Rake", "Rake")} ${r.amount}`);
+      break;
     case "burn":
       break;
     default:
@@ -282,8 +296,6 @@ async function endHand(table, message) {
   hand.stacks = message.result.stacks;
   const shown = message.result.shown || {};
   for (const [position, cards] of Object.entries(shown)) hand.hole[position] = cards;
-  const carry = message.result.extra?.carry;
-  if (carry && carry.pot) say(table, `${words.t("carried")}: ${carry.pot}`);
   // The winning hand named: the room's evaluator names it (the page never ranks hands).
   for (const pot of message.result.pots) {
     for (const winner of pot.winners) {
@@ -403,7 +415,7 @@ async function sitAt(row, { bots = true } = {}) {
   await connect();
   const id = String(row.id);
   const table = tableState(id);
-  table.rules = row.rules; table.name = row.name; table.seatCount = row.seats;
+  table.rules = row.rules; table.name = row.name; table.seatCount = row.seats; table.maxBuyIn = row.max_buy_in;
   const buyIn = Math.min(row.max_buy_in, Math.max(row.min_buy_in, 2 * row.min_buy_in), app.account.balance);
   if (!table.seats.some((s) => s.name === app.me)) send({ type: "sit", table: id, buy_in: buyIn });
   if (bots && row.players + row.bots < 2) send({ type: "add_bots", table: id, count: Math.min(2, row.seats - 1), kind: "basic" });
@@ -461,7 +473,7 @@ function renderTable(table) {
   const title = h("h2", {}, `${table.name} · ${words.t(table.rules || "")}`);
   const log = h("div", { class: "log", role: "log", "aria-live": "polite" },
     table.log.map((line) => h("p", { class: line.kind }, line.text)));
-  const left = h("div", {}, title, felt, actionBar(table),
+  const left = h("div", {}, title, felt, actionBar(table), offerBar(table), controls(table),
     table.error ? h("p", { class: "error", role: "alert" }, table.error) : null,
     h("button", { type: "button", class: "leave", onclick: () => leave(table) }, words.t("leave")));
   main.replaceChildren(h("div", { class: "tablewrap" }, left, log));
@@ -581,6 +593,64 @@ function buildActionBar(table, legal) {
   }
   return bar;
 }
+
+function offerBar(table) {
+  const offer = table.offer;
+  if (!offer) return null;
+  const answer = (accept) => { send({ type: "answer", table: table.id, accept }); table.offer = null; render(); };
+  const text = offer.kind === "invito"
+    ? words.pick(`Metti l'invito di ${offer.amount}?`, `Post the invito of ${offer.amount}?`)
+    : words.pick(`Paghi ${offer.amount} per rientrare nel piatto?`, `Pay ${offer.amount} to come back into the pot?`);
+  return h("div", { class: "actions offer", role: "group" }, h("span", {}, text),
+    h("button", { type: "button", class: "primary", "data-answer": "yes", onclick: () => answer(true) }, words.pick("Sì", "Yes")),
+    h("button", { type: "button", "data-answer": "no", onclick: () => answer(false) }, words.pick("No", "No")));
+}
+
+function controls(table) {
+  const me = table.seats.find((s) => s.name === app.me);
+  if (!me) return null;
+  const out = me.status === "sitting-out";
+  const row = h("div", { class: "actions controls" },
+    h("button", { type: "button", class: "sit-out", onclick: () => send({ type: out ? "sit_in" : "sit_out", table: table.id }) },
+      out ? words.pick("Torno al gioco", "Sit back in") : words.pick("Salto le prossime mani", "Sit out")));
+  if (table.rules === "italian-classic") {
+    const box = h("input", { type: "checkbox", checked: table.autoPost });
+    box.addEventListener("change", () => {
+      table.autoPost = box.checked;
+      send({ type: "auto_post", table: table.id, on: box.checked });
+    });
+    row.append(h("label", { class: "toggle" }, box, " ", words.pick("Invito automatico", "Post the invito automatically")));
+  }
+  const playing = table.hand && !table.hand.ended && table.hand.names.includes(app.me);
+  if (table.maxBuyIn && me.stack < table.maxBuyIn && !playing) {
+    row.append(h("button", { type: "button", onclick: () => send({ type: "top_up", table: table.id, amount: table.maxBuyIn - me.stack }) },
+      `${words.pick("Ricarica a", "Top up to")} ${table.maxBuyIn}`));
+  }
+  const chat = h("input", { type: "text", maxlength: 280, placeholder: words.pick("Scrivi al tavolo…", "Say something…"), "aria-label": "chat" });
+  chat.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && chat.value.trim()) { send({ type: "chat", table: table.id, text: chat.value.trim() }); chat.value = ""; }
+    e.stopPropagation(); // letters typed here are not shortcuts
+  });
+  row.append(chat);
+  return row;
+}
+
+// Keyboard: f fold, c check or call, b bet or raise, a all-in, p parol, d draw, 1-5 mark a card.
+const KEYS = { f: "fold", c: ["check", "call"], b: ["bet", "raise"], a: "all-in", p: "parol", d: "draw", s: "show", m: "muck" };
+document.addEventListener("keydown", (event) => {
+  if (!app.current || event.target.tagName === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
+  const table = app.tables[app.current];
+  if (!myLegal(table)) return;
+  if (/^[1-5]$/.test(event.key)) {
+    const card = document.querySelectorAll(".seat.me .card.clickable")[Number(event.key) - 1];
+    if (card) card.dispatchEvent(new MouseEvent("click"));
+    return;
+  }
+  for (const kind of [KEYS[event.key]].flat()) {
+    const button = kind && document.querySelector(`.actions button[data-kind="${kind}"]`);
+    if (button) { button.click(); return; }
+  }
+});
 
 function leave(table) {
   send({ type: "leave", table: table.id });
