@@ -159,6 +159,8 @@ ITALIAN_VERBS = {
     *("Punto", "Rilancio", "Vedo", "Servito", "Cambio", "Mostro", "Non", "All-in"),
 }
 
+ENGLISH_VERBS = {"Fold", "Check", "Call", "Bet", "Raise", "All-in", "Show", "Muck"}
+
 
 @pytest.mark.parametrize("rules", ["italian-classic", "italian-32", "holdem"])
 def test_a_guest_plays_a_hand_against_bots(room: RunningServer, browser: Any, rules: str) -> None:
@@ -199,6 +201,10 @@ def test_a_reload_mid_hand_goes_on_at_the_same_decision(room: RunningServer, bro
         after = wait_for_my_turn(person)
         again = person.cards()
         assert after == before  # the same decision, in English
+        assert {label.split(" ")[0] for label in after} <= ENGLISH_VERBS, after
+        person.page.click("#lang")  # the switch: the same buttons in Italian
+        italian = {label.split(" ")[0] for label in person.labels()}
+        assert italian <= ITALIAN_VERBS and italian & {"Vedo", "Busso", "Passo"}, italian
         assert again == cards  # the same hole cards, face up again
         offered = person.play_hand("holdem")
         assert offered
