@@ -37,7 +37,6 @@ RoomService = Callable[[FastAPI, RoomContext], AbstractAsyncContextManager[None]
 """A service that runs while the server runs (the table service is one)."""
 
 
-
 def create_app(
     settings: Settings | None = None,
     *,
