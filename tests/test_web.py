@@ -246,3 +246,51 @@ def test_two_browsers_at_one_table_each_see_only_their_own_cards(
     finally:
         anna.close()
         bruno.close()
+
+
+def test_sign_up_log_out_and_log_in(room: RunningServer, browser: Any) -> None:
+    person = Page(browser, room.address, "en")
+    page = person.page
+    try:
+
+        def submit(button: str, name: str = "carla", password: str = "correct horse") -> None:
+            page.fill("dialog input[name=name]", name)
+            page.fill("dialog input[name=password]", password)
+            page.click(f"dialog button:text-is('{button}')")
+
+        page.click("button.account")
+        submit("Sign up")
+        page.wait_for_selector("#who .logout")
+        assert page.inner_text("#who .me").startswith("carla · balance ")
+        page.click("#who .logout")
+        page.wait_for_selector("#who button.account")
+        page.click("button.account")
+        submit("Log in", password="wrong")
+        page.wait_for_selector("dialog .error:not(:empty)")  # refused, said in the dialog
+        # The browser logs the refused request itself: that one error is the expected one.
+        assert person.errors == [
+            "Failed to load resource: the server responded with a status of 401 (Unauthorized)"
+        ]
+        person.errors.clear()
+        submit("Log in")
+        page.wait_for_selector("#who .logout")
+        assert page.inner_text("#who .me").startswith("carla · ")
+    finally:
+        person.close()
+
+
+def test_the_sit_and_go_lobby_registers_and_unregisters(room: RunningServer, browser: Any) -> None:
+    person = Page(browser, room.address, "en")
+    page = person.page
+    try:
+        row = page.locator(".tournaments tr[data-tournament]").first
+        row.locator("button.register").click()  # a guest is made, the buy-in paid
+        row.locator("button.unregister").wait_for()
+        paid = int(page.inner_text("#who .me").rsplit(" ", 1)[1])
+        row.locator("button.unregister").click()  # and refunded
+        row.locator("button.register").wait_for()
+        page.wait_for_function(f"!document.querySelector('#who .me').innerText.endsWith(' {paid}')")
+        refunded = int(page.inner_text("#who .me").rsplit(" ", 1)[1])
+        assert refunded > paid
+    finally:
+        person.close()

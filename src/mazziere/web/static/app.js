@@ -12,6 +12,7 @@ const app = {
   account: null,
   csrf: "",
   lobby: [],         // the lobby's tables
+  tournaments: [],   // the lobby's tournaments
   filter: null,      // a rule set, or null for all
   ws: null,
   wsReady: null,
@@ -52,9 +53,77 @@ async function ensureAccount() {
 
 function showWho() {
   const who = document.getElementById("who");
-  if (!app.account) { who.textContent = ""; return; }
-  const name = app.account.name || app.me || `${words.t("guest")} ${app.account.id}`;
-  who.textContent = `${name} · ${words.t("balance")} ${app.account.balance}`;
+  const account = app.account;
+  const name = account ? account.name || app.me || `${words.t("guest")} ${account.id}` : "";
+  const parts = [];
+  if (account) parts.push(h("span", { class: "me" }, `${name} · ${words.t("balance")} ${account.balance}`));
+  if (!account || account.guest) {
+    parts.push(h("button", { type: "button", class: "account", onclick: () => accountDialog(account ? "name" : "login") },
+      account ? words.pick("Scegli nome e password", "Take a name and password") : words.pick("Accedi o registrati", "Log in or sign up")));
+  }
+  if (account && !account.guest) {
+    parts.push(h("button", { type: "button", class: "logout", onclick: logout }, words.pick("Esci", "Log out")));
+  }
+  if (account?.guest) {
+    parts.push(h("button", { type: "button", class: "account", onclick: () => accountDialog("login") }, words.pick("Accedi", "Log in")));
+  }
+  who.replaceChildren(...parts);
+}
+
+// Log in, register, or (a guest) keep this account under a name and password.
+function accountDialog(mode) {
+  const name = h("input", { type: "text", name: "name", required: true, maxlength: 40, autocomplete: "username" });
+  const password = h("input", { type: "password", name: "password", required: true, autocomplete: mode === "login" ? "current-password" : "new-password" });
+  const problem = h("p", { class: "error", role: "alert" });
+  const dialog = h("dialog", { class: "account-dialog" });
+  const submit = async (path) => {
+    try {
+      await api("POST", path, { name: name.value, password: password.value });
+      dialog.close();
+      dialog.remove();
+      await session();
+      if (path !== "/api/account/name") await reopenSocket(); // another account, other tables
+      showWho();
+      render();
+    } catch (error) {
+      problem.textContent = error.message;
+    }
+  };
+  const buttons = mode === "name"
+    ? [h("button", { type: "button", class: "primary", onclick: () => submit("/api/account/name") }, words.pick("Salva", "Save"))]
+    : [h("button", { type: "button", class: "primary", onclick: () => submit("/api/login") }, words.pick("Accedi", "Log in")),
+       h("button", { type: "button", onclick: () => submit("/api/register") }, words.pick("Registrati", "Sign up"))];
+  dialog.append(h("form", { method: "dialog", onsubmit: (e) => e.preventDefault() },
+    h("label", {}, words.pick("Nome", "Name"), " ", name),
+    h("label", {}, "Password", " ", password),
+    problem,
+    h("div", { class: "actions" }, buttons,
+      h("button", { type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, words.pick("Annulla", "Cancel")))));
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+async function logout() {
+  await api("POST", "/api/logout");
+  await session();
+  await reopenSocket();
+  showWho();
+}
+
+// The socket speaks for the session's account: after a log-in or log-out, a new one.
+async function reopenSocket() {
+  const old = app.ws;
+  app.ws = null;
+  app.wsReady = null;
+  app.tables = {};
+  app.current = null;
+  if (old) { old.onclose = null; old.close(); }
+  if (app.account) {
+    const welcome = await connect();
+    for (const id of welcome.tables) tableState(id);
+  }
+  history.replaceState(null, "", "#");
+  await route();
 }
 
 // ------------------------------------------------------------- the socket
@@ -366,10 +435,13 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+let renderedLang = null;
+
 function render() {
   document.documentElement.lang = words.lang;
   document.getElementById("lang").textContent = words.it ? "English" : "Italiano";
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = words.t(node.dataset.i18n);
+  if (renderedLang !== words.lang) { renderedLang = words.lang; showWho(); }
   if (app.current) renderTable(app.tables[app.current]);
   else renderLobby();
 }
@@ -393,11 +465,70 @@ function renderLobby() {
           h("td", {}, `${t.players + t.bots} (${t.bots} bot)`),
           h("td", {}, h("button", { type: "button", onclick: () => sitAt(t) }, words.t("sit"))))))));
   });
-  main.replaceChildren(h("div", { class: "lobby" }, filters, sections));
+  const events = app.tournaments.filter((t) => (app.filter === null || app.filter === t.rules) && t.state !== "finished");
+  const tournaments = h("section", { class: "tournaments" },
+    h("h2", {}, "Sit & go"),
+    h("table", {},
+      h("thead", {}, h("tr", {}, h("th", {}, words.t("name")), h("th", {}, words.t("rules")),
+        h("th", {}, "Buy-in"), h("th", {}, words.pick("Fiches", "Chips")), h("th", {}, words.t("players")), h("th", {}))),
+      h("tbody", {}, events.map((t) => h("tr", { "data-tournament": t.id },
+        h("td", {}, t.name), h("td", {}, words.t(t.rules)), h("td", {}, `${t.buy_in} + ${t.fee}`),
+        h("td", {}, t.starting_stack), h("td", {}, `${t.registered}/${t.max_players}`),
+        h("td", {}, t.state !== "registering" ? words.pick("in corso", "running")
+          : h("button", { type: "button", class: isRegistered(t) ? "unregister" : "register", onclick: () => register(t) },
+            isRegistered(t) ? words.pick("Annulla l'iscrizione", "Unregister") : words.pick("Iscriviti", "Register"))))))));
+  main.replaceChildren(h("div", { class: "lobby" }, filters, sections, tournaments));
+}
+
+// The tournaments this page registered for (the lobby's list does not say whose they are).
+const registered = new Set();
+const isRegistered = (tournament) => tournament.you_are_registered || registered.has(tournament.id);
+
+async function register(tournament) {
+  await ensureAccount();
+  const path = `/api/tournaments/${tournament.id}/registration`;
+  try {
+    if (isRegistered(tournament)) {
+      await api("DELETE", path);
+      registered.delete(tournament.id);
+    } else {
+      await api("POST", path);
+      registered.add(tournament.id);
+    }
+  } catch (error) {
+    alert(error.message);
+  }
+  await session();
+  showWho();
+  await refreshLobby();
+  render();
+  watchTournaments();
+}
+
+// A sit & go starts when it is full: then the player's socket is opened again, and its
+// welcome names the tournament's table.
+let tournamentWatch = null;
+function watchTournaments() {
+  if (tournamentWatch) return;
+  tournamentWatch = setInterval(async () => {
+    const waiting = app.tournaments.filter((t) => isRegistered(t) && t.state === "registering");
+    if (!waiting.length) { clearInterval(tournamentWatch); tournamentWatch = null; return; }
+    const now = (await api("GET", "/api/tournaments")).tournaments;
+    const started = waiting.some((t) => now.find((n) => n.id === t.id)?.state !== "registering");
+    app.tournaments = now;
+    if (started) {
+      clearInterval(tournamentWatch); tournamentWatch = null;
+      await reopenSocket();
+      const table = Object.keys(app.tables)[0];
+      if (table) openTable(table);
+    } else if (!app.current) render();
+  }, 2000);
 }
 
 async function refreshLobby() {
-  app.lobby = (await api("GET", "/api/tables")).tables;
+  const [tables, tournaments] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/tournaments")]);
+  app.lobby = tables.tables;
+  app.tournaments = tournaments.tournaments;
 }
 
 async function playNow(rules) {
