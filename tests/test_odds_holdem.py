@@ -203,7 +203,10 @@ def test_monte_carlo_agrees_with_pokerkits_calculate_equities() -> None:
     hands = ["AhKh", "QsQd", "7c7d"]
     board = "2c 9s 3h 4d"
     exact = holdem_equity(hands, board=board)
-    samples = 300
+    samples = 1000
+    # pokerkit samples with the global random module: seed it, so the check is repeatable
+    # (unseeded, a 3-standard-error band fails about one run in a hundred by chance alone).
+    random.seed(2026)
     theirs = pokerkit.calculate_equities(
         tuple(pokerkit.parse_range(h) for h in hands),
         pokerkit.Card.parse(board.replace(" ", "")),
