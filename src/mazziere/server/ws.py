@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from mazziere.server import protocol as p
+from mazziere.server import security
 from mazziere.server.bus import Bus
 from mazziere.server.tables import Player, TableService
 
@@ -81,15 +82,14 @@ class Connection:
 def origin_allowed(websocket: WebSocket, allowed: Sequence[str]) -> bool:
     """Whether the socket comes from the server's own page or an allowed origin.
 
-    Browsers always send ``Origin``; a client that is not a browser (the
-    terminal client, a test) may leave it out, and still needs a session.
+    The rule is the one of every other request (:func:`mazziere.server.security.origin_allowed`):
+    a client that is not a browser (the terminal client, a test) may leave ``Origin`` out, and
+    still needs a session.  The page of a ``wss://`` socket is served over ``https``.
     """
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True
-    host = websocket.headers.get("host", "")
-    own = {f"http://{host}", f"https://{host}"}
-    return origin in own or origin in allowed
+    scheme = "https" if websocket.url.scheme == "wss" else "http"
+    return security.origin_allowed(
+        websocket.headers.get("origin"), websocket.headers.get("host"), allowed, scheme=scheme
+    )
 
 
 @dataclass(frozen=True, slots=True)
