@@ -276,6 +276,11 @@ class TournamentDetailsOut(TournamentOut):
     players: list[str]
     standings: list[StandingOut]
     prize_pool: int
+    payouts: list[int] = []
+    """The prizes by place, best first: of the field registered once it runs, of a full
+    field while it registers."""
+    tables: list[int] = []
+    """The tables its players sit at now."""
 
 
 @router.get("/tables/{table_id}", summary="One table of the lobby")
@@ -316,10 +321,12 @@ async def get_tournament(
             .order_by(TournamentRegistration.id)
         )
     ]
-    rows = await db.execute(
-        select(TournamentStanding, Account)
-        .join(Account, Account.id == TournamentStanding.account_id)
-        .where(TournamentStanding.tournament_id == tournament.id)
+    rows = list(
+        await db.execute(
+            select(TournamentStanding, Account)
+            .join(Account, Account.id == TournamentStanding.account_id)
+            .where(TournamentStanding.tournament_id == tournament.id)
+        )
     )
     standings = sorted(
         (
@@ -334,12 +341,28 @@ async def get_tournament(
         key=lambda s: (s.place is not None, s.place or 0, -s.chips),
     )
     pool = await ledger.balance(db, ledger.tournament_key(tournament.id))
+    settings = await store.tournament_settings(db, tournament)
+    entrants = summary.registered if tournament.state != "registering" else summary.max_players
+    payouts = (
+        settings.payouts.prizes(tournament.buy_in * entrants, entrants, unit=settings.prize_unit)
+        if entrants
+        else []
+    )
+    tables = sorted(
+        {
+            standing.table_id
+            for standing, _ in rows
+            if standing.table_id is not None and standing.place is None
+        }
+    )
     return TournamentDetailsOut(
         **summary.model_dump(),
         levels=levels,
         players=players,
         standings=standings,
         prize_pool=pool,
+        payouts=payouts,
+        tables=tables if tournament.state == "running" else [],
     )
 
 

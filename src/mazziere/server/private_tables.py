@@ -167,7 +167,7 @@ async def _hosted(db: AsyncSession, table_id: int, account_id: int) -> RoomTable
 
 @router.post("/private-tables", status_code=201, summary="Create a private table")
 async def create_private_table(
-    given: NewPrivateTable, request: Request, db: DbSession, viewer: LoggedIn
+    given: NewPrivateTable, request: Request, db: DbSession, room: Room, viewer: LoggedIn
 ) -> PrivateTableOut:
     """A table only invited players can reach; its host is the creator."""
     check_rules(given.rules)
@@ -190,6 +190,7 @@ async def create_private_table(
         raise ApiError(422, "bad_table", str(exc)) from None
     out = await _private_out(db, request, table, viewer.account.id)
     await db.commit()
+    await room.watcher.table_changed(table.id)  # the table service opens its task
     return out
 
 

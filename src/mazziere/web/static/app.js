@@ -1,6 +1,7 @@
 // The room in the browser: the lobby over REST, the tables over one WebSocket (/ws).
 import { cardSvg, cardText } from "./cards.js";
 import { Words, chooseLanguage } from "./i18n.js";
+import { pageFor } from "./pages.js";
 
 const RULES = ["italian-classic", "italian-32", "holdem"];
 const main = document.getElementById("main");
@@ -18,6 +19,7 @@ const app = {
   wsReady: null,
   tables: {},        // table id -> its state
   current: null,     // the table on screen
+  page: null,        // another page on screen (pages.js): private tables, hands, rules...
 };
 
 // ------------------------------------------------------------------ REST
@@ -443,6 +445,7 @@ function render() {
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = words.t(node.dataset.i18n);
   if (renderedLang !== words.lang) { renderedLang = words.lang; showWho(); }
   if (app.current) renderTable(app.tables[app.current]);
+  else if (app.page) app.page.update(); // a page draws itself again only when it changed
   else renderLobby();
 }
 
@@ -472,7 +475,7 @@ function renderLobby() {
       h("thead", {}, h("tr", {}, h("th", {}, words.t("name")), h("th", {}, words.t("rules")),
         h("th", {}, "Buy-in"), h("th", {}, words.pick("Fiches", "Chips")), h("th", {}, words.t("players")), h("th", {}))),
       h("tbody", {}, events.map((t) => h("tr", { "data-tournament": t.id },
-        h("td", {}, t.name), h("td", {}, words.t(t.rules)), h("td", {}, `${t.buy_in} + ${t.fee}`),
+        h("td", {}, h("a", { href: `#tournament/${t.id}`, class: "tournament-link" }, t.name)), h("td", {}, words.t(t.rules)), h("td", {}, `${t.buy_in} + ${t.fee}`),
         h("td", {}, t.starting_stack), h("td", {}, `${t.registered}/${t.max_players}`),
         h("td", {}, t.state !== "registering" ? words.pick("in corso", "running")
           : h("button", { type: "button", class: isRegistered(t) ? "unregister" : "register", onclick: () => register(t) },
@@ -541,13 +544,13 @@ async function playNow(rules) {
   await sitAt(free[0], { bots: true });
 }
 
-async function sitAt(row, { bots = true } = {}) {
+async function sitAt(row, { bots = true, buyIn: chosen } = {}) {
   await ensureAccount();
   await connect();
   const id = String(row.id);
   const table = tableState(id);
   table.rules = row.rules; table.name = row.name; table.seatCount = row.seats; table.maxBuyIn = row.max_buy_in;
-  const buyIn = Math.min(row.max_buy_in, Math.max(row.min_buy_in, 2 * row.min_buy_in), app.account.balance);
+  const buyIn = chosen ?? Math.min(row.max_buy_in, Math.max(row.min_buy_in, 2 * row.min_buy_in), app.account.balance);
   if (!table.seats.some((s) => s.name === app.me)) send({ type: "sit", table: id, buy_in: buyIn });
   if (bots && row.players + row.bots < 2) send({ type: "add_bots", table: id, count: Math.min(2, row.seats - 1), kind: "basic" });
   openTable(id);
@@ -555,6 +558,7 @@ async function sitAt(row, { bots = true } = {}) {
 
 function openTable(id) {
   app.current = id;
+  app.page = null;
   if (location.hash !== `#table/${id}`) history.replaceState(null, "", `#table/${id}`);
   render();
 }
@@ -794,6 +798,8 @@ function leave(table) {
 // ------------------------------------------------------------------ start
 
 async function route() {
+  app.page = pageFor(location.hash);
+  if (app.page) { app.current = null; await app.page.open(); render(); return; }
   const match = location.hash.match(/^#table\/(\w+)$/);
   const invited = location.hash.match(/^#sit\/(\w+)$/);
   if (invited) {
@@ -835,5 +841,8 @@ async function start() {
     if (clock && app.current) clock.textContent = clockText(app.tables[app.current]);
   }, 500);
 }
+
+// What the other pages (pages.js) use of the room's client.
+export { api, app, connect, ensureAccount, h, openTable, render, reopenSocket, send, session, showWho, sitAt, words };
 
 start();

@@ -12,6 +12,7 @@ const WORDS = {
     holdem: "Texas Hold'em No-Limit", amount: "Importo", min: "Min", halfPot: "½ piatto",
     potBet: "Piatto", allIn: "All-in", confirmFold: "Puoi bussare gratis: passare lo stesso?",
     seconds: (s) => `${s} s`, bank: (s) => `+${s} s riserva`, error: "Errore",
+    privateTables: "Tavoli privati", myHands: "Le mie mani", rulesPage: "Regole",
   },
   en: {
     fourColour: "4 colours", lobby: "Lobby", playNow: "Play now", sit: "Sit",
@@ -25,6 +26,7 @@ const WORDS = {
     holdem: "Texas Hold'em No-Limit", amount: "Amount", min: "Min", halfPot: "½ pot",
     potBet: "Pot", allIn: "All-in", confirmFold: "Checking is free: fold anyway?",
     seconds: (s) => `${s} s`, bank: (s) => `+${s} s bank`, error: "Error",
+    privateTables: "Private tables", myHands: "My hands", rulesPage: "Rules",
   },
 };
 

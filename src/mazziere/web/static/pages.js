@@ -1,0 +1,537 @@
+// The room's other pages, each at its own address (#private, #invite/CODE, #tournament/ID,
+// #hands, #hand/ID, #rules/RULES): private tables and their host's controls, the tournament
+// lobby, the hand history with its replayer and downloads, and the rules.
+import { api, app, ensureAccount, h, openTable, reopenSocket, send, session, showWho, sitAt, words } from "./app.js";
+import { cardSvg, cardText } from "./cards.js";
+import { rulesPage } from "./rules.js";
+
+const RULES = ["italian-classic", "italian-32", "holdem"];
+const main = () => document.getElementById("main");
+const say = (it, en) => words.pick(it, en);
+
+/** A page: `draw()` gives its content; it is drawn again on a language switch or `redraw()`. */
+function page(draw, { load, leave } = {}) {
+  let drawnIn = null;
+  const self = {
+    timers: [],
+    async open() { drawnIn = null; if (load) await load(self); },
+    update() { if (drawnIn !== words.lang) self.redraw(); },
+    redraw() {
+      if (app.page !== self) return; // the player went elsewhere meanwhile
+      drawnIn = words.lang;
+      main().replaceChildren(h("div", { class: "page" }, draw(self)));
+    },
+    /** The player is typing in one of the page's fields (a poll must not redraw it away). */
+    editing() {
+      const focused = document.activeElement;
+      return Boolean(focused && ["INPUT", "SELECT"].includes(focused.tagName) && main().contains(focused));
+    },
+    every(seconds, work) {
+      const timer = setInterval(async () => {
+        if (app.page !== self) { clearInterval(timer); if (leave) leave(); return; }
+        try { await work(); } catch (error) { console.warn(error); }
+      }, seconds * 1000);
+      self.timers.push(timer);
+    },
+  };
+  return self;
+}
+
+/** The page an address opens, or null for the lobby and the tables (app.js). */
+export function pageFor(hash) {
+  const [name, arg] = hash.replace(/^#/, "").split("/");
+  switch (name) {
+    case "private": return arg ? privateTablePage(Number(arg)) : privateTablesPage();
+    case "invite": return invitePage(arg);
+    case "tournament": return tournamentPage(Number(arg));
+    case "hands": return handsPage();
+    case "hand": return replayPage(Number(arg));
+    case "rules": return rulesPage(RULES.includes(arg) ? arg : currentRules(), page);
+    default: return null;
+  }
+}
+
+function currentRules() {
+  const table = app.tables[Object.keys(app.tables)[0]];
+  return table?.rules || "italian-classic";
+}
+
+function problem(error) {
+  return h("p", { class: "error", role: "alert" }, error?.message || String(error || ""));
+}
+
+function field(label, input) {
+  return h("label", { class: "field" }, h("span", {}, label), input);
+}
+
+function numberInput(name, value, { min = 0, max } = {}) {
+  return h("input", { type: "number", name, value, min, max, step: 1, required: true });
+}
+
+function stakesOf(rules, values) {
+  // The forced bets each rule set has: the invito, or the blinds (buio and controbuio).
+  if (rules === "italian-classic") return [["ante", say("Invito", "Invito"), values.ante ?? 10]];
+  const [small, big] = rules === "italian-32" ? ["Buio", "Controbuio"] : [say("Piccolo buio", "Small blind"), say("Grande buio", "Big blind")];
+  return [["small_blind", small, values.small_blind ?? 5], ["big_blind", big, values.big_blind ?? 10]];
+}
+
+function readStakes(form, rules) {
+  const stakes = { small_blind: 0, big_blind: 0, ante: 0 };
+  for (const [key] of stakesOf(rules, {})) stakes[key] = Number(form.elements[key].value);
+  return stakes;
+}
+
+function inviteAddress(code) {
+  return `${location.origin}/#invite/${code}`;
+}
+
+// ------------------------------------------------------------- private tables
+
+function privateTablesPage() {
+  const state = { tables: [], error: "", rules: "italian-classic" };
+  return page((self) => {
+    const rules = h("select", { name: "rules", "aria-label": words.t("rules") },
+      RULES.map((r) => h("option", { value: r, selected: r === state.rules }, words.t(r))));
+    const stakes = h("div", { class: "stakes" });
+    const showStakes = () => stakes.replaceChildren(...stakesOf(rules.value, {}).map(
+      ([key, label, value]) => field(label, numberInput(key, value, { min: 0 }))));
+    rules.addEventListener("change", () => { state.rules = rules.value; showStakes(); });
+    showStakes();
+    const form = h("form", { class: "create-private", "aria-label": say("Nuovo tavolo privato", "New private table") },
+      field(say("Nome", "Name"), h("input", { type: "text", name: "name", required: true, maxlength: 40, value: say("Partita tra amici", "Home game") })),
+      field(words.t("rules"), rules),
+      field(words.t("seats"), numberInput("seats", 5, { min: 2, max: 9 })),
+      stakes,
+      field(say("Buy-in minimo", "Minimum buy-in"), numberInput("min_buy_in", 200, { min: 1 })),
+      field(say("Buy-in massimo", "Maximum buy-in"), numberInput("max_buy_in", 1000, { min: 1 })),
+      field(say("Secondi per decidere", "Seconds to decide"), numberInput("decision_seconds", 30, { min: 5, max: 300 })),
+      field(say("Riserva di tempo (s)", "Time bank (s)"), numberInput("time_bank_seconds", 60, { min: 0, max: 600 })),
+      h("label", { class: "toggle" }, h("input", { type: "checkbox", name: "bots_allowed", checked: true }), " ", say("Bot ammessi", "Bots allowed")),
+      h("label", { class: "toggle" }, h("input", { type: "checkbox", name: "approval_required", checked: true }), " ", say("Approvo io chi si siede", "I approve who sits")),
+      state.error ? problem(state.error) : null,
+      h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, say("Crea il tavolo", "Create the table"))));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const e = form.elements;
+      const body = {
+        name: e.name.value, rules: e.rules.value, seats: Number(e.seats.value),
+        ...readStakes(form, e.rules.value),
+        min_buy_in: Number(e.min_buy_in.value), max_buy_in: Number(e.max_buy_in.value),
+        decision_seconds: Number(e.decision_seconds.value), time_bank_seconds: Number(e.time_bank_seconds.value),
+        bots_allowed: e.bots_allowed.checked, approval_required: e.approval_required.checked,
+      };
+      try {
+        const table = await api("POST", "/api/private-tables", body);
+        location.hash = `#private/${table.id}`;
+      } catch (error) {
+        state.error = error.message;
+        self.redraw();
+      }
+    });
+    return [
+      h("h2", {}, say("Tavoli privati", "Private tables")),
+      h("p", { class: "note" }, say("Un tavolo solo per chi inviti: scegli le regole e condividi il link.",
+        "A table only for the people you invite: choose the rules and share the link.")),
+      form,
+      h("h3", {}, say("I tuoi tavoli privati", "Your private tables")),
+      state.tables.length
+        ? h("ul", { class: "private-tables" }, state.tables.map((t) => h("li", {},
+          h("a", { href: `#private/${t.id}` }, t.name), ` · ${words.t(t.rules)} · ${t.stakes.label} · `,
+          t.you_are_host ? say("sei l'host", "you host it") : `${say("host", "host")} ${t.host}`)))
+        : h("p", { class: "note" }, say("Nessuno per ora.", "None yet.")),
+    ];
+  }, {
+    async load() {
+      await ensureAccount();
+      state.tables = (await api("GET", "/api/private-tables")).tables;
+    },
+  });
+}
+
+function privateTablePage(id) {
+  const state = { table: null, requests: [], settle: null, error: "", copied: false };
+  const refresh = async () => {
+    const found = (await api("GET", "/api/private-tables")).tables.find((t) => t.id === id);
+    state.table = found || null;
+    if (found?.you_are_host) state.requests = await api("GET", `/api/private-tables/${id}/requests`);
+    try { state.settle = await api("GET", `/api/private-tables/${id}/settle-up`); }
+    catch { state.settle = null; } // nobody has sat yet, or the viewer never did
+  };
+  const hostDoes = async (self, path, body) => {
+    try { state.error = ""; await api("POST", `/api/private-tables/${id}/${path}`, body); await refresh(); }
+    catch (error) { state.error = error.message; }
+    self.redraw();
+  };
+  return page((self) => {
+    const table = state.table;
+    if (!table) return [h("h2", {}, say("Tavolo privato", "Private table")), problem(say("Tavolo non trovato.", "No such table."))];
+    const address = inviteAddress(table.invite_code);
+    const link = h("input", { type: "text", readonly: true, value: address, class: "invite-link", "aria-label": say("Link d'invito", "Invite link") });
+    const copy = h("button", { type: "button", class: "copy" }, state.copied ? say("Copiato", "Copied") : say("Copia il link", "Copy the link"));
+    copy.addEventListener("click", async () => {
+      link.select();
+      try { await navigator.clipboard.writeText(address); } catch { document.execCommand?.("copy"); }
+      state.copied = true; self.redraw();
+    });
+    const seated = app.tables[String(id)]?.seats?.some((s) => s.name === app.me);
+    const parts = [
+      h("h2", {}, `${table.name} · ${words.t(table.rules)}`),
+      h("dl", { class: "facts" },
+        h("dt", {}, words.t("stakes")), h("dd", { class: "stakes-now" }, table.stakes.label,
+          table.next_stakes ? ` → ${table.next_stakes.label} ${say("dalla prossima mano", "from the next hand")}` : ""),
+        h("dt", {}, words.t("seats")), h("dd", {}, `${table.players + table.bots}/${table.seats} (${table.bots} bot)`),
+        h("dt", {}, "Buy-in"), h("dd", {}, `${table.min_buy_in}–${table.max_buy_in}`),
+        h("dt", {}, say("Stato", "State")), h("dd", { class: "table-state" }, table.state === "paused" ? say("in pausa", "paused") : say("aperto", "open")),
+        h("dt", {}, "Host"), h("dd", {}, table.host)),
+      h("h3", {}, say("Invita gli amici", "Invite your friends")),
+      h("div", { class: "actions" }, link, copy),
+      h("p", { class: "note" }, `${say("Codice", "Code")}: `, h("code", {}, table.invite_code)),
+      state.error ? problem(state.error) : null,
+    ];
+    if (table.you_are_host) {
+      parts.push(h("div", { class: "actions host-controls" },
+        seated
+          ? h("button", { type: "button", class: "primary go-table", onclick: () => openTable(String(id)) }, say("Vai al tavolo", "Go to the table"))
+          : h("button", { type: "button", class: "primary sit-host", onclick: () => sitAt(table, { bots: false }) }, say("Siediti al tavolo", "Sit at the table")),
+        table.state === "paused"
+          ? h("button", { type: "button", class: "resume", onclick: () => hostDoes(self, "resume") }, say("Riprendi", "Resume"))
+          : h("button", { type: "button", class: "pause", onclick: () => hostDoes(self, "pause") }, say("Pausa dopo questa mano", "Pause after this hand")),
+        table.bots_allowed && seated
+          ? h("button", { type: "button", class: "add-bot", onclick: () => addBot(self, table) }, say("Aggiungi un bot", "Add a bot"))
+          : null));
+      const stakes = h("form", { class: "change-stakes", "aria-label": say("Cambia le poste", "Change the stakes") },
+        stakesOf(table.rules, table.stakes).map(([key, label, value]) => field(label, numberInput(key, value))),
+        h("button", { type: "submit" }, say("Cambia le poste", "Change the stakes")));
+      stakes.addEventListener("submit", (event) => { event.preventDefault(); hostDoes(self, "stakes", readStakes(stakes, table.rules)); });
+      parts.push(h("h3", {}, say("Poste", "Stakes")), stakes);
+      parts.push(h("h3", {}, say("Richieste per sedersi", "Requests to sit")),
+        state.requests.length
+          ? h("table", { class: "requests" }, h("tbody", {}, state.requests.map((r) => h("tr", { "data-request": r.id, "data-player": r.player },
+            h("td", {}, r.player), h("td", {}, `buy-in ${r.buy_in}`), h("td", { class: "request-state" }, requestState(r.state)),
+            h("td", {}, r.state === "pending" ? [
+              h("button", { type: "button", class: "approve primary", onclick: () => hostDoes(self, `requests/${r.id}/approve`) }, say("Approva", "Approve")), " ",
+              h("button", { type: "button", class: "refuse", onclick: () => hostDoes(self, `requests/${r.id}/refuse`) }, say("Rifiuta", "Refuse"))] : null)))))
+          : h("p", { class: "note" }, say("Nessuna richiesta.", "No request.")));
+    } else {
+      parts.push(h("p", {}, h("a", { href: `#invite/${table.invite_code}` }, say("La tua richiesta", "Your request"))));
+    }
+    parts.push(h("h3", {}, say("Conti", "Settle-up")), settleUp(state.settle));
+    return parts;
+  }, {
+    async load(self) {
+      await ensureAccount();
+      await refresh();
+      self.every(3, async () => {
+        const before = JSON.stringify(state);
+        await refresh();
+        if (JSON.stringify(state) !== before && !self.editing()) self.redraw();
+      });
+    },
+  });
+}
+
+function addBot(self, table) {
+  send({ type: "add_bots", table: String(table.id), count: 1, kind: "basic" });
+  setTimeout(() => self.redraw(), 800);
+}
+
+function requestState(state) {
+  return { pending: say("in attesa", "pending"), approved: say("approvata", "approved"), refused: say("rifiutata", "refused") }[state] || state;
+}
+
+function settleUp(settle) {
+  if (!settle || !settle.players.length) return h("p", { class: "note" }, say("Nessuno ha ancora comprato fiches.", "Nobody has bought chips yet."));
+  const sign = (n) => (n > 0 ? `+${n}` : String(n));
+  return h("table", { class: "settle-up" },
+    h("thead", {}, h("tr", {}, [say("Giocatore", "Player"), say("Comprato", "Bought in"), say("Incassato", "Cashed out"),
+      say("Fiches ora", "Chips now"), say("Risultato", "Result")].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, settle.players.map((line) => h("tr", { "data-player": line.player },
+      h("td", {}, line.player), h("td", {}, line.bought_in), h("td", {}, line.cashed_out), h("td", {}, line.stack),
+      h("td", { class: line.result >= 0 ? "plus" : "minus" }, sign(line.result))))),
+    settle.rake ? h("tfoot", {}, h("tr", {}, h("td", { colspan: 4 }, "Rake"), h("td", {}, settle.rake))) : null);
+}
+
+function invitePage(code) {
+  const state = { table: null, error: "" };
+  const refresh = async () => {
+    try { state.table = await api("GET", `/api/invites/${encodeURIComponent(code)}`); state.error = ""; }
+    catch (error) { state.table = null; state.error = error.message; }
+  };
+  return page((self) => {
+    const table = state.table;
+    if (!table) return [h("h2", {}, say("Invito", "Invite")), problem(state.error)];
+    const parts = [
+      h("h2", {}, `${table.name} · ${words.t(table.rules)}`),
+      h("p", {}, say(`${table.host} ti invita al suo tavolo privato.`, `${table.host} invites you to a private table.`)),
+      h("dl", { class: "facts" },
+        h("dt", {}, words.t("stakes")), h("dd", {}, table.stakes.label),
+        h("dt", {}, words.t("seats")), h("dd", {}, `${table.players + table.bots}/${table.seats}`),
+        h("dt", {}, "Buy-in"), h("dd", {}, `${table.min_buy_in}–${table.max_buy_in}`)),
+    ];
+    const request = table.your_request;
+    const seated = app.tables[String(table.id)]?.seats?.some((s) => s.name === app.me);
+    if (table.you_are_host) {
+      parts.push(h("p", {}, h("a", { href: `#private/${table.id}` }, say("Il tuo tavolo", "Your table"))));
+    } else if (seated) {
+      parts.push(h("button", { type: "button", class: "primary go-table", onclick: () => openTable(String(table.id)) }, say("Vai al tavolo", "Go to the table")));
+    } else if (request && request.state === "approved") {
+      parts.push(h("p", { class: "request-state" }, say("L'host ti ha accettato.", "The host let you in.")),
+        h("button", { type: "button", class: "primary sit-invited", onclick: () => sitAt(table, { bots: false, buyIn: request.buy_in }) },
+          `${say("Siediti con", "Sit down with")} ${request.buy_in}`));
+    } else if (request && request.state === "pending") {
+      parts.push(h("p", { class: "request-state", "aria-live": "polite" }, say("Richiesta inviata: aspetta che l'host ti accetti…", "Request sent: waiting for the host to let you in…")));
+    } else {
+      if (request?.state === "refused") parts.push(h("p", { class: "request-state" }, say("L'host ha rifiutato la richiesta.", "The host refused the request.")));
+      const buyIn = numberInput("buy_in", Math.min(table.max_buy_in, Math.max(table.min_buy_in, 2 * table.min_buy_in)), { min: table.min_buy_in, max: table.max_buy_in });
+      const form = h("form", { class: "ask-to-sit" }, field("Buy-in", buyIn),
+        h("button", { type: "submit", class: "primary" }, say("Chiedi di sederti", "Ask to sit")));
+      form.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        try { await api("POST", `/api/invites/${encodeURIComponent(code)}/requests`, { buy_in: Number(buyIn.value) }); await refresh(); }
+        catch (error) { state.error = error.message; }
+        self.redraw();
+      });
+      parts.push(form);
+    }
+    if (state.error) parts.push(problem(state.error));
+    return parts;
+  }, {
+    async load(self) {
+      await ensureAccount();
+      await refresh();
+      self.every(2, async () => {
+        const before = JSON.stringify(state.table?.your_request);
+        await refresh();
+        if (JSON.stringify(state.table?.your_request) !== before) self.redraw();
+      });
+    },
+  });
+}
+
+// ------------------------------------------------------------- the tournament lobby
+
+function tournamentPage(id) {
+  const state = { t: null, error: "", going: false };
+  const refresh = async () => {
+    state.t = await api("GET", `/api/tournaments/${id}`);
+    await session();
+    showWho();
+  };
+  return page((self) => {
+    const t = state.t;
+    if (!t) return [h("h2", {}, "Sit & go"), problem(state.error)];
+    const unit = t.level_unit === "hands" ? say("mani", "hands") : say("minuti", "minutes");
+    const stakes = (l) => (t.rules === "italian-classic" ? `invito ${l.ante}` : `${l.small_blind}/${l.big_blind}${l.ante ? ` ante ${l.ante}` : ""}`);
+    const stateName = { registering: say("iscrizioni aperte", "registering"), running: say("in corso", "running"),
+      finished: say("finito", "finished"), cancelled: say("annullato", "cancelled") }[t.state];
+    const register = async () => {
+      try {
+        await ensureAccount(); // a visitor becomes a guest to register
+        await api(t.you_are_registered ? "DELETE" : "POST", `/api/tournaments/${id}/registration`);
+        state.error = "";
+        await refresh();
+      } catch (error) { state.error = error.message; }
+      self.redraw();
+    };
+    const mine = Object.keys(app.tables).filter((table) => t.tables.includes(Number(table)));
+    return [
+      h("h2", {}, t.name),
+      h("dl", { class: "facts" },
+        h("dt", {}, words.t("rules")), h("dd", {}, words.t(t.rules)),
+        h("dt", {}, "Buy-in"), h("dd", {}, `${t.buy_in} + ${t.fee}`),
+        h("dt", {}, say("Fiches iniziali", "Starting chips")), h("dd", {}, t.starting_stack),
+        h("dt", {}, words.t("players")), h("dd", { class: "entrants-count" }, `${t.registered}/${t.max_players}`),
+        h("dt", {}, say("Montepremi", "Prize pool")), h("dd", {}, t.buy_in * (t.state === "registering" ? t.max_players : t.registered)),
+        h("dt", {}, say("Stato", "State")), h("dd", { class: "tournament-state", "data-state": t.state }, stateName)),
+      state.error ? problem(state.error) : null,
+      t.state === "registering"
+        ? h("button", { type: "button", class: `primary ${t.you_are_registered ? "unregister" : "register"}`, onclick: register },
+          t.you_are_registered ? say("Annulla l'iscrizione", "Unregister") : say("Iscriviti", "Register"))
+        : null,
+      mine.length ? h("button", { type: "button", class: "primary go-table", onclick: () => openTable(mine[0]) }, say("Vai al tuo tavolo", "Go to your table")) : null,
+      h("div", { class: "columns" },
+        h("section", { "aria-label": say("Livelli", "Levels") }, h("h3", {}, say("Struttura", "Structure")),
+          h("table", { class: "levels" },
+            h("thead", {}, h("tr", {}, [say("Livello", "Level"), words.t("stakes"), say("Durata", "Length")].map((c) => h("th", { scope: "col" }, c)))),
+            h("tbody", {}, t.levels.map((l) => h("tr", {}, h("td", {}, l.number), h("td", {}, stakes(l)), h("td", {}, `${l.length} ${unit}`)))))),
+        h("section", { "aria-label": say("Premi", "Payouts") }, h("h3", {}, say("Premi", "Payouts")),
+          h("table", { class: "payouts" }, h("tbody", {}, t.payouts.map((prize, i) => h("tr", {}, h("td", {}, `${i + 1}°`), h("td", {}, prize)))))),
+        h("section", { "aria-label": say("Iscritti", "Entrants") }, h("h3", {}, say("Iscritti", "Entrants")),
+          t.players.length ? h("ul", { class: "entrants" }, t.players.map((p) => h("li", {}, p))) : h("p", { class: "note" }, say("Nessuno ancora.", "Nobody yet."))),
+        h("section", { "aria-label": say("Classifica", "Standings") }, h("h3", {}, say("Classifica", "Standings")),
+          t.standings.length
+            ? h("table", { class: "standings" },
+              h("thead", {}, h("tr", {}, [say("Posto", "Place"), say("Giocatore", "Player"), say("Fiches", "Chips"), say("Premio", "Prize")].map((c) => h("th", { scope: "col" }, c)))),
+              h("tbody", {}, t.standings.map((s) => h("tr", { "data-player": s.player },
+                h("td", {}, s.place ?? "–"), h("td", {}, s.player), h("td", {}, s.chips), h("td", { class: "prize" }, s.prize)))))
+            : h("p", { class: "note" }, say("Dopo la partenza.", "Once it starts."))),
+        h("section", { "aria-label": say("Tavoli", "Tables") }, h("h3", {}, say("Tavoli", "Tables")),
+          t.tables.length ? h("ul", { class: "tournament-tables" }, t.tables.map((table) => h("li", {},
+            app.tables[String(table)] ? h("a", { href: `#table/${table}` }, `${say("Tavolo", "Table")} ${table}`) : `${say("Tavolo", "Table")} ${table}`)))
+            : h("p", { class: "note" }, "–"))),
+    ];
+  }, {
+    async load(self) {
+      try { await refresh(); } catch (error) { state.error = error.message; }
+      self.every(3, async () => {
+        const before = JSON.stringify(state.t);
+        const wasWaiting = state.t?.you_are_registered && state.t.state === "registering";
+        await refresh();
+        if (wasWaiting && state.t.state === "running" && !state.going) {
+          // It filled and started: the socket's welcome names the player's table.
+          state.going = true;
+          await reopenSocket();
+          const table = Object.keys(app.tables)[0];
+          if (table) openTable(table);
+          return;
+        }
+        if (JSON.stringify(state.t) !== before) self.redraw();
+      });
+    },
+  });
+}
+
+// ------------------------------------------------------------- hand history
+
+function handsPage() {
+  const state = { hands: [], error: "" };
+  return page(() => [
+    h("h2", {}, say("Le tue mani", "Your hands")),
+    state.error ? problem(state.error) : null,
+    state.hands.length ? h("table", { class: "hands" },
+      h("thead", {}, h("tr", {}, [say("Mano", "Hand"), words.t("rules"), say("Quando", "When"), say("Risultato", "Result"), ""].map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, state.hands.map((hand) => h("tr", { "data-hand": hand.id },
+        h("td", {}, `${say("Tavolo", "Table")} ${hand.table_id} · #${hand.number}`,
+          hand.tournament_id ? [" · ", h("a", { href: `#tournament/${hand.tournament_id}` }, "sit & go")] : null),
+        h("td", {}, words.t(hand.rules)),
+        h("td", {}, new Date(hand.started_at).toLocaleString(words.lang)),
+        h("td", { class: hand.net > 0 ? "plus" : hand.net < 0 ? "minus" : "" }, hand.net === null ? say("in corso", "playing") : hand.net > 0 ? `+${hand.net}` : hand.net),
+        h("td", {}, hand.state === "finished" ? [
+          h("a", { href: `#hand/${hand.id}`, class: "replay" }, say("Rivedi", "Replay")), " · ",
+          h("a", { href: `/api/hands/${hand.id}/phh`, download: `hand-${hand.id}.phh`, class: "download-phh" }, "PHH"), " · ",
+          h("a", { href: `/api/hands/${hand.id}/text`, download: `hand-${hand.id}.txt`, class: "download-text" },
+            hand.rules === "holdem" ? "PokerStars" : say("Testo", "Text"))] : null)))))
+      : h("p", { class: "note" }, say("Ancora nessuna mano: gioca!", "No hand yet: go and play!")),
+  ], {
+    async load() {
+      await ensureAccount();
+      try { state.hands = (await api("GET", "/api/hands?limit=200")).hands; } catch (error) { state.error = error.message; }
+    },
+  });
+}
+
+/**
+ * The states of a replayed hand, one per step: what the player saw after each record.
+ * Only arithmetic on the records the room sent (chips in, chips back, cards dealt and shown).
+ */
+function replaySteps(replay) {
+  const n = replay.players.length;
+  const italian = replay.rules !== "holdem";
+  let s = { stacks: [...replay.stacks], bets: Array(n).fill(0), folded: Array(n).fill(false), hole: Array.from({ length: n }, () => []),
+    board: [], pots: [], winners: [], dealt: false, drawn: false, blindRaises: 0, text: say("Inizio della mano", "The hand begins") };
+  const steps = [structuredClone(s)];
+  const name = (p) => (p === replay.you ? words.t("you") : replay.players[p]);
+  for (const r of replay.records) {
+    if (r.type === "burn" || r.type === "start") continue;
+    s = structuredClone(s);
+    s.winners = [];
+    const p = r.position;
+    const ctx = { italian, blind: italian && !s.dealt ? s.blindRaises : null,
+      opening: replay.rules === "italian-classic" && s.dealt && !s.drawn && !s.blindRaises, parole: replay.rules === "italian-32" };
+    switch (r.type) {
+      case "forced_bet": s.stacks[p] -= r.amount; s.bets[p] += r.amount; s.text = `${name(p)}: ${r.kind.replace("_", " ")} ${r.amount}`; break;
+      case "hole_cards":
+        s.hole[p] = s.hole[p].concat(r.cards); s.dealt = true;
+        s.text = p === replay.you ? `${say("Le tue carte", "Your cards")}: ${r.cards.map(cardText).join(" ")}` : `${say("Carte a", "Cards to")} ${name(p)}`;
+        break;
+      case "action": {
+        s.stacks[p] -= r.added; s.bets[p] += r.added;
+        if (r.kind === "fold") s.folded[p] = true;
+        if (!s.dealt && (r.kind === "bet" || r.kind === "raise")) s.blindRaises += 1;
+        const amount = r.kind === "call" ? r.added : r.kind === "all-in" ? s.bets[p] : r.to;
+        s.text = words.verb(r.kind, name(p), p === replay.you, amount, ctx);
+        break;
+      }
+      case "collect": s.pots = r.pots; s.bets = s.bets.map(() => 0); s.text = say("Le puntate vanno nel piatto", "The bets go into the pot"); break;
+      case "board": s.board = s.board.concat(r.cards); s.text = `${r.street}: ${s.board.map(cardText).join(" ")}`; break;
+      case "discard": {
+        s.drawn = true;
+        const count = r.cards.length;
+        s.hole[p] = p === replay.you ? s.hole[p].filter((c) => !r.cards.includes(c)) : s.hole[p].slice(count);
+        s.text = count ? `${name(p)}: ${say("cambio", "draws")} ${count}` : `${name(p)}: ${say("servito", "stands pat")}`;
+        break;
+      }
+      case "show": s.hole[p] = [...r.cards]; s.text = `${name(p)}: ${say("mostra", "shows")} ${r.cards.map(cardText).join(" ")}`; break;
+      case "muck": s.text = `${name(p)}: ${say("non mostra", "mucks")}`; break;
+      case "uncalled": s.stacks[p] += r.amount; s.bets[p] = Math.max(0, s.bets[p] - r.amount); s.text = `${name(p)}: ${say("riprende", "takes back")} ${r.amount}`; break;
+      case "award":
+        r.winners.forEach((w, i) => { s.stacks[w] += r.shares[i]; });
+        s.winners = r.winners;
+        s.pots = s.pots.map((pot, i) => (i === r.pot ? { ...pot, amount: 0 } : pot));
+        s.text = `${r.winners.map(name).join(", ")}: ${say("vince", "wins")} ${r.amount}`;
+        break;
+      case "carry": s.text = say(`Il piatto di ${r.amount} passa alla mano successiva`, `The pot of ${r.amount} is carried to the next hand`); s.pots = []; break;
+      case "rake": s.text = `Rake ${r.amount}`; break;
+      case "reshuffle": s.text = say("Gli scarti rimescolati fanno il nuovo mazzo", "The discards are reshuffled into a new stock"); break;
+      default: s.text = r.type;
+    }
+    steps.push(s);
+  }
+  return steps;
+}
+
+function replayPage(id) {
+  const state = { replay: null, steps: [], at: 0, error: "" };
+  let keys = null;
+  return page((self) => {
+    const replay = state.replay;
+    if (!replay) return [h("h2", {}, say("Replay", "Replay")), problem(state.error)];
+    state.steps = replaySteps(replay); // in the page's language
+    const s = state.steps[state.at];
+    const go = (at) => {
+      state.at = Math.max(0, Math.min(state.steps.length - 1, at));
+      self.redraw();
+      document.querySelector(".replay-controls .next")?.focus();
+      const log = document.querySelector(".replay-log");
+      if (log) log.scrollTop = log.scrollHeight; // the latest step in sight
+    };
+    const seats = replay.players.map((player, p) => h("div", {
+      class: ["replay-seat", p === replay.you && "me", s.folded[p] && "folded", s.winners.includes(p) && "winner"].filter(Boolean).join(" "),
+      "data-position": p, "data-name": player },
+      h("div", { class: "name" }, p === replay.you ? `${player} (${words.t("you")})` : player),
+      h("div", { class: "stack" }, s.stacks[p]),
+      h("div", { class: "cards" }, s.hole[p].map((c) => cardSvg(c))),
+      h("div", { class: "bet" }, s.bets[p] ? `${say("puntata", "bet")} ${s.bets[p]}` : "")));
+    const pot = s.pots.reduce((sum, x) => sum + x.amount, 0);
+    return [
+      h("h2", {}, `${say("Mano", "Hand")} #${replay.number} · ${say("tavolo", "table")} ${replay.table_id} · ${words.t(replay.rules)}`),
+      h("div", { class: "replay-table" }, seats,
+        h("div", { class: "replay-centre" }, h("div", { class: "board cards" }, s.board.map((c) => cardSvg(c))),
+          pot ? h("div", { class: "pot" }, `${words.t("pot")}: ${pot}`) : null)),
+      h("p", { class: "replay-text", "aria-live": "polite" }, `${state.at}/${state.steps.length - 1} · ${s.text}`),
+      h("div", { class: "actions replay-controls", role: "toolbar", "aria-label": say("Passi della mano", "Steps of the hand") },
+        h("button", { type: "button", class: "first", "aria-label": say("Inizio", "Start"), onclick: () => go(0) }, "«"),
+        h("button", { type: "button", class: "prev", "aria-label": say("Indietro", "Back"), onclick: () => go(state.at - 1) }, "◀"),
+        h("button", { type: "button", class: "next primary", "aria-label": say("Avanti", "Next"), onclick: () => go(state.at + 1) }, "▶"),
+        h("button", { type: "button", class: "last", "aria-label": say("Fine", "End"), onclick: () => go(state.steps.length - 1) }, "»")),
+      h("ol", { class: "replay-log" }, state.steps.slice(1, state.at + 1).map((step) => h("li", {}, step.text))),
+      h("p", {}, h("a", { href: "#hands" }, say("Tutte le mani", "All hands")), " · ",
+        h("a", { href: `/api/hands/${id}/phh`, download: `hand-${id}.phh` }, "PHH"), " · ",
+        h("a", { href: `/api/hands/${id}/text`, download: `hand-${id}.txt` }, replay.rules === "holdem" ? "PokerStars" : say("Testo", "Text"))),
+    ];
+  }, {
+    async load(self) {
+      await ensureAccount();
+      try {
+        state.replay = await api("GET", `/api/hands/${id}/replay`);
+      } catch (error) { state.error = error.message; }
+      if (keys) document.removeEventListener("keydown", keys);
+      keys = (event) => {
+        if (app.page !== self || event.target.tagName === "INPUT") return;
+        if (event.key === "ArrowRight") document.querySelector(".replay-controls .next")?.click();
+        if (event.key === "ArrowLeft") document.querySelector(".replay-controls .prev")?.click();
+      };
+      document.addEventListener("keydown", keys);
+    },
+  });
+}

@@ -1,0 +1,418 @@
+"""The browser client's pages in a real browser (Debian's Chromium driven by Playwright).
+
+One real ``mazziere serve`` process serves every test of this module; its
+database is made beforehand with the default lobby and one quick sit & go
+(two players, Hold'em, 200 chips: a test-only tournament in the test's own
+database, nothing of the room's defaults changes).  The pages are driven as
+a person drives them: a private table created, its link opened by a friend
+in another browser, approved and played at, the settle-up read; the sit &
+go registered for, played to its end and its prizes read; a hand played and
+then replayed step by step and downloaded; the rules of each game, in
+Italian and English, at phone width.  Any console error fails the test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+
+from mazziere.server.settings import Settings
+from tests.server_process import RunningServer, serve
+from tests.test_web import ARTIFACTS, browser, sync_api
+
+__all__ = ["browser"]  # the browser fixture, Debian's Chromium, shared with tests/test_web.py
+
+QUICK = "Sit & go lampo"
+
+
+def prepare(url: str) -> None:
+    """The room's database: migrated, the default lobby, and one quick two-player sit & go."""
+    from mazziere.server.storage import Database
+    from mazziere.server.storage.lobby import TournamentSpec, create_tournament, open_default_lobby
+
+    async def run() -> None:
+        db = Database(url)
+        try:
+            await db.upgrade()
+            async with db.session() as session:
+                await open_default_lobby(session)
+                spec = TournamentSpec(
+                    name=QUICK, rules="holdem", buy_in=100, fee=10, starting_stack=200,
+                    seats=2, max_players=2, level_length=2,
+                )  # fmt: skip
+                await create_tournament(session, spec)
+                await session.commit()
+        finally:
+            await db.dispose()
+
+    asyncio.run(run())
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    folder = tmp_path_factory.mktemp("web-pages")
+    url = f"sqlite+aiosqlite:///{folder / 'room.db'}"
+    prepare(url)
+    settings = Settings(database_url=url, password_profile="CHEAPEST")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MAZZIERE_BOT_SECONDS", "0.05")
+        patch.setenv("MAZZIERE_NEXT_HAND_SECONDS", "1")
+        with serve(settings, folder) as server:
+            yield server
+
+
+class Tab:
+    """One person's browser, with every console error it showed."""
+
+    def __init__(
+        self, browser: Any, address: str, lang: str = "en", *, phone: bool = False
+    ) -> None:
+        size = {"width": 390, "height": 800} if phone else {"width": 1280, "height": 860}
+        self.context = browser.new_context(locale=lang, viewport=size)
+        self.page = self.context.new_page()
+        self.address = address
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        self.page.goto(address)
+        self.page.wait_for_selector(".play-now")
+
+    def go(self, hash_: str, selector: str) -> None:
+        self.page.evaluate(f"location.hash = {hash_!r}")
+        self.page.wait_for_selector(selector)
+
+    def balance(self) -> int:
+        return int(self.page.inner_text("#who .me").rsplit(" ", 1)[1])
+
+    def screenshot(self, name: str) -> None:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+    def act(self, order: tuple[str, ...]) -> bool:
+        """Click the first offered action of ``order``; whether one was clicked."""
+        offered = self.page.eval_on_selector_all(
+            ".actions button[data-kind]", "bs => bs.map(b => b.dataset.kind)"
+        )
+        for kind in order:
+            if kind in offered:
+                if kind == "draw":
+                    with contextlib.suppress(sync_api.TimeoutError):
+                        self.page.click(".seat.me .card.clickable >> nth=0", timeout=1000)
+                with contextlib.suppress(sync_api.TimeoutError):
+                    self.page.click(f".actions button[data-kind={kind}]", timeout=1000)
+                    return True
+        return False
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.errors == [], self.errors
+
+
+def seated(browser: Any, room: RunningServer, lang: str, rules: str) -> Tab:
+    """A guest who pressed "play now" for ``rules`` and sits with bots."""
+    person = Tab(browser, room.address, lang)
+    person.page.click(f".play-now[data-rules={rules}]")
+    person.page.wait_for_selector(".seat.me")
+    return person
+
+
+PASSIVE = ("draw", "check", "call", "show", "muck", "fold")
+
+
+def test_the_rules_pages_in_italian_and_english_at_phone_width(
+    room: RunningServer, browser: Any
+) -> None:
+    person = Tab(browser, room.address, "it", phone=True)
+    page = person.page
+    try:
+        page.click("#pages a[href='#rules']")  # from the lobby
+        page.wait_for_selector("article.rules[data-rules=italian-classic]")
+        text = page.inner_text("article.rules")
+        for words in ("Colore", "Full", "Jack → Donne → Re", "Parol", "controbuio", "11 − n"):
+            assert words in text, words
+        # The hand ranking is drawn with the client's cards, highest first: flush above full.
+        names = page.eval_on_selector_all(".ranking .hand-name", "ns => ns.map(n => n.innerText)")
+        assert names.index("Colore") < names.index("Full")
+        assert page.locator(".ranking li >> nth=0 >> svg.card[data-card]").count() == 5
+        decks = page.eval_on_selector_all(".decks tbody tr", "rs => rs.map(r => r.innerText)")
+        assert [d.split()[-1] for d in decks] == ["24", "28", "32", "36", "40"]
+        person.screenshot("rules-classic-phone")
+        page.click("a.rules-link[href='#rules/italian-32']")
+        page.wait_for_selector("article.rules[data-rules=italian-32]")
+        assert "Parole" in page.inner_text("article.rules")
+        page.click("#lang")  # the switch: English
+        page.wait_for_selector("article.rules >> text=Forced bets")
+        page.click("a.rules-link[href='#rules/holdem']")
+        page.wait_for_selector("article.rules[data-rules=holdem]")
+        names = page.eval_on_selector_all(".ranking .hand-name", "ns => ns.map(n => n.innerText)")
+        assert names.index("Full house") < names.index("Flush")  # Hold'em's order
+        assert "A-2-3-4-5 is the lowest straight" in page.inner_text("article.rules")
+        # Nothing wider than the phone's screen.
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        person.close()
+
+
+def test_the_rules_are_reachable_from_the_table(room: RunningServer, browser: Any) -> None:
+    person = seated(browser, room, "en", "italian-32")
+    page = person.page
+    try:
+        page.click("#pages a[href='#rules']")
+        page.wait_for_selector("article.rules[data-rules=italian-32]")  # the table's own game
+        page.go_back()
+        page.wait_for_selector(".seat.me")
+        page.click("button.leave")
+        page.wait_for_selector(".play-now")
+    finally:
+        person.close()
+
+
+def test_a_private_table_from_creation_to_the_settle_up(room: RunningServer, browser: Any) -> None:
+    host, friend = Tab(browser, room.address, "en"), Tab(browser, room.address, "it")
+    try:
+        page = host.page
+        page.click("#pages a[href='#private']")
+        page.wait_for_selector("form.create-private")
+        page.fill("form.create-private input[name=name]", "Thursday game")
+        page.select_option("form.create-private select[name=rules]", "holdem")
+        page.fill("form.create-private input[name=small_blind]", "1")
+        page.fill("form.create-private input[name=big_blind]", "2")
+        page.fill("form.create-private input[name=seats]", "4")
+        page.fill("form.create-private input[name=min_buy_in]", "100")
+        page.fill("form.create-private input[name=max_buy_in]", "400")
+        page.click("form.create-private button[type=submit]")
+        page.wait_for_selector("input.invite-link")
+        link = page.input_value("input.invite-link")
+        assert re.fullmatch(re.escape(room.address) + r"/#invite/\S+", link), link
+        assert page.inner_text(".stakes-now") == "1/2"
+        own_page = page.evaluate("location.hash")
+        page.click("button.sit-host")  # the host sits down first
+        page.wait_for_selector(".seat.me")
+        host.go(own_page, "input.invite-link")
+        # The friend opens the link and asks to sit.
+        friend.page.goto(link)
+        friend.page.wait_for_selector("form.ask-to-sit")
+        assert "Thursday game" in friend.page.inner_text("h2")
+        friend.page.fill("form.ask-to-sit input[name=buy_in]", "300")
+        friend.page.click("form.ask-to-sit button[type=submit]")
+        friend.page.wait_for_selector("text=aspetta che l'host ti accetti")
+        # The host sees the request and approves it; the friend's page lets them sit.
+        page.wait_for_selector("table.requests tr .approve", timeout=10_000)
+        page.click("table.requests tr .approve")
+        page.wait_for_selector("table.requests .request-state >> text=approved")
+        friend.page.wait_for_selector("button.sit-invited", timeout=10_000)
+        assert friend.page.inner_text("button.sit-invited") == "Siediti con 300"
+        friend.page.click("button.sit-invited")
+        friend.page.wait_for_selector(".seat.me")
+        # The host changes the stakes: from the next hand, said on the page.
+        page.fill("form.change-stakes input[name=small_blind]", "2")
+        page.fill("form.change-stakes input[name=big_blind]", "4")
+        page.click("form.change-stakes button[type=submit]")
+        page.wait_for_selector(".stakes-now >> text=2/4 from the next hand")
+        # They play a hand against each other.
+        page.click("button.go-table")
+        page.wait_for_selector(".seat.me")
+        deadline = time.monotonic() + 40
+        while not page.query_selector(".log p.win"):
+            assert time.monotonic() < deadline, "no hand was played"
+            for person in (host, friend):
+                person.act(PASSIVE)
+            page.wait_for_timeout(200)
+        # The settle-up: each player's buy-in and result, the results adding up to zero.
+        page.click("#pages a[href='#private']")
+        page.click("ul.private-tables a")
+        page.wait_for_selector("table.settle-up")
+        page.wait_for_function("document.querySelectorAll('table.settle-up tbody tr').length === 2")
+        rows = page.eval_on_selector_all(
+            "table.settle-up tbody tr",
+            "rs => rs.map(r => [...r.cells].map(c => c.innerText))",
+        )
+        bought = {row[0]: int(row[1]) for row in rows}
+        assert sorted(bought.values()) == [200, 300], rows  # the host's default and the friend's
+        assert sum(int(row[4]) for row in rows) == 0, rows  # no rake at a private table
+        for row in rows:
+            assert int(row[4]) == int(row[2]) + int(row[3]) - int(row[1]), row
+        host.screenshot("private-table-host")
+        # Pause and resume, said on the page.
+        page.click("button.pause")
+        page.wait_for_selector(".table-state >> text=paused")
+        page.click("button.resume")
+        page.wait_for_selector(".table-state >> text=open")
+        # A stranger without the right code finds nothing.
+        friend.page.evaluate("location.hash = '#invite/not-a-code'")
+        friend.page.wait_for_selector(".page .error")
+        friend.errors = [e for e in friend.errors if "404" not in e]  # the browser logs the 404
+    finally:
+        host.close()
+        friend.close()
+
+
+def shover(person: Any, turn: dict[str, Any]) -> dict[str, Any] | None:
+    """A sit & go opponent that pushes: all-in whenever it may."""
+    if "all-in" in turn["legal"]["kinds"]:
+        return {"kind": "all-in"}
+    return None
+
+
+class Opponent(threading.Thread):
+    """A scripted player over a real WebSocket (tests/play_room.py's Person), in a thread."""
+
+    def __init__(self, room: RunningServer) -> None:
+        super().__init__(daemon=True)
+        from tests.play_room import Person, Room
+
+        port = urlparse(room.address).port
+        assert port is not None
+        self.person = Person(Room(url="", folder=Path("."), port=port), 5)
+        self.stop = threading.Event()
+        self.started_play = threading.Event()
+
+    def run(self) -> None:
+        asyncio.run(self._play())
+
+    async def _play(self) -> None:
+        person = self.person
+        await person.connect()
+        while not self.stop.is_set():
+            for welcome in person.seen("welcome"):
+                for table in welcome["tables"]:
+                    if table not in person.plays:
+                        person.plays.add(table)
+                        person.scripted[table] = shover
+                        await person.send(type="resume", table=table, last_seq=0)
+                        self.started_play.set()
+            await asyncio.sleep(0.1)
+        await person.disconnect()
+
+
+def test_a_sit_and_go_from_the_lobby_to_its_prizes(room: RunningServer, browser: Any) -> None:
+    person = Tab(browser, room.address, "en")
+    page = person.page
+    opponent = Opponent(room)
+    try:
+        page.click(f".tournaments a.tournament-link >> text={QUICK}")
+        page.wait_for_selector(".tournament-state[data-state=registering]")
+        levels = page.eval_on_selector_all(".levels tbody tr", "rs => rs.map(r => r.innerText)")
+        assert levels[0].split() == ["1", "2/4", "2", "hands"], levels[0]
+        assert page.eval_on_selector_all(".payouts td", "ts => ts.map(t => t.innerText)") == [
+            "1°", "200",
+        ]  # fmt: skip
+        before = Settings().starting_grant  # a visitor: a guest is made to register
+        page.click("button.register")
+        page.wait_for_selector("button.unregister")
+        assert person.balance() == before - 110  # the buy-in and the fee
+        name = page.inner_text(".entrants li")
+        tid = tournament_id(page)
+        answer = opponent.person.post(f"/api/tournaments/{tid}/registration")
+        assert answer.status_code == 201, answer.text
+        # Full: it starts, and the page takes the player to the tournament's table.
+        page.wait_for_selector(".seat.me", timeout=15_000)
+        opponent.start()
+        assert opponent.started_play.wait(10)
+        deadline = time.monotonic() + 90
+        while not finished(opponent, tid):
+            assert time.monotonic() < deadline, "the sit & go did not end"
+            person.act(("call", "check", "all-in", "show", "muck"))
+            page.wait_for_timeout(200)
+        person.screenshot("sit-and-go-end")
+        person.go(f"#tournament/{tid}", ".tournament-state[data-state=finished]")
+        standings = page.eval_on_selector_all(
+            ".standings tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.innerText))"
+        )
+        assert [row[0] for row in standings] == ["1", "2"], standings
+        prizes = {row[1]: int(row[3]) for row in standings}
+        assert sorted(prizes.values()) == [0, 200]
+        assert name in prizes
+        # The balance in the header has the prize in it.
+        balance = before - 110 + prizes[name]
+        page.wait_for_function(
+            f"document.querySelector('#who .me').innerText.endsWith(' {balance}')"
+        )
+        person.screenshot("sit-and-go-prizes")
+    finally:
+        opponent.stop.set()
+        if opponent.is_alive():
+            opponent.join(10)
+        opponent.person.close()
+        person.close()
+
+
+def tournament_id(page: Any) -> int:
+    return int(page.evaluate("location.hash").rsplit("/", 1)[1])
+
+
+def finished(opponent: Opponent, tid: int) -> bool:
+    answer = opponent.person.http.get(f"/api/tournaments/{tid}").json()
+    return bool(answer["state"] == "finished")
+
+
+def test_a_hand_is_replayed_step_by_step_and_downloaded(room: RunningServer, browser: Any) -> None:
+    person = seated(browser, room, "it", "italian-classic")
+    page = person.page
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # until a hand the player was dealt into is over
+            hands = page.evaluate(
+                "fetch('/api/hands').then(r => r.json()).then(d => d.hands"
+                ".filter(h => h.state === 'finished').length)"
+            )
+            if hands:
+                break
+            assert time.monotonic() < deadline, "no hand finished"
+            person.act(("draw", "bet", "check", "call", "show", "muck", "fold"))
+            page.wait_for_timeout(200)
+        mine = page.eval_on_selector_all(".seat.me .card[data-card]", "cs => cs.length")
+        assert mine in (0, 5)
+        page.click("#pages a[href='#hands']")
+        page.wait_for_selector("table.hands a.replay")
+        row = page.locator("table.hands tbody tr").last  # the oldest: finished
+        hand_id = row.get_attribute("data-hand")
+        assert "Poker all'italiana (classico)" in row.inner_text()
+        row.locator("a.replay").click()
+        page.wait_for_selector(".replay-table")
+        steps = int(page.inner_text(".replay-text").split("/")[1].split(" ")[0])
+        assert steps > 3
+        # Step through: the player's own five cards face up, the others' face down.
+        for _ in range(steps):
+            page.click(".replay-controls .next")
+        me = page.eval_on_selector_all(
+            ".replay-seat.me .card", "cs => cs.map(c => c.dataset.card ?? '??')"
+        )
+        assert len(me) == 5 and "??" not in me, me
+        replay = page.evaluate(f"fetch('/api/hands/{hand_id}/replay').then(r => r.json())")
+        shown = {int(p) for p in replay["result"]["shown"]}
+        for position in range(len(replay["players"])):
+            if position == replay["you"] or position in shown:
+                continue
+            cards = page.eval_on_selector_all(
+                f".replay-seat[data-position='{position}'] .card",
+                "cs => cs.map(c => c.dataset.card ?? '??')",
+            )
+            assert set(cards) <= {"??"}, (position, cards)  # never another's hidden card
+        log = page.eval_on_selector_all(".replay-log li", "ls => ls.map(l => l.innerText)")
+        assert len(log) == steps
+        assert any(re.search(r"vinc[ei]", line) for line in log), log
+        page.keyboard.press("ArrowLeft")  # the keyboard steps back
+        page.wait_for_function(
+            f"!document.querySelector('.replay-text').innerText.startsWith('{steps}/')"
+        )
+        person.screenshot("replay")
+        # The downloads: PHH with only what the player saw, and the Italian text.
+        with page.expect_download() as download:
+            page.click(f"a[href='/api/hands/{hand_id}/phh']")
+        assert download.value.suggested_filename == f"hand-{hand_id}.phh"
+        text = page.evaluate(f"fetch('/api/hands/{hand_id}/text').then(r => r.text())")
+        assert text.startswith(f"Mazziere Hand #{hand_id}:"), text[:60]
+        page.click("#lang")
+        page.wait_for_selector(".replay-controls[aria-label='Steps of the hand']")
+    finally:
+        person.close()
