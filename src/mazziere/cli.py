@@ -963,8 +963,47 @@ def play(
             "(default: ~/.local/share/mazziere/hands, or $XDG_DATA_HOME/mazziere/hands)."
         ),
     ] = None,
+    connect: Annotated[
+        str | None,
+        typer.Option(
+            help="Play at a table of a running room (mazziere serve), e.g. "
+            "http://127.0.0.1:8000, instead of against bots here."
+        ),
+    ] = None,
+    table: Annotated[str | None, typer.Option(help="--connect: the lobby table's number.")] = None,
+    invite: Annotated[
+        str | None, typer.Option(help="--connect: a private table's invite code or link.")
+    ] = None,
+    name: Annotated[
+        str | None, typer.Option(help="--connect: log in with this name (default: a guest).")
+    ] = None,
+    password: Annotated[
+        str | None,
+        typer.Option(envvar="MAZZIERE_PASSWORD", help="--connect: the password of --name."),
+    ] = None,
+    buy_in: Annotated[
+        int | None,
+        typer.Option(help="--connect: the chips to sit down with (default: twice the minimum)."),
+    ] = None,
 ) -> None:
-    """Play against bots in the terminal; each hand is saved as a PHH file as it ends."""
+    """Play against bots in the terminal (each hand saved as a PHH file as it ends), or
+    with --connect at a table of a running room, against the people sitting there."""
+    if connect is not None:
+        _play_connected(
+            connect,
+            table=table,
+            invite=invite,
+            rules=rules,
+            name=name,
+            password=password,
+            buy_in=buy_in,
+            lang=lang,
+            four_colour=four_colour,
+            local_only={"--tournament": tournament, "--hints": hints, "--seed": seed is not None},
+        )
+        return
+    if table is not None or invite is not None or name is not None or buy_in is not None:
+        raise UsageProblem("--table, --invite, --name and --buy-in need --connect URL")
     import random
     import secrets
     from pathlib import Path
@@ -1002,6 +1041,80 @@ def play(
             words.pick(
                 f"{len(session.hands)} mani salvate in PHH nella cartella {saved}",
                 f"{len(session.hands)} hands saved as PHH in the folder {saved}",
+            )
+        )
+
+
+def _play_connected(
+    url: str,
+    *,
+    table: str | None,
+    invite: str | None,
+    rules: str,
+    name: str | None,
+    password: str | None,
+    buy_in: int | None,
+    lang: str,
+    four_colour: bool,
+    local_only: dict[str, bool],
+) -> None:
+    """``mazziere play --connect URL``: the terminal table at a seat of a running room."""
+    import getpass
+
+    from mazziere.tui.connect import default_sessions_folder, join_table
+    from mazziere.tui.remote import RemoteSession, RoomTable
+    from mazziere.tui.remote_app import RemotePlayApp
+    from mazziere.tui.words import LANGUAGES
+
+    given = [option for option, used in local_only.items() if used]
+    if given:
+        raise UsageProblem(f"{given[0]} is for games against bots here, not with --connect")
+    if lang not in LANGUAGES:
+        raise UsageProblem(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
+    if name is not None and password is None and sys.stdin.isatty():
+        password = getpass.getpass(f"Password for {name}: ")
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+
+    def choose(tables: list[RoomTable]) -> RoomTable | None:
+        if not interactive or len(tables) == 1:
+            return None
+        for number, row in enumerate(tables, start=1):
+            typer.echo(f"{number:>3}. {row.name} · {row.rules} · {row.stakes.describe(row.rules)}")
+        answer = typer.prompt("Table", default="1")
+        picked = int(answer) if answer.strip().isdigit() else 0
+        if not 1 <= picked <= len(tables):
+            raise UsageProblem(f"pick a table from 1 to {len(tables)}, not {answer!r}")
+        return tables[picked - 1]
+
+    joined = join_table(
+        url,
+        table=table,
+        invite=invite,
+        rules=rules if table is None and invite is None else None,
+        name=name,
+        password=password,
+        buy_in=buy_in,
+        choose=choose,  # type: ignore[arg-type]
+        say=typer.echo,
+        sessions=default_sessions_folder(),
+    )
+    session = RemoteSession(
+        joined.table, buy_in=joined.buy_in, send=lambda message: None, lang=lang,
+        four_colour=four_colour,
+    )  # fmt: skip
+    app = RemotePlayApp(session, socket=joined.socket, cookie=joined.http.cookie_header())
+    app.run()
+    words = session.words
+    where = joined.table.name
+    if app.link.refused is not None:
+        raise UsageProblem(f"the room refused the session: {app.link.refused}")
+    if session.left:
+        typer.echo(words.pick(f"Hai lasciato il tavolo {where}.", f"You left the table {where}."))
+    elif session.seated:
+        typer.echo(
+            words.pick(
+                f"Il tuo posto al tavolo {where} resta: lo stesso comando ti riporta lì.",
+                f"Your seat at {where} is kept: the same command brings you back to it.",
             )
         )
 

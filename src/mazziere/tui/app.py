@@ -47,7 +47,8 @@ from mazziere.tui.render import (
     empty_slots,
     wrap_keeping_amounts,
 )
-from mazziere.tui.session import PlayError, PlaySession, SeatLine, Snapshot
+from mazziere.tui.session import PlayError, SeatLine, Snapshot
+from mazziere.tui.source import TableSession
 
 __all__ = ["HistoryScreen", "PlayApp"]
 
@@ -104,7 +105,7 @@ class HistoryScreen(ModalScreen[None]):
     #history-help { height: 1; color: $text-muted; }
     """
 
-    def __init__(self, session: PlaySession) -> None:
+    def __init__(self, session: TableSession) -> None:
         super().__init__()
         self.session = session
 
@@ -192,7 +193,7 @@ class PlayApp(App[Path | None]):
 
     def __init__(
         self,
-        session: PlaySession,
+        session: TableSession,
         *,
         bot_delay: float = 0.8,
         next_hand_delay: float | None = 8.0,

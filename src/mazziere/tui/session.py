@@ -57,6 +57,14 @@ from mazziere.room.table import Decision, Offer, OfferKind, Seat, SeatStatus, Ta
 from mazziere.room.tournament import Tournament
 from mazziere.rules import Game, RuleSet, find_rules
 from mazziere.tui.render import chips
+from mazziere.tui.telling import (
+    hand_context,
+    hand_header,
+    hand_notes,
+    hand_summary,
+    my_cards,
+    seat_note,
+)
 from mazziere.tui.words import LANGUAGES, Context, Narrator, Words
 
 __all__ = [
@@ -551,44 +559,16 @@ class PlaySession:
         self._sync()
 
     def _header(self, current: _Hand) -> Text:
-        words = self.words
-        dealer = current.names[-1]
-        stakes = self.words.stakes(self.table.current_stakes(), self.rules)
-        text = words.pick(
-            f"— Mano {current.number} · mazziere {dealer} · {stakes} —",
-            f"— Hand {current.number} · dealer {dealer} · {stakes} —",
-        )
-        line = Text(text, style="bold cyan")
         hand = current.hand
-        carried = int(getattr(hand, "carried", 0))
-        if getattr(hand, "parol_pot", False):
-            line.append(
-                words.pick(
-                    f"\nPiatto di parol ({chips(carried)}): apertura minima K, "
-                    "puntata minima il piatto",
-                    f"\nParol pot ({chips(carried)}): open with kings or better, "
-                    "the smallest bet is the pot",
-                ),
-                style="bold magenta",
-            )
-        elif carried:
-            line.append(
-                words.pick(
-                    f"\nNel piatto restano {chips(carried)} dalla mano precedente",
-                    f"\n{chips(carried)} carried in the pot from the last hand",
-                ),
-                style="magenta",
-            )
-        opening = getattr(hand, "opening", None)
-        if opening is not None and not getattr(hand, "parol_pot", False):
-            line.append(
-                words.pick(
-                    f"\nApertura minima: coppia di {opening.name_it}",
-                    f"\nOpening: a pair of {opening.name_it} or better",
-                ),
-                style="magenta",
-            )
-        return line
+        return hand_header(
+            self.words,
+            number=current.number,
+            dealer=current.names[-1],
+            stakes=self.words.stakes(self.table.current_stakes(), self.rules),
+            carried=int(getattr(hand, "carried", 0)),
+            parol_pot=bool(getattr(hand, "parol_pot", False)),
+            opening=getattr(hand, "opening", None),
+        )
 
     # ------------------------------------------------------------------ acting
 
@@ -695,52 +675,24 @@ class PlaySession:
         self._after_hand()
 
     def _summary(self, current: _Hand) -> Text:
-        hand = current.hand
-        result = hand.result
+        result = current.hand.result
         assert result is not None
-        words = self.words
         won: dict[int, int] = {}
         for pot in result.pots:
             for winner, share in zip(pot.winners, pot.shares, strict=True):
                 won[winner] = won.get(winner, 0) + share
-        parts: list[str] = []
         carry = result.extra.get("carry")
-        carried = int(getattr(carry, "pot", 0) or 0)
-        if carried and not won:
-            if getattr(carry, "parol_pot", False):
-                parts.append(
-                    words.pick(
-                        f"piatto di parol da {chips(carried)}", f"a parol pot of {chips(carried)}"
-                    )
-                )
-            else:
-                parts.append(
-                    words.pick(
-                        f"piatto morto, {chips(carried)} restano in tavola",
-                        f"dead hand, {chips(carried)} stay on the table",
-                    )
-                )
-        for position, amount in sorted(won.items(), key=lambda pa: -pa[1]):
-            name = words.me() if position == current.me else current.names[position]
-            described = current.narrator.describe(position)
-            verb = words.pick(
-                "vinci" if position == current.me else "vince",
-                "win" if position == current.me else "wins",
-            )
-            text = f"{name} {verb} {chips(amount)}"
-            if described:
-                text += f" ({described})"
-            parts.append(text)
-        if current.me is not None:
-            payoff = result.payoffs[current.me]
-            sign = "+" if payoff > 0 else ""
-            parts.append(
-                words.pick(
-                    f"il tuo saldo {sign}{chips(payoff)}", f"your result {sign}{chips(payoff)}"
-                )
-            )
-        title = words.pick(f"Mano {current.number}", f"Hand {current.number}")
-        return Text(f"{title}: " + "; ".join(parts), style="bold yellow")
+        return hand_summary(
+            self.words,
+            number=current.number,
+            names=current.names,
+            me=current.me,
+            won=won,
+            payoff=result.payoffs[current.me] if current.me is not None else None,
+            describe=current.narrator.describe,
+            carried=int(getattr(carry, "pot", 0) or 0),
+            parol_pot=bool(getattr(carry, "parol_pot", False)),
+        )
 
     def _after_hand(self) -> None:
         words = self.words
@@ -860,11 +812,7 @@ class PlaySession:
                 if window is not None:
                     left = decision.timer.started + window - self.clock.now()
                     raise_left = left if left > 0 else None
-        my_cards: tuple[Card, ...] = ()
-        my_bet = 0
-        if current.me is not None:
-            my_cards = tuple(c for c in view.hole[current.me] if c is not None)
-            my_bet = view.bets[current.me]
+        cards, my_bet = my_cards(view, current.me)
         return Snapshot(
             title=title,
             seats=tuple(lines),
@@ -872,7 +820,7 @@ class PlaySession:
             total_pot=view.total_pot,
             bets=sum(view.bets),
             board=tuple(view.board) if hasattr(view, "board") else None,
-            my_cards=my_cards,
+            my_cards=cards,
             phase=view.phase,
             in_hand=not hand.is_over,
             acting=acting,
@@ -887,20 +835,7 @@ class PlaySession:
 
     def context(self, view: Any) -> Context:
         """How to name the actions now (the opening round, the blind opening)."""
-        if self.rules.game is not Game.ITALIAN:
-            return Context(self.rules)
-        blind = None
-        if view.phase is Phase.DEALING:
-            blind = len(view.blind_raisers)
-        return Context(
-            self.rules,
-            # A blind opening opened the pot: no opening cards are needed after the deal.
-            opening_round=view.betting_round == 1
-            and view.opening is not None
-            and not view.blind_raisers,
-            blind=blind,
-            last_round=view.betting_round == 2,
-        )
+        return hand_context(self.rules, view)
 
     def _idle_seat(self, seat: Seat) -> SeatLine:
         words = self.words
@@ -916,40 +851,10 @@ class PlaySession:
         )
 
     def _note(self, view: Any, p: int) -> str:
-        words = self.words
-        if view.folded[p]:
-            return words.pick("passa", "folded")
-        if not view.stacks[p] and view.phase is not Phase.OVER:
-            return "all-in"
-        drawn = getattr(view, "drawn", None)
-        if drawn is not None and drawn[p] is not None:
-            count = drawn[p]
-            if not count:
-                return words.pick("servito", "stood pat")
-            return words.pick(f"cambia {count}", f"drew {count}")
-        return ""
+        return seat_note(self.words, view, p)
 
     def _notes(self, view: Any) -> tuple[str, ...]:
-        words = self.words
-        notes: list[str] = []
-        opening = getattr(view, "opening", None)
-        if getattr(view, "parol_pot", False):
-            notes.append(words.pick("Piatto di parol", "Parol pot"))
-        if (
-            opening is not None
-            and getattr(view, "betting_round", 0) <= 1
-            and view.phase is not Phase.DRAW
-        ):
-            notes.append(words.pick(f"Apertura: {opening.name_it}", f"Opening: {opening.name_it}"))
-        street = getattr(view, "street", None)
-        if street is not None:
-            notes.append(str(street.value).capitalize())
-        round_number = getattr(view, "betting_round", None)
-        if self.rules.game is Game.ITALIAN and view.phase is Phase.DRAW:
-            notes.append(words.pick("Cambio carte", "Draw"))
-        elif round_number == 2 and view.phase is Phase.BETTING:
-            notes.append(words.pick("Secondo giro", "Last round"))
-        return tuple(notes)
+        return hand_notes(self.words, self.rules, view)
 
     # ------------------------------------------------------------- histories
 

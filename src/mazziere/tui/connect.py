@@ -1,0 +1,345 @@
+"""Joining a room's table from the terminal: the address, the account, the table, the buy-in.
+
+``mazziere play --connect URL`` first does over HTTP what the browser's page
+does: it asks the room for a session (``GET /api/session``: the CSRF token),
+logs in by name and password or starts as a guest, finds the table (an id of
+the lobby, a private table's invite code or link, or the first table of the
+rule set with a free seat, or the one the player picks from the lobby's
+list), asks the host of a private table to let the player sit, and checks
+the buy-in.  Everything that can go wrong here (an address that is not a
+room, a room that does not answer, wrong credentials, no such table, a
+buy-in out of range) is a :class:`ConnectError`: one line, and the command
+exits with code 2.  Then :class:`~mazziere.tui.remote_app.RoomLink` opens the
+WebSocket with the session's cookie.
+
+>>> room_address("http://127.0.0.1:8000/")
+('http://127.0.0.1:8000', 'ws://127.0.0.1:8000/ws')
+>>> room_address("https://poker.example")
+('https://poker.example', 'wss://poker.example/ws')
+>>> room_address("127.0.0.1:8000")
+Traceback (most recent call last):
+...
+mazziere.tui.connect.ConnectError: --connect needs the room's address, such as \
+http://127.0.0.1:8000, not '127.0.0.1:8000'
+>>> invite_code("http://127.0.0.1:8000/api/invites/Ab3dE5"), invite_code("Ab3dE5")
+('Ab3dE5', 'Ab3dE5')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.cookiejar
+import json
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mazziere.room.structure import Stakes
+from mazziere.rules import RULESETS
+from mazziere.tui.remote import RoomTable
+
+__all__ = [
+    "ConnectError",
+    "Joined",
+    "RoomHttp",
+    "default_sessions_folder",
+    "invite_code",
+    "join_table",
+    "room_address",
+    "session_file",
+]
+
+CSRF_COOKIE = "mazziere_csrf"
+"""The room's double-submit cookie (see docs/server.md, decision 4)."""
+
+
+class ConnectError(ValueError):
+    """The room cannot be joined; the message says why in one line."""
+
+
+def room_address(url: str) -> tuple[str, str]:
+    """The room's HTTP base and its WebSocket address, from ``--connect``."""
+    parts = urllib.parse.urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConnectError(
+            f"--connect needs the room's address, such as http://127.0.0.1:8000, not {url!r}"
+        )
+    try:
+        parts.port  # noqa: B018  (a port that is not a number raises here)
+    except ValueError:
+        raise ConnectError(f"--connect: {url!r} has a bad port") from None
+    base = f"{parts.scheme}://{parts.netloc}"
+    socket = f"{'wss' if parts.scheme == 'https' else 'ws'}://{parts.netloc}/ws"
+    return base, socket
+
+
+def invite_code(text: str) -> str:
+    """The invite code of ``--invite``: the code itself, or the invite's link."""
+    text = text.strip()
+    if "/" in text:
+        path = urllib.parse.urlsplit(text).path.rstrip("/")
+        text = path.rsplit("/", 1)[-1]
+    if not text or not text.replace("-", "").replace("_", "").isalnum():
+        raise ConnectError(f"--invite needs an invite code or link, not {text!r}")
+    return text
+
+
+class RoomHttp:
+    """The room's REST API with one session's cookies (the CSRF header on every change)."""
+
+    def __init__(
+        self, base: str, *, cookie_file: Path | None = None, timeout: float = 10.0
+    ) -> None:
+        self.base = base
+        self.timeout = timeout
+        self.cookie_file = cookie_file
+        self.cookies = http.cookiejar.MozillaCookieJar()
+        if cookie_file is not None and cookie_file.is_file():
+            with contextlib.suppress(OSError, http.cookiejar.LoadError):
+                self.cookies.load(str(cookie_file), ignore_discard=True)
+        self._opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+
+    def keep(self) -> None:
+        """Write the session's cookies to ``cookie_file`` (only its owner may read it), so the
+        next sitting continues this session, as a browser does."""
+        if self.cookie_file is None:
+            return
+        with contextlib.suppress(OSError):
+            self.cookie_file.parent.mkdir(parents=True, exist_ok=True)
+            self.cookie_file.touch(mode=0o600, exist_ok=True)
+            self.cookie_file.chmod(0o600)
+            self.cookies.save(str(self.cookie_file), ignore_discard=True)
+
+    def _cookie(self, name: str) -> str | None:
+        return next((c.value for c in self.cookies if c.name == name), None)
+
+    def cookie_header(self) -> str:
+        """The session's cookies as a ``Cookie`` header (for the WebSocket's handshake)."""
+        return "; ".join(f"{c.name}={c.value}" for c in self.cookies if c.value is not None)
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        """``(status, JSON)`` of one request; a room that does not answer is a ConnectError."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"{self.base}{path}", data=data, method=method)
+        request.add_header("Accept", "application/json")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if method not in ("GET", "HEAD"):
+            request.add_header("X-CSRF-Token", self._cookie(CSRF_COOKIE) or "")
+        try:
+            with self._opener.open(request, timeout=self.timeout) as answer:
+                return answer.status, _json(answer.read())
+        except urllib.error.HTTPError as error:
+            return error.code, _json(error.read())
+        except (urllib.error.URLError, OSError) as error:
+            reason = getattr(error, "reason", None) or error
+            raise ConnectError(f"cannot reach the room at {self.base}: {reason}") from None
+
+    def expect(self, method: str, path: str, body: Any = None, *, what: str) -> Any:
+        """The JSON of a request that must succeed; otherwise the room's reason, one line."""
+        status, data = self.call(method, path, body)
+        if 200 <= status < 300 and isinstance(data, dict):
+            return data
+        raise ConnectError(f"{what}: {_reason(status, data)}")
+
+
+def _json(raw: bytes) -> Any:
+    try:
+        return json.loads(raw or b"null")
+    except ValueError:
+        return None
+
+
+def _reason(status: int, data: Any) -> str:
+    if isinstance(data, dict) and isinstance(data.get("error"), dict):
+        return str(data["error"].get("message") or data["error"].get("code"))
+    return f"the room answered {status}"
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """What the terminal needs to play at the table: the table, the buy-in, the session."""
+
+    http: RoomHttp
+    socket: str
+    table: RoomTable
+    buy_in: int
+    account: dict[str, Any]
+
+
+Chooser = Callable[[Sequence[RoomTable]], RoomTable | None]
+"""Asks the player which of the lobby's tables to sit at (``None``: the first free one)."""
+
+
+def join_table(
+    url: str,
+    *,
+    table: str | None = None,
+    invite: str | None = None,
+    rules: str | None = None,
+    name: str | None = None,
+    password: str | None = None,
+    buy_in: int | None = None,
+    choose: Chooser | None = None,
+    wait_seconds: float = 300.0,
+    say: Callable[[str], None] = lambda line: None,
+    sessions: Path | None = None,
+) -> Joined:
+    """Log in (or start as a guest) and find the table; raise :class:`ConnectError` if not.
+
+    ``choose`` is asked when neither ``table`` nor ``invite`` names one; ``say``
+    tells the player what is being waited for (the host's approval).  ``sessions``:
+    the folder where each room's session cookie is kept between sittings (without
+    ``name``, the last session with the room goes on: the same guest, the same seat).
+    """
+    if table is not None and invite is not None:
+        raise ConnectError("give --table or --invite, not both")
+    if rules is not None and rules not in RULESETS:
+        raise ConnectError(f"unknown rule set {rules!r}: one of {', '.join(sorted(RULESETS))}")
+    if name is not None and not password:
+        raise ConnectError("--name needs --password (or leave both out to play as a guest)")
+    base, socket = room_address(url)
+    room = RoomHttp(base, cookie_file=session_file(sessions, base) if sessions else None)
+    status, session = room.call("GET", "/api/session")
+    if status != 200 or not isinstance(session, dict) or "csrf_token" not in session:
+        raise ConnectError(f"{base} is not a Mazziere room (GET /api/session answered {status})")
+    if name is not None:
+        status, data = room.call("POST", "/api/login", {"name": name, "password": password})
+        if status != 200:
+            raise ConnectError(f"cannot log in as {name}: {_reason(status, data)}")
+    elif session.get("account") is None:  # else: the last sitting's session goes on
+        room.expect("POST", "/api/guest", what="cannot start as a guest")
+    room.keep()
+    account = room.expect("GET", "/api/account", what="cannot read the account")
+    if invite is not None:
+        found = _invited(room, invite_code(invite), buy_in, wait_seconds, say)
+        chosen, buy_in = found
+    elif table is not None:
+        chosen = _lobby_table(room, table)
+    else:
+        chosen = _free_table(room, rules or "italian-classic", choose)
+    return Joined(room, socket, chosen, _buy_in(chosen, buy_in, account), account)
+
+
+def session_file(folder: Path, base: str) -> Path:
+    """The file in ``folder`` of the session with the room at ``base``.
+
+    >>> session_file(Path("/s"), "http://127.0.0.1:8000").name
+    '127_0_0_1_8000.cookies'
+    """
+    name = "".join(c if c.isalnum() else "_" for c in base.split("://", 1)[-1])
+    return folder / f"{name}.cookies"
+
+
+def default_sessions_folder() -> Path:
+    """Where the room sessions are kept: ``$XDG_DATA_HOME/mazziere/sessions``."""
+    import os
+
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "mazziere" / "sessions"
+
+
+def _table_of(data: dict[str, Any]) -> RoomTable:
+    stakes = data.get("stakes") or {}
+    return RoomTable(
+        id=str(data["id"]),
+        name=str(data.get("name") or data["id"]),
+        rules=str(data["rules"]),
+        seats=int(data.get("seats") or 0),
+        min_buy_in=int(data.get("min_buy_in") or 0),
+        max_buy_in=int(data.get("max_buy_in") or 0),
+        stakes=Stakes(
+            small_blind=int(stakes.get("small_blind") or 0),
+            big_blind=int(stakes.get("big_blind") or 0),
+            ante=int(stakes.get("ante") or 0),
+        ),
+        private=bool(data.get("private")),
+    )
+
+
+def _lobby_table(room: RoomHttp, table: str) -> RoomTable:
+    if not table.isdigit() or not 1 <= int(table) < 2**31:
+        raise ConnectError(f"--table needs a table's number, not {table!r}")
+    status, data = room.call("GET", f"/api/tables/{int(table)}")
+    if status == 404:
+        raise ConnectError(f"the room has no table {table} (a private table: use --invite)")
+    if status != 200 or not isinstance(data, dict):
+        raise ConnectError(f"cannot open table {table}: {_reason(status, data)}")
+    if data.get("state") not in (None, "open"):
+        raise ConnectError(f"table {table} is {data.get('state')}")
+    return _table_of(data)
+
+
+def _free_table(room: RoomHttp, rules: str, choose: Chooser | None) -> RoomTable:
+    data = room.expect("GET", f"/api/tables?rules={rules}", what="cannot read the lobby")
+    rows = [
+        row
+        for row in data.get("tables") or ()
+        if not row.get("private") and row.get("state", "open") == "open"
+    ]
+    free = [
+        _table_of(row) for row in rows if int(row["players"]) + int(row["bots"]) < int(row["seats"])
+    ]
+    if not free:
+        raise ConnectError(f"no table of {rules} has a free seat in the room now")
+    picked = choose(free) if choose is not None else None
+    return picked if picked is not None else free[0]
+
+
+def _invited(
+    room: RoomHttp,
+    code: str,
+    buy_in: int | None,
+    wait_seconds: float,
+    say: Callable[[str], None],
+) -> tuple[RoomTable, int | None]:
+    path = f"/api/invites/{code}"
+    status, data = room.call("GET", path)
+    if status == 404:
+        raise ConnectError(f"no private table has the invite {code}")
+    if status != 200 or not isinstance(data, dict):
+        raise ConnectError(f"cannot open the invite {code}: {_reason(status, data)}")
+    table = _table_of(data)
+    if data.get("you_are_host"):
+        return table, buy_in
+    request = data.get("your_request")
+    if request is None or request.get("state") not in ("pending", "approved"):
+        amount = _buy_in(table, buy_in, room.expect("GET", "/api/account", what="account"))
+        request = room.expect(
+            "POST", f"{path}/requests", {"buy_in": amount}, what=f"cannot ask to sit at {code}"
+        )
+    deadline = time.monotonic() + wait_seconds
+    told = False
+    while request.get("state") == "pending":
+        if not told:
+            say(f"Waiting for {data.get('host') or 'the host'} to let you sit (Ctrl+C to stop)…")
+            told = True
+        if time.monotonic() > deadline:
+            raise ConnectError(f"the host did not let you sit at {table.name} in time")
+        time.sleep(1.0)
+        data = room.expect("GET", path, what=f"cannot open the invite {code}")
+        request = data.get("your_request") or {}
+    if request.get("state") != "approved":
+        raise ConnectError(f"the host of {table.name} did not let you sit")
+    return table, buy_in if buy_in is not None else int(request.get("buy_in") or 0) or None
+
+
+def _buy_in(table: RoomTable, asked: int | None, account: dict[str, Any]) -> int:
+    """The chips to bring: ``asked``, or twice the minimum (within the table's range), never
+    more than the balance."""
+    balance = int(account.get("balance") or 0)
+    low, high = table.min_buy_in, table.max_buy_in
+    if asked is None:
+        amount = min(high, max(low, 2 * low), balance)
+    else:
+        amount = asked
+        if not low <= amount <= high:
+            raise ConnectError(f"the buy-in at {table.name} is {low} to {high}, not {amount}")
+    if amount > balance or amount < low:
+        raise ConnectError(f"your balance ({balance}) cannot pay the buy-in of {max(amount, low)}")
+    return amount

@@ -1,0 +1,610 @@
+"""A seat at a table of a running room (``mazziere play --connect URL``) as a source of the
+terminal table.
+
+:class:`RemoteSession` is what :class:`~mazziere.tui.app.PlayApp` shows and plays
+when the game is not in this process: it reads the room's messages
+(:mod:`mazziere.server.protocol`) for one table and one seat, and turns the
+player's keys into the protocol's messages.  What the room sends is the only
+truth: the hand is rebuilt from the records the room sent this seat
+(:class:`~mazziere.tui.seen.SeenHand`; another seat's card is unknown until the
+room shows it), what the player may do is the ``legal`` of the room's
+``turn``, and every action quotes that turn's ``action_id``, so a retry after
+a lost connection is acknowledged by the room and not applied twice.  It
+does no I/O itself: messages leave through the ``send`` it is given
+(:class:`~mazziere.tui.connect.RoomLink` puts them on the WebSocket).
+
+>>> sent = []
+>>> table = RoomTable(id="7", name="Amici", rules="holdem", seats=2, min_buy_in=100,
+...                   max_buy_in=400, stakes=Stakes(small_blind=1, big_blind=2))
+>>> session = RemoteSession(table, buy_in=200, send=sent.append, lang="en")
+>>> session.receive(p.Welcome(player="ann", tables=[]))
+>>> session.receive(p.HandStarted(table="7", seq=4, hand=1, rules="holdem", names=["ann", "bob"],
+...                               seats=[1, 2], button=2, commitment="00"))
+>>> session.receive(p.Turn(table="7", seq=5, hand=1, action_id=3, name="ann", position=0,
+...                        legal={"position": 0, "kinds": ["call", "fold", "raise"],
+...                               "to_call": 1, "min_to": 4, "max_to": 200},
+...                        deadline=30, time_bank=60))
+>>> session.act(Action.call())
+>>> sent[-1]
+Act(v=1, type='act', table='7', action_id=3, kind='call', amount=None, cards=[])
+>>> session.my_decision() is None  # answered: the room is asked, the buttons wait
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+from rich.text import Text
+
+from mazziere.game.core import Action, ActionKind, LegalActions
+from mazziere.room.clock import Clock
+from mazziere.room.structure import Stakes
+from mazziere.room.table import OfferKind, SeatStatus
+from mazziere.rules import Game, find_rules
+from mazziere.server import protocol as p
+from mazziere.tui.seen import SeenHand
+from mazziere.tui.session import (
+    PlayConfig,
+    PlayedHand,
+    PlayError,
+    SeatLine,
+    Snapshot,
+    SystemClock,
+)
+from mazziere.tui.telling import (
+    hand_context,
+    hand_header,
+    hand_notes,
+    hand_summary,
+    my_cards,
+    seat_note,
+)
+from mazziere.tui.words import Narrator, Words
+
+__all__ = ["RemoteDecision", "RemoteOffer", "RemoteSession", "RoomTable", "legal_from_dict"]
+
+
+@dataclass(frozen=True, slots=True)
+class RoomTable:
+    """A table of the room as its lobby (or invite) describes it."""
+
+    id: str
+    name: str
+    rules: str
+    seats: int
+    min_buy_in: int
+    max_buy_in: int
+    stakes: Stakes
+    private: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteDecision:
+    """The player's turn, as the room announced it."""
+
+    legal: LegalActions
+    action_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteOffer:
+    """The room's question to the player before the deal."""
+
+    kind: OfferKind
+    amount: int
+
+
+def legal_from_dict(data: Mapping[str, Any]) -> LegalActions:
+    """The engine's legal actions from their JSON (``LegalActions.to_dict()``).
+
+    >>> legal_from_dict({"position": 1, "kinds": ["check", "bet"], "to_call": 0,
+    ...                  "min_to": 10, "max_to": 90}).min_to
+    10
+    """
+    return LegalActions(
+        data.get("position"),
+        frozenset(ActionKind(kind) for kind in data.get("kinds") or ()),
+        int(data.get("to_call") or 0),
+        int(data.get("min_to") or 0),
+        int(data.get("max_to") or 0),
+    )
+
+
+class _SeenTable:
+    """The table as :class:`~mazziere.tui.source.TableLike`: the hand as the seat saw it."""
+
+    def __init__(self, session: RemoteSession) -> None:
+        self._session = session
+
+    @property
+    def hand(self) -> SeenHand | None:
+        return self._session.hand
+
+    @property
+    def hand_number(self) -> int:
+        hand = self._session.hand
+        return hand.number if hand is not None else 0
+
+
+class RemoteSession:
+    """One seat at the room's table ``table``, fed by :meth:`receive`; sends through ``send``.
+
+    ``buy_in``: the chips brought when sitting down (and when buying in again
+    after losing them all).
+    """
+
+    def __init__(
+        self,
+        table: RoomTable,
+        *,
+        buy_in: int,
+        send: Callable[[BaseModel], None],
+        lang: str = "it",
+        four_colour: bool = False,
+        clock: Clock | None = None,
+    ) -> None:
+        self.room_table = table
+        self.table_id = table.id
+        self.buy_in = buy_in
+        self.send = send
+        self.config = PlayConfig(rules=table.rules, lang=lang, four_colour=four_colour)
+        self.rules = find_rules(table.rules)
+        self.words = Words(lang)
+        self.clock: Clock = clock if clock is not None else SystemClock()
+        self.me = ""
+        """The player's name at the room's tables (from the room's ``welcome``)."""
+        self.seq = 0
+        """The last sequence number of the table received (sent back on reconnecting)."""
+        self.seats: list[dict[str, Any]] = []
+        self.carried_pot = 0
+        self.hand: SeenHand | None = None
+        self.turn: p.Turn | None = None
+        self._turn_at = 0.0
+        self.offer: RemoteOffer | None = None
+        self.pending: p.Act | None = None
+        """The action sent and not yet acknowledged: sent again after a reconnection."""
+        self.seated = False
+        self.left = False
+        """The room acknowledged that the player left the table."""
+        self.connected = False
+        self.problem: str | None = None
+        """The room's last refusal, in its words, until the screen took it."""
+        self.hands: list[PlayedHand] = []
+        self.transcript: list[Text] = []
+        self._narrator: Narrator | None = None
+        self._lines: list[Text] = []
+        self._names_shown = False
+        self._table = _SeenTable(self)
+
+    # ------------------------------------------------------------ the room
+
+    def receive(self, message: BaseModel) -> None:
+        """One message from the room, parsed (:func:`~mazziere.server.protocol.parse_server`)."""
+        if isinstance(message, p.Welcome):
+            self.me = message.player
+            self.seated = self.seated or self.table_id in message.tables
+            return
+        if isinstance(message, p.Ack):
+            self._acknowledged(message)
+            return
+        if isinstance(message, p.Error):
+            if message.of == "act":
+                self.pending = None  # refused: the turn (if still on) may be answered again
+            if message.of == "sit" and not self.seated:
+                self.left = True  # nowhere to sit: the client has nothing more to show
+            self.problem = message.message
+            return
+        if isinstance(message, p.Pong):
+            return
+        table = getattr(message, "table", None)
+        if table != self.table_id:
+            return  # another table of the player's: this screen shows one
+        if isinstance(message, p.Snapshot):
+            self._snapshot(message)
+            return
+        seq = getattr(message, "seq", None)
+        if isinstance(seq, int):
+            if seq <= self.seq:
+                return  # seen already (a resume sends what may have arrived)
+            self.seq = seq
+        self._event(message)
+
+    def _acknowledged(self, message: p.Ack) -> None:
+        if message.of == "act" and self.pending is not None:
+            if message.action_id == self.pending.action_id:
+                self.pending = None
+        elif message.of == "sit" and message.table == self.table_id:
+            self.seated = True
+        elif message.of == "leave" and message.table == self.table_id:
+            self.left = True
+
+    def _event(self, message: BaseModel) -> None:
+        if isinstance(message, p.SeatsChanged):
+            self.seats = list(message.seats)
+            self.carried_pot = message.carried_pot
+            if not self.seated and any(s.get("name") == self.me for s in self.seats):
+                self.seated = True
+        elif isinstance(message, p.HandStarted):
+            self._hand_started(message)
+        elif isinstance(message, p.HandRecord):
+            self._record(message)
+        elif isinstance(message, p.Turn):
+            self.turn = message
+            self._turn_at = self.clock.now()
+        elif isinstance(message, p.HandEnded):
+            self._hand_ended(message)
+        elif isinstance(message, p.OfferMade):
+            if message.name == self.me:
+                self.offer = RemoteOffer(OfferKind(message.kind), message.amount)
+        elif isinstance(message, p.ChatSaid):
+            line = Text(f"{message.name}: ", style="bold blue")
+            line.append(message.text)
+            self.transcript.append(line)
+
+    def _new_hand(
+        self, number: int, names: list[str], seats: list[int], button: int | None
+    ) -> None:
+        me = names.index(self.me) if self.me in names else None
+        self.hand = SeenHand(
+            self.rules, number=number, names=names, seats=seats, button=button, me=me
+        )
+        self._narrator = Narrator(
+            self.rules,
+            names,
+            me=me,
+            words=self.words,
+            four_colour=self.config.four_colour,
+            opening=self.rules.game is Game.ITALIAN,
+        )
+        self._lines = []
+        self.turn = None
+        self.offer = None
+        self.pending = None
+
+    def _hand_started(self, message: p.HandStarted) -> None:
+        self._new_hand(message.hand, list(message.names), list(message.seats), message.button)
+
+    def _record(self, message: p.HandRecord) -> None:
+        hand, narrator = self.hand, self._narrator
+        if hand is None or narrator is None or message.hand != hand.number:
+            return
+        record = hand.apply(message.record)
+        if record is None:  # the set-up: the hand's heading, now that its pot is known
+            narrator.opening = hand.opening is not None and bool(self.rules.opening_ladder)
+            self._say(self._header(hand))
+            return
+        self._say(*narrator.lines(record))
+        self._say(*narrator.settle())
+
+    def _header(self, hand: SeenHand) -> Text:
+        return hand_header(
+            self.words,
+            number=hand.number,
+            dealer=hand.names[-1],
+            stakes=self.words.stakes(self.room_table.stakes, self.rules),
+            carried=hand.carried,
+            parol_pot=hand.parol_pot,
+            opening=hand.opening,
+        )
+
+    def _hand_ended(self, message: p.HandEnded) -> None:
+        hand, narrator = self.hand, self._narrator
+        if hand is None or narrator is None or message.hand != hand.number:
+            return
+        hand.result = dict(message.result)
+        self.turn = None
+        self.pending = None
+        self._say(*narrator.finish())
+        won: dict[int, int] = {}
+        for pot in message.result.get("pots") or ():
+            for winner, share in zip(pot["winners"], pot["shares"], strict=True):
+                won[int(winner)] = won.get(int(winner), 0) + int(share)
+        payoffs = message.result.get("payoffs") or []
+        carry = (message.result.get("extra") or {}).get("carry") or {}
+        summary = hand_summary(
+            self.words,
+            number=hand.number,
+            names=hand.names,
+            me=hand.me,
+            won=won,
+            payoff=int(payoffs[hand.me]) if hand.me is not None and payoffs else None,
+            describe=narrator.describe,
+            carried=int(carry.get("pot") or 0) if isinstance(carry, Mapping) else 0,
+            parol_pot=bool(carry.get("parol_pot")) if isinstance(carry, Mapping) else False,
+        )
+        self._say(summary)
+        result_stacks = message.result.get("stacks") or hand.stacks
+        self.hands.append(
+            PlayedHand(
+                number=hand.number,
+                names=tuple(hand.names),
+                lines=self._lines,
+                summary=summary,
+                phh="",  # the room keeps the hand: /api/hands/<id>/phh
+                stacks=tuple(int(s) for s in result_stacks),
+                payoffs=tuple(int(x) for x in payoffs),
+            )
+        )
+
+    def _snapshot(self, message: p.Snapshot) -> None:
+        """The table now, after a resume (or a first look): seats, the hand, the turn."""
+        state = message.state
+        self.seats = list(state.get("seats") or [])
+        self.carried_pot = int(state.get("carried_pot") or 0)
+        if any(s.get("name") == self.me for s in self.seats):
+            self.seated = True
+        caught_up = message.seq <= self.seq
+        self.seq = max(self.seq, message.seq)
+        game = state.get("game")
+        number = int(state.get("hand") or 0)
+        if game is not None and game.get("result") is None:
+            current = self.hand
+            if current is None or current.number != number or not caught_up:
+                positions = [int(s) for s in state.get("positions") or ()]
+                by_seat = {int(s["seat"]): str(s["name"]) for s in self.seats}
+                names = [by_seat.get(seat, "?") for seat in positions]
+                self._new_hand(number, names, positions, state.get("button"))
+                assert self.hand is not None
+                self.hand.restore(game)
+                self._say(self._header(self.hand))
+        offers = [o for o in state.get("offers") or () if o.get("name") == self.me]
+        self.offer = (
+            RemoteOffer(OfferKind(offers[0]["kind"]), int(offers[0]["amount"])) if offers else None
+        )
+        self.turn = message.turn
+        self._turn_at = self.clock.now()
+
+    def _say(self, *lines: Text) -> None:
+        self._lines.extend(lines)
+        self.transcript.extend(lines)
+
+    def take_problem(self) -> str | None:
+        """The room's last refusal, once (the screen shows it)."""
+        problem, self.problem = self.problem, None
+        return problem
+
+    def note(self, text: Text) -> None:
+        """A line of the client's own in the log (the connection lost, back...)."""
+        self.transcript.append(text)
+
+    # ------------------------------------------------------- on reconnecting
+
+    def rejoin(self) -> list[BaseModel]:
+        """What to send on a (new) connection after the room's welcome: sit down the first
+        time, otherwise resume after the last event seen and repeat an unanswered action."""
+        table = self.table_id
+        if self.left:
+            return []
+        if not self.seated:
+            return [p.Watch(table=table), p.Sit(table=table, buy_in=self.buy_in)]
+        # Back at a seat kept from an earlier sitting: the table as it is now, not its past.
+        first: BaseModel = (
+            p.Resume(table=table, last_seq=self.seq) if self.seq else p.Watch(table=table)
+        )
+        messages: list[BaseModel] = [first]
+        if self.pending is not None:
+            messages.append(self.pending)  # same action id: applied at most once
+        return messages
+
+    # ------------------------------------------------------------ the player
+
+    @property
+    def table(self) -> _SeenTable:
+        """The table, as the screen reads it."""
+        return self._table
+
+    @property
+    def in_hand(self) -> bool:
+        """Whether a hand is being played."""
+        return self.hand is not None and not self.hand.is_over
+
+    @property
+    def hand_over(self) -> bool:
+        """Whether the last hand is over (true before the first one too)."""
+        return self.hand is None or self.hand.is_over
+
+    @property
+    def over(self) -> bool:
+        """A cash table always deals on."""
+        return False
+
+    @property
+    def is_tournament(self) -> bool:
+        """This client sits at cash tables."""
+        return False
+
+    def _my_turn(self) -> p.Turn | None:
+        turn = self.turn
+        if turn is None or turn.name != self.me or turn.legal is None or not self.in_hand:
+            return None
+        return turn
+
+    def my_decision(self) -> RemoteDecision | None:
+        """The room's turn for the player, unless it was answered and waits for the room."""
+        turn = self._my_turn()
+        if turn is None or turn.legal is None or self.pending is not None:
+            return None
+        return RemoteDecision(legal_from_dict(turn.legal), turn.action_id)
+
+    def my_offer(self) -> RemoteOffer | None:
+        """The room's question to the player before the deal."""
+        return self.offer
+
+    def my_seat(self) -> dict[str, Any] | None:
+        """The player's seat as the room listed it."""
+        return next((s for s in self.seats if s.get("name") == self.me), None)
+
+    def my_status(self) -> SeatStatus | None:
+        """Where the player stands at the table (``None``: not seated)."""
+        seat = self.my_seat()
+        if seat is None:
+            return None
+        if seat.get("away"):
+            return SeatStatus.SITTING_OUT
+        return SeatStatus(seat.get("status", SeatStatus.PLAYING.value))
+
+    def act(self, action: Action) -> None:
+        """Send the player's action for the room's current turn (the room judges it)."""
+        decision = self.my_decision()
+        if decision is None:
+            raise PlayError(self.words.pick("Non tocca a te", "It is not your turn"))
+        message = p.Act(
+            table=self.table_id,
+            action_id=decision.action_id,
+            kind=action.kind.value,  # type: ignore[arg-type]  # the room checks the kind
+            amount=action.amount,
+            cards=[str(card) for card in action.cards],
+        )
+        self.pending = message
+        self.send(message)
+
+    def answer(self, accept: bool) -> None:
+        """Answer the room's question (post the invito, pay to rejoin a parol pot)."""
+        if self.offer is None:
+            raise PlayError(self.words.pick("Il tavolo non ti chiede nulla", "Nothing to answer"))
+        self.offer = None
+        self.send(p.Answer(table=self.table_id, accept=accept))
+
+    def rebuy(self) -> None:
+        """Out of chips: buy in again for the sitting's buy-in (the room's top-up)."""
+        if self.my_status() is not SeatStatus.BUSTED:
+            raise PlayError(self.words.pick("hai ancora fiches", "you still have chips"))
+        self.send(p.TopUp(table=self.table_id, amount=self.buy_in))
+
+    def sit_in(self) -> None:
+        """Back in after sitting out (posting what was missed, to be dealt in at once)."""
+        self.send(p.SitIn(table=self.table_id, post=True))
+
+    def sit_out(self) -> None:
+        """Sit out from the next hand."""
+        self.send(p.SitOut(table=self.table_id))
+
+    def chat(self, text: str) -> None:
+        """Say something at the table."""
+        text = text.strip()[: p.CHAT_LIMIT]
+        if text:
+            self.send(p.Chat(table=self.table_id, text=text))
+
+    def leave(self) -> None:
+        """Leave the table (at once between hands, at the end of the hand otherwise)."""
+        self.send(p.Leave(table=self.table_id))
+
+    # The room deals, runs the clocks and plays its bots: nothing of it happens here.
+
+    def start_next_hand(self) -> bool:
+        """The room deals by itself."""
+        return False
+
+    def tick(self) -> None:
+        """The room's clock decides timeouts; the screen only counts down."""
+
+    def bot_decision(self) -> None:
+        """The room's bots play in the room."""
+        return None
+
+    def play_bot(self) -> bool:
+        """The room's bots play in the room."""
+        return False
+
+    def finish_tournament(self) -> None:
+        """Not a tournament."""
+
+    def open_folder(self, base: Path | str | None = None) -> None:
+        """The room keeps every hand (``GET /api/hands``): nothing is written here."""
+
+    def save(self, folder: Path | str | None = None) -> Path | None:
+        """The room keeps every hand: no folder."""
+        return None
+
+    # ------------------------------------------------------------ the screen
+
+    def snapshot(self) -> Snapshot:
+        """What the screen shows now: the seats, the hand as the seat saw it, the turn."""
+        words = self.words
+        stakes = words.stakes(self.room_table.stakes, self.rules)
+        title = f"Mazziere · {self.rules.name} · {self.room_table.name} · {stakes}"
+        if self.me:
+            title += f" · {self.me}"
+        if not self.connected:
+            title += words.pick(" · connessione persa, riprovo…", " · connection lost, retrying…")
+        hand = self.hand
+        seats = sorted(self.seats, key=lambda s: int(s.get("seat", 0)))
+        if hand is None:
+            return Snapshot(title=title, seats=tuple(self._idle_seat(s) for s in seats))
+        won: dict[int, int] = {}
+        for pot in (hand.result or {}).get("pots") or ():
+            for winner, share in zip(pot["winners"], pot["shares"], strict=True):
+                won[int(winner)] = won.get(int(winner), 0) + int(share)
+        turn = self.turn if self.in_hand else None
+        lines: list[SeatLine] = []
+        for seat in seats:
+            number = int(seat.get("seat", 0))
+            position = hand.seats.index(number) if number in hand.seats else None
+            if position is None or hand.names[position] != seat.get("name"):
+                lines.append(self._idle_seat(seat))
+                continue
+            lines.append(
+                SeatLine(
+                    seat=number,
+                    name=str(seat.get("name")),
+                    stack=hand.stacks[position],
+                    bet=hand.bets[position],
+                    cards=tuple(hand.hole[position]),
+                    folded=hand.folded[position],
+                    button=number == hand.button,
+                    to_act=turn is not None and turn.position == position,
+                    me=position == hand.me,
+                    note=seat_note(words, hand, position),
+                    won=won.get(position, 0),
+                )
+            )
+        decision = self.my_decision()
+        seconds: float | None = None
+        bank_left: float | None = None
+        if turn is not None:
+            gone = self.clock.now() - self._turn_at
+            seconds = max(0.0, turn.deadline + turn.time_bank - gone)
+            bank_left = min(turn.time_bank, seconds)
+        cards, my_bet = my_cards(hand, hand.me)
+        return Snapshot(
+            title=title,
+            seats=tuple(lines),
+            pots=hand.pots,
+            total_pot=hand.total_pot,
+            bets=sum(hand.bets),
+            board=tuple(hand.board) if self.rules.game is Game.HOLDEM else None,
+            my_cards=cards,
+            phase=hand.phase,
+            in_hand=self.in_hand,
+            acting=turn.name if turn is not None else None,
+            seconds_left=seconds,
+            bank_seconds_left=bank_left,
+            notes=hand_notes(words, self.rules, hand),
+            legal=decision.legal if decision is not None else None,
+            context=hand_context(self.rules, hand) if decision is not None else None,
+            my_bet=my_bet,
+        )
+
+    def _idle_seat(self, seat: Mapping[str, Any]) -> SeatLine:
+        words = self.words
+        status = str(seat.get("status", ""))
+        note = {
+            SeatStatus.SITTING_OUT.value: "sit-out",
+            SeatStatus.WAITING.value: words.pick("in attesa", "waiting"),
+            SeatStatus.BUSTED.value: words.pick("senza fiches", "no chips"),
+        }.get(status, "")
+        if seat.get("away"):
+            note = "sit-out"
+        name = str(seat.get("name", "?"))
+        return SeatLine(
+            seat=int(seat.get("seat", 0)),
+            name=name,
+            stack=int(seat.get("stack", 0)),
+            me=name == self.me,
+            note=note,
+        )

@@ -1,0 +1,343 @@
+"""The terminal table at a room's table: :class:`RemotePlayApp` over a :class:`RoomLink`.
+
+The screen, its keys and its words are the terminal game's
+(:class:`~mazziere.tui.app.PlayApp`); the game is a seat in a running room
+(:class:`~mazziere.tui.remote.RemoteSession`), reached over the room's
+WebSocket by :class:`RoomLink`.  The keys the room adds: ``t`` to chat (Enter
+sends, Esc closes), ``o`` to sit out from the next hand (``i`` to come
+back), ``q`` to leave the table (asked twice during a hand; the seat is
+given up at the end of the hand) and quit.  Ctrl+Q quits and keeps the
+seat: run the same command again to come back to it (the room plays a
+missing player's turns by the clock meanwhile).  A lost connection is
+opened again by itself; the client then resumes after the last event it
+saw and sends again an action the room had not acknowledged (with its turn
+id: never applied twice).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.widgets import Input
+
+from mazziere.room.table import SeatStatus
+from mazziere.server import protocol as p
+from mazziere.tui.app import PlayApp
+from mazziere.tui.remote import RemoteSession
+from mazziere.tui.session import Snapshot
+
+__all__ = ["RemotePlayApp", "RoomLink"]
+
+log = logging.getLogger(__name__)
+
+
+class RoomLink:
+    """The WebSocket to the room for one :class:`RemoteSession`, opened again when it drops.
+
+    ``cookie``: the session's ``Cookie`` header; ``on_change`` is called after
+    every message (the screen redraws); ``listen`` sees every text received
+    (the tests keep them).
+    """
+
+    def __init__(
+        self,
+        socket: str,
+        cookie: str,
+        session: RemoteSession,
+        *,
+        on_change: Callable[[], None] = lambda: None,
+        listen: Callable[[str], None] | None = None,
+        retry_seconds: tuple[float, float] = (0.5, 5.0),
+    ) -> None:
+        self.socket = socket
+        self.cookie = cookie
+        self.session = session
+        self.on_change = on_change
+        self.listen = listen
+        self.retry_seconds = retry_seconds
+        self.connections = 0
+        """How many times the socket was opened."""
+        self.stopped = False
+        self.refused: str | None = None
+        """Why the room will not take this session (then the link stops)."""
+        self._outbox: asyncio.Queue[BaseModel] | None = None
+        self._socket: Any = None
+        session.send = self.send
+
+    def send(self, message: BaseModel) -> None:
+        """Send ``message`` now if connected (an action is sent again on reconnecting)."""
+        if self._outbox is None:
+            if not isinstance(message, p.Act):
+                self.session.problem = self.session.words.pick(
+                    "Non connesso: riprova tra un momento", "Not connected: try again in a moment"
+                )
+            return
+        self._outbox.put_nowait(message)
+
+    async def run(self) -> None:
+        """Connect, play, and connect again after a drop, until :meth:`stop`."""
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import InvalidHandshake, WebSocketException
+
+        wait = self.retry_seconds[0]
+        while not self.stopped:
+            try:
+                async with connect(
+                    self.socket,
+                    additional_headers={"Cookie": self.cookie},
+                    max_size=2**20,
+                    open_timeout=10,
+                ) as socket:
+                    self.connections += 1
+                    wait = self.retry_seconds[0]
+                    await self._play(socket)
+            except (OSError, TimeoutError, InvalidHandshake, WebSocketException) as error:
+                log.info("connection to %s lost: %s", self.socket, error)
+            self._lost()
+            if self.stopped:
+                return
+            await asyncio.sleep(wait)
+            wait = min(self.retry_seconds[1], wait * 2)
+
+    async def _play(self, socket: Any) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        self._socket = socket
+        outbox: asyncio.Queue[BaseModel] = asyncio.Queue()
+        writer = asyncio.create_task(self._write(socket, outbox))
+        try:
+            async for text in socket:
+                message = self._parse(text)
+                if message is None:
+                    continue
+                if isinstance(message, p.Error) and message.code is p.ErrorCode.UNAUTHENTICATED:
+                    self.refused = message.message
+                    self.stopped = True
+                    self.on_change()
+                    return
+                self.session.receive(message)
+                if isinstance(message, p.Welcome):
+                    self.session.connected = True
+                    self._outbox = outbox
+                    for first in self.session.rejoin():
+                        outbox.put_nowait(first)
+                self.on_change()
+        except ConnectionClosed:
+            pass
+        finally:
+            self._outbox = None
+            self._socket = None
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+
+    def _parse(self, text: str | bytes) -> BaseModel | None:
+        if self.listen is not None:
+            self.listen(text if isinstance(text, str) else text.decode(errors="replace"))
+        try:
+            message: BaseModel = p.parse_server(text)
+        except ValidationError:
+            log.warning("the room sent a message this client does not know: %.200s", text)
+            return None
+        return message
+
+    async def _write(self, socket: Any, outbox: asyncio.Queue[BaseModel]) -> None:
+        while True:
+            message = await outbox.get()
+            await socket.send(p.dump(message))
+
+    def _lost(self) -> None:
+        session = self.session
+        if session.connected and not self.stopped:
+            session.note(
+                Text(
+                    session.words.pick(
+                        "Connessione persa: riprovo…", "Connection lost: trying again…"
+                    ),
+                    style="bold red",
+                )
+            )
+        session.connected = False
+        self.on_change()
+
+    async def drop(self) -> None:
+        """Close the socket as a network failure would (it is opened again)."""
+        socket = self._socket
+        if socket is not None:
+            await socket.close()
+
+    async def stop(self) -> None:
+        """Close for good."""
+        self.stopped = True
+        await self.drop()
+
+
+class RemotePlayApp(PlayApp):
+    """``mazziere play --connect``: the terminal table at a seat of a running room."""
+
+    CSS = (
+        PlayApp.CSS
+        + """
+    #chat { display: none; height: 3; }
+    """
+    )
+
+    def __init__(
+        self,
+        session: RemoteSession,
+        *,
+        socket: str,
+        cookie: str,
+        listen: Callable[[str], None] | None = None,
+        tick: bool = True,
+    ) -> None:
+        super().__init__(session, bot_delay=0, next_hand_delay=None, tick=tick)
+        self.remote = session
+        self.link = RoomLink(socket, cookie, session, on_change=self._on_room, listen=listen)
+        self._leaving = False
+
+    def compose(self) -> ComposeResult:
+        yield from super().compose()
+        yield Input(
+            id="chat",
+            max_length=p.CHAT_LIMIT,
+            placeholder=self.words.pick(
+                "Scrivi al tavolo · Invio per mandare · Esc per chiudere",
+                "Say something · Enter to send · Esc to close",
+            ),
+            disabled=True,  # closed: the game's keys are the game's
+        )
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.run_worker(self.link.run(), name="room", exit_on_error=False)
+
+    def _on_room(self) -> None:
+        """A message came (or the connection changed): show it."""
+        if not self.is_running:
+            return
+        problem = self.remote.take_problem()
+        if problem is not None:
+            self.message = Text(problem, style="bold red")
+        if self.link.refused is not None:
+            self.exit(None, message=f"the room refused the session: {self.link.refused}")
+            return
+        if self.remote.left:
+            self.exit(None)
+            return
+        self._after_change()
+
+    # ---------------------------------------------------------------- keys
+
+    def _chat_box(self) -> Input:
+        return self._table_screen.query_one("#chat", Input)
+
+    def on_key(self, event: events.Key) -> None:
+        """The game's keys, unless the chat line is being written."""
+        box = self._chat_box()
+        if box.display and box.has_focus:
+            if event.key == "escape":
+                self._close_chat()
+                event.stop()
+            return
+        super().on_key(event)
+
+    def _keys(self) -> dict[str, Callable[[], None]]:
+        keys = super()._keys()
+        keys.update({"t": self.action_chat, "o": self.action_sit_out})
+        return keys
+
+    def action_chat(self) -> None:
+        """Open the chat line."""
+        box = self._chat_box()
+        box.disabled = False
+        box.display = True
+        box.focus()
+
+    def _close_chat(self) -> None:
+        box = self._chat_box()
+        box.value = ""
+        box.display = False
+        box.disabled = True
+        self.set_focus(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the chat line: say it at the table."""
+        text = event.value.strip()
+        if text:
+            self.remote.chat(text)
+        self._close_chat()
+        self._after_change()
+
+    def action_sit_out(self) -> None:
+        """Sit out from the next hand (``i`` comes back)."""
+        if self.remote.my_status() is SeatStatus.SITTING_OUT:
+            return
+        self.remote.sit_out()
+        self.message = Text(
+            self.words.pick(
+                "Salti le prossime mani · [i] per rientrare", "Sitting out · [i] to come back"
+            ),
+            style="yellow",
+        )
+
+    def action_next_hand(self) -> None:
+        """The room deals by itself."""
+
+    def action_quit_game(self) -> None:
+        """Leave the table and quit (asked again during a hand)."""
+        if self.remote.in_hand and not self._quit_asked:
+            self._quit_asked = True
+            self.message = Text(
+                self.words.pick(
+                    "Premi q di nuovo per lasciare il tavolo (alla fine della mano)",
+                    "Press q again to leave the table (at the end of the hand)",
+                ),
+                style="bold yellow",
+            )
+            return
+        if not self.remote.connected or not self.remote.seated:
+            self.exit(None)
+            return
+        self._leaving = True
+        self.remote.leave()
+        self.message = Text(
+            self.words.pick("Lasci il tavolo…", "Leaving the table…"), style="yellow"
+        )
+
+    async def action_quit(self) -> None:  # ctrl+q
+        """Quit at once, keeping the seat (the same command comes back to it)."""
+        await self.link.stop()
+        self.exit(None)
+
+    def _status_text(self, snap: Snapshot) -> Text:
+        if self.message is not None:
+            return self.message
+        words = self.words
+        session = self.remote
+        text = Text(style="dim")
+        status = session.my_status()
+        if not session.connected:
+            text.append(words.pick("Connessione al tavolo…", "Connecting to the table…"))
+            return text
+        if status is SeatStatus.BUSTED:
+            text.append(words.pick("Senza fiches · [r] ricompra · ", "No chips · [r] buy in · "))
+        elif status is SeatStatus.SITTING_OUT:
+            text.append(words.pick("In sit-out · [i] rientra · ", "Sitting out · [i] sit in · "))
+        elif not session.in_hand:
+            text.append(words.pick("[o] salta le prossime mani · ", "[o] sit out · "))
+        text.append(
+            words.pick(
+                "[t] chat · [h] mani precedenti · [C] 4 colori · [q] lascia il tavolo",
+                "[t] chat · [h] previous hands · [C] four colours · [q] leave the table",
+            )
+        )
+        return text

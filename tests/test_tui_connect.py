@@ -1,0 +1,321 @@
+"""``mazziere play --connect``: two terminal clients play each other at a real room's table.
+
+The room is the real ``mazziere serve`` process (SQLite in a temporary
+folder); each terminal is the real Textual app (:class:`RemotePlayApp`,
+driven by Textual's pilot in this process) on a real WebSocket, joined the
+way the command joins (:func:`join_table`: a guest, an invite).  Each plays
+its turns by pressing the game's keys.  Every text each client received is
+kept, to check that no card of the other player reached it unless the room
+showed it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mazziere.cli import main as cli_main
+from mazziere.tui.connect import RoomHttp, join_table, session_file
+from mazziere.tui.remote import RemoteSession
+from mazziere.tui.remote_app import RemotePlayApp
+from tests.play_room import Room, running_room
+from tests.server_process import free_port
+from tests.tui_helpers import log_text, run_cli, table_text
+
+CARD = re.compile(r'"([2-9TJQKA][shdc])"')
+hosts: list[str] = []
+"""The names of the guests who opened the private tables, in order."""
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
+    folder = tmp_path_factory.mktemp("connect")
+    with running_room(f"sqlite+aiosqlite:///{folder / 'room.db'}", folder) as started:
+        yield started
+
+
+def private_table(room: Room, sessions: Path, rules: str) -> str:
+    """A guest (whose session the host's terminal goes on with) opens a private table of
+    ``rules`` that takes whoever has the invite; its invite code."""
+    host = RoomHttp(room.address, cookie_file=session_file(sessions, room.address))
+    host.expect("GET", "/api/session", what="session")
+    hosts.append(host.expect("POST", "/api/guest", what="guest")["account"]["name"])
+    stakes = {"ante": 10} if rules == "italian-classic" else {"small_blind": 5, "big_blind": 10}
+    table = host.expect(
+        "POST",
+        "/api/private-tables",
+        {
+            "name": f"Amici {rules}",
+            "rules": rules,
+            "seats": 2,
+            "min_buy_in": 200,
+            "max_buy_in": 1000,
+            "approval_required": False,
+            "bots_allowed": False,
+            **stakes,
+        },
+        what="private table",
+    )
+    host.keep()
+    return str(table["invite_code"])
+
+
+class Terminal:
+    """One player's terminal: the app, and every text the room sent it."""
+
+    def __init__(self, room: Room, invite: str, sessions: Path, buy_in: int) -> None:
+        joined = join_table(room.address, invite=invite, buy_in=buy_in, sessions=sessions)
+        self.table = joined.table
+        self.texts: list[str] = []
+        self.session = RemoteSession(joined.table, buy_in=joined.buy_in, send=print, lang="en")
+        self.app = RemotePlayApp(
+            self.session,
+            socket=joined.socket,
+            cookie=joined.http.cookie_header(),
+            listen=self.texts.append,
+            tick=False,
+        )
+
+    def messages(self) -> list[dict[str, Any]]:
+        return [json.loads(text) for text in self.texts]
+
+
+def key_for(session: RemoteSession) -> str | None:
+    """The key a plain player presses now: draw none, show, check or call, else fold."""
+    decision = session.my_decision()
+    if decision is None:
+        return None
+    kinds = {kind.value for kind in decision.legal.kinds}
+    hand = session.hand
+    bold = hand is not None and hand.number % 2 == 1
+    if "draw" in kinds:
+        return "d"
+    if "show" in kinds:
+        return "s"
+    if bold and ("bet" in kinds or "raise" in kinds) and not decision.legal.to_call:
+        return "b"
+    if "check" in kinds or "call" in kinds:
+        return "c"
+    return "f"
+
+
+async def play(
+    terminals: list[Terminal],
+    until: Callable[[], bool],
+    *,
+    seconds: float = 40.0,
+    step: Callable[[Terminal, Any], Any] | None = None,
+) -> None:
+    """Run every terminal's app and press each one's keys until ``until()``."""
+    done = asyncio.Event()
+
+    async def run(terminal: Terminal) -> None:
+        async with terminal.app.run_test(size=(120, 40)) as pilot:
+            while not done.is_set():
+                if step is not None:
+                    await step(terminal, pilot)
+                key = key_for(terminal.session)
+                if key is not None:
+                    await pilot.press(key)
+                await asyncio.sleep(0.02)
+            await terminal.app.link.stop()
+
+    async def watch() -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while not until():
+            if loop.time() > deadline:
+                for t in terminals:
+                    print("TERMINAL", t.session.me, t.session.connected, t.app.link.connections)
+                    print("\n".join(t.texts[-8:]))
+                    print(table_text(t.app), t.app.focused, t.session.pending)
+                raise AssertionError("the game did not get there in time")
+            await asyncio.sleep(0.05)
+        done.set()
+
+    runs = [asyncio.create_task(run(t)) for t in terminals]
+    try:
+        await watch()
+    finally:
+        done.set()
+        await asyncio.gather(*runs)
+
+
+def cards_by_hand(messages: list[dict[str, Any]]) -> dict[int, set[str]]:
+    """The cards in the messages about each hand (records, the end, snapshots)."""
+    found: dict[int, set[str]] = {}
+    for message in messages:
+        number = message.get("hand")
+        if message["type"] == "snapshot":
+            number = message["state"].get("hand")
+        if message["type"] in ("record", "hand_ended", "snapshot") and number is not None:
+            found.setdefault(number, set()).update(CARD.findall(json.dumps(message)))
+    return found
+
+
+def own_cards(messages: list[dict[str, Any]], name: str) -> dict[int, set[str]]:
+    """The cards dealt to ``name`` (from its own messages) and those shown, by hand."""
+    position: dict[int, int | None] = {}
+    mine: dict[int, set[str]] = {}
+    for message in messages:
+        if message["type"] == "hand_started":
+            names = message["names"]
+            position[message["hand"]] = names.index(name) if name in names else None
+        if message["type"] == "record":
+            record = message["record"]
+            number = message["hand"]
+            if record["type"] == "hole_cards" and record["position"] == position.get(number):
+                mine.setdefault(number, set()).update(c for c in record["cards"] if c != "??")
+    return mine
+
+
+def shown_cards(messages: list[dict[str, Any]]) -> dict[int, set[str]]:
+    shown: dict[int, set[str]] = {}
+    for message in messages:
+        if message["type"] == "record" and message["record"]["type"] in ("show", "board"):
+            shown.setdefault(message["hand"], set()).update(message["record"]["cards"])
+        if message["type"] == "hand_ended":
+            for cards in message["result"]["shown"].values():
+                shown.setdefault(message["hand"], set()).update(cards)
+    return shown
+
+
+def assert_no_leak(one: Terminal, other: Terminal) -> None:
+    """Nothing ``one`` received names a card dealt to ``other`` that the room did not show."""
+    theirs = own_cards(other.messages(), other.session.me)
+    shown = shown_cards(other.messages())
+    seen = cards_by_hand(one.messages())
+    assert theirs, "the other player was dealt no card"
+    for number, cards in theirs.items():
+        hidden = cards - shown.get(number, set())
+        assert not hidden & seen.get(number, set()), (number, hidden & seen[number])
+
+
+@pytest.mark.parametrize("rules", ["italian-classic", "italian-32", "holdem"])
+def test_two_terminals_play_a_hand_of_each_rule_set(room: Room, tmp_path: Path, rules: str) -> None:
+    invite = private_table(room, tmp_path / "host", rules)
+    host = Terminal(room, invite, tmp_path / "host", 500)  # the host's session goes on
+    friend = Terminal(room, invite, tmp_path / "friend", 400)  # a new guest
+    assert host.table == friend.table and host.table.rules == rules
+    assert host.app.link.session is host.session
+
+    def both_saw_a_hand_end() -> bool:
+        return all(t.session.hands for t in (host, friend))
+
+    asyncio.run(play([host, friend], both_saw_a_hand_end))
+    assert host.session.me == hosts[-1]  # the terminal went on with the host's session
+    for one, other in ((host, friend), (friend, host)):
+        assert one.session.me != other.session.me
+        assert_no_leak(one, other)
+        ended = [m for m in one.messages() if m["type"] == "hand_ended"]
+        assert ended and len(ended[0]["result"]["payoffs"]) == 2
+    audit = room.audit()
+    assert audit["total"] == 0 and not audit["drifted"], audit
+
+
+def test_a_lost_connection_resumes_at_the_same_decision(room: Room, tmp_path: Path) -> None:
+    invite = private_table(room, tmp_path / "host", "holdem")
+    host = Terminal(room, invite, tmp_path / "host", 500)
+    friend = Terminal(room, invite, tmp_path / "friend", 500)
+    dropped: dict[str, Any] = {}
+
+    async def step(terminal: Terminal, pilot: Any) -> None:
+        if terminal is not host:
+            return
+        session, link = host.session, host.app.link
+        decision = session.my_decision()
+        if decision is None or not session.connected:
+            return
+        if "waiting" not in dropped:
+            # At the player's turn the network goes: the client comes back to the same turn.
+            dropped["waiting"] = decision.action_id
+            await link.drop()
+            while not session.connected or link.connections < 2:
+                await asyncio.sleep(0.02)
+            await pilot.pause()
+            again = session.my_decision()
+            assert again is not None and again.action_id == decision.action_id
+            assert "Your turn" in table_text(host.app)
+            assert "Connection lost" in log_text(host.app)
+        elif "answered" not in dropped and decision.action_id != dropped["waiting"]:
+            # The player answers and the network goes at once: the answer is sent again on
+            # the new connection, with its turn id, and the room applies it once.
+            dropped["answered"] = decision.action_id
+            await pilot.press(key_for(session) or "f")
+            await link.drop()
+
+    def far_enough() -> bool:
+        return "answered" in dropped and host.session.connected and len(host.session.hands) >= 1
+
+    asyncio.run(play([host, friend], far_enough, step=step))
+    assert host.app.link.connections >= 3
+    # What the friend saw: one action of the host's after each of the two turns.
+    messages = friend.messages()
+    for action_id in (dropped["waiting"], dropped["answered"]):
+        turn = next(
+            i for i, m in enumerate(messages) if m["type"] == "turn" and m["action_id"] == action_id
+        )
+        position = messages[turn]["position"]
+        following = next(
+            (i for i, m in enumerate(messages[turn + 1 :], turn + 1) if m["type"] == "turn"),
+            len(messages),
+        )
+        acted = [
+            m
+            for m in messages[turn + 1 : following]
+            if m["type"] == "record"
+            and m["record"]["type"] == "action"
+            and m["record"]["position"] == position
+        ]
+        assert len(acted) == 1, (action_id, acted)
+    assert_no_leak(host, friend)
+
+
+def run_play(*args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
+    code = cli_main(["play", *args])
+    return code, capsys.readouterr().err.splitlines()
+
+
+def test_bad_connections_are_one_line_and_exit_code_2(
+    room: Room, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    nobody = f"http://127.0.0.1:{free_port()}"
+    lobby = room.tables()[0]
+    cases = {
+        ("--connect", "127.0.0.1:8000"): "--connect needs the room's address",
+        ("--connect", nobody): f"cannot reach the room at {nobody}",
+        ("--connect", room.address, "--name", "nobody", "--password", "not-the-one"): (
+            "cannot log in as nobody: wrong name or password"
+        ),
+        ("--connect", room.address, "--table", "9999"): "the room has no table 9999",
+        ("--connect", room.address, "--table", "one"): "--table needs a table's number",
+        ("--connect", room.address, "--invite", "nosuchcode"): "no private table has the invite",
+        ("--connect", room.address, "--table", str(lobby["id"]), "--buy-in", "1"): (
+            f"the buy-in at {lobby['name']} is"
+        ),
+        ("--connect", room.address, "--rules", "omaha"): "unknown rule set 'omaha'",
+        ("--connect", room.address, "--tournament"): "--tournament is for games against bots",
+        ("--table", "3"): "--table, --invite, --name and --buy-in need --connect URL",
+    }
+    for args, expected in cases.items():
+        code, lines = run_play(*args, capsys=capsys)
+        assert code == 2, (args, lines)
+        assert len(lines) == 1 and expected in lines[0], (args, lines)
+        assert "Traceback" not in lines[0]
+
+
+def test_a_room_that_does_not_answer_as_a_user_runs_it(tmp_path: Path) -> None:
+    nobody = f"http://127.0.0.1:{free_port()}"
+    done = run_cli("play", "--connect", nobody)
+    assert done.returncode == 2
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"mazziere: error: cannot reach the room at {nobody}: "
+    ), lines
