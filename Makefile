@@ -67,8 +67,10 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/pytest -q
 
+# A comma in $(call ...) would split the argument: the extras go through a variable.
+BENCH_EXTRAS := .[dev,bench]
 $(VENV)/.installed-bench: $(STAMP)
-	$(call INSTALL,-e '.[dev,bench]')
+	$(call INSTALL,-e '$(BENCH_EXTRAS)')
 	touch $@
 
 # The benchmarks (benchmarks/, not shipped in the wheel) with the peers of the bench extra.

@@ -299,3 +299,75 @@ def test_the_combinations_table_is_itertools_order() -> None:
     for n, k in [(10, 0), (10, 1), (9, 4), (20, 5)]:
         expected = list(itertools.combinations(range(n), k))
         assert [tuple(r) for r in combinations(n, k).tolist()] == expected
+
+
+def test_random_boards_deal_every_card_equally_and_never_twice() -> None:
+    import numpy as np
+
+    from mazziere.odds.holdem import _random_rows
+
+    rng = np.random.default_rng(11)
+    # 256 is not a multiple of 7: a plain byte modulo 7 would favour four of the
+    # cards by 1.6%, which these counts (about 86,000 each) show at five sigmas.
+    drawn = np.hstack([_random_rows(rng, 7, 3, 1 << 16) for _ in range(6)])
+    assert drawn.shape[0] == 3 and drawn.shape[1] > 200_000
+    assert (np.sort(drawn, axis=0)[1:] != np.sort(drawn, axis=0)[:-1]).all()
+    counts = np.bincount(drawn.ravel(), minlength=7)
+    expected = drawn.size / 7
+    assert (np.abs(counts - expected) < 4 * math.sqrt(expected)).all(), counts
+    subsets = np.bincount(np.sort(drawn, axis=0).T @ np.array([49, 7, 1]), minlength=343)
+    present = subsets[subsets > 0]
+    assert len(present) == 35  # every 3-subset of 7 cards
+    mean = drawn.shape[1] / 35
+    assert (np.abs(present - mean) < 5 * math.sqrt(mean)).all()
+    assert _random_rows(rng, 7, 0, 5).shape == (0, 5)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(1, 4), st.integers(3, 5))
+def test_batch_showdowns_are_the_one_hand_strengths(
+    rng: random.Random, players: int, board_size: int
+) -> None:
+    import numpy as np
+
+    from mazziere.evaluate import holdem_strength7, holdem_strengths_batch, ranking_for
+
+    # Mostly two suits: many flushes, the path the batch takes apart.
+    suited = [c for c in range(52) if c & 3 in (0, 1)]
+    deck = rng.sample(suited, 16) + rng.sample([c for c in range(52) if c not in suited], 8)
+    holes = np.array([deck[2 * p : 2 * p + 2] for p in range(players)])
+    live = np.array(deck[2 * players :])
+    boards = np.array([rng.sample(range(len(live)), board_size) for _ in range(300)])
+    ranking = ranking_for("holdem")
+
+    def strength(cards: list[int]) -> int:
+        return holdem_strength7(cards) if len(cards) == 7 else ranking.strength(cards)
+
+    fixed = holdem_strengths_batch(holes, boards, deck=live)
+    expected = [[strength([*h, *live[b]]) for b in boards.tolist()] for h in holes.tolist()]
+    assert fixed.tolist() == expected
+    # A pair of hole cards per board, and boards as cards (no deck).
+    per_row = np.array(
+        [[rng.sample([c for c in range(52) if c not in live[b]], 2) for b in boards] for _ in holes]
+    )
+    cards = live[boards]
+    assert holdem_strengths_batch(per_row, np.asfortranarray(cards)).tolist() == [
+        [strength([*h, *b]) for h, b in zip(row.tolist(), cards.tolist(), strict=True)]
+        for row in per_row
+    ]
+
+
+def test_monte_carlo_on_a_complete_board_deals_nothing_more() -> None:
+    result = holdem_equity(
+        ["AhKh", "QsQd"], board="2h 7h 9h Tc Jd", method="monte-carlo", trials=50
+    )
+    assert result.method == "monte-carlo" and result.boards == 50
+    assert [p.equity for p in result.players] == [1.0, 0.0]  # the ace-high flush
+    ranged = holdem_equity(
+        ["AhKh", "QQ+"], board="2h 7h 9h Tc Jd", method="monte-carlo", trials=500
+    )
+    exact = holdem_equity(["AhKh", "QQ+"], board="2h 7h 9h Tc Jd")
+    assert (
+        abs(ranged.players[0].equity - exact.players[0].equity)
+        <= 3 * ranged.players[0].stderr + 1e-9
+    )

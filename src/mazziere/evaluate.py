@@ -904,11 +904,17 @@ def _batch_tables(spec: _Spec) -> dict[str, Any]:
         dense = np.zeros(max(table) + 1, dtype=np.int16)
         dense[list(table)] = list(table.values())
         tables[f"nonflush{n}"] = dense
+    # suit_bits[s * 52 + card]: the card's bit in the rank mask of a flush of
+    # suit s (4 << rank, as the flush table is indexed), 0 for another suit.
+    suit_bits = np.zeros((4, 52), dtype=np.int64)
+    for card in range(52):
+        suit_bits[card & 3, card] = 4 << (card >> 2)
     return {
         **tables,
         "key": np.array(HOLDEM_KEY, dtype=np.int64),
         "flush": np.array(ranking.flush, dtype=np.int16),
         "flush_suit": np.array(_FLUSH_SUIT7, dtype=np.int8),
+        "suit_bits": suit_bits,
     }
 
 
@@ -990,24 +996,41 @@ def _holdem_chunk(
     import numpy as np
 
     total = _key_sum(hands, tables["key"])
-    suit = tables["flush_suit"][total & 4095]
-    result: npt.NDArray[np.int64] = tables[f"nonflush{hands.shape[1]}"][total >> _SUIT_BITS]
+    suit = np.take(tables["flush_suit"], total & 4095)
+    result: npt.NDArray[np.int64] = np.take(
+        tables[f"nonflush{hands.shape[1]}"], total >> _SUIT_BITS
+    )
     flush_rows = np.flatnonzero(suit >= 0)
     if flush_rows.size:
-        result[flush_rows] = _holdem_flushes(hands[flush_rows], suit[flush_rows], tables)
+        columns = hands[flush_rows].T
+        result[flush_rows] = _holdem_flushes(columns, suit[flush_rows], tables["suit_bits"], tables)
     return result
 
 
 def _holdem_flushes(
-    rows: npt.NDArray[np.integer[Any]], suit: npt.NDArray[np.int8], tables: dict[str, Any]
+    columns: Iterable[npt.NDArray[np.integer[Any]]],
+    suit: npt.NDArray[np.int8],
+    suit_bits: npt.NDArray[np.int64],
+    tables: dict[str, Any],
+    mask: npt.NDArray[np.int64] | None = None,
 ) -> npt.NDArray[np.int16]:
-    """Strengths of hands known to hold a flush of ``suit`` (one per row)."""
+    """Strengths of hands known to hold a flush of ``suit`` (one per row).
+
+    ``columns`` hold the hands' cards a column at a time, as indices of the
+    rows of ``suit_bits`` (a ``(4, n)`` table: the rank bit of each card in
+    a flush of each suit, the table's "suit_bits" or its columns for a deck);
+    ``mask``, when given, holds the rank bits of cards already added.
+    """
     import numpy as np
 
-    cards = rows.astype(np.int64)
-    in_suit = (cards & 3) == suit[:, None]
-    masks = np.where(in_suit, 4 << (cards >> 2), 0).sum(axis=1)
-    flushes: npt.NDArray[np.int16] = tables["flush"][masks]
+    per_suit = suit_bits.shape[1]
+    base = suit.astype(np.intp) * per_suit
+    flat = suit_bits.ravel()
+    for column in columns:
+        bits = np.take(flat, base + column)
+        mask = bits if mask is None else mask + bits
+    assert mask is not None
+    flushes: npt.NDArray[np.int16] = np.take(tables["flush"], mask)
     return flushes
 
 
@@ -1040,11 +1063,17 @@ def holdem_strengths_batch(
     import numpy as np
 
     tables = _batch_tables(_spec(find_rules("holdem"), None))
-    key = tables["key"]
+    key, suit_bits = tables["key"], tables["suit_bits"]
     board_rows = np.asarray(boards)
     hole_cards = np.asarray(holes)
-    cards_of = None if deck is None else np.asarray(deck)
-    board_keys = key if cards_of is None else key[cards_of]
+    if deck is None:
+        board_keys, board_bits = key, suit_bits
+    else:
+        cards_of = np.asarray(deck)
+        board_keys, board_bits = (
+            np.take(key, cards_of),
+            np.ascontiguousarray(suit_bits[:, cards_of]),
+        )
     if board_rows.ndim != 2 or not 3 <= board_rows.shape[1] <= 5:
         raise WrongCardCountError(f"expected an (N, 3..5) array of boards, got {board_rows.shape}")
     count = board_rows.shape[0]
@@ -1053,29 +1082,44 @@ def holdem_strengths_batch(
         raise WrongCardCountError(f"expected (P, 2) or (P, {count}, 2) holes: {hole_cards.shape}")
     result = np.empty((hole_cards.shape[0], count), dtype=np.int32)
     nonflush = tables[f"nonflush{board_rows.shape[1] + 2}"]
+    flush_suit = tables["flush_suit"]
+    # Columns of the boards: contiguous when the caller lays them out so (a
+    # transposed array, as the tables of combinations are).
+    board_columns = board_rows.T
     for start in range(0, count, _BATCH_CHUNK):
-        chunk = board_rows[start : start + _BATCH_CHUNK]
-        board_total = np.take(board_keys, chunk[:, 0])
-        for column in range(1, chunk.shape[1]):
-            board_total += np.take(board_keys, chunk[:, column])
+        stop = min(start + _BATCH_CHUNK, count)
+        columns = board_columns[:, start:stop]
+        board_total = np.take(board_keys, columns[0])
+        for column in columns[1:]:
+            board_total += np.take(board_keys, column)
         for player in range(hole_cards.shape[0]):
             if fixed:
                 hole = hole_cards[player]
                 total = board_total + (key[hole[0]] + key[hole[1]])
             else:
-                hole = hole_cards[player, start : start + _BATCH_CHUNK]
-                total = board_total + np.take(key, hole[:, 0]) + np.take(key, hole[:, 1])
-            suit = tables["flush_suit"][total & 4095]
-            strengths = result[player, start : start + len(chunk)]
-            strengths[:] = nonflush[total >> _SUIT_BITS]
+                hole = hole_cards[player, start:stop].T
+                total = board_total + np.take(key, hole[0]) + np.take(key, hole[1])
+            suit = np.take(flush_suit, total & 4095)
+            strengths = result[player, start:stop]
+            strengths[:] = np.take(nonflush, total >> _SUIT_BITS)
             flush_rows = np.flatnonzero(suit >= 0)
             if flush_rows.size:
-                flush_board = chunk[flush_rows] if cards_of is None else cards_of[chunk[flush_rows]]
-                flush_hole = (
-                    np.broadcast_to(hole, (flush_rows.size, 2)) if fixed else hole[flush_rows]
+                flush_suits = suit[flush_rows]
+                # The hole cards' rank bits first (cards), then the board's (the deck's rows).
+                base = flush_suits.astype(np.intp) * 52
+                flat = suit_bits.ravel()
+                if fixed:
+                    mask = np.take(flat, base + hole[0]) + np.take(flat, base + hole[1])
+                else:
+                    mask = np.take(flat, base + hole[0, flush_rows])
+                    mask += np.take(flat, base + hole[1, flush_rows])
+                strengths[flush_rows] = _holdem_flushes(
+                    (column[flush_rows] for column in columns),
+                    flush_suits,
+                    board_bits,
+                    tables,
+                    mask,
                 )
-                rows = np.hstack([flush_board, flush_hole])
-                strengths[flush_rows] = _holdem_flushes(rows, suit[flush_rows], tables)
     return result
 
 
