@@ -64,6 +64,7 @@ __all__ = [
     "holdem_strength7",
     "holdem_strengths",
     "holdem_strengths_batch",
+    "italian_strengths_of_sums",
     "ranking_for",
     "winners",
 ]
@@ -977,16 +978,46 @@ def _key_sum(
 def _italian_chunk(
     hands: npt.NDArray[np.integer[Any]], tables: dict[str, Any]
 ) -> npt.NDArray[np.int64]:
+    return _italian_of_sums(_key_sum(hands, tables["key"]), tables)
+
+
+def italian_strengths_of_sums(
+    sums: npt.ArrayLike, *, rules: str | RuleSet = "italian-classic", players: int | None = None
+) -> npt.NDArray[np.int64]:
+    """Strengths of Italian five-card hands given as the sums of their cards' keys.
+
+    The key of each card is :data:`ITALIAN_KEY`; a caller that builds many
+    hands sharing cards (a draw: the cards kept, and each set of new cards)
+    adds the sums of the parts instead of writing out every hand.  The
+    result is :func:`evaluate_batch`'s for the same cards; the input is
+    trusted (five cards of the deck, none twice).
+
+    >>> import numpy as np
+    >>> cards = parse_cards("Ah Ad 9c 9s 7h")
+    >>> sums = np.array([sum(ITALIAN_KEY[c] for c in cards)])
+    >>> italian_strengths_of_sums(sums, rules="italian-32").tolist() == evaluate_batch(
+    ...     [cards], rules="italian-32").tolist()
+    True
+    """
     import numpy as np
 
-    total = _key_sum(hands, tables["key"])
-    suit = tables["flush_suit"][(total >> _IT_SUIT_SHIFT) & 4095]
+    rule_set = find_rules(rules)
+    spec = _spec(rule_set, players)
+    if not spec.suits_break_ties:
+        raise ValueError(f"{rule_set.name} hands are not Italian")
+    return _italian_of_sums(np.asarray(sums, dtype=np.int64), _batch_tables(spec))
+
+
+def _italian_of_sums(total: npt.NDArray[np.int64], tables: dict[str, Any]) -> npt.NDArray[np.int64]:
+    import numpy as np
+
+    suit = np.take(tables["flush_suit"], (total >> _IT_SUIT_SHIFT) & 4095)
     rank_part = total >> _IT_RANK_SHIFT
-    entry = tables["nonflush"][rank_part]
+    entry = np.take(tables["nonflush"], rank_part)
     result: npt.NDArray[np.int64] = (entry >> 7) + ((total >> (entry & 127)) & 7)
     flush_rows = np.flatnonzero(suit >= 0)
     if flush_rows.size:
-        result[flush_rows] = tables["flush"][rank_part[flush_rows] * 4 + suit[flush_rows]]
+        result[flush_rows] = np.take(tables["flush"], rank_part[flush_rows] * 4 + suit[flush_rows])
     return result
 
 

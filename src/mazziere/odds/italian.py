@@ -43,7 +43,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from mazziere.cards import Card, Rank, WrongCardCountError, format_cards, parse_cards
-from mazziere.evaluate import Ranking, StraightFlushClass, evaluate_batch, ranking_for
+from mazziere.evaluate import (
+    ITALIAN_KEY,
+    Ranking,
+    StraightFlushClass,
+    evaluate_batch,
+    italian_strengths_of_sums,
+    ranking_for,
+)
 from mazziere.game.italian_rules import OpeningTest
 from mazziere.odds.combinatorics import combinations
 from mazziere.rules import Game, RuleSet, find_rules
@@ -251,37 +258,46 @@ def draw_odds(
     known = {*cards, *dead_cards, *target}
     unseen = np.array([c for c in deck if c not in known], dtype=np.int64)
 
-    # Every outcome of every option, in one array: the kept cards, then the new ones.
+    # Each option's final hands as sums of card keys: the kept cards' sum (one
+    # number) plus each set of new cards' sum, made once per number of cards
+    # changed and shared by the options that change that many.  What is kept
+    # of the outcomes is their histogram over the strengths: every figure
+    # below is that histogram times a table of the strengths.
     limit = min(rule_set.draw_max, 4)
     options = [d for k in range(limit + 1) for d in itertools.combinations(range(5), k)]
-    blocks = []
-    for discard in options:
-        keep = [cards[i] for i in range(5) if i not in discard]
-        drawn = unseen[combinations(len(unseen), len(discard))]
-        block = np.empty((len(drawn), 5), dtype=np.int64)
-        block[:, : len(keep)] = keep
-        block[:, len(keep) :] = drawn
-        blocks.append(block)
-    sizes = [len(b) for b in blocks]
-    strengths = evaluate_batch(np.vstack(blocks), rules=rule_set, players=players)
-    starts = np.cumsum([0, *sizes])
-    option_of = np.repeat(np.arange(len(options)), sizes)
-    per_option = np.bincount(
-        option_of * len(rule_set.category_order) + order.category[strengths],
-        minlength=len(options) * len(rule_set.category_order),
-    ).reshape(len(options), -1)
+    keys = np.array(ITALIAN_KEY, dtype=np.int64)
+    unseen_keys = np.take(keys, unseen)
+    new_sums = []
+    for k in range(limit + 1):
+        table = combinations(len(unseen), k)
+        sums = np.zeros(len(table), dtype=np.int64)
+        for column in table.T:
+            sums += np.take(unseen_keys, column)
+        new_sums.append(sums)
+    strengths_count = len(order.category)
+    histogram = np.empty((len(options), strengths_count), dtype=np.float64)
+    for i, discard in enumerate(options):
+        kept = sum(ITALIAN_KEY[cards[j]] for j in range(5) if j not in discard)
+        strengths = italian_strengths_of_sums(
+            new_sums[len(discard)] + kept, rules=rule_set, players=players
+        )
+        histogram[i] = np.bincount(strengths, minlength=strengths_count)
+    sizes = [len(new_sums[len(d)]) for d in options]
+    # One product per category (a matrix product with a one-hot table starts
+    # BLAS threads, which on a busy machine costs more than the whole draw).
+    per_option = np.stack(
+        [histogram @ (order.category == c) for c in range(len(rule_set.category_order))], axis=1
+    )
     beaten, field_size = _deck_field(rule_set, players)
-    share = np.add.reduceat(beaten[strengths], starts[:-1]) / field_size
+    share = histogram @ beaten / field_size
     beats_hand = beats_opener = None
     if target:
         target_strength = evaluate_batch([target], rules=rule_set, players=players)
-        wins = _beaten_table(target_strength, order)[strengths]
-        beats_hand = np.add.reduceat(wins, starts[:-1])
+        beats_hand = histogram @ _beaten_table(target_strength, order)
     if opener is not None:
         masks, opener_strengths = _openers(rule_set, players, Rank(opener))
         possible = opener_strengths[(masks & _mask(list(known))) == 0]
-        wins = _beaten_table(possible, order)[strengths]
-        beats_opener = np.add.reduceat(wins, starts[:-1]) / max(len(possible), 1)
+        beats_opener = histogram @ _beaten_table(possible, order) / max(len(possible), 1)
 
     results = []
     names = [c.value for c in rule_set.category_order]
@@ -293,8 +309,7 @@ def draw_odds(
                 keep=tuple(cards[j] for j in range(5) if j not in discard),
                 draws=count,
                 categories={
-                    name: float(n / count)
-                    for name, n in zip(names, per_option[i].tolist(), strict=True)
+                    name: n / count for name, n in zip(names, per_option[i].tolist(), strict=True)
                 },
                 share=float(share[i] / count),
                 beats_hand=None if beats_hand is None else float(beats_hand[i] / count),
