@@ -82,6 +82,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python -m benchmarks engine --rules italian-32 --hands 3000 --peer-hands 3000 --repeats 9
 	$(BIN)/python -m benchmarks startup
 	$(BIN)/python -m benchmarks.odds
+	$(BIN)/python -m benchmarks randomness
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,4 +1,4 @@
-"""``python -m benchmarks eval|engine|startup``: the benchmarks' command line.
+"""``python -m benchmarks eval|engine|startup|randomness``: the benchmarks' command line.
 
 Bad input is one line on stderr and exit code 2, as for ``mazziere``.
 """
@@ -89,6 +89,24 @@ def bench_startup(
     if against is not None and not (Path(against) / "mazziere" / "__init__.py").is_file():
         raise UsageProblem(f"--against {against}: no mazziere package there")
     run_startup_benchmark(runs=runs, against=against, echo=typer.echo)
+
+
+@app.command("randomness")
+def bench_randomness(
+    decks: Annotated[int, typer.Option(help="Decks of each size through the room's shuffle.")] = (
+        1_000_000
+    ),
+    peer_decks: Annotated[
+        int, typer.Option(help="Decks of each size through the peer's (Mersenne Twister).")
+    ] = 200_000,
+) -> None:
+    """The shuffle's uniformity: chi-square over card positions for every deck size, 99% level."""
+    from benchmarks.randomness import run_randomness_benchmark
+
+    if decks < 1000 or peer_decks < 1000:
+        raise UsageProblem("--decks and --peer-decks must be at least 1000")
+    if not run_randomness_benchmark(decks=decks, peer_decks=peer_decks, echo=typer.echo):
+        raise typer.Exit(1)
 
 
 def main(argv: list[str] | None = None) -> int:
