@@ -1,17 +1,23 @@
 """PokerStars text export: pokerkit's own PokerStars parser reads our hands back to our stacks.
 
 pokerkit 0.7.7's parser reads no antes (its ante pattern matches nothing) and
-no straddles (it reads small and big blind posts only, and makes any post
-after the big blind a dead one): hands with antes are read by the same
-parser given the standard ``posts the ante`` pattern (its only change);
-straddle hands are checked line by line here instead.  It also needs the
-blinds posted (a small blind all-in with the ante leaves it no big blind to
-read): the random blinds have more chips than the ante.
+no straddles (it reads ``posts small blind`` and ``posts big blind`` only):
+:func:`test_the_stock_parser_cannot_judge_antes_or_straddles` shows what it
+makes of them.  Hands with antes or straddles are read by the same parser
+given the two standard lines, ``posts the ante X`` and ``posts straddle X``
+(:func:`mazziere.importing.parser_class`, what ``mazziere import`` reads
+with); pokerkit then plays the hand, and it must end as ours did.  The same
+hands go to pokerkit as PHH too, with no change at all to pokerkit.  The
+parser also needs the blinds posted (a small blind all-in with the ante
+leaves it no big blind to read): the random blinds have more chips than the
+ante.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import io
 import random
 import re
 import warnings
@@ -19,7 +25,9 @@ from collections import Counter
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
+import pokerkit
 import pytest
 from pokerkit.notation import PokerStarsParser
 
@@ -36,7 +44,7 @@ from mazziere.history.pokerstars import (
     to_pokerstars,
     to_pokerstars_many,
 )
-from mazziere.importing import ANTE_LINES
+from mazziere.importing import parser_class
 from tests.pokerkit_oracle import memoized_pokerkit
 from tests.random_play import play_randomly
 
@@ -44,17 +52,25 @@ HANDS = 2000
 SAMPLE = Path(__file__).parent / "data" / "handhq-sample.phhs"
 
 
-class _PokerStarsWithAntes(PokerStarsParser):  # type: ignore[misc]
-    ANTE_POSTING = re.compile(ANTE_LINES["pokerstars"])  # the line `mazziere import` adds
+READER = parser_class("pokerstars")
+"""pokerkit's PokerStars parser given the ante and straddle lines (as ``mazziere import``)."""
+
+
+def _blinds(rng: random.Random, n: int) -> list[int]:
+    """1/2, and from 4 players one or two straddles now and then (4, then 8)."""
+    straddles = rng.choice([0, 0, 0, 1, 1, 2]) if n >= 4 else 0
+    blinds = [1, 2, 4, 8][: 2 + straddles]
+    return blinds + [0] * (n - len(blinds))
 
 
 def _random_hand(rng: random.Random, counts: Counter[str]) -> tuple[HoldemHand, HandHeader]:
     n = rng.choice([2, 2, 3, 4, 5, 6, 6, 7, 8, 9])
     ante = rng.choice([0, 0, 0, 1, 2])
     stacks = [rng.choice([rng.randint(1, 30), rng.randint(20, 400)]) for _ in range(n)]
+    blinds = _blinds(rng, n)
     for blind in (0, 1):
         stacks[blind] = max(stacks[blind], ante + 1)
-    hand = HoldemHand(stacks, blinds=(1, 2), ante=ante, antes_dead=True, rng=rng)
+    hand = HoldemHand(stacks, blinds=blinds, ante=ante, antes_dead=True, rng=rng)
     play_randomly(hand, rng, wager_odds=0.25, fold_odds=0.3)
     kind = rng.random()
     header = HandHeader(hand_id=rng.randrange(10**9), hero=rng.choice([None, *range(n)]))
@@ -68,6 +84,8 @@ def _random_hand(rng: random.Random, counts: Counter[str]) -> tuple[HoldemHand, 
         counts["tournament"] += 1
     counts["heads-up"] += n == 2
     counts["antes"] += bool(ante)
+    counts["straddles"] += len([b for b in blinds if b]) > 2
+    counts["antes and straddles"] += bool(ante) and len([b for b in blinds if b]) > 2
     result = hand.result
     assert result is not None
     counts["all-in"] += 0 in result.stacks or any(s == 0 for s in hand.stacks)
@@ -105,21 +123,61 @@ def _same_but_odd_chips(hand: HoldemHand, theirs: list[int]) -> bool:
     )
 
 
-def _pokerkit_stacks(text: str, *, antes: bool, unit: Decimal) -> list[int]:
-    """The finishing stacks pokerkit's parser reads, in chips (pokerkit's parse_value hook)."""
+def _pokerkit_read(text: str, *, unit: Decimal, parser: Any = READER) -> Any:
+    """pokerkit's hand history of the text, amounts in chips (pokerkit's parse_value hook)."""
 
     def chips(raw: str) -> int:
         value = Decimal(raw.replace(",", "")) / unit
         assert value == int(value), raw
         return int(value)
 
-    parser = _PokerStarsWithAntes() if antes else PokerStarsParser()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        histories = list(parser(text, parse_value=chips, error_status=True))
-        assert len(histories) == 1
-        state = list(histories[0])[-1]
-    return list(state.stacks)
+    with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
+        warnings.simplefilter("ignore")  # pokerkit warns, and prints a traceback, when it fails
+        histories = list(parser()(text, parse_value=chips, error_status=True))
+    assert len(histories) == 1
+    return histories[0]
+
+
+def _pokerkit_stacks(text: str, *, unit: Decimal) -> list[int]:
+    """The finishing stacks pokerkit reaches from the text."""
+    return list(list(_pokerkit_read(text, unit=unit))[-1].stacks)
+
+
+def _same_actions(hand: HoldemHand, history: Any) -> bool:
+    """The text gave pokerkit our hand: its set-up, and our actions in order.
+
+    Dealing and showing are left aside (the text has only the hero's cards and
+    those shown); an all-in ante or blind is read as what was posted; pokerkit adds a
+    check by the one player left with chips (RULES.md asks for none), so ours
+    are its actions less such checks.
+    """
+    phh = to_phh(hand)
+    setup = hand.setup
+    antes = [min(a, s) for a, s in zip(setup.antes, setup.stacks, strict=True)]
+    left = [s - a for s, a in zip(setup.stacks, antes, strict=True)]
+    blinds = [min(b, s) for b, s in zip(setup.blinds, left, strict=True)]
+    if hand.n == 2:  # PHH lists heads-up posts the other way round
+        antes.reverse()
+        blinds.reverse()
+    if list(history.antes) != antes or list(history.blinds_or_straddles) != blinds:
+        return False
+    if list(history.starting_stacks) != phh["starting_stacks"]:
+        return False
+
+    def betting(actions: Any) -> list[str]:
+        return [a for a in actions if not a.startswith("d dh") and " sm" not in a]
+
+    ours, theirs = betting(phh["actions"]), betting(history.actions)
+    extra = list(theirs)
+    for action in ours:
+        while extra and extra[0] != action:
+            if not extra[0].endswith(" cc"):
+                return False
+            extra.pop(0)
+        if not extra:
+            return False
+        extra.pop(0)
+    return all(a.endswith(" cc") for a in extra)
 
 
 def test_pokerkit_reads_random_exported_hands_back_to_our_finishing_stacks() -> None:
@@ -129,13 +187,15 @@ def test_pokerkit_reads_random_exported_hands_back_to_our_finishing_stacks() -> 
         for _ in range(HANDS):
             hand, header = _random_hand(rng, counts)
             text = to_pokerstars(hand, header)
-            unit = Decimal(header.unit)
-            theirs = _pokerkit_stacks(text, antes=any(hand.setup.antes), unit=unit)
+            history = _pokerkit_read(text, unit=Decimal(header.unit))
+            assert _same_actions(hand, history), (history.actions, text)
+            theirs = list(list(history)[-1].stacks)
             assert _same_but_odd_chips(hand, theirs), (theirs, text)
             counts["odd chips elsewhere"] += theirs != list(hand.stacks)
     # The random hands do reach every case the check is about.
     assert counts["heads-up"] > HANDS // 10, counts
     assert counts["antes"] > HANDS // 5, counts
+    assert counts["straddles"] > HANDS // 6 and counts["antes and straddles"] > HANDS // 40, counts
     assert counts["all-in"] > HANDS // 5, counts
     assert counts["side pots"] > HANDS // 20, counts
     assert counts["split pots"] > HANDS // 100, counts
@@ -143,11 +203,66 @@ def test_pokerkit_reads_random_exported_hands_back_to_our_finishing_stacks() -> 
     assert counts["cents"] > HANDS // 5 and counts["tournament"] > HANDS // 10, counts
 
 
+def _antes_or_straddles(count: int, seed: int) -> list[tuple[HoldemHand, HandHeader]]:
+    rng = random.Random(seed)
+    counts: Counter[str] = Counter()
+    hands = []
+    while len(hands) < count:
+        hand, header = _random_hand(rng, counts)
+        if any(hand.setup.antes) or len([b for b in hand.setup.blinds if b]) > 2:
+            hands.append((hand, header))
+    return hands
+
+
+def test_the_stock_parser_cannot_judge_antes_or_straddles() -> None:
+    """What pokerkit 0.7.7's parser, unchanged, makes of our antes and straddles.
+
+    Antes: it reads none, so every player keeps the ante and the winner takes
+    a pot short of them (or an all-in that the ante made is no longer one,
+    and the hand cannot be played).  Straddles: it reads none, so the
+    straddler's check or call of the straddle is a check facing a bet that
+    pokerkit cannot play ("Unable to repair").
+    """
+    outcomes: Counter[str] = Counter()
+    for hand, header in _antes_or_straddles(150, seed=11):
+        text = to_pokerstars(hand, header)
+        straddled = len([b for b in hand.setup.blinds if b]) > 2
+        kind = "straddles" if straddled else "antes"
+        try:
+            history = _pokerkit_read(text, unit=Decimal(header.unit), parser=PokerStarsParser)
+        except ValueError:
+            outcomes[f"{kind}: unreadable"] += 1
+            continue
+        assert not any(history.antes)  # no ante is ever read
+        assert len([b for b in history.blinds_or_straddles if b > 0]) <= 2  # nor any straddle
+        stacks = list(list(history)[-1].stacks)
+        outcomes[f"{kind}: {'right' if stacks == list(hand.stacks) else 'wrong'} stacks"] += 1
+    assert outcomes["straddles: unreadable"] > 20 and not outcomes["straddles: right stacks"]
+    assert outcomes["antes: wrong stacks"] > 10 * outcomes["antes: right stacks"], outcomes
+    # and with the two lines, every one of them is read and ends as ours (the test above)
+
+
+def test_pokerkit_plays_the_same_hands_from_their_phh() -> None:
+    """The same hands as PHH, which pokerkit reads unchanged: its finishing stacks are ours."""
+    with memoized_pokerkit():
+        for hand, _ in _antes_or_straddles(300, seed=12):
+            text = dumps(to_phh(hand))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                history = pokerkit.HandHistory.loads(text)
+                theirs = list(list(history)[-1].stacks)
+            assert _same_but_odd_chips(hand, [int(s) for s in theirs]), (theirs, text)
+
+
 def test_many_hands_in_one_file_are_all_read() -> None:
     rng = random.Random(3)
     counts: Counter[str] = Counter()
     hands = [_random_hand(rng, counts) for _ in range(20)]
-    plain = [(hand, header) for hand, header in hands if not any(hand.setup.antes)]
+    plain = [
+        (hand, header)
+        for hand, header in hands
+        if not any(hand.setup.antes) and len([b for b in hand.setup.blinds if b]) == 2
+    ]
     text = to_pokerstars_many(plain)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -270,8 +385,7 @@ def test_the_handhq_sample_exported_is_read_back_by_pokerkit_to_our_replay() -> 
             continue  # an unknown stack: nothing to export
         game, unit = holdem_from_phh(hand)
         text = to_pokerstars(game, header_from_phh(hand, unit=unit, hero=1))
-        antes = any(game.setup.antes)
-        assert _same_but_odd_chips(game, _pokerkit_stacks(text, antes=antes, unit=unit)), text
+        assert _same_but_odd_chips(game, _pokerkit_stacks(text, unit=unit)), text
         checked += 1
     assert checked == 210  # the 36 others have an unknown (inf) stack
 

@@ -24,12 +24,13 @@ from mazziere.history.phh import PHHError, PhhHand, loads
 from mazziere.history.replay import replay_hand
 
 __all__ = [
-    "ANTE_LINES",
+    "POKERSTARS_POSTS",
     "SOURCES",
     "ImportReport",
     "ImportedHand",
     "PokerkitMissingError",
     "import_histories",
+    "parser_class",
 ]
 
 SOURCES = {
@@ -43,12 +44,54 @@ SOURCES = {
 """The formats read, by name, and the pokerkit parser that reads each."""
 
 
-ANTE_LINES = {"pokerstars": r"(?P<player>.+): posts the ante \D?(?P<ante>[0-9.]+)"}
-"""Ante posts pokerkit 0.7.7's parser does not read (its ante pattern matches nothing).
+POKERSTARS_POSTS = {
+    "ANTE_POSTING": r"(?P<player>.+): posts the ante \D?(?P<ante>[0-9.]+)",
+    "BLIND_OR_STRADDLE_POSTING": (
+        r"(?P<player>.+): posts (?P<kind>small blind|big blind|straddle)"
+        r" \D?(?P<blind_or_straddle>[0-9.]+)"
+    ),
+}
+"""The PokerStars posts pokerkit 0.7.7's parser does not read, as the import reads them.
 
-The parser is given the format's standard ante line (its only change), so
-that a hand with antes is imported with them.
+Its ante pattern matches nothing, so antes are lost (each player keeps the
+ante, the winner collects a smaller pot); its blind pattern reads ``posts
+small blind`` and ``posts big blind`` only, so a straddle is lost too (the
+straddler then checks or calls a bet they seem not to face, and pokerkit
+cannot repair the hand).  The import gives the parser the format's standard
+``posts the ante X`` and ``posts straddle X`` lines; nothing else changes.
 """
+
+
+def parser_class(source: str) -> Any:
+    """pokerkit's parser class for ``source`` (a name of :data:`SOURCES`), as the import reads it.
+
+    PokerStars' is given :data:`POKERSTARS_POSTS`.  pokerkit makes a post by
+    any player after the first two (in its order, from the small blind) a
+    dead one: a player back from missing the blinds posts ``big blind`` out
+    of turn, and that is right for them; a straddle is live and acts last
+    before the flop, so its sign is turned once more before pokerkit's turn.
+    """
+    notation = _pokerkit()
+    if source not in SOURCES:
+        raise ValueError(f"unknown source {source!r} (known: {', '.join(SOURCES)}, auto)")
+    base = getattr(notation, SOURCES[source])
+    if source != "pokerstars":
+        return base
+    posts = {name: re.compile(pattern) for name, pattern in POKERSTARS_POSTS.items()}
+    straddle = posts["BLIND_OR_STRADDLE_POSTING"]
+
+    def parse_blinds_or_straddles(self: Any, s: str, parse_value: Any) -> Any:
+        amounts = base._parse_blinds_or_straddles(self, s, parse_value)
+        for line in s.splitlines():
+            if (found := straddle.search(line)) and found["kind"] == "straddle":
+                amounts[found["player"]] = -amounts[found["player"]]
+        return amounts
+
+    return type(
+        base.__name__,
+        (base,),
+        {**posts, "_parse_blinds_or_straddles": parse_blinds_or_straddles},
+    )
 
 
 class PokerkitMissingError(ImportError):
@@ -123,27 +166,22 @@ def import_histories(text: str, source: str = "auto") -> ImportReport:
     notation = _pokerkit()
     if source == "auto":
         source = _guess(notation, text)
-    if source not in SOURCES:
-        raise ValueError(f"unknown source {source!r} (known: {', '.join(SOURCES)}, auto)")
-    parser_class = getattr(notation, SOURCES[source])
-    if source in ANTE_LINES:
-        ante = re.compile(ANTE_LINES[source])
-        parser_class = type(parser_class.__name__, (parser_class,), {"ANTE_POSTING": ante})
+    parser = parser_class(source)
     report = ImportReport(source)
-    chunks = _chunks(parser_class, text)
+    chunks = _chunks(parser, text)
     if not chunks:
         raise ValueError(f"no {source} hand history in the text")
     for number, chunk in enumerate(chunks, start=1):
         title = chunk.strip().splitlines()[0] if chunk.strip() else ""
-        report.hands.append(_import_one(parser_class, chunk, number, title))
+        report.hands.append(_import_one(parser, chunk, number, title))
     return report
 
 
-def _import_one(parser_class: Any, chunk: str, number: int, title: str) -> ImportedHand:
+def _import_one(parser: Any, chunk: str, number: int, title: str) -> ImportedHand:
     try:
         with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
             warnings.simplefilter("ignore")  # pokerkit warns, and prints a traceback, per hand
-            histories = list(parser_class()(chunk, error_status=True))
+            histories = list(parser()(chunk, error_status=True))
             if len(histories) != 1:
                 return ImportedHand(number, title, error="pokerkit reads no hand in it")
             history = histories[0]
