@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from mazziere.history.phh import PHHError, PhhHand, loads
+from mazziere.history.phh import PHHError, PhhHand, dumps, loads
 from mazziere.history.replay import replay_hand
 
 __all__ = [
@@ -181,20 +181,18 @@ def _import_one(parser: Any, chunk: str, number: int, title: str) -> ImportedHan
     try:
         with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
             warnings.simplefilter("ignore")  # pokerkit warns, and prints a traceback, per hand
-            histories = list(parser()(chunk, error_status=True))
+            # the hand's own pattern ends it at two blank lines (Full Tilt's, Ongame's...)
+            histories = list(parser()(chunk + "\n\n\n", error_status=True))
             if len(histories) != 1:
                 return ImportedHand(number, title, error="pokerkit reads no hand in it")
-            history = histories[0]
-            final = list(history)[-1]
-            phh = loads(history.dumps())
+            phh = loads(histories[0].dumps())
+            phh = phh.replace(actions=_shows(phh.get("actions", [])))
+            # pokerkit's own play of the hand as written: the stacks ours must reach
+            final = list(_pokerkit().HandHistory.loads(dumps(phh)))[-1]
     except (ValueError, KeyError, IndexError, AssertionError) as exc:
         return ImportedHand(number, title, error=f"pokerkit cannot read it: {_reason(exc)}")
     except PHHError as exc:  # pragma: no cover - pokerkit's own PHH is valid TOML
         return ImportedHand(number, title, error=f"pokerkit writes PHH we cannot read: {exc}")
-    # pokerkit "shows" unknown cards (``pN sm ????``) for a player whose cards the
-    # source does not show: the source says they mucked, and so does the PHH.
-    actions = [re.sub(r"^(p\d+ sm) \?+\s*$", r"\1", action) for action in phh.get("actions", [])]
-    phh = phh.replace(actions=actions)
     outcome = replay_hand(phh)
     if outcome.error is not None:
         return ImportedHand(number, title, error=f"our engine cannot replay it: {outcome.error}")
@@ -208,6 +206,42 @@ def _import_one(parser: Any, chunk: str, number: int, title: str) -> ImportedHan
             error=f"our replay's stacks differ from the source's (ours/theirs: {shown})",
         )
     return ImportedHand(number, title, hand=phh)
+
+
+_UNKNOWN_SHOW = re.compile(r"^(p\d+) sm \?+\s*$")
+
+
+def _shows(actions: list[str]) -> list[str]:
+    """pokerkit's ``pN sm ????`` lines made what the source says.
+
+    pokerkit "shows" unknown cards at a showdown for a player whose cards its
+    parser did not read there: when the source dealt that player's cards
+    face up (iPoker writes a showdown's cards in the deal), the player
+    showed them; when it shows them later (after an all-in's run-out), that
+    show stands; otherwise the source says the player mucked.  Each player
+    shows or mucks once.
+    """
+    dealt: dict[str, str] = {}
+    shown: dict[str, int] = {}
+    for index, action in enumerate(actions):
+        words = action.split()
+        if words[:2] == ["d", "dh"] and len(words) > 3 and "?" not in words[3]:
+            dealt[words[2]] = words[3]
+        elif len(words) == 3 and words[1] == "sm" and "?" not in words[2]:
+            shown.setdefault(words[0], index)
+    out: list[str] = []
+    done: set[str] = set()
+    for index, action in enumerate(actions):
+        unknown = _UNKNOWN_SHOW.match(action)
+        if unknown is None:
+            out.append(action)
+            continue
+        player = unknown[1]
+        if player in done or shown.get(player, -1) > index:
+            continue
+        done.add(player)
+        out.append(f"{player} sm {dealt[player]}" if player in dealt else f"{player} sm")
+    return out
 
 
 def _same_but_odd_chips(ours: list[Decimal], theirs: list[Decimal], phh: PhhHand) -> bool:
