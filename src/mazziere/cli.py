@@ -6,6 +6,7 @@ Every command reports bad input as one line on stderr and exits with code 2.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
@@ -689,15 +690,32 @@ def _read_text(path: str) -> str:
         raise UsageProblem(f"cannot read {path}: {reason}") from None
 
 
-def _numbered(hand: Any, number: int) -> Any:
-    """The hand with a ``hand`` number (its place in the file, if it has none): trackers
-    tell hands apart by it."""
-    return hand if isinstance(hand.get("hand"), int) else hand.replace(hand=number)
+_BUY_IN = re.compile(
+    r"(?P<c1>[^\d\s.+]?)(?P<buy_in>\d+(?:\.\d+)?)\+(?P<c2>[^\d\s.+]?)(?P<fee>\d+(?:\.\d+)?)"
+)
+
+
+def _buy_in(text: str | None) -> str:
+    """``--buy-in``: ``10+1``, ``$10+$1`` or ``freeroll``, as PokerStars writes it."""
+    from decimal import Decimal
+
+    from mazziere.history.export import buy_in_text
+
+    if text is None or text.strip().lower() == "freeroll":
+        return buy_in_text(0, 0)
+    found = _BUY_IN.fullmatch(text.strip())
+    if found is None or found["c2"] not in ("", found["c1"]):
+        raise UsageProblem(f"--buy-in is BUY-IN+FEE (10+1, $10+$1, freeroll), not {text!r}")
+    buy_in, fee = Decimal(found["buy_in"]), Decimal(found["fee"])
+    if not found["c1"]:
+        return buy_in_text(buy_in.normalize(), fee.normalize())
+    return buy_in_text(buy_in, fee, found["c1"])
 
 
 @app.command()
 def export(
     path: Annotated[str, typer.Argument(metavar="FILE", help="A .phh or .phhs hand history.")],
+    *,
     format: Annotated[
         str,
         typer.Option(
@@ -711,47 +729,54 @@ def export(
         str | None,
         typer.Option(help="Whose hole cards to write: a player's name or a position from 1."),
     ] = None,
+    tournament: Annotated[
+        int | None,
+        typer.Option(help="The hands are this tournament's (its number): a tournament header."),
+    ] = None,
+    buy_in: Annotated[
+        str | None,
+        typer.Option("--buy-in", help="The tournament's buy-in and fee: 10+1, $10+$1, freeroll."),
+    ] = None,
+    levels: Annotated[
+        str | None,
+        typer.Option(
+            help="The tournament's levels, SMALL/BIG[/ANTE] from level 1, comma-separated "
+            "(default: each new stakes in the file is the next level).",
+        ),
+    ] = None,
 ) -> None:
     """Write every hand of a PHH file as a text hand history (PokerStars' for Hold'em).
 
     Hands that cannot be exported are named on stderr and the exit code is 1;
     a file with none that can is bad input (exit code 2).
     """
-    from mazziere.history.holdem import holdem_from_phh
+    from mazziere.history.export import TournamentInfo, export_text, levels_seen, parse_levels
     from mazziere.history.phh import PHHError, loads_many
-    from mazziere.history.phh_italian import replay_italian
-    from mazziere.history.pokerstars import header_from_phh, to_pokerstars
     from mazziere.history.replay import ReplayError
-    from mazziere.history.text_italian import to_text_italian
 
     if format not in ("pokerstars", "text"):
         raise UsageProblem(f"--format must be pokerstars or text, not {format!r}")
+    if tournament is None and (buy_in is not None or levels is not None):
+        raise UsageProblem("--buy-in and --levels need --tournament (the tournament's number)")
+    written = _buy_in(buy_in)
+    structure = parse_levels(levels) if levels is not None else None
     sections = loads_many(_read_text(path))
+    info = None
+    if tournament is not None:
+        if structure is None:
+            structure = levels_seen(s.hand for s in sections if s.hand is not None)
+        info = TournamentInfo(id=tournament, buy_in=written, levels=structure)
     texts: list[str] = []
     problems: list[str] = []
     for index, section in enumerate(sections, start=1):
         label = f"[{section.number}]" if section.number is not None else f"#{index}"
-        hand = section.hand
         try:
-            if hand is None:
+            if section.hand is None:
                 raise PHHError(section.error or "unreadable")
-            variant = hand.variant
-            if variant == "NT":
-                if format != "pokerstars":
-                    raise PHHError("a Hold'em hand is written with --format pokerstars")
-                game, unit = holdem_from_phh(hand)
-                header = header_from_phh(
-                    _numbered(hand, section.number or index), unit=unit, hero=hero
-                )
-                texts.append(to_pokerstars(game, header))
-            elif variant in ("NIC", "PIC", "NI32", "PI32"):
-                if format != "text":
-                    raise PHHError("PokerStars has no Poker all'italiana: use --format text")
-                italian = replay_italian(hand)
-                header = header_from_phh(_numbered(hand, section.number or index), hero=hero)
-                texts.append(to_text_italian(italian, header))
-            else:
-                raise PHHError(f"variant {variant!r} cannot be exported")
+            number = section.number or index  # trackers tell hands apart by their number
+            texts.append(
+                export_text(section.hand, hero=hero, number=number, tournament=info, format=format)
+            )
         except (PHHError, ReplayError) as exc:
             problems.append(f"{label}: {exc}")
     if not texts:

@@ -65,15 +65,18 @@ from mazziere.game.holdem import BoardDealt, HoldemHand, Street
 from mazziere.rules import Category
 
 __all__ = [
+    "CURRENCY_CODES",
     "HandHeader",
     "Tournament",
     "describe_pokerstars",
     "header_from_phh",
+    "roman",
     "to_pokerstars",
     "to_pokerstars_many",
 ]
 
-_CURRENCY_CODES = {"$": "USD", "€": "EUR", "£": "GBP"}
+CURRENCY_CODES = {"$": "USD", "€": "EUR", "£": "GBP"}
+"""The ISO code PokerStars writes after amounts in a currency symbol."""
 _RANK_NAMES = {
     Rank.TWO: ("Deuce", "Deuces"),
     Rank.THREE: ("Three", "Threes"),
@@ -94,11 +97,47 @@ _STREET_NAMES = {Street.FLOP: "Flop", Street.TURN: "Turn", Street.RIVER: "River"
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Tournament:
-    """A tournament hand's header: its number, the buy-in as the lobby shows it, the level."""
+    """A tournament hand's header: its number, the buy-in as written, the level (from 1).
+
+    ``buy_in`` as PokerStars writes it: ``$10.00+$1.00 USD``, ``1000+100`` for
+    chips, ``Freeroll`` (:func:`mazziere.history.export.buy_in_text` makes it).
+    """
 
     id: int
-    buy_in: str = "0+0"
+    buy_in: str = "Freeroll"
     level: int = 1
+
+    def line(self, game: str) -> str:
+        """``Tournament #T, BUY-IN GAME - Level L``, as the first line of a hand says it.
+
+        >>> Tournament(id=7, buy_in="$10.00+$1.00 USD", level=4).line("Hold'em No Limit")
+        "Tournament #7, $10.00+$1.00 USD Hold'em No Limit - Level IV"
+        >>> Tournament(id=7).line("Hold'em No Limit")  # PokerStars' two spaces after Freeroll
+        "Tournament #7, Freeroll  Hold'em No Limit - Level I"
+        """
+        space = "  " if self.buy_in == "Freeroll" else " "
+        return f"Tournament #{self.id}, {self.buy_in}{space}{game} - Level {roman(self.level)}"
+
+
+_ROMAN: tuple[tuple[int, str], ...] = (
+    *((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L")),
+    *((40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")),
+)
+
+
+def roman(number: int) -> str:
+    """A level number as PokerStars writes it, in Roman numerals.
+
+    >>> roman(1), roman(4), roman(14), roman(40)
+    ('I', 'IV', 'XIV', 'XL')
+    """
+    if number < 1:
+        raise ValueError(f"a level is numbered from 1, not {number}")
+    out = ""
+    for value, letters in _ROMAN:
+        count, number = divmod(number, value)
+        out += letters * count
+    return out
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -298,13 +337,10 @@ class _Writer:
         table = None
         if header.tournament is not None:
             t = header.tournament
-            first = (
-                f"PokerStars Hand #{header.hand_id}: Tournament #{t.id}, {t.buy_in} {game}"
-                f" - Level {t.level} ({stakes}){when}"
-            )
+            first = f"PokerStars Hand #{header.hand_id}: {t.line(game)} ({stakes}){when}"
             table = f"{t.id} {header.table}"
         else:
-            code = _CURRENCY_CODES.get(self.seating.currency)
+            code = CURRENCY_CODES.get(self.seating.currency)
             stakes_text = f"({stakes} {code})" if code else f"({stakes})"
             first = f"PokerStars Hand #{header.hand_id}: {game} {stakes_text}{when}"
         self.lines.append(first)
@@ -493,11 +529,16 @@ def to_pokerstars_many(hands: Iterable[tuple[HoldemHand, HandHeader]]) -> str:
 
 
 def header_from_phh(
-    fields: Mapping[str, Any], *, unit: Decimal | int = 1, hero: str | int | None = None
+    fields: Mapping[str, Any],
+    *,
+    unit: Decimal | int = 1,
+    hero: str | int | None = None,
+    tournament: Tournament | None = None,
 ) -> HandHeader:
     """The header that a PHH hand's optional fields give (``players``, ``table``, ``hand``...).
 
-    ``hero`` is a player's name (as in ``players``) or a position from 1.
+    ``hero`` is a player's name (as in ``players``) or a position from 1;
+    ``tournament``, the hand's tournament header.
 
     >>> header = header_from_phh({"players": ["ann", "bob"], "hand": 7, "year": 2026,
     ...                           "month": 12, "day": 1}, hero="bob")
@@ -540,6 +581,7 @@ def header_from_phh(
         time=time,
         time_zone=zone if isinstance(zone, str) and zone else "UTC",
         unit=unit,
-        currency=symbol if isinstance(symbol, str) else "",
+        currency=symbol if isinstance(symbol, str) and tournament is None else "",
         hero=position,
+        tournament=tournament,
     )

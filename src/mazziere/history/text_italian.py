@@ -95,9 +95,13 @@ class _ItalianWriter:
             opening = f" - opening {ladder[min(setup.opening_level, len(ladder) - 1)].symbol}"
         if setup.parol_pot:
             opening += " - parol pot"
+        table = None
+        if header.tournament is not None:  # as PokerStars: the tournament, then the game
+            title = header.tournament.line(title)
+            table = f"{header.tournament.id} {header.table}"
         first = f"Mazziere Hand #{header.hand_id}: {title}{opening}{self.seating.when()}"
         self.lines.append(first)
-        self.lines.extend(self.seating.table_lines(setup.stacks, hand.button))
+        self.lines.extend(self.seating.table_lines(setup.stacks, hand.button, table))
         if setup.carried_pot:
             self.lines.append(f"Carried pot {self.money(setup.carried_pot)}")
         self.body()
