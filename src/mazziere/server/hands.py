@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from decimal import Decimal
 from typing import Any, cast
 
 from fastapi import APIRouter, Query
@@ -35,9 +36,17 @@ from mazziere.game import holdem as _holdem_records  # noqa: F401  (their record
 from mazziere.game import italian as _italian_records  # noqa: F401
 from mazziere.game.records import Record
 from mazziere.history import phh
+from mazziere.history.export import TournamentInfo, buy_in_text, export_text
+from mazziere.history.replay import ReplayError
 from mazziere.server.accounts import DbSession, LoggedIn, Viewer
 from mazziere.server.errors import MAX_ID, ApiError, RowId
-from mazziere.server.storage.models import Hand, HandAction, HandSeat
+from mazziere.server.storage.models import (
+    Hand,
+    HandAction,
+    HandSeat,
+    Tournament,
+    TournamentLevel,
+)
 
 __all__ = ["player_view", "records_seen_by", "router"]
 
@@ -333,25 +342,40 @@ async def replay_hand(hand_id: RowId, db: DbSession, viewer: LoggedIn) -> Replay
     response_class=PlainTextResponse,
 )
 async def download_text(hand_id: RowId, db: DbSession, viewer: LoggedIn) -> PlainTextResponse:
-    """The hand written with this player as the hero (only their own hole cards and draws)."""
-    from mazziere.history.holdem import holdem_from_phh
-    from mazziere.history.phh_italian import replay_italian
-    from mazziere.history.pokerstars import header_from_phh, to_pokerstars
-    from mazziere.history.replay import ReplayError
-    from mazziere.history.text_italian import to_text_italian
+    """The hand written with this player as the hero (only their own hole cards and draws).
 
+    The same function as ``mazziere export`` writes it with; a tournament's
+    hand has the tournament's header (its number, buy-in and fee, the level).
+    """
     hand, seat = await _dealt_hand(db, hand_id, viewer)
     hero = _position(hand, seat) + 1
     fields = phh.loads(_history(hand)).replace(hand=hand.id)
+    tournament = None
+    if hand.tournament_id is not None:
+        tournament = await _tournament_info(db, hand.tournament_id)
     try:
-        if hand.rules == "holdem":
-            game, unit = holdem_from_phh(fields)
-            text = to_pokerstars(game, header_from_phh(fields, unit=unit, hero=hero))
-        else:
-            italian = replay_italian(fields)
-            text = to_text_italian(italian, header_from_phh(fields, hero=hero))
+        text = export_text(fields, hero=hero, tournament=tournament)
     except (phh.PHHError, ReplayError) as exc:
         raise ApiError(
             500, "history_unreadable", f"the stored hand cannot be written: {exc}"
         ) from None
     return _attachment(text, "text/plain", f"hand-{hand.id}.txt")
+
+
+async def _tournament_info(db: AsyncSession, tournament_id: int) -> TournamentInfo:
+    """The tournament's number, buy-in and levels (its breaks left out), for a hand's header."""
+    tournament = await db.get(Tournament, tournament_id)
+    if tournament is None:
+        raise ApiError(500, "history_unreadable", "the hand's tournament is not stored")
+    rows = await db.scalars(
+        select(TournamentLevel)
+        .where(TournamentLevel.tournament_id == tournament_id)
+        .order_by(TournamentLevel.number)
+    )
+    levels = [
+        (Decimal(row.small_blind), Decimal(row.big_blind), Decimal(row.ante))
+        for row in rows
+        if row.small_blind or row.big_blind or row.ante  # a break has no stakes
+    ]
+    buy_in = buy_in_text(tournament.buy_in, tournament.fee)
+    return TournamentInfo(id=tournament.id, buy_in=buy_in, levels=levels)
