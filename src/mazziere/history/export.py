@@ -22,7 +22,6 @@ PokerStars Hand #12: Tournament #31, $10.00+$1.00 USD Hold'em No Limit - Level I
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -121,9 +120,10 @@ def parse_levels(text: str) -> list[Stakes]:
     """
     levels: list[Stakes] = []
     for part in text.split(","):
-        values: list[Decimal] = []
-        with contextlib.suppress(ArithmeticError):  # not a number: the error below
+        try:
             values = [Decimal(n) for n in part.strip().split("/")]
+        except ArithmeticError:  # not a number: the error below
+            values = []
         if len(values) not in (2, 3) or any(not v.is_finite() or v < 0 for v in values):
             raise ValueError(f"a level is SMALL/BIG or SMALL/BIG/ANTE, not {part.strip()!r}")
         levels.append((values[0], values[1], values[2] if len(values) == 3 else Decimal(0)))
