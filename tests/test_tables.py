@@ -51,8 +51,7 @@ def config(rules: str, **more: Any) -> TableConfig:
         name="t",
         min_buy_in=200,
         max_buy_in=2000,
-        next_hand_seconds=0.0,
-        **{**CONFIGS[rules], **more},
+        **{"next_hand_seconds": 0.0, **CONFIGS[rules], **more},
     )
 
 
@@ -309,5 +308,55 @@ def test_a_sit_and_go_runs_to_its_prizes_and_rebuilds() -> None:
         paid = sum(m.amount for b in store.batches[9] for m in b.moves if m.kind == "prize")
         assert paid == 300  # the whole prize pool, to the last chip
         assert sum(store.wallets.values()) == 300
+
+    asyncio.run(scenario())
+
+
+class SlowHistories(MemoryStore):
+    """A store that takes its time writing a hand's end (a database under load)."""
+
+    async def commit(self, table_id: int, batch: Any) -> None:
+        if batch.hand_end is not None:
+            await asyncio.sleep(0.4)
+        await super().commit(table_id, batch)
+
+
+def test_the_pause_between_hands_counts_from_when_the_end_was_announced() -> None:
+    """A slow commit of a hand's end must not eat the pause that shows the showdown."""
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        bus = LocalBus()
+        pause = 0.6
+        task = TableTask(
+            config("italian-classic", next_hand_seconds=pause),
+            SlowHistories({1: 10_000}),
+            bus,
+            bot_seconds=0.0,
+        )
+        await task.rebuild()
+        task.start()
+        heard: list[tuple[float, str]] = []
+
+        class Watcher(Inbox):
+            def offer(self, text: str) -> None:
+                super().offer(text)
+                heard.append((loop.time(), self.messages[-1]["type"]))
+
+        anna = Watcher("anna")
+        bus.connect(anna)
+        await task.submit(ANNA, p.Sit(table="1", buy_in=1000, seat=1), anna)
+        await task.submit(ANNA, p.SitOut(table="1"), anna)  # the bots play each other
+        await task.submit(ANNA, p.AddBots(table="1", count=2), anna)
+        await until(lambda: len(anna.of_type("hand_ended")) >= 3)
+        await task.stop()
+        gaps = []
+        for index, (when, kind) in enumerate(heard):
+            if kind == "hand_ended":
+                after = [t for t, k in heard[index:] if k == "hand_started"]
+                if after:
+                    gaps.append(after[0] - when)
+        assert len(gaps) >= 2
+        assert min(gaps) >= pause - 0.05, gaps
 
     asyncio.run(scenario())

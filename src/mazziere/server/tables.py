@@ -704,10 +704,15 @@ class TableTask:
 
     async def _run(self, command: StoredCommand) -> None:
         """Apply, store, then announce one command (refused: nothing changed)."""
+        ended = self._ended_hand
         events, batch = self._execute(command)
         await self.store.commit(self.table_id, batch)
         for event in events:
             await self.bus.publish(event)
+        if self._ended_hand != ended:
+            # The pause that shows the showdown counts from when the players hear of the end:
+            # a slow commit (the hand's history) must not use it up and deal at once.
+            self._ended_at = self.clock.now()
 
     def _execute(self, command: StoredCommand) -> tuple[list[TableEvent], Batch]:
         """Apply ``command`` to the room table and work out its events and what to store."""
