@@ -2,6 +2,7 @@
 import { cardSvg, cardText } from "./cards.js";
 import { Words, chooseLanguage } from "./i18n.js";
 import { pageFor } from "./pages.js";
+import { offeredPreActions, preActionHolds, preActionMove } from "./preactions.js";
 
 const RULES = ["italian-classic", "italian-32", "holdem"];
 const main = document.getElementById("main");
@@ -174,6 +175,7 @@ function tableState(id) {
       maxBuyIn: row?.max_buy_in ?? 0, autoPost: true, offer: null,
       seq: 0, seats: [], carried: 0, hand: null, turn: null, turnAt: 0, log: [],
       marked: new Set(), confirmingFold: false, error: "",
+      pre: null, // a pre-action chosen before the turn: { kind, amount }
     };
   }
   return app.tables[id];
@@ -187,9 +189,11 @@ function newHand(table, message) {
     stacks: Array(n).fill(0), bets: Array(n).fill(0), folded: Array(n).fill(false),
     hole: Array.from({ length: n }, () => []), shown: {}, board: [], pots: [], collected: 0,
     dealt: false, drawn: false, blindRaises: 0, opening: false, winners: new Set(), names_of: {},
-    ended: false,
+    best: {}, awards: [], ended: false,
   };
   table.turn = null;
+  table.pre = null;
+  table.confirmingFold = false;
   table.marked.clear();
 }
 
@@ -233,7 +237,9 @@ function handle(table, message) {
       table.turn = message;
       table.turnAt = performance.now();
       table.error = "";
+      table.confirmingFold = false;
       if (message.name !== app.me) table.marked.clear();
+      else if (message.legal && table.pre) playPreAction(table, message);
       break;
     case "hand_ended":
       endHand(table, message);
@@ -278,7 +284,7 @@ function record(table, r) {
   switch (r.type) {
     case "start":
       hand.stacks = [...r.setup.stacks];
-      if (r.setup.carried_pot) say(table, `${words.t("carried")}: ${r.setup.carried_pot}`);
+      if (r.setup.carried_pot) say(table, `${words.t(r.setup.parol_pot ? "carried" : "carriedDead")}: ${r.setup.carried_pot}`);
       break;
     case "forced_bet":
       hand.stacks[p] -= r.amount;
@@ -299,18 +305,22 @@ function record(table, r) {
       if (!hand.dealt && (r.kind === "bet" || r.kind === "raise")) hand.blindRaises += 1;
       const amount = r.kind === "call" ? r.added : r.kind === "all-in" ? hand.bets[p] : r.to;
       say(table, words.verb(r.kind, who(table, p), hand.names[p] === app.me, amount, ctx));
+      if (table.pre && (mine(table, p) || !preActionHolds(table.pre, toCall(table)))) table.pre = null;
       break;
     }
     case "collect":
       hand.pots = r.pots;
       hand.bets = hand.bets.map(() => 0);
+      table.pre = null; // the betting round is over: its pre-actions with it
       break;
     case "board":
+      table.pre = null;
       hand.board.push(...r.cards);
       say(table, `${r.street}: ${hand.board.map(cardText).join(" ")}`);
       break;
     case "discard": {
       hand.drawn = true;
+      table.pre = null;
       const mine = hand.names[p] === app.me;
       if (mine) hand.hole[p] = hand.hole[p].filter((c) => !r.cards.includes(c));
       else hand.hole[p] = hand.hole[p].slice(r.cards.length);
@@ -337,6 +347,7 @@ function record(table, r) {
       break;
     case "award":
       r.winners.forEach((w, i) => { hand.stacks[w] += r.shares[i]; hand.winners.add(w); });
+      hand.awards.push(r);
       const many = r.winners.length > 1;
       say(table, `${r.winners.map((w) => who(table, w)).join(", ")} ${many ? words.pick("vincono", "win") : words.conj(mine(table, r.winners[0]), "vince", "vinci", "wins", "win")} ${r.amount}`
         + (hand.pots.length > 1 ? ` (${r.pot === 0 ? words.t("pot") : words.t("sidePot")} ${r.pot})` : ""), "win");
@@ -381,6 +392,7 @@ async function endHand(table, message) {
       try {
         const named = await api("GET", `/api/describe?${query}`);
         hand.names_of[winner] = named.name;
+        hand.best[winner] = named.cards; // the five cards that make it, highlighted
         say(table, `${winnerName}: ${named.name}`, "win");
       } catch (error) {
         hand.names_of[winner] = "";
@@ -564,9 +576,10 @@ function openTable(id) {
 }
 
 function seatPosition(index, count) {
-  // The player's own seat at the bottom; the others clockwise around the oval.
+  // The player's own seat at the bottom; the others clockwise around the oval (kept far
+  // enough from the edges that a seat is never cut, at any width).
   const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
-  return { left: 50 + 42 * Math.cos(angle), top: 50 + 40 * Math.sin(angle) };
+  return { left: 50 + 36 * Math.cos(angle), top: 50 + 40 * Math.sin(angle) };
 }
 
 function renderTable(table) {
@@ -590,37 +603,48 @@ function renderTable(table) {
       inHand && hand.ended && hand.winners.has(position) && "winner"].filter(Boolean).join(" ");
     const stack = inHand ? hand.stacks[position] : sitter.stack;
     const cards = inHand ? hand.hole[position] : [];
-    seatNodes.push(h("div", { class: classes, style, "data-seat": seat, "data-name": sitter.name },
+    const best = inHand && hand.ended ? hand.best[position] : null;
+    const described = [me ? `${sitter.name} (${words.t("you")})` : sitter.name, `${words.pick("fiches", "chips")} ${stack}`,
+      acting && words.pick("di turno", "to act"), inHand && hand.folded[position] && words.pick("ha passato", "folded"),
+      inHand && hand.ended && hand.winners.has(position) && words.pick("vince", "wins")].filter(Boolean).join(", ");
+    seatNodes.push(h("div", { class: classes, style, "data-seat": seat, "data-name": sitter.name, role: "group", "aria-label": described },
       h("div", { class: "name" }, me ? `${sitter.name} (${words.t("you")})` : sitter.name,
-        hand && hand.button === seat ? h("span", { class: "dealer", title: "dealer", "aria-label": "dealer" }, "D") : null),
+        hand && hand.button === seat ? h("span", { class: "dealer", title: words.pick("mazziere", "dealer"), "aria-label": words.pick("mazziere", "dealer") }, "D") : null),
       h("div", { class: "stack" }, stack),
-      h("div", { class: "cards" }, cards.map((code) => cardNode(table, code, me && inHand))),
+      h("div", { class: "cards" }, cards.map((code) => cardNode(table, code, me && inHand, best))),
       h("div", { class: "bet" }, inHand && hand.bets[position] ? `${words.pick("puntata", "bet")} ${hand.bets[position]}` : ""),
       inHand && hand.names_of[position] ? h("div", { class: "handname" }, hand.names_of[position]) : null,
       acting ? h("div", { class: "clock", "data-clock": "1" }, clockText(table)) : null));
   }
-  const pots = hand ? hand.pots.filter((pot) => pot.amount > 0) : [];
+  const pots = hand && !hand.ended ? hand.pots.filter((pot) => pot.amount > 0) : [];
+  const boardBest = hand && hand.ended ? [...hand.winners].flatMap((w) => hand.best[w] || []) : null;
   const centre = h("div", { class: "centre" },
-    h("div", { class: "board cards" }, hand ? hand.board.map((code) => cardNode(table, code, false)) : []),
-    pots.map((pot, i) => h("div", { class: "pot" }, `${i === 0 ? words.t("pot") : words.t("sidePot")}: ${pot.amount}`)),
+    h("div", { class: "board cards", "aria-label": words.pick("carte comuni", "board") },
+      hand ? hand.board.map((code) => cardNode(table, code, false, boardBest)) : []),
+    pots.map((pot, i) => h("div", { class: i === 0 ? "pot" : "pot side", "data-pot": i }, `${i === 0 ? words.t("pot") : words.t("sidePot")}: ${pot.amount}`)),
+    hand && hand.ended ? showdownBanner(table) : null,
     !pots.length && table.carried ? h("div", { class: "pot" }, `${words.t("carried")}: ${table.carried}`) : null);
   const felt = h("div", { class: "felt" }, h("div", { class: "oval" }), centre, seatNodes);
   const title = h("h2", {}, `${table.name} · ${words.t(table.rules || "")}`);
   const log = h("div", { class: "log", role: "log", "aria-live": "polite" },
     table.log.map((line) => h("p", { class: line.kind }, line.text)));
-  const left = h("div", {}, title, felt, actionBar(table), offerBar(table), controls(table),
+  const left = h("div", {}, title, felt, actionBar(table), preActionBar(table), offerBar(table), controls(table),
     table.error ? h("p", { class: "error", role: "alert" }, table.error) : null,
-    h("button", { type: "button", class: "leave", onclick: () => leave(table) }, words.t("leave")));
+    h("button", { type: "button", class: "leave", onclick: () => leave(table) }, words.t("leave")), shortcutHelp());
   main.replaceChildren(h("div", { class: "tablewrap" }, left, log));
   log.scrollTop = log.scrollHeight;
 }
 
-function cardNode(table, code, mine) {
+function cardNode(table, code, mine, best = null) {
   const node = cardSvg(code, { fourColours });
+  if (best && best.includes(code)) node.classList.add("best"); // a card of the winning hand
   const drawing = mine && myLegal(table)?.kinds.includes("draw");
   if (drawing) {
     node.classList.add("clickable");
     node.setAttribute("tabindex", "0");
+    node.setAttribute("role", "button");
+    node.setAttribute("aria-pressed", String(table.marked.has(code)));
+    node.setAttribute("aria-label", `${words.pick("Cambia", "Change")} ${cardText(code)}`);
     if (table.marked.has(code)) node.classList.add("marked");
     const toggle = () => {
       if (table.marked.has(code)) table.marked.delete(code);
@@ -628,7 +652,7 @@ function cardNode(table, code, mine) {
       render();
     };
     node.addEventListener("click", toggle);
-    node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") toggle(); });
+    node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); } });
   }
   return node;
 }
@@ -640,6 +664,63 @@ function clockText(table) {
   const left = Math.max(0, Math.ceil(turn.deadline - gone));
   const bank = Math.ceil(turn.time_bank - Math.max(0, gone - turn.deadline));
   return left > 0 ? words.t("seconds", left) : words.t("bank", Math.max(0, bank));
+}
+
+// The showdown told in the middle of the table: who won each pot, with which hand.
+function showdownBanner(table) {
+  const hand = table.hand;
+  if (!hand.awards.length) return null;
+  return h("div", { class: "showdown", role: "status" }, hand.awards.map((award) => {
+    const names = award.winners.map((w) => who(table, w)).join(", ");
+    const verb = award.winners.length > 1 ? words.pick("vincono", "win")
+      : words.conj(mine(table, award.winners[0]), "vince", "vinci", "wins", "win");
+    const made = award.winners.map((w) => hand.names_of[w]).filter((name) => name && name !== "…");
+    const which = hand.awards.length > 1 ? ` (${award.pot === 0 ? words.t("pot") : words.t("sidePot")})` : "";
+    return h("p", { "data-pot": award.pot }, `${names} ${verb} ${award.amount}${which}`, made.length ? ` · ${made.join(", ")}` : "");
+  }));
+}
+
+/** What the player would have to put in to call now (0: nothing), as the bets stand. */
+function toCall(table) {
+  const hand = table.hand;
+  const me = hand ? hand.names.indexOf(app.me) : -1;
+  if (me < 0) return 0;
+  return Math.max(0, Math.min(Math.max(...hand.bets) - hand.bets[me], hand.stacks[me]));
+}
+
+function playPreAction(table, turn) {
+  const kind = preActionMove(table.pre, turn.legal);
+  table.pre = null; // the turn came: the choice is used, or the player decides
+  if (kind) act(table, kind);
+}
+
+// While another player is to act: fold, check/fold, check, call, call any, chosen ahead.
+function preActionBar(table) {
+  const hand = table.hand;
+  if (!hand || hand.ended || myLegal(table) || !table.turn || table.turn.name === app.me) return null;
+  const me = hand.names.indexOf(app.me);
+  if (me < 0 || hand.folded[me] || hand.stacks[me] <= 0) return null;
+  const owed = toCall(table);
+  if (table.pre && !preActionHolds(table.pre, owed)) table.pre = null;
+  const ctx = context(table);
+  const labels = {
+    "fold": words.action("fold", ctx, { to_call: owed }),
+    "check-fold": `${words.action("check", ctx, { to_call: 0 })} / ${words.action("fold", ctx, { to_call: 1 })}`,
+    "check": words.action("check", ctx, { to_call: 0 }),
+    "call": words.action("call", ctx, { to_call: owed }),
+    "call-any": words.t("callAny"),
+  };
+  const group = h("div", { class: "actions preactions", role: "group", "aria-label": words.t("preActions") },
+    h("span", { class: "note" }, words.t("preActions")));
+  for (const kind of offeredPreActions(owed)) {
+    const box = h("input", { type: "checkbox", "data-pre": kind, checked: table.pre?.kind === kind, "aria-label": labels[kind] });
+    box.addEventListener("change", () => {
+      table.pre = box.checked ? { kind, amount: owed } : null;
+      render();
+    });
+    group.append(h("label", { class: "toggle pre" }, box, " ", labels[kind]));
+  }
+  return group;
 }
 
 function myLegal(table) {
@@ -680,12 +761,22 @@ function buildActionBar(table, legal) {
   const button = (kind, label, extra) => h("button", {
     type: "button", class: kind === "fold" ? "" : "primary", "data-kind": kind, "aria-label": label,
     onclick: () => {
-      if (kind === "fold" && legal.confirm_fold && kinds.includes("check") && !table.confirmingFold) {
-        table.confirmingFold = true; table.error = words.t("confirmFold"); render(); return;
+      if (kind === "fold" && legal.confirm_fold && kinds.includes("check")) {
+        table.confirmingFold = true; render(); return; // checking is free: ask first
       }
       act(table, kind, extra ? extra() : {});
     },
   }, label);
+  if (table.confirmingFold) {
+    // The fold asked about: fold anyway (f again), check instead (c), or think again (Esc).
+    const fold = words.pick("Passo lo stesso", "Fold anyway");
+    bar.append(h("span", { class: "note", role: "alert" }, words.t("confirmFold")),
+      h("button", { type: "button", "data-kind": "fold", "data-confirm": "fold", "aria-label": fold, onclick: () => act(table, "fold") }, fold),
+      h("button", { type: "button", class: "primary", "data-kind": "check", "aria-label": words.action("check", ctx, legal), onclick: () => act(table, "check") },
+        words.action("check", ctx, legal)),
+      h("button", { type: "button", "data-confirm": "cancel", onclick: () => { table.confirmingFold = false; render(); } }, words.pick("Annulla", "Cancel")));
+    return bar;
+  }
   if (kinds.includes("draw")) {
     bar.append(h("span", { class: "note" }, words.t("markHint")));
     const n = table.marked.size;
@@ -761,7 +852,7 @@ function controls(table) {
     row.append(h("button", { type: "button", onclick: () => send({ type: "top_up", table: table.id, amount: table.maxBuyIn - me.stack }) },
       `${words.pick("Ricarica a", "Top up to")} ${table.maxBuyIn}`));
   }
-  const chat = h("input", { type: "text", maxlength: 280, placeholder: words.pick("Scrivi al tavolo…", "Say something…"), "aria-label": "chat" });
+  const chat = h("input", { type: "text", maxlength: 280, placeholder: words.pick("Scrivi al tavolo…", "Say something…"), "aria-label": words.pick("Chat del tavolo", "Table chat") });
   chat.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && chat.value.trim()) { send({ type: "chat", table: table.id, text: chat.value.trim() }); chat.value = ""; }
     e.stopPropagation(); // letters typed here are not shortcuts
@@ -770,12 +861,26 @@ function controls(table) {
   return row;
 }
 
-// Keyboard: f fold, c check or call, b bet or raise, a all-in, p parol, d draw, 1-5 mark a card.
+// Keyboard: f fold, c check or call, b bet or raise, a all-in, p parol, d draw, s show,
+// m muck, 1-5 mark a card for the draw, Esc: do not fold after all.  The page lists them
+// (shortcutHelp), in the player's language.
 const KEYS = { f: "fold", c: ["check", "call"], b: ["bet", "raise"], a: "all-in", p: "parol", d: "draw", s: "show", m: "muck" };
+
+function shortcutHelp() {
+  const keys = [["F", words.pick("passo / esco", "fold")], ["C", words.pick("busso, cip o vedo", "check or call")],
+    ["B", words.pick("apro, punto o rilancio", "bet or raise")], ["A", "all-in"], ["P", "parol / parole"],
+    ["D", words.pick("cambio le carte segnate (servito se nessuna)", "draw the marked cards (stand pat if none)")],
+    ["1–5", words.pick("segna la carta da cambiare", "mark a card to change")],
+    ["S / M", words.pick("mostro / non mostro", "show / muck")], ["Esc", words.pick("annulla il passo", "cancel the fold")]];
+  return h("details", { class: "shortcuts" }, h("summary", {}, words.pick("Scorciatoie da tastiera", "Keyboard shortcuts")),
+    h("dl", {}, keys.flatMap(([key, what]) => [h("dt", {}, h("kbd", {}, key)), h("dd", {}, what)])));
+}
+
 document.addEventListener("keydown", (event) => {
   if (!app.current || event.target.tagName === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
   const table = app.tables[app.current];
-  if (!myLegal(table)) return;
+  if (!table || !myLegal(table)) return;
+  if (event.key === "Escape" && table.confirmingFold) { table.confirmingFold = false; render(); return; }
   if (/^[1-5]$/.test(event.key)) {
     const card = document.querySelectorAll(".seat.me .card.clickable")[Number(event.key) - 1];
     if (card) card.dispatchEvent(new MouseEvent("click"));

@@ -13,6 +13,7 @@ const WORDS = {
     potBet: "Piatto", allIn: "All-in", confirmFold: "Puoi bussare gratis: passare lo stesso?",
     seconds: (s) => `${s} s`, bank: (s) => `+${s} s riserva`, error: "Errore",
     privateTables: "Tavoli privati", myHands: "Le mie mani", rulesPage: "Regole",
+    preActions: "Prima del mio turno:", callAny: "Vedo qualsiasi puntata", carriedDead: "Piatto riportato",
   },
   en: {
     fourColour: "4 colours", lobby: "Lobby", playNow: "Play now", sit: "Sit",
@@ -27,6 +28,7 @@ const WORDS = {
     potBet: "Pot", allIn: "All-in", confirmFold: "Checking is free: fold anyway?",
     seconds: (s) => `${s} s`, bank: (s) => `+${s} s bank`, error: "Error",
     privateTables: "Private tables", myHands: "My hands", rulesPage: "Rules",
+    preActions: "Before my turn:", callAny: "Call any", carriedDead: "Carried pot",
   },
 };
 

@@ -1,0 +1,470 @@
+"""The table in a real browser: pre-actions, the fold confirmation, the showdown, the
+moments of each game played by people, the phone, the keyboard and the labels.
+
+Each moment is brought about by people at one table of the real ``mazziere serve``
+(no bots, no seeded deck: the room deals from its CSPRNG as always, and nothing in it
+lets a client choose cards): they open when the room offers the opening, change four
+cards, say parol or parole together, and at Hold'em a short stack and a middle one go
+all-in against a deep one for side pots.  Any error in a browser's console fails the
+test; screenshots of each moment are saved under ``tmp/artifacts/`` (files of the run).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests import test_web
+from tests.server_process import RunningServer
+from tests.test_web import Page, sync_api
+
+# The same server and browser fixtures as the other browser tests (one of each per module).
+room = test_web.room
+browser = test_web.browser
+
+
+def table_named(room: RunningServer, name: str) -> str:
+    import httpx2 as httpx
+
+    tables = httpx.get(room.address + "/api/tables", timeout=10).json()["tables"]
+    return str(next(t["id"] for t in tables if t["name"] == name))
+
+
+def seat_people(room: RunningServer, browser: Any, table: str, count: int) -> list[Page]:
+    """``count`` people sit at ``table`` through its shared link (no bots called)."""
+    people = []
+    for _ in range(count):
+        person = Page(browser, room.address, "en")
+        person.page.goto(f"{room.address}/#sit/{table}")
+        person.page.wait_for_selector(".seat.me")
+        people.append(person)
+    return people
+
+
+def buttons(person: Page) -> dict[str, str]:
+    """The action buttons offered now: kind -> label."""
+    offered = person.page.eval_on_selector_all(
+        ".actions button[data-kind]", "bs => bs.map(b => [b.dataset.kind, b.innerText])"
+    )
+    return dict(offered)
+
+
+def log(person: Page) -> list[str]:
+    lines: list[str] = person.page.eval_on_selector_all(".log p", "ps => ps.map(p => p.innerText)")
+    return lines
+
+
+def this_hand(person: Page) -> list[str]:
+    """The log's lines since the current hand began."""
+    lines = log(person)
+    starts = [i for i, line in enumerate(lines) if line.startswith("Hand #")]
+    return lines[starts[-1] :] if starts else lines
+
+
+def hand_number(person: Page) -> int:
+    starts = [line for line in log(person) if line.startswith("Hand #")]
+    return int(starts[-1].split("#")[1]) if starts else 0
+
+
+def said_in_this_hand(person: Page, text: str, timeout: float = 10.0) -> None:
+    """Wait until the current hand's log has the line ``text``."""
+    deadline = time.monotonic() + timeout
+    while text not in this_hand(person):
+        assert time.monotonic() < deadline, (text, this_hand(person))
+        person.page.wait_for_timeout(100)
+
+
+def click(person: Page, kind: str) -> bool:
+    try:
+        person.page.click(f".actions button[data-kind={kind}]", timeout=2000)
+    except sync_api.TimeoutError:
+        return False
+    return True
+
+
+def play_until(
+    people: list[Page],
+    choose: Callable[[Page, dict[str, str]], str | None],
+    done: Callable[[], bool],
+    *,
+    timeout: float = 90.0,
+) -> None:
+    """Each person whose turn it is plays ``choose``'s answer, until ``done()``."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, [log(p)[-12:] for p in people]
+        for person in people:
+            offered = buttons(person)
+            kind = choose(person, offered) if offered else None
+            if kind is not None:
+                click(person, kind)
+        people[0].page.wait_for_timeout(100)
+
+
+def close_all(people: list[Page]) -> None:
+    errors = []
+    for person in people:
+        try:
+            person.close()
+        except AssertionError as error:
+            errors.append(error)
+    assert not errors, errors
+
+
+def mark_and_draw(person: Page, count: int) -> None:
+    cards = person.page.locator(".seat.me .card.clickable")
+    for index in range(count):
+        cards.nth(index).click(timeout=2000)
+    person.page.click(".actions button[data-kind=draw]", timeout=2000)
+
+
+# ------------------------------------------------------------- the Italian moments
+
+
+def test_italian_classic_an_opening_a_draw_of_four_and_a_parol_pot(
+    room: RunningServer, browser: Any
+) -> None:
+    people = seat_people(room, browser, table_named(room, "Classica invito 50"), 2)
+    try:
+        pictures: set[str] = set()
+
+        def choose(person: Page, offered: dict[str, str]) -> str | None:
+            if "draw" in offered:
+                mark_and_draw(person, 4)
+                if "draw" not in pictures:
+                    pictures.add("draw")
+                    person.screenshot("table-italian-classic-draw-four")
+                return None
+            if "parol" in offered:
+                return "parol"  # after the draw: both say parol
+            blind = offered.get("bet", "").split(" ")[0] in ("Buio", "Controbuio", "Over")
+            if "bet" in offered and not blind and "call" not in offered:
+                return "bet"  # the room offers the opening only to cards that qualify
+            for kind in ("call", "check", "muck", "show"):
+                if kind in offered:
+                    return kind
+            return "fold"
+
+        def everything() -> bool:
+            text = "\n".join(log(people[0]))
+            carried = text.find("Parol: the pot of")
+            return bool(
+                re.search(r"opens? for \d+", text)
+                and re.search(r"draws? 4", text)
+                and carried >= 0
+                and re.search(r"\nParol pot: \d+", text[carried:])  # the next hand plays it
+            )
+
+        play_until(people, choose, everything, timeout=150)
+        people[0].screenshot("table-italian-classic-parol-pot")
+        text = "\n".join(log(people[0]))
+        assert re.search(r"\S+ (says|say) parol", text), text
+    finally:
+        close_all(people)
+
+
+def test_italian_32_a_draw_of_four_and_a_parole_split(room: RunningServer, browser: Any) -> None:
+    people = seat_people(room, browser, table_named(room, "32 carte 25/50"), 2)
+    try:
+
+        def choose(person: Page, offered: dict[str, str]) -> str | None:
+            if "draw" in offered:
+                mark_and_draw(person, 4)
+                return None
+            for kind in ("parol", "check", "call", "muck", "show"):
+                if kind in offered:
+                    return kind
+            return "fold"
+
+        def split() -> bool:
+            return any(re.search(r", .* win \d+", line) for line in log(people[0]))
+
+        play_until(people, choose, split, timeout=120)
+        people[0].page.wait_for_selector(".showdown p", timeout=5000)
+        people[0].screenshot("table-italian-32-parole-split")
+        text = "\n".join(log(people[0]))
+        assert re.search(r"draws? 4", text), text
+        assert re.search(r"(says|say) parole", text), text
+        # Both players named as winners in the middle of the table.
+        banner = people[0].page.inner_text(".showdown")
+        assert " win " in banner, banner
+    finally:
+        close_all(people)
+
+
+# ------------------------------------------------ Hold'em: pre-actions, side pots
+
+
+def my_bet(person: Page) -> int:
+    text = person.page.inner_text(".seat.me .bet")
+    return int(text.split()[-1]) if text.strip() else 0
+
+
+def totals(person: Page) -> dict[str, int]:
+    """Each seat's chips (stack plus what it has in front of it) as ``person`` sees them."""
+    seats: list[list[str]] = person.page.eval_on_selector_all(
+        ".seat[data-name]",
+        "ss => ss.map(s => [s.dataset.name, s.querySelector('.stack').innerText,"
+        " s.querySelector('.bet').innerText])",
+    )
+    return {
+        name: int(stack) + (int(bet.split()[-1]) if bet.strip() else 0)
+        for name, stack, bet in seats
+    }
+
+
+def wait_for_turn(people: list[Page], timeout: float = 30.0) -> Page:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for person in people:
+            if buttons(person):
+                return person
+        people[0].page.wait_for_timeout(100)
+    raise AssertionError("nobody was asked to act")
+
+
+def tick(person: Page, pre: str) -> None:
+    box = person.page.locator(f".preactions input[data-pre={pre}]")
+    box.check(timeout=3000)
+
+
+def test_holdem_pre_actions_and_an_all_in_with_side_pots(room: RunningServer, browser: Any) -> None:
+    table = table_named(room, "Hold'em 5/10")
+    people = seat_people(room, browser, table, 2)
+    try:
+        # A third player comes in while the first hand is played, and tops up to the
+        # table's maximum while waiting: a deep stack against two short ones.
+        deep = seat_people(room, browser, table, 1)[0]
+        people.append(deep)
+        deep.page.click(".controls button:has-text('Top up to 1000')", timeout=20000)
+
+        def three_dealt() -> bool:
+            return all(len(p.cards()) == 2 for p in people) and bool(
+                all(len(p.cards(f'.seat[data-name="{n}"]')) == 2 for p in people for n in names)
+            )
+
+        names = [p.page.get_attribute(".seat.me", "data-name") for p in people]
+
+        def passive(person: Page, offered: dict[str, str]) -> str | None:
+            for kind in ("check", "call", "muck", "show"):
+                if kind in offered:
+                    return kind
+            return "fold"
+
+        play_until(people, passive, three_dealt, timeout=60)
+
+        # Preflop, three-handed: the button acts first, then the small and big blinds.
+        first = wait_for_turn(people)
+        small = next(p for p in people if p is not first and my_bet(p) == 5)
+        big = next(p for p in people if p not in (first, small))
+        tick(big, "check")  # nothing to call yet
+        tick(small, "call")  # "Call 5"
+        assert "check" in buttons(first) or "call" in buttons(first)
+        first.page.fill(".actions input.amount", "40")
+        first.page.dispatch_event(".actions input.amount", "change")
+        assert click(first, "raise")
+        # The raise changed the bet: the small blind's "call 5" and the big blind's
+        # "check" are cleared; the small blind is asked, nothing was played for them.
+        small.page.wait_for_selector(".actions button[data-kind=call]", timeout=10000)
+        assert not any(line.startswith("You call") for line in this_hand(small))
+        big.page.wait_for_selector(".preactions input[data-pre=call-any]", timeout=5000)
+        assert big.page.locator(".preactions input[data-pre=check]").count() == 0
+        assert big.page.locator(".preactions input:checked").count() == 0
+        tick(big, "call-any")
+        assert click(small, "call")
+        # The big blind's turn comes and "call any" plays it at once.
+        said_in_this_hand(big, "You call 30")
+        # The flop: the small blind speaks first; the others chose check/fold ahead.
+        small.page.wait_for_selector(".actions button[data-kind=bet]", timeout=15000)
+        tick(big, "check-fold")
+        tick(first, "check-fold")
+        first.screenshot("table-holdem-pre-actions")
+        assert click(small, "bet")
+        for folder in (big, first):
+            said_in_this_hand(folder, "You fold")
+
+        # Then all-in until a hand ends with a side pot: the shortest stack and the
+        # middle one all-in, the deep one calls (passive hands first while two short
+        # stacks are equal).
+        def side_pot() -> bool:
+            return any("(Side pot" in line for line in log(people[0]))
+
+        shoving: dict[int, bool] = {}
+
+        def shove(person: Page, offered: dict[str, str]) -> str | None:
+            hand = hand_number(person)
+            if hand not in shoving:
+                chips = sorted(totals(person).values())
+                shoving[hand] = len(chips) == 3 and chips[0] < chips[1]
+            if not shoving[hand]:
+                return passive(person, offered)
+            if person is deep:
+                return "call" if "call" in offered else passive(person, offered)
+            if "all-in" in offered:
+                return "all-in"
+            sizing = next((k for k in ("raise", "bet") if k in offered), None)
+            if sizing is not None:
+                person.page.click(".actions button:text-is('All-in')", timeout=2000)
+                return sizing
+            return "call" if "call" in offered else passive(person, offered)
+
+        play_until(people, shove, side_pot, timeout=120)
+        people[0].screenshot("table-holdem-side-pots")
+        awards = [line for line in log(people[0]) if re.search(r"wins? \d+ \(", line)]
+        assert any("(Pot 0)" in line for line in awards), awards
+    finally:
+        close_all(people)
+
+
+# ----------------------------------------------------- the fold, the showdown
+
+
+def test_a_free_fold_is_confirmed_and_the_showdown_highlights_the_winning_hand(
+    room: RunningServer, browser: Any
+) -> None:
+    person = Page(browser, room.address, "en")
+    page = person.page
+    try:
+        page.click(".play-now[data-rules=holdem]")
+        page.wait_for_selector(".seat.me")
+        confirmed = False
+        deadline = time.monotonic() + 120
+        while True:
+            assert time.monotonic() < deadline, log(person)[-20:]
+            offered = buttons(person)
+            if not confirmed and "check" in offered and "fold" in offered:
+                click(person, "fold")
+                page.wait_for_selector("[data-confirm=fold]", timeout=3000)
+                assert "fold anyway" in page.inner_text(".actions [role=alert]")
+                assert not any(line == "You fold" for line in log(person))
+                page.keyboard.press("Escape")  # thought better of it
+                page.wait_for_selector("[data-confirm=fold]", state="detached", timeout=3000)
+                page.keyboard.press("c")  # and checks, from the keyboard
+                said_in_this_hand(person, "You check")
+                confirmed = True
+            elif page.inner_text(".seat.me .stack").strip() == "0":
+                page.click(".controls button:has-text('Top up')")  # broke: buy in again
+            elif offered:
+                for kind in ("check", "call", "show", "muck", "fold"):
+                    if kind in offered and click(person, kind):
+                        break
+            if confirmed and page.locator(".seat.winner .card.best").count() >= 1:
+                break
+            page.wait_for_timeout(100)
+        # The winning hand: named in the seat and in the middle, its cards highlighted.
+        page.wait_for_selector(".showdown p", timeout=5000)
+        person.screenshot("table-holdem-showdown")
+        banner = page.inner_text(".showdown")
+        assert re.search(r"wins? \d+.* · \S", banner), banner
+        best = page.locator(".card.best").count()
+        assert best >= 5, best  # the five cards of the hand, the winner's and the board's
+        assert page.locator(".seat.winner .handname").count() >= 1
+    finally:
+        person.close()
+
+
+# ------------------------------------------- the phone, the keyboard, the labels
+
+
+def unnamed_controls(page: Any) -> list[str]:
+    """The table's controls that a screen reader could not name."""
+    found: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll(
+              'main button, main input, main select, main [role=button], main [tabindex]')]
+            .filter(el => {
+              const label = el.getAttribute('aria-label') || el.innerText?.trim()
+                || (el.labels && el.labels.length && el.labels[0].innerText.trim());
+              return !label;
+            }).map(el => el.outerHTML.slice(0, 120))"""
+    )
+    return found
+
+
+@pytest.mark.parametrize("rules", ["italian-32", "holdem"])
+def test_at_phone_width_nothing_is_cut_and_the_bar_works(
+    room: RunningServer, browser: Any, rules: str
+) -> None:
+    person = Page(browser, room.address, "it")
+    person.context.close()
+    person.context = browser.new_context(
+        locale="it", viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    person.page = person.context.new_page()
+    person.page.on("console", person._console)
+    person.page.on("pageerror", lambda error: person.errors.append(f"page error: {error}"))
+    page = person.page
+    try:
+        page.goto(room.address)
+        page.click(f".play-now[data-rules={rules}]")
+        page.wait_for_selector(".actions button[data-kind]", timeout=30000)
+        person.screenshot(f"table-{rules}-phone")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, width  # no horizontal scroll
+        boxes = page.eval_on_selector_all(
+            ".seat, .actions button, .board .card, .seat .card",
+            "els => els.map(e => { const r = e.getBoundingClientRect();"
+            " return [e.className.baseVal ?? e.className, r.left, r.right]; })",
+        )
+        cut = [box for box in boxes if box[1] < 0 or box[2] > 390]
+        assert not cut, cut
+        assert unnamed_controls(page) == []
+        # The bar is usable by touch: tap buttons until the hand moves on.
+        offered = buttons(person)
+        kind = next(k for k in ("check", "call", "draw", "fold") if k in offered)
+        mine = [line for line in log(person) if line.startswith("Tu ")]
+        page.tap(f".actions button[data-kind={kind}]")
+        deadline = time.monotonic() + 10
+        while len([line for line in log(person) if line.startswith("Tu ")]) == len(mine):
+            assert time.monotonic() < deadline, "the tap did not act"
+            page.wait_for_timeout(100)
+    finally:
+        person.close()
+
+
+def test_keyboard_shortcuts_are_listed_and_work(room: RunningServer, browser: Any) -> None:
+    person = Page(browser, room.address, "en")
+    try:
+        keyboard_hand(person)
+    finally:
+        person.close()
+
+
+def keyboard_hand(person: Page) -> None:
+    """Play at italian-32 with the keys only, up to a draw of two marked cards."""
+    page = person.page
+    page.click(".play-now[data-rules=italian-32]")
+    page.wait_for_selector(".seat.me")
+    page.click(".shortcuts summary")
+    listed = page.inner_text(".shortcuts dl")
+    for key in ("F", "C", "B", "A", "P", "D", "1–5", "Esc"):
+        assert re.search(rf"(^|\n){re.escape(key)}\s", listed), (key, listed)
+    deadline = time.monotonic() + 90
+    drew = False
+    while not drew:
+        assert time.monotonic() < deadline, log(person)[-20:]
+        offered = buttons(person)
+        if "draw" in offered:
+            # Keys 1 and 2 mark two cards; D draws them.
+            page.keyboard.press("1")
+            page.keyboard.press("2")
+            page.wait_for_selector(".seat.me .card.marked >> nth=1", timeout=3000)
+            pressed = page.eval_on_selector_all(
+                ".seat.me .card.clickable", "cs => cs.map(c => c.getAttribute('aria-pressed'))"
+            )
+            assert pressed[:2] == ["true", "true"], pressed
+            assert "Change 2 cards" in buttons(person)["draw"]
+            page.keyboard.press("d")
+            said_in_this_hand(person, "You draw 2")
+            drew = True
+        elif offered:
+            # c: check or call; p: parole; f: fold (asked to confirm when free: f again).
+            key = "c" if {"check", "call"} & set(offered) else "p" if "parol" in offered else "f"
+            page.keyboard.press(key)
+            page.wait_for_timeout(300)
+        else:
+            page.wait_for_timeout(100)
+    assert unnamed_controls(page) == []
