@@ -35,6 +35,8 @@ ENGINE += src/mazziere/odds src/mazziere/duel.py
 MYPY_PATHS = $(filter-out $(foreach d,$(filter-out %.py,$(ENGINE)),$(d)/%),$(ENGINE))
 # The terminal client: typed as strictly (not pure: it owns the screen and the clock).
 MYPY_PATHS += src/mazziere/tui
+# Hints for learners (both clients): pure, on the odds.
+MYPY_PATHS += src/mazziere/hints.py
 # Provably fair deals and the room's real-time part (protocol, bus, tables, sockets).
 MYPY_PATHS += src/mazziere/fair.py src/mazziere/server src/mazziere/web
 # The benchmarks (not in the package): typed as strictly too.

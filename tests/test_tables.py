@@ -242,14 +242,20 @@ def test_a_rebuilt_table_is_the_table_that_stopped() -> None:
     asyncio.run(scenario())
 
 
-def test_a_sit_and_go_runs_to_its_prizes_and_rebuilds() -> None:
+def sit_and_go(max_players: int) -> Any:
+    """A quick Hold'em sit & go's settings (levels of three hands)."""
     from mazziere.room.tournament import Schedule, TournamentSettings
-    from mazziere.server.tables import TournamentConfig
 
-    settings = TournamentSettings(
-        rules="holdem", buy_in=100, fee=10, starting_stack=300, seats=6, max_players=3,
+    return TournamentSettings(
+        rules="holdem", buy_in=100, fee=10, starting_stack=300, seats=6, max_players=max_players,
         schedule=Schedule.standard("holdem", starting_stack=300, unit="hands", length=3),
     )  # fmt: skip
+
+
+def test_a_sit_and_go_runs_to_its_prizes_and_rebuilds() -> None:
+    from mazziere.server.tables import TournamentConfig
+
+    settings = sit_and_go(3)
     players = ((1, "anna"), (2, "bruno"), (3, "carla"))
     tournament = TournamentConfig(id=5, table_id=9, settings=settings, players=players,
                                   next_hand_seconds=0.0)  # fmt: skip

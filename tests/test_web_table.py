@@ -186,6 +186,8 @@ def test_italian_32_a_draw_of_four_and_a_parole_split(room: RunningServer, brows
         play_until(people, choose, split, timeout=120)
         people[0].page.wait_for_selector(".showdown p", timeout=5000)
         people[0].screenshot("table-italian-32-parole-split")
+        # Two people at the table: no hints offered to either.
+        assert all(p.page.locator(".controls input.hints").count() == 0 for p in people)
         text = "\n".join(log(people[0]))
         assert re.search(r"draws? 4", text), text
         assert re.search(r"(says|say) parole", text), text
@@ -468,3 +470,56 @@ def keyboard_hand(person: Page) -> None:
         else:
             page.wait_for_timeout(100)
     assert unnamed_controls(page) == []
+
+
+# ------------------------------------------------------------ hints for learners
+
+
+@pytest.mark.parametrize("rules", ["holdem", "italian-32"])
+def test_hints_are_an_option_against_bots_and_show_the_odds(
+    room: RunningServer, browser: Any, rules: str
+) -> None:
+    person = Page(browser, room.address, "en")
+    page = person.page
+    try:
+        page.click(f".play-now[data-rules={rules}]")
+        page.wait_for_selector(".controls input.hints")  # every other seat is a bot
+        assert not page.is_checked(".controls input.hints")  # off by default
+        page.wait_for_selector(".actions button[data-kind]", timeout=30000)
+        assert page.locator(".hint").count() == 0
+        page.check(".controls input.hints")
+        deadline = time.monotonic() + 90
+        while True:
+            assert time.monotonic() < deadline, log(person)[-20:]
+            offered = buttons(person)
+            if rules == "holdem" and offered:
+                hint = page.wait_for_selector(".hint", timeout=10000).inner_text()
+                assert re.fullmatch(
+                    r"Hint: equity \d+\.\d% against \d opponents? \(any two cards\)", hint
+                ), hint
+                break
+            if "draw" in offered:
+                # The ways to change, best first; one click marks that way's cards.
+                option = page.wait_for_selector(".hint .hint-option", timeout=10000)
+                discard = option.get_attribute("data-discard") or ""
+                assert re.match(r"(change \S+( \S+)*|stand pat): \S", option.inner_text())
+                option.click()
+                marked = page.eval_on_selector_all(
+                    ".seat.me .card.marked", "cs => cs.map(c => c.dataset.card)"
+                )
+                assert sorted(marked) == sorted(discard.split()), (marked, discard)
+                person.screenshot("table-italian-32-hint")
+                click(person, "draw")
+                break
+            if offered:
+                if rules != "holdem":
+                    # Before the draw: the best way to change, with what it makes.
+                    hint = page.wait_for_selector(".hint", timeout=10000).inner_text()
+                    assert re.fullmatch(r"Hint:\s+(change \S+( \S+)*|stand pat): \S.*%", hint), hint
+                for kind in ("check", "call", "parol", "fold"):
+                    if kind in offered and click(person, kind):
+                        break
+            page.wait_for_timeout(150)
+        person.screenshot(f"table-{rules}-hint")
+    finally:
+        person.close()

@@ -20,7 +20,7 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontext
 
 from fastapi import FastAPI
 
-from mazziere.server import accounts, hands, lobby, play, private_tables
+from mazziere.server import accounts, hands, hints, lobby, play, private_tables
 from mazziere.server.context import RoomContext
 from mazziere.server.errors import install_error_handlers
 from mazziere.server.security import CsrfMiddleware, LoginLimiter, password_hasher
@@ -92,6 +92,7 @@ def create_app(
     app.include_router(lobby.router)
     app.include_router(private_tables.router)
     app.include_router(hands.router)
+    app.include_router(hints.router)
 
     install_web(app)  # the browser client, at / (after every other route)
     return app

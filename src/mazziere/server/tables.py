@@ -245,6 +245,9 @@ class TableConfig:
     bots_allowed: bool = True
     next_hand_seconds: float = 2.0
     """The pause between a hand's end and the next deal (to see the showdown)."""
+    hints_allowed: bool = False
+    """Hints for learners for everyone seated (a private table's host allows them); without
+    it, only a player whose every opponent is a bot may have them (:mod:`.hints`)."""
 
     def settings(self) -> CashSettings:
         """The room's settings for this table."""

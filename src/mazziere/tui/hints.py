@@ -6,8 +6,9 @@ player's turn the screen shows, in Hold'em, their equity against the
 opponents still in, each holding any two cards (:func:`~mazziere.odds.holdem_equity`,
 exact on the river and the turn, else 20,000 sampled deals); in Poker
 all'italiana, the best ways to draw with what each makes
-(:func:`~mazziere.odds.draw_odds`, exact).  Each hint is worked out once per
-cards seen (the screen refreshes many times a second).
+(:func:`~mazziere.odds.draw_odds`, exact), as :func:`mazziere.hints.work_out`
+works them out for both clients.  Each hint is worked out once per cards seen
+(the screen refreshes many times a second).
 
 >>> from mazziere.cards import parse_cards
 >>> hints = Hints("holdem", lang="en")
@@ -24,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mazziere.cards import Card
-from mazziere.odds import draw_odds, holdem_equity
-from mazziere.rules import Category, Game, find_rules
+from mazziere.hints import work_out
+from mazziere.rules import Category, find_rules
 
 __all__ = ["Hints"]
 
@@ -70,19 +71,12 @@ class Hints:
         drawing: bool,
         players: int,
     ) -> str:
-        if not cards or opponents < 1:
+        hint = work_out(self.rules.name, cards, board=board, opponents=opponents, players=players)
+        if hint is None:
             return ""
         prefix = self._pick("Consiglio: ", "Hint: ")
-        if self.rules.game is Game.HOLDEM:
-            hand = "".join(str(c) for c in cards)
-            result = holdem_equity(
-                [hand, *["any"] * opponents],
-                board=list(board),
-                trials=20_000,
-                exact_limit=200_000,
-                rng=sum(cards) + 52 * len(board),
-            )
-            equity = result.players[0].equity
+        if hint.equity is not None:
+            equity = hint.equity
             who = self._pick(
                 f"{opponents} avversari" if opponents > 1 else "1 avversario",
                 f"{opponents} opponents" if opponents > 1 else "1 opponent",
@@ -91,9 +85,8 @@ class Hints:
                 f"equità {equity:.1%} contro {who} (carte qualsiasi)",
                 f"equity {equity:.1%} against {who} (any two cards)",
             )
-        odds = draw_odds(cards, self.rules, players=players)
         parts = []
-        for option in odds.options[: 2 if drawing else 1]:
+        for option in hint.options[: 2 if drawing else 1]:
             likely = sorted(option.categories.items(), key=lambda item: -item[1])[:3]
             made = ", ".join(f"{self._category(name)} {p:.0%}" for name, p in likely if p >= 0.005)
             change = (

@@ -176,6 +176,7 @@ function tableState(id) {
       seq: 0, seats: [], carried: 0, hand: null, turn: null, turnAt: 0, log: [],
       marked: new Set(), confirmingFold: false, error: "",
       pre: null, // a pre-action chosen before the turn: { kind, amount }
+      hintsOffered: false, hintsOn: false, hint: null, // hints for learners (the room decides)
     };
   }
   return app.tables[id];
@@ -225,6 +226,7 @@ function handle(table, message) {
     case "seats":
       table.seats = message.seats;
       table.carried = message.carried_pot;
+      askHint(table); // who sits changed: are hints still offered?
       break;
     case "hand_started":
       newHand(table, message);
@@ -240,6 +242,7 @@ function handle(table, message) {
       table.confirmingFold = false;
       if (message.name !== app.me) table.marked.clear();
       else if (message.legal && table.pre) playPreAction(table, message);
+      if (message.name === app.me && message.legal && table.hintsOn) askHint(table);
       break;
     case "hand_ended":
       endHand(table, message);
@@ -568,10 +571,55 @@ async function sitAt(row, { bots = true, buyIn: chosen } = {}) {
   openTable(id);
 }
 
+// Hints for learners: the room says whether they are offered here and, at the player's own
+// decision, works out the odds from their seat's view (GET /api/tables/{id}/hint).
+async function askHint(table) {
+  const turn = table.turn;
+  try {
+    const answer = await api("GET", `/api/tables/${table.id}/hint?lang=${words.lang}`);
+    table.hintsOffered = answer.offered;
+    if (!answer.offered) table.hintsOn = false;
+    table.hint = answer.hint && turn ? { actionId: turn.action_id, ...answer.hint } : null;
+  } catch (error) {
+    table.hintsOffered = false;
+    table.hint = null;
+  }
+  if (app.current === table.id) render();
+}
+
+function hintBar(table) {
+  const legal = myLegal(table);
+  const hint = table.hint;
+  if (!table.hintsOn || !legal || !hint || hint.actionId !== table.turn.action_id) return null;
+  const percent = (x) => `${(100 * x).toFixed(x < 0.1 ? 1 : 0)}%`;
+  const box = h("div", { class: "hint", role: "status", "aria-label": words.pick("Consiglio", "Hint") });
+  if (hint.equity !== null && hint.equity !== undefined) {
+    const who = hint.opponents === 1 ? words.pick("1 avversario", "1 opponent") : words.pick(`${hint.opponents} avversari`, `${hint.opponents} opponents`);
+    box.append(words.pick(`Consiglio: equità ${(100 * hint.equity).toFixed(1)}% contro ${who} (carte qualsiasi)`,
+      `Hint: equity ${(100 * hint.equity).toFixed(1)}% against ${who} (any two cards)`));
+    return box;
+  }
+  const drawing = legal.kinds.includes("draw");
+  box.append(h("span", {}, words.pick("Consiglio: ", "Hint: ")));
+  for (const option of hint.options.slice(0, drawing ? 3 : 1)) {
+    const change = option.discard.length
+      ? `${words.pick("cambia", "change")} ${option.discard.map(cardText).join(" ")}` : words.pick("servito", "stand pat");
+    const made = option.categories.slice(0, 3).filter((c) => c.chance >= 0.005).map((c) => `${c.name} ${percent(c.chance)}`).join(", ");
+    const text = `${change}: ${made}`;
+    if (drawing) {
+      // At the draw a way to change is one click: it marks those cards.
+      box.append(h("button", { type: "button", class: "hint-option", "data-discard": option.discard.join(" "), "aria-label": text,
+        onclick: () => { table.marked = new Set(option.discard); render(); } }, text));
+    } else box.append(h("span", { class: "hint-option" }, text));
+  }
+  return box;
+}
+
 function openTable(id) {
   app.current = id;
   app.page = null;
   if (location.hash !== `#table/${id}`) history.replaceState(null, "", `#table/${id}`);
+  askHint(app.tables[id]);
   render();
 }
 
@@ -628,7 +676,7 @@ function renderTable(table) {
   const title = h("h2", {}, `${table.name} · ${words.t(table.rules || "")}`);
   const log = h("div", { class: "log", role: "log", "aria-live": "polite" },
     table.log.map((line) => h("p", { class: line.kind }, line.text)));
-  const left = h("div", {}, title, felt, actionBar(table), preActionBar(table), offerBar(table), controls(table),
+  const left = h("div", {}, title, felt, actionBar(table), hintBar(table), preActionBar(table), offerBar(table), controls(table),
     table.error ? h("p", { class: "error", role: "alert" }, table.error) : null,
     h("button", { type: "button", class: "leave", onclick: () => leave(table) }, words.t("leave")), shortcutHelp());
   main.replaceChildren(h("div", { class: "tablewrap" }, left, log));
@@ -846,6 +894,17 @@ function controls(table) {
       send({ type: "auto_post", table: table.id, on: box.checked });
     });
     row.append(h("label", { class: "toggle" }, box, " ", words.pick("Invito automatico", "Post the invito automatically")));
+  }
+  if (table.hintsOffered) {
+    // Off by default; offered only where the room allows hints (every other seat a bot,
+    // or a host who allows them; never in tournaments).
+    const box = h("input", { type: "checkbox", class: "hints", checked: table.hintsOn });
+    box.addEventListener("change", () => {
+      table.hintsOn = box.checked;
+      if (box.checked && myLegal(table)) askHint(table);
+      render();
+    });
+    row.append(h("label", { class: "toggle" }, box, " ", words.pick("Consigli (probabilità)", "Hints (odds)")));
   }
   const playing = table.hand && !table.hand.ended && table.hand.names.includes(app.me);
   if (table.maxBuyIn && me.stack < table.maxBuyIn && !playing) {
