@@ -323,7 +323,6 @@ function record(table, r) {
       break;
     case "discard": {
       hand.drawn = true;
-      table.pre = null;
       const mine = hand.names[p] === app.me;
       if (mine) hand.hole[p] = hand.hole[p].filter((c) => !r.cards.includes(c));
       else hand.hole[p] = hand.hole[p].slice(r.cards.length);
@@ -379,30 +378,35 @@ async function endHand(table, message) {
   hand.ended = true;
   table.turn = null;
   hand.stacks = message.result.stacks;
+  hand.resultPots = message.result.pots;
+  if (hand.resultPots.length > 1) {
+    // Side pots: each one said with who won it (one award may pay several pots at once).
+    hand.resultPots.forEach((pot, i) => {
+      if (i > 0) say(table, `${words.t("sidePot")} ${i}: ${pot.amount} → ${pot.winners.map((w) => who(table, w)).join(", ")}`, "win");
+    });
+  }
   const shown = message.result.shown || {};
   for (const [position, cards] of Object.entries(shown)) hand.hole[position] = cards;
-  // The winning hand named: the room's evaluator names it (the page never ranks hands).
-  for (const pot of message.result.pots) {
-    for (const winner of pot.winners) {
-      const cards = shown[winner];
-      if (!cards || hand.names_of[winner]) continue;
-      hand.names_of[winner] = "…";
-      const winnerName = who(table, winner); // before the await: the next hand may start
-      const query = new URLSearchParams({
-        rules: table.rules, cards: cards.join(" "), board: hand.board.join(" "),
-        players: String(hand.names.length), lang: words.lang,
-      });
-      try {
-        const named = await api("GET", `/api/describe?${query}`);
-        hand.names_of[winner] = named.name;
-        hand.best[winner] = named.cards; // the five cards that make it, highlighted
-        say(table, `${winnerName}: ${named.name}`, "win");
-      } catch (error) {
-        hand.names_of[winner] = "";
-      }
-      render();
+  // The winning hands named, all at once: the room's evaluator names them (the page never
+  // ranks hands).  Names are taken from this hand: the next one may be dealt meanwhile.
+  const winners = [...new Set(message.result.pots.flatMap((pot) => pot.winners))].filter((w) => shown[w]);
+  const nameOf = (w) => (hand.names[w] === app.me ? words.t("you") : hand.names[w]);
+  await Promise.all(winners.map(async (winner) => {
+    hand.names_of[winner] = "…";
+    const query = new URLSearchParams({
+      rules: table.rules, cards: shown[winner].join(" "), board: hand.board.join(" "),
+      players: String(hand.names.length), lang: words.lang,
+    });
+    try {
+      const named = await api("GET", `/api/describe?${query}`);
+      hand.names_of[winner] = named.name;
+      hand.best[winner] = named.cards; // the five cards that make it, highlighted
+      if (table.hand === hand) say(table, `${nameOf(winner)}: ${named.name}`, "win");
+    } catch (error) {
+      hand.names_of[winner] = "";
     }
-  }
+    if (table.hand === hand) render();
+  }));
 }
 
 function applySnapshot(table, message) {
@@ -717,13 +721,15 @@ function clockText(table) {
 // The showdown told in the middle of the table: who won each pot, with which hand.
 function showdownBanner(table) {
   const hand = table.hand;
-  if (!hand.awards.length) return null;
-  return h("div", { class: "showdown", role: "status" }, hand.awards.map((award) => {
+  const pots = hand.resultPots && hand.resultPots.length > 1
+    ? hand.resultPots.map((pot, i) => ({ pot: i, amount: pot.amount, winners: pot.winners })) : hand.awards;
+  if (!pots.length) return null;
+  return h("div", { class: "showdown", role: "status" }, pots.map((award) => {
     const names = award.winners.map((w) => who(table, w)).join(", ");
     const verb = award.winners.length > 1 ? words.pick("vincono", "win")
       : words.conj(mine(table, award.winners[0]), "vince", "vinci", "wins", "win");
     const made = award.winners.map((w) => hand.names_of[w]).filter((name) => name && name !== "…");
-    const which = hand.awards.length > 1 ? ` (${award.pot === 0 ? words.t("pot") : words.t("sidePot")})` : "";
+    const which = pots.length > 1 ? ` (${award.pot === 0 ? words.t("pot") : `${words.t("sidePot")} ${award.pot}`})` : "";
     return h("p", { "data-pot": award.pot }, `${names} ${verb} ${award.amount}${which}`, made.length ? ` · ${made.join(", ")}` : "");
   }));
 }
