@@ -7,6 +7,7 @@ every other seat is a bot, or at a table whose host allows hints
 (``TableConfig.hints_allowed``).  A hint is worked out only at the player's
 own decision and only from their seat's view of the hand (their cards, the
 board, how many are still in): never another seat's cards, never the stock.
+At Poker all'italiana the hint is the draw's, so it ends with the player's draw.
 The work runs in a thread, once per decision, so that the tables never wait
 for it.
 """
@@ -68,6 +69,8 @@ def _question(task: TableTask, name: str) -> tuple[str, Any, Any, int, int] | No
     view = hand.view(decision.position)
     mine = decision.position
     cards = tuple(c for c in view.hole[mine] if c is not None)
+    if getattr(view, "drawn", (None,) * (mine + 1))[mine] is not None:
+        cards = ()  # the player has drawn: the ways to change cards are no longer theirs
     board = tuple(c for c in getattr(view, "board", ()) if c is not None)
     opponents = sum(1 for seat, out in enumerate(view.folded) if seat != mine and not out)
     return table.rules.name, cards, board, opponents, hand.n
