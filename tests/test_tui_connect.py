@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from mazziere.cli import main as cli_main
+from mazziere.server import protocol as p
 from mazziere.tui.connect import RoomHttp, join_table, session_file
 from mazziere.tui.remote import RemoteSession
 from mazziere.tui.remote_app import RemotePlayApp
@@ -225,8 +226,11 @@ def test_a_lost_connection_resumes_at_the_same_decision(room: Room, tmp_path: Pa
     friend = Terminal(room, invite, tmp_path / "friend", 500)
     dropped: dict[str, Any] = {}
 
+    said: dict[str, bool] = {}
+
     async def step(terminal: Terminal, pilot: Any) -> None:
-        if terminal is not host:
+        if terminal is friend:
+            await talk(pilot)
             return
         session, link = host.session, host.app.link
         decision = session.my_decision()
@@ -250,10 +254,32 @@ def test_a_lost_connection_resumes_at_the_same_decision(room: Room, tmp_path: Pa
             await pilot.press(key_for(session) or "f")
             await link.drop()
 
+    async def talk(pilot: Any) -> None:
+        """The friend chats (the host reads it) and sends an answer to a turn long over: the
+        room's refusal is shown in the status line."""
+        if said or not friend.session.connected or not friend.session.seated:
+            return
+        said["chat"] = True
+        await pilot.press("t", *"ciao a tutti", "enter")
+        friend.session.send(p.Act(table=friend.table.id, action_id=10**6, kind="fold"))
+        for _ in range(250):
+            await pilot.pause(0.02)
+            if "turn 1000000 is over" in table_text(friend.app):
+                said["refused"] = True
+                return
+
     def far_enough() -> bool:
-        return "answered" in dropped and host.session.connected and len(host.session.hands) >= 1
+        return (
+            "answered" in dropped
+            and host.session.connected
+            and len(host.session.hands) >= 1
+            and "ciao a tutti" in log_text(host.app)
+        )
 
     asyncio.run(play([host, friend], far_enough, step=step))
+    assert said == {"chat": True, "refused": True}
+    chat = f"{friend.session.me}: ciao a tutti"
+    assert any(line.plain == chat for line in friend.session.transcript)
     assert host.app.link.connections >= 3
     # What the friend saw: one action of the host's after each of the two turns.
     messages = friend.messages()
@@ -319,3 +345,39 @@ def test_a_room_that_does_not_answer_as_a_user_runs_it(tmp_path: Path) -> None:
     assert len(lines) == 1 and lines[0].startswith(
         f"mazziere: error: cannot reach the room at {nobody}: "
     ), lines
+
+
+def test_a_full_table_says_so_and_closes(room: Room, tmp_path: Path) -> None:
+    invite = private_table(room, tmp_path / "host", "italian-32")
+    host = Terminal(room, invite, tmp_path / "host", 500)
+    friend = Terminal(room, invite, tmp_path / "friend", 500)
+    late = Terminal(room, invite, tmp_path / "late", 500)  # the invite lets a third one ask
+
+    async def scenario() -> None:
+        await play([host, friend], lambda: all(t.session.seated for t in (host, friend)))
+        async with late.app.run_test() as pilot:
+            for _ in range(500):
+                if late.session.sit_refused is not None:
+                    break
+                await pilot.pause(0.02)
+        await late.app.link.stop()
+
+    asyncio.run(scenario())
+    assert late.session.sit_refused == "the table is full"
+    assert not late.session.seated and late.app.return_value is None
+
+
+def test_without_a_table_the_player_picks_one_of_the_rule_set(room: Room, tmp_path: Path) -> None:
+    lobby = [t for t in room.tables() if t["rules"] == "holdem" and not t["private"]]
+    offered: list[list[str]] = []
+
+    def pick_the_last(tables: Any) -> Any:
+        offered.append([table.id for table in tables])
+        return tables[-1]
+
+    picked = join_table(room.address, rules="holdem", choose=pick_the_last, sessions=tmp_path)
+    assert offered == [[str(t["id"]) for t in lobby if t["players"] + t["bots"] < t["seats"]]]
+    assert picked.table.id == offered[0][-1] and picked.table.rules == "holdem"
+    first = join_table(room.address, rules="holdem", sessions=tmp_path)  # the same guest
+    assert first.table.id == offered[0][0] and first.account == picked.account
+    assert first.buy_in == min(first.table.max_buy_in, 2 * first.table.min_buy_in)

@@ -1086,14 +1086,13 @@ def _play_connected(
     """``mazziere play --connect URL``: the terminal table at a seat of a running room."""
     import getpass
 
-    from mazziere.tui.connect import default_sessions_folder, join_table
-    from mazziere.tui.remote import RemoteSession, RoomTable
-    from mazziere.tui.remote_app import RemotePlayApp
-    from mazziere.tui.words import LANGUAGES
+    from mazziere.tui.connect import RoomTable, default_sessions_folder, join_table
 
     given = [option for option, used in local_only.items() if used]
     if given:
         raise UsageProblem(f"{given[0]} is for games against bots here, not with --connect")
+    from mazziere.tui.words import LANGUAGES
+
     if lang not in LANGUAGES:
         raise UsageProblem(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
     if name is not None and password is None and sys.stdin.isatty():
@@ -1123,6 +1122,10 @@ def _play_connected(
         say=typer.echo,
         sessions=default_sessions_folder(),
     )
+    # The terminal table is loaded once the room said yes (a refusal is told at once).
+    from mazziere.tui.remote import RemoteSession
+    from mazziere.tui.remote_app import RemotePlayApp
+
     session = RemoteSession(
         joined.table, buy_in=joined.buy_in, send=lambda message: None, lang=lang,
         four_colour=four_colour,
@@ -1133,6 +1136,8 @@ def _play_connected(
     where = joined.table.name
     if app.link.refused is not None:
         raise UsageProblem(f"the room refused the session: {app.link.refused}")
+    if session.sit_refused is not None:
+        raise UsageProblem(f"cannot sit at {joined.table.name}: {session.sit_refused}")
     if session.left:
         typer.echo(words.pick(f"Hai lasciato il tavolo {where}.", f"You left the table {where}."))
     elif session.seated:

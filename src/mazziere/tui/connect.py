@@ -41,18 +41,33 @@ from typing import Any
 
 from mazziere.room.structure import Stakes
 from mazziere.rules import RULESETS
-from mazziere.tui.remote import RoomTable
 
 __all__ = [
     "ConnectError",
     "Joined",
     "RoomHttp",
+    "RoomTable",
     "default_sessions_folder",
     "invite_code",
     "join_table",
     "room_address",
     "session_file",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class RoomTable:
+    """A table of the room as its lobby (or invite) describes it."""
+
+    id: str
+    name: str
+    rules: str
+    seats: int
+    min_buy_in: int
+    max_buy_in: int
+    stakes: Stakes
+    private: bool = False
+
 
 CSRF_COOKIE = "mazziere_csrf"
 """The room's double-submit cookie (see docs/server.md, decision 4)."""

@@ -13,6 +13,8 @@ a lost connection is acknowledged by the room and not applied twice.  It
 does no I/O itself: messages leave through the ``send`` it is given
 (:class:`~mazziere.tui.connect.RoomLink` puts them on the WebSocket).
 
+>>> from mazziere.room.structure import Stakes
+>>> from mazziere.tui.connect import RoomTable
 >>> sent = []
 >>> table = RoomTable(id="7", name="Amici", rules="holdem", seats=2, min_buy_in=100,
 ...                   max_buy_in=400, stakes=Stakes(small_blind=1, big_blind=2))
@@ -43,10 +45,10 @@ from rich.text import Text
 
 from mazziere.game.core import Action, ActionKind, LegalActions
 from mazziere.room.clock import Clock
-from mazziere.room.structure import Stakes
 from mazziere.room.table import OfferKind, SeatStatus
 from mazziere.rules import Game, find_rules
 from mazziere.server import protocol as p
+from mazziere.tui.connect import RoomTable
 from mazziere.tui.seen import SeenHand
 from mazziere.tui.session import (
     PlayConfig,
@@ -66,21 +68,7 @@ from mazziere.tui.telling import (
 )
 from mazziere.tui.words import Narrator, Words
 
-__all__ = ["RemoteDecision", "RemoteOffer", "RemoteSession", "RoomTable", "legal_from_dict"]
-
-
-@dataclass(frozen=True, slots=True)
-class RoomTable:
-    """A table of the room as its lobby (or invite) describes it."""
-
-    id: str
-    name: str
-    rules: str
-    seats: int
-    min_buy_in: int
-    max_buy_in: int
-    stakes: Stakes
-    private: bool = False
+__all__ = ["RemoteDecision", "RemoteOffer", "RemoteSession", "legal_from_dict"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +159,8 @@ class RemoteSession:
         self.seated = False
         self.left = False
         """The room acknowledged that the player left the table."""
+        self.sit_refused: str | None = None
+        """Why the room would not seat the player (then the screen closes)."""
         self.connected = False
         self.problem: str | None = None
         """The room's last refusal, in its words, until the screen took it."""
@@ -196,7 +186,7 @@ class RemoteSession:
             if message.of == "act":
                 self.pending = None  # refused: the turn (if still on) may be answered again
             if message.of == "sit" and not self.seated:
-                self.left = True  # nowhere to sit: the client has nothing more to show
+                self.sit_refused = message.message  # nowhere to sit: nothing more to show
             self.problem = message.message
             return
         if isinstance(message, p.Pong):
@@ -378,7 +368,7 @@ class RemoteSession:
         """What to send on a (new) connection after the room's welcome: sit down the first
         time, otherwise resume after the last event seen and repeat an unanswered action."""
         table = self.table_id
-        if self.left:
+        if self.left or self.sit_refused is not None:
             return []
         if not self.seated:
             return [p.Watch(table=table), p.Sit(table=table, buy_in=self.buy_in)]

@@ -20,12 +20,13 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import ModalScreen
 from textual.widgets import Input
 
 from mazziere.room.table import SeatStatus
@@ -180,15 +181,41 @@ class RoomLink:
         await self.drop()
 
 
+class ChatScreen(ModalScreen[str | None]):
+    """The chat line: Enter says it at the table, Esc closes it unsaid."""
+
+    BINDINGS: ClassVar = [Binding("escape", "close", "close")]
+
+    DEFAULT_CSS = """
+    ChatScreen { align: center bottom; background: $background 30%; }
+    #chat { width: 100%; margin: 0 0 3 0; }
+    """
+
+    def __init__(self, pick: Callable[[str, str], str]) -> None:
+        super().__init__()
+        self.pick = pick
+
+    def compose(self) -> ComposeResult:
+        yield Input(
+            id="chat",
+            max_length=p.CHAT_LIMIT,
+            placeholder=self.pick(
+                "Scrivi al tavolo · Invio per mandare · Esc per chiudere",
+                "Say something at the table · Enter to send · Esc to close",
+            ),
+        )
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter: say it."""
+        self.dismiss(event.value.strip() or None)
+
+    def action_close(self) -> None:
+        """Esc: nothing said."""
+        self.dismiss(None)
+
+
 class RemotePlayApp(PlayApp):
     """``mazziere play --connect``: the terminal table at a seat of a running room."""
-
-    CSS = (
-        PlayApp.CSS
-        + """
-    #chat { display: none; height: 3; }
-    """
-    )
 
     def __init__(
         self,
@@ -204,18 +231,6 @@ class RemotePlayApp(PlayApp):
         self.link = RoomLink(socket, cookie, session, on_change=self._on_room, listen=listen)
         self._leaving = False
 
-    def compose(self) -> ComposeResult:
-        yield from super().compose()
-        yield Input(
-            id="chat",
-            max_length=p.CHAT_LIMIT,
-            placeholder=self.words.pick(
-                "Scrivi al tavolo · Invio per mandare · Esc per chiudere",
-                "Say something · Enter to send · Esc to close",
-            ),
-            disabled=True,  # closed: the game's keys are the game's
-        )
-
     def on_mount(self) -> None:
         super().on_mount()
         self.run_worker(self.link.run(), name="room", exit_on_error=False)
@@ -230,25 +245,12 @@ class RemotePlayApp(PlayApp):
         if self.link.refused is not None:
             self.exit(None, message=f"the room refused the session: {self.link.refused}")
             return
-        if self.remote.left:
+        if self.remote.left or self.remote.sit_refused is not None:
             self.exit(None)
             return
         self._after_change()
 
     # ---------------------------------------------------------------- keys
-
-    def _chat_box(self) -> Input:
-        return self._table_screen.query_one("#chat", Input)
-
-    def on_key(self, event: events.Key) -> None:
-        """The game's keys, unless the chat line is being written."""
-        box = self._chat_box()
-        if box.display and box.has_focus:
-            if event.key == "escape":
-                self._close_chat()
-                event.stop()
-            return
-        super().on_key(event)
 
     def _keys(self) -> dict[str, Callable[[], None]]:
         keys = super()._keys()
@@ -256,25 +258,12 @@ class RemotePlayApp(PlayApp):
         return keys
 
     def action_chat(self) -> None:
-        """Open the chat line."""
-        box = self._chat_box()
-        box.disabled = False
-        box.display = True
-        box.focus()
+        """Open the chat line (a box over the table: the game's keys wait meanwhile)."""
+        self.push_screen(ChatScreen(self.words.pick), self._said)
 
-    def _close_chat(self) -> None:
-        box = self._chat_box()
-        box.value = ""
-        box.display = False
-        box.disabled = True
-        self.set_focus(None)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the chat line: say it at the table."""
-        text = event.value.strip()
+    def _said(self, text: str | None) -> None:
         if text:
             self.remote.chat(text)
-        self._close_chat()
         self._after_change()
 
     def action_sit_out(self) -> None:
