@@ -416,3 +416,45 @@ def test_a_hand_is_replayed_step_by_step_and_downloaded(room: RunningServer, bro
         page.wait_for_selector(".replay-controls[aria-label='Steps of the hand']")
     finally:
         person.close()
+
+
+PAGES = {
+    "#private": ("form.create-private", "Private tables", "Tavoli privati"),
+    "#hands": (".page h2", "Your hands", "Le tue mani"),
+    "#tournament/1": (".levels", "Structure", "Struttura"),
+    "#rules/italian-classic": ("article.rules", "The opening ladder", "La scala delle aperture"),
+    "#invite/no-such-code": (".page .error", "Invite", "Invito"),
+}
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_every_page_fits_a_phone_in_both_languages(
+    room: RunningServer, browser: Any, lang: str
+) -> None:
+    person = Tab(browser, room.address, lang, phone=True)
+    page = person.page
+    other = "en" if lang == "it" else "it"
+    try:
+        for address, (selector, english, italian) in PAGES.items():
+            person.go(address, selector)
+            words = {"en": english, "it": italian}
+            page.wait_for_selector(f"main >> text={words[lang]}")  # the browser's language
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, address
+            page.click("#lang")  # and the other one after the switch
+            page.wait_for_selector(f"main >> text={words[other]}")
+            assert page.evaluate("document.documentElement.lang") == other
+            page.click("#lang")
+            page.wait_for_selector(f"main >> text={words[lang]}")
+            # Every control says what it is: a text, a label or an ARIA label.
+            unnamed = page.eval_on_selector_all(
+                "main button, main input, main select, main a",
+                """els => els.filter(e => !(e.innerText || '').trim()
+                    && !e.getAttribute('aria-label') && !e.closest('label')
+                    && e.type !== 'hidden').map(e => e.outerHTML)""",
+            )
+            assert unnamed == [], (address, unnamed)
+        person.screenshot(f"pages-phone-{lang}")
+        # The browser logs the refused invite itself; nothing else went wrong.
+        person.errors = [e for e in person.errors if "404" not in e]
+    finally:
+        person.close()

@@ -52,7 +52,8 @@ export function pageFor(hash) {
 }
 
 function currentRules() {
-  const table = app.tables[Object.keys(app.tables)[0]];
+  // From a table: that table's game (route() asks before it leaves the table).
+  const table = app.tables[app.current] || app.tables[Object.keys(app.tables)[0]];
   return table?.rules || "italian-classic";
 }
 
@@ -363,7 +364,7 @@ function tournamentPage(id) {
             ? h("table", { class: "standings" },
               h("thead", {}, h("tr", {}, [say("Posto", "Place"), say("Giocatore", "Player"), say("Fiches", "Chips"), say("Premio", "Prize")].map((c) => h("th", { scope: "col" }, c)))),
               h("tbody", {}, t.standings.map((s) => h("tr", { "data-player": s.player },
-                h("td", {}, s.place ?? "–"), h("td", {}, s.player), h("td", {}, s.chips), h("td", { class: "prize" }, s.prize)))))
+                h("td", {}, s.place ?? "–"), h("td", {}, s.player), h("td", {}, s.place === null ? s.chips : "–"), h("td", { class: "prize" }, s.prize)))))
             : h("p", { class: "note" }, say("Dopo la partenza.", "Once it starts."))),
         h("section", { "aria-label": say("Tavoli", "Tables") }, h("h3", {}, say("Tavoli", "Tables")),
           t.tables.length ? h("ul", { class: "tournament-tables" }, t.tables.map((table) => h("li", {},
