@@ -238,9 +238,15 @@ def test_a_private_table_from_creation_to_the_settle_up(room: RunningServer, bro
         )
         bought = {row[0]: int(row[1]) for row in rows}
         assert sorted(bought.values()) == [200, 300], rows  # the host's default and the friend's
-        assert sum(int(row[4]) for row in rows) == 0, rows  # no rake at a private table
         for row in rows:
             assert int(row[4]) == int(row[2]) + int(row[3]) - int(row[1]), row
+        # The results, the rake and the chips in a hand being played add up to zero.
+        table_id = own_page.rsplit("/", 1)[1]
+        settle = page.evaluate(
+            f"fetch('/api/private-tables/{table_id}/settle-up').then(r => r.json())"
+        )
+        results = sum(line["result"] for line in settle["players"])
+        assert results + settle["rake"] + settle.get("in_pot", 0) == 0, settle
         host.screenshot("private-table-host")
         # Pause and resume, said on the page.
         page.click("button.pause")
@@ -316,6 +322,7 @@ def test_a_sit_and_go_from_the_lobby_to_its_prizes(room: RunningServer, browser:
         assert answer.status_code == 201, answer.text
         # Full: it starts, and the page takes the player to the tournament's table.
         page.wait_for_selector(".seat.me", timeout=15_000)
+        watching(browser, room, tid)  # while the player holds their first decision
         opponent.start()
         assert opponent.started_play.wait(10)
         deadline = time.monotonic() + 90
@@ -344,6 +351,26 @@ def test_a_sit_and_go_from_the_lobby_to_its_prizes(room: RunningServer, browser:
             opponent.join(10)
         opponent.person.close()
         person.close()
+
+
+def watching(browser: Any, room: RunningServer, tid: int) -> None:
+    """A spectator watches the running sit & go's table from its page: every card face down."""
+    spectator = Tab(browser, room.address, "en")
+    try:
+        spectator.go(f"#tournament/{tid}", ".tournament-state[data-state=running]")
+        spectator.page.click(".tournament-tables button.watch")
+        spectator.page.wait_for_function(
+            "document.querySelectorAll('.seat[data-name] .cards .card').length === 4"
+        )
+        assert spectator.page.locator(".seat.me").count() == 0  # not seated
+        seen = spectator.page.eval_on_selector_all(
+            ".seat .card", "cs => cs.map(c => c.dataset.card ?? '??')"
+        )
+        assert seen == ["??"] * 4, seen
+        spectator.page.click("button.leave")
+        spectator.page.wait_for_selector(".play-now")
+    finally:
+        spectator.close()
 
 
 def tournament_id(page: Any) -> int:

@@ -1,7 +1,7 @@
 // The room's other pages, each at its own address (#private, #invite/CODE, #tournament/ID,
 // #hands, #hand/ID, #rules/RULES): private tables and their host's controls, the tournament
 // lobby, the hand history with its replayer and downloads, and the rules.
-import { api, app, ensureAccount, h, openTable, reopenSocket, send, session, showWho, sitAt, words } from "./app.js";
+import { api, app, connect, ensureAccount, h, openTable, reopenSocket, send, session, showWho, sitAt, words } from "./app.js";
 import { cardSvg, cardText } from "./cards.js";
 import { rulesPage } from "./rules.js";
 
@@ -246,10 +246,12 @@ function settleUp(settle) {
   return h("table", { class: "settle-up" },
     h("thead", {}, h("tr", {}, [say("Giocatore", "Player"), say("Comprato", "Bought in"), say("Incassato", "Cashed out"),
       say("Fiches ora", "Chips now"), say("Risultato", "Result")].map((t) => h("th", { scope: "col" }, t)))),
-    h("tbody", {}, settle.players.map((line) => h("tr", { "data-player": line.player },
+    h("tbody", {}, [...settle.players, ...(settle.bots ? [{ ...settle.bots, player: "bot" }] : [])].map((line) => h("tr", { "data-player": line.player },
       h("td", {}, line.player), h("td", {}, line.bought_in), h("td", {}, line.cashed_out), h("td", {}, line.stack),
       h("td", { class: line.result >= 0 ? "plus" : "minus" }, sign(line.result))))),
-    settle.rake ? h("tfoot", {}, h("tr", {}, h("td", { colspan: 4 }, "Rake"), h("td", {}, settle.rake))) : null);
+    h("tfoot", {},
+      settle.in_pot ? h("tr", {}, h("td", { colspan: 4 }, say("Nel piatto ora", "In the pot now")), h("td", {}, settle.in_pot)) : null,
+      settle.rake ? h("tr", {}, h("td", { colspan: 4 }, "Rake"), h("td", {}, settle.rake)) : null));
 }
 
 function invitePage(code) {
@@ -334,7 +336,9 @@ function tournamentPage(id) {
       } catch (error) { state.error = error.message; }
       self.redraw();
     };
-    const mine = Object.keys(app.tables).filter((table) => t.tables.includes(Number(table)));
+    // The player's own table: one where they sit (a watched one is not theirs).
+    const mine = Object.keys(app.tables).filter((table) => t.tables.includes(Number(table))
+      && app.tables[table].seats.some((s) => s.name === app.me));
     return [
       h("h2", {}, t.name),
       h("dl", { class: "facts" },
@@ -368,7 +372,10 @@ function tournamentPage(id) {
             : h("p", { class: "note" }, say("Dopo la partenza.", "Once it starts."))),
         h("section", { "aria-label": say("Tavoli", "Tables") }, h("h3", {}, say("Tavoli", "Tables")),
           t.tables.length ? h("ul", { class: "tournament-tables" }, t.tables.map((table) => h("li", {},
-            app.tables[String(table)] ? h("a", { href: `#table/${table}` }, `${say("Tavolo", "Table")} ${table}`) : `${say("Tavolo", "Table")} ${table}`)))
+            `${say("Tavolo", "Table")} ${table} `,
+            mine.includes(String(table))
+              ? h("a", { href: `#table/${table}` }, say("il tuo", "yours"))
+              : h("button", { type: "button", class: "watch", "data-table": table, onclick: () => watch(table) }, say("Guarda", "Watch")))))
             : h("p", { class: "note" }, "–"))),
     ];
   }, {
@@ -390,6 +397,17 @@ function tournamentPage(id) {
       });
     },
   });
+}
+
+/** Watch a table as a spectator: the room sends its events, and no hole card. */
+async function watch(table) {
+  await ensureAccount();
+  await connect();
+  const id = String(table);
+  send({ type: "watch", table: id });
+  // The table is drawn once the room's snapshot of it has come.
+  for (let waited = 0; !app.tables[id] && waited < 50; waited++) await new Promise((r) => setTimeout(r, 100));
+  if (app.tables[id]) openTable(id);
 }
 
 // ------------------------------------------------------------- hand history
