@@ -272,6 +272,15 @@ class Person:
         return {"kind": kind}
 
 
+async def until(check: Any, seconds: float = 60.0) -> None:
+    """Wait until ``check()`` is true (an AssertionError after ``seconds``)."""
+    for _ in range(int(seconds / 0.05)):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the room never got there")
+
+
 def safe(legal: dict[str, Any]) -> str:
     """The action that is always allowed when offered: check, call, stand pat, muck, fold."""
     for kind in ("check", "call", "draw", "muck", "show", "fold"):

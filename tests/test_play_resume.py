@@ -20,7 +20,7 @@ from mazziere.game.core import Action
 from mazziere.room.cash import CashSettings, CashTable
 from mazziere.room.clock import ManualClock
 from mazziere.room.structure import Stakes
-from tests.play_room import Person, Room, running_room
+from tests.play_room import Person, Room, running_room, until
 
 
 def passive(person: Person, turn: dict[str, Any]) -> dict[str, Any]:
@@ -39,14 +39,6 @@ class Script:
             return False
         self.left -= 1
         return passive(person, turn)
-
-
-async def until(check: Any, seconds: float = 60.0) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if check():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("the room never got there")
 
 
 def pending_turn(person: Person, table: str) -> dict[str, Any] | None:

@@ -16,6 +16,7 @@ from mazziere.game.italian import Discarded, ItalianHand
 from mazziere.history import phh
 from mazziere.history.holdem import to_phh
 from mazziere.history.phh_italian import dumps_italian
+from mazziere.room.structure import Stakes
 from mazziere.server.app import create_app
 from mazziere.server.settings import Settings
 from mazziere.server.storage import ledger, seating
@@ -142,8 +143,7 @@ def test_the_host_pauses_resumes_and_changes_the_stakes(app_client: TestClient) 
         "invito 20",
         "invito 50",
     )
-    taken = on_app(app_client, lambda s: seating.take_next_stakes(s, table["id"]))
-    assert taken.ante == 50
+    on_app(app_client, lambda s: seating.stakes_taken(s, table["id"], Stakes(ante=50)))
     after = host.get(f"/api/invites/{table['invite_code']}").json()
     assert (after["stakes"]["label"], after["next_stakes"]) == ("invito 50", None)
 

@@ -365,4 +365,61 @@ def test_the_pause_between_hands_counts_from_when_the_end_was_announced() -> Non
         assert len(gaps) >= 2
         assert min(gaps) >= pause - 0.05, gaps
 
+
+def test_a_hosts_controls_are_commands_of_the_table_and_rebuild() -> None:
+    from dataclasses import replace
+
+    from mazziere.server.tables import HostControls, SyncControls
+
+    async def scenario() -> None:
+        store = MemoryStore({1: 10_000, 2: 10_000, 3: 10_000})
+        store.approved[1] = {2}  # the host (1) approved bruno (2), not carla (3)
+        home = config("holdem", host_id=1)
+        bus = LocalBus()
+        first = TableTask(home, store, bus, bot_seconds=0.0)
+        await first.rebuild()
+        first.start()
+        anna, bruno, carla = Inbox("anna"), Inbox("bruno"), Inbox("carla")
+        await first.submit(Player(3, "carla"), p.Sit(table="1", buy_in=500), carla)
+        assert "approved" in carla.last("error")["message"]
+        await first.submit(BRUNO, p.Sit(table="1", buy_in=500, seat=5), bruno)
+        await first.submit(BRUNO, p.SitOut(table="1"), bruno)  # the bots play on their own
+        await first.submit(BRUNO, p.AddBots(table="1", count=1), bruno)
+        assert bruno.last("error")["code"] == "refused"  # only the host calls bots here
+        # The host changes the stakes: the first deal (once the bots sit) takes them.
+        new = Stakes(small_blind=10, big_blind=20)
+        store.host_controls[1] = HostControls(paused=False, stakes=new)
+        await first.submit(None, SyncControls(), None)
+        told = bruno.last("table_state")
+        assert told["next_stakes"] == {"small_blind": 10, "big_blind": 20, "ante": 0}
+        await first.submit(ANNA, p.AddBots(table="1", count=1, kind="strong"), anna)
+        assert anna.last("ack")["of"] == "add_bots"  # the host, not even seated
+        await first.submit(ANNA, p.AddBots(table="1", count=1, kind="basic"), anna)
+        await until(lambda: bruno.last("table_state")["next_stakes"] is None)
+        assert first.table.current_stakes() == new
+        start = next(m for m in bruno.of_type("record") if m["record"]["type"] == "start")
+        assert max(start["record"]["setup"]["blinds"]) == 20
+        taken = [b.stakes for b in store.batches[1] if b.stakes is not None]
+        assert taken == [new]  # the table row takes them in the deal's transaction
+        # The pause: the hand playing is played out, then nothing is dealt.
+        store.host_controls[1] = HostControls(paused=True, stakes=new)
+        await first.submit(None, SyncControls(), None)
+        assert bruno.last("table_state")["paused"] is True
+        await until(lambda: not first.table.in_hand)
+        dealt = first.table.hand_number
+        await asyncio.sleep(0.2)
+        assert first.table.hand_number == dealt
+        bot = next(name for name in first.seated if name.startswith("bot-"))  # one is left
+        await first.submit(BRUNO, p.RemoveBot(table="1", name=bot), bruno)
+        assert bruno.last("error")["code"] == "refused"
+        await first.submit(ANNA, p.RemoveBot(table="1", name=bot), anna)
+        assert bot not in first.seated  # between hands: at once
+        await first.stop()
+        # Rebuilt from a row that has the new stakes: the table began with the old ones.
+        second = TableTask(replace(home, stakes=new), store, bus)
+        await second.rebuild()
+        assert (second.paused, second.seq, second.action_id) == (True, first.seq, first.action_id)
+        assert second.table.view("bruno") == first.table.view("bruno")
+        assert second.table.current_stakes() == new
+
     asyncio.run(scenario())

@@ -5,16 +5,20 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from argon2 import PasswordHasher
 from fastapi import Request
+from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.server.security import LoginLimiter
 from mazziere.server.settings import Settings
 from mazziere.server.storage import Database
 from mazziere.server.storage.models import utc_now
+
+if TYPE_CHECKING:
+    from mazziere.server.tables import Player
 
 __all__ = ["RoomContext", "TableWatcher", "database_session", "room_context"]
 
@@ -29,9 +33,18 @@ class TableWatcher(Protocol):
 
     async def tournament_changed(self, tournament_id: int) -> None: ...
 
+    async def tell(
+        self, table_id: int, player: Player, message: BaseModel
+    ) -> dict[str, Any] | None: ...
+
 
 class _NobodyWatches:
     async def table_changed(self, table_id: int) -> None:
+        return None
+
+    async def tell(
+        self, table_id: int, player: Player, message: BaseModel
+    ) -> dict[str, Any] | None:
         return None
 
     async def tournament_changed(self, tournament_id: int) -> None:

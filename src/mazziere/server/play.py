@@ -11,9 +11,11 @@ what they stored is the room.
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, FastAPI, WebSocket
 from pydantic import BaseModel
@@ -32,7 +34,13 @@ from mazziere.server.storage.models import (
     TournamentStanding,
 )
 from mazziere.server.table_store import DatabaseTableStore
-from mazziere.server.tables import Player, TableConfig, TableService, TournamentConfig
+from mazziere.server.tables import (
+    Player,
+    SyncControls,
+    TableConfig,
+    TableService,
+    TournamentConfig,
+)
 from mazziere.server.ws import Play
 
 __all__ = ["TableWatcher", "router", "table_config", "table_service"]
@@ -84,6 +92,7 @@ def table_config(row: RoomTable, *, next_hand_seconds: float = 2.0) -> TableConf
         time_bank_seconds=float(row.time_bank_seconds),
         bots_allowed=row.bots_allowed,
         next_hand_seconds=next_hand_seconds,
+        host_id=row.host_id if row.private else None,
     )
 
 
@@ -99,14 +108,33 @@ class TableWatcher:
         return float(getattr(self.room.settings, "next_hand_seconds", 2.0))
 
     async def table_changed(self, table_id: int) -> None:
-        """A new table opens its task (changes to a running one wait for a later stage)."""
-        if str(table_id) in self.service.tasks:
+        """A new table opens its task; a running one takes its host's controls again (a
+        pause, a resume, a stakes change: stored commands of the table)."""
+        running = self.service.tasks.get(str(table_id))
+        if running is not None:
+            with contextlib.suppress(RuntimeError):  # stopping: it reads them when rebuilt
+                await running.submit(None, SyncControls(), None)
             return
         async with self.room.db.session() as session:
             row = await session.get(RoomTable, table_id)
             of_tournaments = await _tournament_tables(session)
         if row is not None and row.state != "closed" and row.id not in of_tournaments:
             await self.service.open(table_config(row, next_hand_seconds=self._pause))
+
+    async def tell(
+        self, table_id: int, player: Player, message: BaseModel
+    ) -> dict[str, Any] | None:
+        """Hand ``message`` to the table as ``player`` sent it (the host's REST calls for
+        bots); the table's reply (``ack`` or ``error``), or ``None`` if it is not running."""
+        running = self.service.tasks.get(str(table_id))
+        if running is None:
+            return None
+        reply = _Reply(player.name)
+        try:
+            await running.submit(player, message, reply)
+        except RuntimeError:
+            return None
+        return reply.answer
 
     async def tournament_changed(self, tournament_id: int) -> None:
         """A sit & go that filled starts: its table, its task, its first hand."""
@@ -172,6 +200,23 @@ class TableWatcher:
             players=tuple((a.id, a.display_name) for a in accounts),
             next_hand_seconds=self._pause,
         )
+
+
+class _Reply:
+    """The outbox of a REST call that speaks to a table: keeps the table's answer."""
+
+    def __init__(self, player: str) -> None:
+        self._player = player
+        self.answer: dict[str, Any] | None = None
+
+    @property
+    def player(self) -> str | None:
+        return self._player
+
+    def offer(self, text: str) -> None:
+        message = json.loads(text)
+        if message.get("type") in ("ack", "error"):
+            self.answer = message
 
 
 async def _tournament_tables(session: object) -> set[int]:

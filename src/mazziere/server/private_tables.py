@@ -4,15 +4,18 @@ The host creates the table (rules, stakes, seats, time limits, bots or not)
 and shares its invite code or link; friends ask to sit through it and the
 host approves or refuses them (a table can also take everyone who asks).
 The host pauses and resumes the table, changes the stakes (from the next
-hand) and sees each player's buy-ins, cash-outs and result at any time.
-Sitting down, buying in and adding bots happen at the table itself (the
-WebSocket protocol), which asks :mod:`mazziere.server.storage.seating` who
-may sit.
+hand), calls bots and sends them away, and sees each player's buy-ins,
+cash-outs and result at any time.  Sitting down and buying in happen at the
+table itself (the WebSocket protocol), which asks
+:mod:`mazziere.server.storage.seating` who may sit; the running table task
+takes the host's pause and stakes as commands of its own (stored, replayed
+after a restart), told by the lobby's watcher.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,12 +24,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.room.errors import RoomError
 from mazziere.room.structure import Stakes
+from mazziere.server import protocol as p
 from mazziere.server.accounts import DbSession, LoggedIn, Room
 from mazziere.server.errors import ApiError, RowId
 from mazziere.server.lobby import StakesOut, TableOut, check_rules, stakes_out, table_out
 from mazziere.server.storage import ledger
 from mazziere.server.storage import lobby as store
 from mazziere.server.storage.models import Account, LedgerEntry, RoomTable, Seat, SeatRequest
+from mazziere.server.tables import Player
 
 __all__ = ["router"]
 
@@ -106,11 +111,32 @@ class SettleUpLine(BaseModel):
 
 
 class SettleUpOut(BaseModel):
-    """Who owes whom: every player's result; the results and the rake add up to zero."""
+    """Who owes whom: every player's result.  The players' and the bots' results, the rake
+    and the chips in the pot add up to zero."""
 
     table_id: int
     players: list[SettleUpLine]
     rake: int
+    bots: SettleUpLine | None = Field(
+        default=None, description="Every bot that sat, as one line (player 'bots')."
+    )
+    in_pot: int = Field(
+        default=0, description="Chips in the hand being played or in a pot carried over."
+    )
+
+
+class BotsIn(_Strict):
+    """Bots the host calls to the table's empty seats."""
+
+    count: int = Field(ge=1, le=9)
+    kind: Literal["basic", "random", "strong"] = "basic"
+
+
+class TableAnswer(BaseModel):
+    """What the table did with the host's call (``ack``: stored and announced)."""
+
+    type: str
+    of: str | None = None
 
 
 def _stakes(given: StakesIn) -> Stakes:
@@ -388,6 +414,41 @@ async def change_stakes(
     return out
 
 
+async def _tell_table(
+    db: AsyncSession, room: Room, table_id: int, viewer: LoggedIn, message: BaseModel
+) -> TableAnswer:
+    """Hand the host's call to the running table; its refusal is a 409 with its code."""
+    await _hosted(db, table_id, viewer.account.id)
+    await db.commit()  # the row lock is not held while the table works
+    host = Player(viewer.account.id, viewer.account.display_name)
+    answer: dict[str, Any] | None = await room.watcher.tell(table_id, host, message)
+    if answer is None:
+        raise ApiError(409, "table_not_running", "the table is not running")
+    if answer["type"] == "error":
+        raise ApiError(409, str(answer["code"]), str(answer["message"]))
+    return TableAnswer(type=answer["type"], of=answer.get("of"))
+
+
+@router.post("/private-tables/{table_id}/bots", summary="Call bots to the empty seats (host)")
+async def add_bots(
+    table_id: RowId, given: BotsIn, db: DbSession, room: Room, viewer: LoggedIn
+) -> TableAnswer:
+    """Each bot buys in for the table's maximum from the room's grants."""
+    message = p.AddBots(table=str(table_id), count=given.count, kind=given.kind)
+    return await _tell_table(db, room, table_id, viewer, message)
+
+
+@router.delete("/private-tables/{table_id}/bots/{name}", summary="Send a bot away (host)")
+async def remove_bot(
+    table_id: RowId, name: str, db: DbSession, room: Room, viewer: LoggedIn
+) -> TableAnswer:
+    """The bot leaves between hands (at once if no hand is playing); its chips go back."""
+    if not 0 < len(name) <= 40:
+        raise ApiError(422, "invalid_input", "a bot's name has 1 to 40 characters")
+    message = p.RemoveBot(table=str(table_id), name=name)
+    return await _tell_table(db, room, table_id, viewer, message)
+
+
 @router.get("/private-tables/{table_id}/settle-up", summary="Each player's buy-ins and result")
 async def settle_up(table_id: RowId, db: DbSession, viewer: LoggedIn) -> SettleUpOut:
     """For the host and every player who sat: bought in, cashed out, chips now, result."""
@@ -395,23 +456,24 @@ async def settle_up(table_id: RowId, db: DbSession, viewer: LoggedIn) -> SettleU
     if table is None or not table.private:
         raise ApiError(404, "no_such_table", f"there is no private table {table_id}")
     table_account = await ledger.ledger_account(db, ledger.table_key(table.id))
+    # Bots are the key 0 (no account has it).
     bought: dict[int, int] = {}
     cashed: dict[int, int] = {}
     rake = 0
     for entry in await db.scalars(select(LedgerEntry).where(LedgerEntry.table_id == table.id)):
+        who = entry.account_id or 0
         if entry.kind == ledger.Kind.RAKE:
             rake += entry.amount
-        elif entry.account_id is None:
-            continue
         elif entry.to_id == table_account.id:
-            bought[entry.account_id] = bought.get(entry.account_id, 0) + entry.amount
+            bought[who] = bought.get(who, 0) + entry.amount
         elif entry.from_id == table_account.id:
-            cashed[entry.account_id] = cashed.get(entry.account_id, 0) + entry.amount
-    stacks = {
-        seat.account_id: seat.stack
-        for seat in await db.scalars(select(Seat).where(Seat.table_id == table.id))
-        if seat.account_id is not None
-    }
+            cashed[who] = cashed.get(who, 0) + entry.amount
+    stacks: dict[int, int] = {}
+    for seat in await db.scalars(select(Seat).where(Seat.table_id == table.id)):
+        who = seat.account_id or 0
+        stacks[who] = stacks.get(who, 0) + seat.stack
+    on_table = await ledger.balance(db, ledger.table_key(table.id))
+    bots = _settle_line("bots", bought.pop(0, 0), cashed.pop(0, 0), stacks.pop(0, 0))
     players = sorted(set(bought) | set(cashed) | set(stacks))
     me = viewer.account.id
     if me != table.host_id and me not in players:
@@ -420,16 +482,28 @@ async def settle_up(table_id: RowId, db: DbSession, viewer: LoggedIn) -> SettleU
     for account_id in players:
         account = await db.get(Account, account_id)
         assert account is not None
-        line_in, line_out, stack = (
-            bought.get(account_id, 0), cashed.get(account_id, 0), stacks.get(account_id, 0),
-        )  # fmt: skip
         lines.append(
-            SettleUpLine(
-                player=account.display_name,
-                bought_in=line_in,
-                cashed_out=line_out,
-                stack=stack,
-                result=line_out + stack - line_in,
+            _settle_line(
+                account.display_name,
+                bought.get(account_id, 0),
+                cashed.get(account_id, 0),
+                stacks.get(account_id, 0),
             )
         )
-    return SettleUpOut(table_id=table.id, players=lines, rake=rake)
+    return SettleUpOut(
+        table_id=table.id,
+        players=lines,
+        rake=rake,
+        bots=bots if bots.bought_in else None,
+        in_pot=on_table - sum(line.stack for line in [*lines, bots]),
+    )
+
+
+def _settle_line(player: str, bought_in: int, cashed_out: int, stack: int) -> SettleUpLine:
+    return SettleUpLine(
+        player=player,
+        bought_in=bought_in,
+        cashed_out=cashed_out,
+        stack=stack,
+        result=cashed_out + stack - bought_in,
+    )

@@ -50,6 +50,7 @@ __all__ = [
     "Ping",
     "Pong",
     "ProtocolError",
+    "RemoveBot",
     "Resume",
     "SeatsChanged",
     "ServerMessage",
@@ -57,6 +58,7 @@ __all__ = [
     "SitIn",
     "SitOut",
     "Snapshot",
+    "TableState",
     "TopUp",
     "Turn",
     "Unwatch",
@@ -225,12 +227,24 @@ class Chat(_Message):
 
 
 class AddBots(_Message):
-    """Fill empty seats of a table with bots (lobby tables allow it to anyone seated)."""
+    """Fill empty seats of a table with bots: anyone seated at a lobby table, only the host
+    at a private table (seated or not)."""
 
     type: Literal["add_bots"] = "add_bots"
     table: TableId
     count: int = Field(ge=1, le=9)
-    kind: Literal["basic", "random"] = "basic"
+    kind: Literal["basic", "random", "strong"] = Field(
+        default="basic", description="The bots of mazziere.bots: basic, random or strong."
+    )
+
+
+class RemoveBot(_Message):
+    """A private table's host sends a bot away: it leaves between hands (at once if no hand
+    is playing), its chips cashed out."""
+
+    type: Literal["remove_bot"] = "remove_bot"
+    table: TableId
+    name: str = Field(min_length=1, max_length=40)
 
 
 class Ping(_Message):
@@ -253,6 +267,7 @@ ClientMessage = Annotated[
     | Leave
     | Chat
     | AddBots
+    | RemoveBot
     | Ping,
     Field(discriminator="type"),
 ]
@@ -320,6 +335,10 @@ class Snapshot(_Event):
     type: Literal["snapshot"] = "snapshot"
     state: dict[str, Any] = Field(description="The room table's view for this viewer.")
     turn: Turn | None = None
+    paused: bool = Field(default=False, description="The host paused the table.")
+    next_stakes: dict[str, int] | None = Field(
+        default=None, description="The host's stakes change, taken by the next hand."
+    )
 
 
 class SeatsChanged(_Event):
@@ -370,6 +389,16 @@ class OfferMade(_Event):
     seconds: float
 
 
+class TableState(_Event):
+    """The host paused or resumed the table or changed its stakes: a paused table deals no
+    new hand (the one playing is played out); ``next_stakes`` are taken by the next deal."""
+
+    type: Literal["table_state"] = "table_state"
+    paused: bool
+    stakes: dict[str, int]
+    next_stakes: dict[str, int] | None = None
+
+
 class ChatSaid(_Event):
     """A chat line at the table."""
 
@@ -390,6 +419,7 @@ ServerMessage = Annotated[
     | Turn
     | HandEnded
     | OfferMade
+    | TableState
     | ChatSaid,
     Field(discriminator="type"),
 ]

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from sqlalchemy import delete, func, insert, select
 
-from mazziere.server.storage import Database
+from mazziere.room.structure import Stakes
+from mazziere.server.storage import Database, seating
 from mazziere.server.storage import ledger as db_ledger
 from mazziere.server.storage.models import (
     Hand,
@@ -25,7 +26,7 @@ from mazziere.server.storage.models import (
     TournamentStanding,
     utc_now,
 )
-from mazziere.server.tables import Batch, StoredCommand, TableStore
+from mazziere.server.tables import Batch, HostControls, StoredCommand, TableStore
 
 __all__ = ["DatabaseTableStore"]
 
@@ -54,6 +55,24 @@ class DatabaseTableStore(TableStore):
         """The balance of the player's wallet."""
         async with self.db.session() as session:
             return await db_ledger.balance(session, db_ledger.wallet_key(account_id))
+
+    async def sit_refusal(self, table_id: int, account_id: int) -> tuple[str, str] | None:
+        """:func:`mazziere.server.storage.seating.sit_refusal`."""
+        async with self.db.session() as session:
+            return await seating.sit_refusal(session, table_id, account_id)
+
+    async def controls(self, table_id: int) -> HostControls | None:
+        """A private table's pause and wanted stakes, as its host set them."""
+        async with self.db.session() as session:
+            row = await session.get(RoomTable, table_id)
+            if row is None or not row.private:
+                return None
+            wanted = row.next_stakes or {
+                "small_blind": row.small_blind,
+                "big_blind": row.big_blind,
+                "ante": row.ante,
+            }
+            return HostControls(paused=row.state == "paused", stakes=Stakes(**wanted))
 
     async def commit(self, table_id: int, batch: Batch) -> None:
         """Write the batch in one transaction (or nothing, raising)."""
@@ -144,6 +163,10 @@ class DatabaseTableStore(TableStore):
                 await self._seats(session, table_id, batch)
             if batch.standings is not None:
                 await self._standings(session, table_id, batch.standings)
+            if batch.stakes is not None:
+                await seating.stakes_taken(session, table_id, batch.stakes)
+            if command.kind == "sit" and command.data.get("account") is not None:
+                await seating.leave_waiting_list(session, table_id, int(command.data["account"]))
             await session.commit()
         self._next[table_id] = seq + 1
 

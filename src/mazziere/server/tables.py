@@ -33,12 +33,12 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel
 
-from mazziere.bots.base import Bot, Situation, make_bot
+from mazziere.bots.base import Bot, Situation, check_or_fold, make_bot
 from mazziere.cards import Card, parse_cards
 from mazziere.fair import BUTTON_LABEL, FairRandom, commitment, deck_order, new_seed
 from mazziere.game.core import Action, ActionKind, IllegalActionError
@@ -59,6 +59,7 @@ __all__ = [
     "Batch",
     "HandEnd",
     "HandStart",
+    "HostControls",
     "MemoryStore",
     "Move",
     "Player",
@@ -176,6 +177,17 @@ class Batch:
     seats: list[dict[str, Any]] | None = None
     """The seats as they are after the command, when they changed (name, seat, stack,
     status, account, bot)."""
+    stakes: Stakes | None = None
+    """The stakes a deal took from the host's change (the table row's stakes from now on)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HostControls:
+    """What a private table's host set over REST: paused or not, the stakes wanted (the
+    pending change if there is one)."""
+
+    paused: bool
+    stakes: Stakes
 
 
 class TableStore(abc.ABC):
@@ -194,6 +206,14 @@ class TableStore(abc.ABC):
     async def wallet(self, account_id: int) -> int:
         """The player's balance (to refuse a buy-in they cannot pay before trying)."""
 
+    async def sit_refusal(self, table_id: int, account_id: int) -> tuple[str, str] | None:
+        """Why the player may not sit at the table now (code, message); ``None``: they may."""
+        return None
+
+    async def controls(self, table_id: int) -> HostControls | None:
+        """What the table's host set (``None``: a table without a host's controls)."""
+        return None
+
 
 class MemoryStore(TableStore):
     """Commands kept in a dictionary: for tests and for tables nobody needs to resume."""
@@ -202,6 +222,20 @@ class MemoryStore(TableStore):
         self.commands: dict[int, list[StoredCommand]] = {}
         self.batches: dict[int, list[Batch]] = {}
         self.wallets: dict[int, int] = dict(wallets or {})
+        self.host_controls: dict[int, HostControls] = {}
+        self.approved: dict[int, set[int]] = {}
+        """Private tables (by id): the accounts that may sit (absent: anyone may)."""
+
+    async def sit_refusal(self, table_id: int, account_id: int) -> tuple[str, str] | None:
+        """Refused where the table has a list of approved players without this one."""
+        approved = self.approved.get(table_id)
+        if approved is not None and account_id not in approved:
+            return "not_approved", "the host has not approved you at this table"
+        return None
+
+    async def controls(self, table_id: int) -> HostControls | None:
+        """What a test set as the host."""
+        return self.host_controls.get(table_id)
 
     async def load(self, table_id: int) -> list[StoredCommand]:
         """The commands stored so far."""
@@ -248,6 +282,8 @@ class TableConfig:
     hints_allowed: bool = False
     """Hints for learners for everyone seated (a private table's host allows them); without
     it, only a player whose every opponent is a bot may have them (:mod:`.hints`)."""
+    host_id: int | None = None
+    """A private table's host: the only one who adds and removes bots there."""
 
     def settings(self) -> CashSettings:
         """The room's settings for this table."""
@@ -305,6 +341,13 @@ class _Seated:
     name: str
     account_id: int | None
     bot: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SyncControls:
+    """Not a client's message: the service asks the task to read its host's controls again."""
+
+    type: str = "sync_controls"
 
 
 @dataclass(slots=True)
@@ -395,6 +438,12 @@ class TableTask:
         # A tournament's registrations were paid through the lobby: not mirrored again.
         self._money_seen = len(self.tournament.money) if self.tournament is not None else 0
         self._standings_stored = False
+        self.paused = False
+        """The host paused the table: no new hand is dealt (the one playing goes on)."""
+        self.next_stakes: Stakes | None = None
+        """The host's stakes change, taken by the next deal."""
+        self._stakes_taken: Stakes | None = None
+        self._controls_shown = self._controls()
         self._replaying = False
         self._idle = False
         """A tick found nothing to deal: wait for a command (or an offer's deadline)."""
@@ -409,6 +458,10 @@ class TableTask:
             if not commands or commands[0].kind != "start":
                 raise ValueError(f"tournament table {self.id} has no start stored")
             start_seed = bytes.fromhex(str(commands[0].data["seed"]))
+        changed = next((c for c in commands if c.kind == "stakes"), None)
+        if changed is not None and isinstance(self.config, TableConfig):
+            # The row has the stakes now; the table began with those of before the change.
+            self.config = replace(self.config, stakes=Stakes(**changed.data["from"]))
         self._fresh(start_seed)
         self._replaying = True
         try:
@@ -517,7 +570,7 @@ class TableTask:
 
     def _dealable(self) -> bool:
         """Whether a tick could deal: no hand playing and two players who could play."""
-        if self.table.in_hand:
+        if self.table.in_hand or self.paused:
             return False
         if self.tournament is not None:
             return self.tournament.state is TournamentState.RUNNING
@@ -566,12 +619,21 @@ class TableTask:
             decision.legal,
             big,
         )
-        return bot.act(situation)
+        try:
+            return bot.act(situation)
+        except Exception:
+            # A bot's bug must not hold the table (the turn would fail again on every
+            # rebuild): it checks, or folds, and the log says why.
+            log.exception("table %s: bot %s failed; it checks or folds", self.id, name)
+            return check_or_fold(decision.legal)
 
     # ---------------------------------------------------------- the messages
 
     async def _handle(self, request: _Request) -> None:
         message = request.message
+        if isinstance(message, SyncControls):
+            await self._sync_controls()
+            return
         if isinstance(message, p.Watch | p.Resume):
             if request.outbox is not None:
                 self.bus.follow(self.id, request.outbox)
@@ -606,6 +668,11 @@ class TableTask:
                         p.ErrorCode.REFUSED, f"your balance cannot pay {amount}", of=message.type
                     ),
                 )
+                return
+        if command.kind == "sit" and request.player is not None:
+            refusal = await self.store.sit_refusal(self.table_id, request.player.account_id)
+            if refusal is not None:
+                self._reply(request, self._error(p.ErrorCode.REFUSED, refusal[1], of=message.type))
                 return
         if command.kind == "sit" and request.outbox is not None:
             self.bus.follow(self.id, request.outbox)  # from the first event of the seat on
@@ -646,18 +713,8 @@ class TableTask:
                 "bot": None,
             }
             return StoredCommand("sit", now, data)
-        if isinstance(message, p.AddBots):
-            assert isinstance(self.config, TableConfig)
-            if not self.config.bots_allowed:
-                raise _RefusedError(p.ErrorCode.REFUSED, "this table has no bots")
-            if name not in self.seated:
-                raise _RefusedError(p.ErrorCode.NOT_SEATED, "sit down first to call bots")
-            empty = self.table.empty_seats()
-            if len(empty) < message.count:
-                raise _RefusedError(p.ErrorCode.REFUSED, f"only {len(empty)} seats are free")
-            return StoredCommand(
-                "bots", now, {"seats": empty[: message.count], "kind": message.kind}
-            )
+        if isinstance(message, p.AddBots | p.RemoveBot):
+            return self._bots_command(player, message, now)
         if name not in self.seated:
             raise _RefusedError(p.ErrorCode.NOT_SEATED, f"{name} has no seat at table {self.id}")
         if isinstance(message, p.Act):
@@ -682,6 +739,52 @@ class TableTask:
         if isinstance(message, p.Chat):
             return StoredCommand("chat", now, {"name": name, "text": message.text})
         raise _RefusedError(p.ErrorCode.UNKNOWN_TYPE, f"{message.type} is not for a table")
+
+    def _bots_command(
+        self, player: Player, message: p.AddBots | p.RemoveBot, now: float
+    ) -> StoredCommand:
+        """Bots called or sent away: by anyone seated at a lobby table, by the host alone
+        at a private table (seated or not); only a host sends a bot away."""
+        config = self.config
+        assert isinstance(config, TableConfig)
+        if config.host_id is not None and player.account_id != config.host_id:
+            raise _RefusedError(p.ErrorCode.REFUSED, "only the table's host calls bots here")
+        if isinstance(message, p.RemoveBot):
+            seated = self.seated.get(message.name)
+            if config.host_id is None:
+                raise _RefusedError(
+                    p.ErrorCode.REFUSED, "only a private table's host sends bots away"
+                )
+            if seated is None or seated.bot is None:
+                raise _RefusedError(p.ErrorCode.REFUSED, f"no bot {message.name!r} sits here")
+            return StoredCommand("leave", now, {"name": message.name})
+        if not config.bots_allowed:
+            raise _RefusedError(p.ErrorCode.REFUSED, "this table has no bots")
+        if config.host_id is None and player.name not in self.seated:
+            raise _RefusedError(p.ErrorCode.NOT_SEATED, "sit down first to call bots")
+        empty = self.table.empty_seats()
+        if len(empty) < message.count:
+            raise _RefusedError(p.ErrorCode.REFUSED, f"only {len(empty)} seats are free")
+        return StoredCommand("bots", now, {"seats": empty[: message.count], "kind": message.kind})
+
+    async def _sync_controls(self) -> None:
+        """Take what the host set over REST as stored commands: a pause or a resume (the
+        hand playing goes on), a stakes change (taken by the next deal)."""
+        controls = await self.store.controls(self.table_id)
+        if controls is None or self.tournament is not None:
+            return
+        if controls.paused != self.paused:
+            await self._run(
+                StoredCommand("pause" if controls.paused else "resume", self.clock.now(), {})
+            )
+        assert isinstance(self.table, CashTable)
+        wanted = controls.stakes
+        pending = self.next_stakes or self.table.settings.stakes
+        if wanted != pending:
+            # "from": the stakes until now, so that a rebuild starts from the table's first
+            # stakes (the table row has the latest).
+            data = {**_stakes_data(wanted), "from": _stakes_data(self.table.settings.stakes)}
+            await self._run(StoredCommand("stakes", self.clock.now(), data))
 
     def _act_command(self, name: str, message: p.Act, now: float) -> StoredCommand | None:
         if self.applied.get(name) == message.action_id:
@@ -737,13 +840,19 @@ class TableTask:
                 self.applied[name] = int(data["action_id"])
             elif kind == "tick":
                 table.advance()
-                if not table.in_hand:
+                if not table.in_hand and not self.paused:
                     self._tick_seed = bytes.fromhex(str(data["seed"]))
                     self.rng.restart(self._tick_seed, BUTTON_LABEL)
                     if self.tournament is not None:
                         self.tournament.start_hands()
                     else:
+                        self._take_stakes()
                         table.start_hand()
+            elif kind in ("pause", "resume"):
+                self.paused = kind == "pause"
+            elif kind == "stakes" and isinstance(table, CashTable):
+                wanted = Stakes(**{k: int(data[k]) for k in ("small_blind", "big_blind", "ante")})
+                self.next_stakes = None if wanted == table.settings.stakes else wanted
             elif kind == "answer":
                 table.answer(name, bool(data["accept"]))
             elif kind == "sit_out":
@@ -760,6 +869,19 @@ class TableTask:
             raise _RefusedError(
                 p.ErrorCode.ILLEGAL_ACTION if kind == "act" else p.ErrorCode.REFUSED, str(error)
             ) from None
+
+    def _take_stakes(self) -> None:
+        """Between hands: the host's stakes change becomes the table's."""
+        table = self.table
+        assert isinstance(table, CashTable)
+        if self.next_stakes is not None:
+            table.settings = replace(table.settings, stakes=self.next_stakes)
+            self._stakes_taken = self.next_stakes
+            self.next_stakes = None
+
+    def _controls(self) -> tuple[bool, Stakes, Stakes | None]:
+        """What the players are told of the host's controls: paused, stakes, next stakes."""
+        return (self.paused, self.table.current_stakes(), self.next_stakes)
 
     def _apply_cash(self, table: CashTable, kind: str, name: str, data: dict[str, Any]) -> None:
         """The commands only a cash table has: seats, bots, money, the invito option."""
@@ -820,6 +942,7 @@ class TableTask:
         events: list[TableEvent] = []
         table = self.table
         self._mirror_ledger(batch)
+        batch.stakes, self._stakes_taken = self._stakes_taken, None
         hand = table.hand
         names = list(table.plan.seats) if table.plan is not None else []
         if command.kind == "chat":
@@ -930,6 +1053,10 @@ class TableTask:
                     )
                 )
             )
+        controls = self._controls()
+        if controls != self._controls_shown and self.tournament is None:
+            self._controls_shown = controls
+            events.append(self._event(self._state_event()))
         for name in list(self.seated):
             if not table.is_seated(name):
                 self.seated.pop(name)
@@ -956,6 +1083,16 @@ class TableTask:
         if turn is not None:
             events.append(turn)
         return events
+
+    def _state_event(self) -> p.TableState:
+        paused, stakes, following = self._controls()
+        return p.TableState(
+            table=self.id,
+            seq=self._next_seq(),
+            paused=paused,
+            stakes=_stakes_data(stakes),
+            next_stakes=None if following is None else _stakes_data(following),
+        )
 
     def _turn_event(self) -> TableEvent | None:
         """A new decision: its turn id, announced (what they may do only to the player)."""
@@ -1088,7 +1225,15 @@ class TableTask:
         if self._turn is not None:
             public, mine = self._turn
             turn = mine if player == public.name else public
-        return p.Snapshot(table=self.id, seq=max(self.seq, 1), state=state, turn=turn)
+        following = self.next_stakes
+        return p.Snapshot(
+            table=self.id,
+            seq=max(self.seq, 1),
+            state=state,
+            turn=turn,
+            paused=self.paused,
+            next_stakes=None if following is None else _stakes_data(following),
+        )
 
     # ---------------------------------------------------------- connections
 
@@ -1101,6 +1246,10 @@ class TableTask:
         """The player is back."""
         if self.table.is_seated(name):
             self.table.reconnect(name)
+
+
+def _stakes_data(stakes: Stakes) -> dict[str, int]:
+    return {"small_blind": stakes.small_blind, "big_blind": stakes.big_blind, "ante": stakes.ante}
 
 
 def _action_data(action: Action) -> dict[str, Any]:
@@ -1155,6 +1304,9 @@ class TableService:
         await task.rebuild()
         self.tasks[task.id] = task
         task.start()
+        if isinstance(config, TableConfig):
+            # What the host set while the table was not running (or a call that failed).
+            await task.submit(None, SyncControls(), None)
         return task
 
     def find(self, table: str) -> TableTask:

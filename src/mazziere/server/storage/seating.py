@@ -1,9 +1,10 @@
 """Who may sit at a table, the waiting list, and a private table's pending stakes.
 
 The table service asks :func:`sit_refusal` before it seats a player, calls
-:func:`seated` once it has, and :func:`take_next_stakes` before each deal;
-the lobby's REST calls write what these read (approvals, the waiting list,
-the host's stakes change).
+:func:`leave_waiting_list` once it has (in the transaction of the seat), and
+:func:`stakes_taken` when a deal took the host's stakes change; the lobby's
+REST calls write what these read (approvals, the waiting list, the host's
+stakes change).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from mazziere.room.structure import Stakes
 from mazziere.server.storage.models import RoomTable, SeatRequest, WaitingEntry
 
-__all__ = ["leave_waiting_list", "sit_refusal", "take_next_stakes", "waiting_accounts"]
+__all__ = ["leave_waiting_list", "sit_refusal", "stakes_taken", "waiting_accounts"]
 
 
 async def waiting_accounts(session: AsyncSession, table_id: int) -> list[int]:
@@ -67,15 +68,18 @@ async def leave_waiting_list(session: AsyncSession, table_id: int, account_id: i
     )
 
 
-async def take_next_stakes(session: AsyncSession, table_id: int) -> Stakes | None:
-    """Apply the stakes change the host asked for, if any (between hands); the new stakes."""
+async def stakes_taken(session: AsyncSession, table_id: int, stakes: Stakes) -> None:
+    """A deal took ``stakes`` (the host's change): the table's stakes from now on.
+
+    The pending change is cleared only if it is the one taken: a change the host
+    asked for meanwhile stays pending, and the table takes it at its next deal.
+    """
     table = await session.get(RoomTable, table_id)
-    if table is None or table.next_stakes is None:
-        return None
-    stakes = Stakes(**table.next_stakes)
+    if table is None:
+        return
     table.small_blind, table.big_blind, table.ante = (
         stakes.small_blind, stakes.big_blind, stakes.ante,
     )  # fmt: skip
-    table.next_stakes = None
+    if table.next_stakes is not None and Stakes(**table.next_stakes) == stakes:
+        table.next_stakes = None
     await session.flush()
-    return stakes

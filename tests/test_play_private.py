@@ -1,0 +1,247 @@
+"""End-to-end, on SQLite and on PostgreSQL: a private table's host controls applied by the
+running table, over real WebSockets to the real server process.
+
+The host creates a home game that needs approval; a friend may sit only once approved, a
+stranger the host refused never.  The host calls bots (strong and random) over REST, changes
+the stakes (the hand playing keeps the old ones, the next one takes the new), pauses (the
+hand playing is played out, then nothing is dealt, and the pause holds across a restart of
+the server) and resumes, and sends the bots away (one while a hand may be playing: it leaves
+at the end of the hand; one while paused: at once, its chips cashed out).  The settle-up
+stays right throughout: every player's result is what their wallet gained or lost, and the
+results, the bots' line, the rake and the chips in the pot add up to zero.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from mazziere.server.settings import Settings
+from tests.play_room import Person, Room, until
+
+HOME_GAME = {
+    "name": "Da Carla",
+    "rules": "holdem",
+    "seats": 6,
+    "small_blind": 1,
+    "big_blind": 2,
+    "min_buy_in": 40,
+    "max_buy_in": 200,
+    "approval_required": True,
+}
+
+
+def passive(person: Person, turn: dict[str, Any]) -> dict[str, Any]:
+    """Check, call a small bet, fold to a big one (the people must not go broke: the table
+    plays heads-up at the end)."""
+    legal = turn["legal"]
+    kinds = legal["kinds"]
+    if "call" in kinds and legal["to_call"] > 8:
+        return {"kind": "fold"}
+    for kind in ("check", "call", "show"):
+        if kind in kinds:
+            return {"kind": kind}
+    return {"kind": kinds[0]}
+
+
+def wallet(person: Person) -> int:
+    balance: int = person.http.get("/api/wallet").json()["balance"]
+    return balance
+
+
+def refusals(person: Person, of: str) -> int:
+    return sum(1 for error in person.errors if error.get("of") == of)
+
+
+def started(person: Person, table: str, after_seq: int = 0) -> list[dict[str, Any]]:
+    return [m for m in person.seen("hand_started", table) if m["seq"] > after_seq]
+
+
+def ended_hands(person: Person, table: str) -> set[int]:
+    return {m["hand"] for m in person.seen("hand_ended", table)}
+
+
+def big_blind_of(person: Person, table: str, hand: int) -> int:
+    """The biggest blind posted in ``hand`` (from its start record)."""
+    for message in person.seen("record", table):
+        if message["hand"] == hand and message["record"]["type"] == "start":
+            blinds: list[int] = message["record"]["setup"]["blinds"]
+            return max(blinds)
+    raise AssertionError(f"no start record of hand {hand}")
+
+
+def settle_up(person: Person, path: str) -> dict[str, Any]:
+    settle: dict[str, Any] = person.http.get(f"{path}/settle-up").json()
+    bots = settle["bots"]["result"] if settle["bots"] else 0
+    total = sum(line["result"] for line in settle["players"]) + bots
+    assert total + settle["rake"] + settle["in_pot"] == 0, settle
+    return settle
+
+
+async def paused_and_still(people: list[Person], table: str, seq: int) -> None:
+    """The hand playing when the pause came has ended, and no hand starts after it."""
+    watcher = people[0]
+    await until(
+        lambda: all(m["hand"] in ended_hands(watcher, table) for m in started(watcher, table))
+    )
+    count = len(watcher.seen("hand_started", table))
+    await asyncio.sleep(1.0)  # the pause between hands is 0 s here: a hand would be dealt
+    assert len(watcher.seen("hand_started", table)) == count
+    assert not started(watcher, table, seq)
+
+
+async def reconnect(people: list[Person], table: str) -> None:
+    for person in people:
+        welcomed = len(person.seen("welcome"))
+        await person.disconnect()
+        await person.connect()
+        await until(lambda p=person, w=welcomed: len(p.seen("welcome")) > w)
+        snapshots = len(person.seen("snapshot", table))
+        await person.send(type="resume", table=table, last_seq=person.last_seq(table))
+        await until(lambda p=person, n=snapshots: len(p.seen("snapshot", table)) > n)
+
+
+async def host_controls(room: Room) -> None:
+    host, friend, stranger = Person(room, 41), Person(room, 42), Person(room, 43)
+    before = {p.name: wallet(p) for p in (host, friend)}
+    created = host.post("/api/private-tables", HOME_GAME)
+    assert created.status_code == 201, created.text
+    table = created.json()
+    tid, path, code = str(table["id"]), f"/api/private-tables/{table['id']}", table["invite_code"]
+    people = [host, friend]
+    for person in (host, friend, stranger):
+        await person.connect()
+
+    # Who sits: the host's approval.
+    await friend.send(type="sit", table=tid, buy_in=200)
+    await until(lambda: refusals(friend, "sit") == 1)
+    asked = friend.post(f"/api/invites/{code}/requests", {"buy_in": 200}).json()
+    pushy = stranger.post(f"/api/invites/{code}/requests", {"buy_in": 200}).json()
+    assert (asked["state"], pushy["state"]) == ("pending", "pending")
+    await friend.send(type="sit", table=tid, buy_in=200)  # the request waits for the host
+    await until(lambda: refusals(friend, "sit") == 2)
+    assert host.post(f"{path}/requests/{asked['id']}/approve").json()["state"] == "approved"
+    assert host.post(f"{path}/requests/{pushy['id']}/refuse").json()["state"] == "refused"
+    await stranger.send(type="sit", table=tid, buy_in=200)
+    await until(lambda: refusals(stranger, "sit") == 1)
+    assert "approved" in stranger.errors[-1]["message"]
+    for seat, person in enumerate(people, start=1):
+        person.plays.add(tid)
+        person.scripted[tid] = passive
+        await person.send(type="sit", table=tid, buy_in=200, seat=seat)
+    await until(lambda: {host.name, friend.name} <= seated(friend, tid))
+    assert refusals(friend, "sit") == 2
+
+    # Bots: called by the host alone.
+    for kind in ("strong", "random"):
+        called = host.post(f"{path}/bots", {"count": 1, "kind": kind})
+        assert called.status_code == 200 and called.json()["type"] == "ack", called.text
+    refused = friend.post(f"{path}/bots", {"count": 1})
+    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "not_the_host")
+    await friend.send(type="add_bots", table=tid, count=1, kind="basic")
+    await until(lambda: refusals(friend, "add_bots") == 1)
+    await until(lambda: len(ended_hands(friend, tid)) >= 3)
+
+    # The stakes: the next hand takes them.
+    changed = host.post(f"{path}/stakes", {"small_blind": 2, "big_blind": 4}).json()
+    assert changed["stakes"]["label"] != changed["next_stakes"]["label"]
+    await until(lambda: any(m["next_stakes"] for m in friend.seen("table_state", tid)))
+    told = next(m for m in friend.seen("table_state", tid) if m["next_stakes"])
+    assert told["next_stakes"] == {"small_blind": 2, "big_blind": 4, "ante": 0}
+    await until(lambda: bool(started(friend, tid, told["seq"])))
+    await until(lambda: len(friend.seen("table_state", tid)) >= 2)
+    taken = friend.seen("table_state", tid)[1]
+    assert (taken["stakes"]["big_blind"], taken["next_stakes"]) == (4, None)
+    for hand in started(friend, tid):
+        expected = 4 if hand["seq"] > told["seq"] else 2
+        await until(lambda h=hand: any(m["hand"] == h["hand"] and m["record"]["type"] == "start"
+                                       for m in friend.seen("record", tid)))  # fmt: skip
+        assert big_blind_of(friend, tid, hand["hand"]) == expected
+    now = host.http.get(f"/api/invites/{code}").json()
+    assert (now["stakes"]["big_blind"], now["next_stakes"]) == (4, None)
+
+    # A bot sent away while the table plays leaves at the end of a hand.
+    bots = sorted(n for n in seated(friend, tid) if n.startswith("bot-"))
+    assert len(bots) == 2
+    gone = host.http.delete(f"{path}/bots/{bots[0]}", headers=csrf(host))
+    assert gone.status_code == 200, gone.text
+    await until(lambda: bots[0] not in seated(friend, tid))
+    left_at = max(m["seq"] for m in friend.seen("seats", tid) if bots[0] not in names(m))
+    assert all(bots[0] not in m["names"] for m in started(friend, tid, left_at))
+    missing = host.http.delete(f"{path}/bots/{bots[0]}", headers=csrf(host))
+    assert (missing.status_code, missing.json()["error"]["code"]) == (409, "refused")
+
+    # The pause: the hand playing is played out, then nothing; it holds across a restart.
+    assert host.post(f"{path}/pause").json()["state"] == "paused"
+    await until(lambda: any(m["paused"] for m in friend.seen("table_state", tid)))
+    paused_at = next(m for m in friend.seen("table_state", tid) if m["paused"])["seq"]
+    await paused_and_still(people, tid, paused_at)
+    settle_up(host, path)
+    room.stop()
+    room.start()
+    await reconnect(people, tid)
+    assert friend.seen("snapshot", tid)[-1]["paused"] is True
+    await paused_and_still(people, tid, paused_at)
+
+    # A bot sent away between hands leaves at once, its chips cashed out.
+    before_bot = settle_up(host, path)["bots"]
+    shown = friend.seen("snapshot", tid)[-1]["state"]["seats"]
+    stack = next(seat["stack"] for seat in shown if seat["name"] == bots[1])
+    assert before_bot["stack"] == stack
+    assert host.http.delete(f"{path}/bots/{bots[1]}", headers=csrf(host)).status_code == 200
+    await until(lambda: bots[1] not in seated(friend, tid))
+    after_bot = settle_up(host, path)["bots"]
+    assert after_bot["cashed_out"] == before_bot["cashed_out"] + stack
+    assert after_bot["stack"] == 0
+
+    # Resumed: hands are dealt again (heads-up now).
+    assert host.post(f"{path}/resume").json()["state"] == "open"
+    dealt = len(ended_hands(friend, tid))
+    await until(lambda: len(ended_hands(friend, tid)) >= dealt + 2)
+    assert host.post(f"{path}/pause").json()["state"] == "paused"
+    await until(lambda: sum(m["paused"] for m in friend.seen("table_state", tid)) >= 2)
+    last_pause = [m for m in friend.seen("table_state", tid) if m["paused"]][-1]["seq"]
+    await paused_and_still(people, tid, last_pause)
+
+    # Everybody leaves: the settle-up is what each wallet won or lost.
+    for person in people:
+        await person.send(type="leave", table=tid)
+    await until(lambda: not seated(friend, tid))
+    settle = settle_up(host, path)
+    lines = {line["player"]: line for line in settle["players"]}
+    assert set(lines) == {host.name, friend.name}
+    for person in people:
+        line = lines[person.name]
+        assert line["stack"] == 0 and line["bought_in"] == 200
+        assert line["result"] == wallet(person) - before[person.name]
+    assert settle["in_pot"] == 0
+    for person in (host, friend, stranger):
+        await person.disconnect()
+        person.close()
+
+
+def csrf(person: Person) -> dict[str, str]:
+    from mazziere.server.security import CSRF_COOKIE
+
+    return {"X-CSRF-Token": person.http.cookies.get(CSRF_COOKIE) or ""}
+
+
+def names(seats: dict[str, Any]) -> set[str]:
+    return {seat["name"] for seat in seats["seats"]}
+
+
+def seated(person: Person, table: str) -> set[str]:
+    shown = person.seen("seats", table)
+    return names(shown[-1]) if shown else set()
+
+
+def test_the_host_controls_a_running_private_table(room_settings: Settings, tmp_path: Path) -> None:
+    room = Room(room_settings.database_url, tmp_path, room_settings.database_schema)
+    room.start()
+    try:
+        asyncio.run(host_controls(room))
+        audit = room.audit()
+        assert audit["total"] == 0 and not audit["drifted"], audit
+    finally:
+        room.stop()
