@@ -58,6 +58,12 @@ def test_registering_pays_buy_in_and_fee_and_unregistering_refunds_both(
     assert joined.status_code == 201
     assert joined.json()["you_are_registered"] is True
     assert anna.get("/api/account").json()["balance"] == 10_000 - 110
+    listed = anna.get("/api/tournaments?rules=italian-32").json()["tournaments"]
+    assert [t["you_are_registered"] for t in listed] == [True]
+    bruno = RoomClient(app_client)
+    bruno.guest()
+    others = bruno.get("/api/tournaments?rules=italian-32").json()["tournaments"]
+    assert [t["you_are_registered"] for t in others] == [False]
     twice = anna.post(f"/api/tournaments/{sng['id']}/registration")
     assert (twice.status_code, error_code(twice)) == (409, "already_registered")
     left = anna.delete(f"/api/tournaments/{sng['id']}/registration")

@@ -227,8 +227,10 @@ async def list_tournaments(
         str | None, Query(pattern="^(registering|running|finished|cancelled)$")
     ] = None,
     max_buy_in: Annotated[int | None, Query(ge=0, le=10**15)] = None,
+    viewer: MaybeLoggedIn = None,
 ) -> TournamentsOut:
-    """Tournaments, newest first, filtered by rule set, state and buy-in."""
+    """Tournaments, newest first, filtered by rule set, state and buy-in; each says whether
+    the caller is registered (``you_are_registered``, false for nobody logged in)."""
     check_rules(rules)
     query = select(Tournament)
     if rules is not None:
@@ -238,7 +240,8 @@ async def list_tournaments(
     if max_buy_in is not None:
         query = query.where(Tournament.buy_in + Tournament.fee <= max_buy_in)
     rows = await db.scalars(query.order_by(Tournament.id.desc()).limit(200))
-    return TournamentsOut(tournaments=[await _tournament_out(db, row) for row in rows])
+    me = viewer.account.id if viewer is not None else None
+    return TournamentsOut(tournaments=[await _tournament_out(db, row, me) for row in rows])
 
 
 async def _tournament_for_update(db: AsyncSession, tournament_id: int) -> Tournament:
