@@ -220,3 +220,24 @@ def test_the_origin_check_for_websockets() -> None:
     assert not origin_allowed("http://127.0.0.1.evil.example", "127.0.0.1:8000")
     assert origin_allowed("https://room.example", "127.0.0.1:8000", ["https://room.example:443"])
     assert not origin_allowed("file://", "127.0.0.1:8000")
+
+
+def test_the_log_in_limit_holds_across_a_restart_and_ends_with_its_window(
+    room_settings: Settings, clock: Clock
+) -> None:
+    with TestClient(create_app(room_settings, now=clock)) as first:
+        browser = RoomClient(first)
+        browser.register("Gianna", "right password")
+        browser.post("/api/logout")
+        for _ in range(5):
+            wrong = browser.post("/api/login", {"name": "gianna", "password": "wrong"})
+            assert error_code(wrong) == "bad_credentials"
+    # Another server process on the same database (or this one, restarted) knows them.
+    with TestClient(create_app(room_settings, now=clock)) as second:
+        browser = RoomClient(second)
+        locked = browser.post("/api/login", {"name": "Gianna", "password": "right password"})
+        assert (locked.status_code, error_code(locked)) == (429, "rate_limited")
+        assert 0 < int(locked.headers["Retry-After"]) <= 301
+        clock.at += dt.timedelta(seconds=301)  # the window has passed
+        welcome = browser.post("/api/login", {"name": "Gianna", "password": "right password"})
+        assert welcome.status_code == 200, welcome.text

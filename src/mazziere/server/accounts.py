@@ -267,7 +267,15 @@ async def login(
 ) -> SessionOut:
     """Log in by name and password; failures are limited per name and per address."""
     address = request.client.host if request.client is not None else "unknown"
-    wait = room.limiter.retry_after(credentials.name, address)
+    limiter = room.limiter
+    keys = limiter.keys(credentials.name, address)
+    now = room.now()
+    since = now - dt.timedelta(seconds=limiter.window)
+    failures = await store.login_failures(db, keys, since=since)
+    wait = limiter.retry_after(
+        {key: [(at - since).total_seconds() for at in times] for key, times in failures.items()},
+        now=limiter.window,  # seconds from the window's start
+    )
     if wait is not None:
         raise ApiError(
             429,
@@ -281,9 +289,10 @@ async def login(
         or account.password_hash is None
         or not verify_password(account.password_hash, credentials.password, room.hasher)
     ):
-        room.limiter.failed(credentials.name, address)
+        await store.add_login_failure(db, keys, at=now, forget_before=since)
+        await db.commit()  # the failure counts even though the answer is an error
         raise ApiError(401, "bad_credentials", "wrong name or password")
-    room.limiter.succeeded(credentials.name)
+    await store.clear_login_failures(db, keys[0])
     await _drop_session(db, viewer)
     return await _new_session(db, response, room, account)
 

@@ -20,9 +20,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import time
-from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher, profiles
@@ -200,65 +198,44 @@ def _refusal(code: str, message: str) -> JSONResponse:
 
 
 class LoginLimiter:
-    """Failed log-ins per account name and per address, over a sliding window.
+    """The log-in rate limit: failed log-ins per account name and per address, over a
+    sliding window of ``window`` seconds.
 
-    ``clock`` gives seconds (monotonic); tests pass their own.
+    The failures themselves are rows of the database (``login_failures``), so the
+    limit holds across restarts and for every server process of the room; this class
+    is the rule that reads them.
 
-    >>> now = [0.0]
-    >>> limiter = LoginLimiter(per_name=2, per_address=3, window=60, clock=lambda: now[0])
-    >>> limiter.failed("anna", "1.2.3.4"); limiter.failed("Anna", "1.2.3.4")
-    >>> limiter.retry_after("anna", "5.6.7.8")  # the name is locked for a minute
-    60.0
-    >>> limiter.retry_after("bruno", "1.2.3.4") is None  # the address has one attempt left
+    >>> limiter = LoginLimiter(per_name=2, per_address=3, window=60)
+    >>> name, address = limiter.keys("Anna", "1.2.3.4")
+    >>> name, address
+    ('name:anna', 'addr:1.2.3.4')
+    >>> failures = {name: [0.0, 1.0], address: [0.0, 1.0]}
+    >>> limiter.retry_after(failures, now=1.0)  # the name: until its first failure is old
+    59.0
+    >>> limiter.retry_after({address: [0.0, 1.0]}, now=1.0) is None  # one attempt left
     True
-    >>> now[0] = 61.0
-    >>> limiter.retry_after("anna", "1.2.3.4") is None
+    >>> limiter.retry_after(failures, now=61.0) is None  # the first failure is out of it
     True
     """
 
-    def __init__(
-        self,
-        *,
-        per_name: int,
-        per_address: int,
-        window: float,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, *, per_name: int, per_address: int, window: float) -> None:
         self.per_name = per_name
         self.per_address = per_address
         self.window = window
-        self.clock = clock
-        self._failures: dict[str, deque[float]] = {}
 
-    def _recent(self, key: str) -> deque[float]:
-        times = self._failures.get(key)
-        if times is None:
-            return deque()
-        horizon = self.clock() - self.window
-        while times and times[0] <= horizon:
-            times.popleft()
-        if not times:
-            del self._failures[key]
-        return times
+    def keys(self, name: str, address: str) -> tuple[str, str]:
+        """The keys failures are counted under: the name (whatever its case), the address."""
+        return f"name:{name.casefold()}", f"addr:{address}"
 
-    def retry_after(self, name: str, address: str) -> float | None:
-        """Seconds to wait before trying again, or ``None`` if a log-in may be tried now."""
+    def retry_after(self, failures: Mapping[str, Iterable[float]], now: float) -> float | None:
+        """Seconds to wait before trying again, or ``None`` if a log-in may be tried now.
+
+        ``failures``: the times (seconds) of failed log-ins under each key.
+        """
         waits = []
-        for key, limit in (
-            (f"name:{name.casefold()}", self.per_name),
-            (f"addr:{address}", self.per_address),
-        ):
-            times = self._recent(key)
-            if len(times) >= limit:
-                waits.append(times[-limit] + self.window - self.clock())
+        for key, times in failures.items():
+            most = self.per_name if key.startswith("name:") else self.per_address
+            recent = sorted(t for t in times if t > now - self.window)
+            if len(recent) >= most:
+                waits.append(recent[-most] + self.window - now)
         return max(waits) if waits else None
-
-    def failed(self, name: str, address: str) -> None:
-        """Count a failed log-in."""
-        now = self.clock()
-        for key in (f"name:{name.casefold()}", f"addr:{address}"):
-            self._failures.setdefault(key, deque()).append(now)
-
-    def succeeded(self, name: str) -> None:
-        """A good password clears the name's failures (not the address's)."""
-        self._failures.pop(f"name:{name.casefold()}", None)

@@ -12,15 +12,18 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.server.storage import ledger
-from mazziere.server.storage.models import Account, Session
+from mazziere.server.storage.models import Account, LoginFailure, Session
 
 __all__ = [
     "NAME_PATTERN",
     "NameTakenError",
     "account_by_name",
+    "add_login_failure",
     "claim_daily_top_up",
+    "clear_login_failures",
     "create_account",
     "end_session",
+    "login_failures",
     "name_problem",
     "session_account",
     "start_session",
@@ -171,3 +174,32 @@ async def claim_daily_top_up(
         account_id=account.id,
     )
     return True
+
+
+async def login_failures(
+    session: AsyncSession, keys: tuple[str, ...], *, since: dt.datetime
+) -> dict[str, list[dt.datetime]]:
+    """The failed log-ins under each of ``keys`` after ``since``."""
+    found: dict[str, list[dt.datetime]] = {key: [] for key in keys}
+    rows = await session.execute(
+        select(LoginFailure.key, LoginFailure.at).where(
+            LoginFailure.key.in_(keys), LoginFailure.at > since
+        )
+    )
+    for key, at in rows:
+        found[key].append(at)
+    return found
+
+
+async def add_login_failure(
+    session: AsyncSession, keys: tuple[str, ...], *, at: dt.datetime, forget_before: dt.datetime
+) -> None:
+    """Count a failed log-in under each key; forget failures older than the window."""
+    await session.execute(delete(LoginFailure).where(LoginFailure.at <= forget_before))
+    session.add_all(LoginFailure(key=key, at=at) for key in keys)
+    await session.flush()
+
+
+async def clear_login_failures(session: AsyncSession, key: str) -> None:
+    """A good password clears the failures of its name (not of its address)."""
+    await session.execute(delete(LoginFailure).where(LoginFailure.key == key))

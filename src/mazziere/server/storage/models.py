@@ -44,6 +44,7 @@ __all__ = [
     "HandSeat",
     "LedgerAccount",
     "LedgerEntry",
+    "LoginFailure",
     "RoomTable",
     "Seat",
     "SeatRequest",
@@ -142,6 +143,17 @@ class Account(Base):
     def display_name(self) -> str:
         """The name shown at tables: the registered name, or ``guest-<id>``."""
         return self.name if self.name is not None else f"guest-{self.id}"
+
+
+class LoginFailure(Base):
+    """A failed log-in, counted under the name and under the address (the rate limit)."""
+
+    __tablename__ = "login_failures"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(80), index=True)
+    """``name:<name, casefolded>`` or ``addr:<address>``."""
+    at: Mapped[dt.datetime] = mapped_column(index=True)
 
 
 class Session(Base):
