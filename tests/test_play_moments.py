@@ -1,6 +1,7 @@
 """End-to-end, on SQLite and on PostgreSQL: each rule set's own moments played over real
-WebSockets by two scripted people (and bots), a sit & go from registration to prizes, and
-the ledger adding up to zero throughout.
+WebSockets by two scripted people and bots (a random bot at each Italian table, two at the
+Hold'em one), a sit & go from registration to prizes, and the ledger adding up to zero
+throughout (checked while the tables and the sit & go play, and at the end).
 
 The cards come from the CSPRNG, so the people play policies that go looking for each
 moment (the Hold'em short stack shoves and the other player raises over it; at the Italian
@@ -25,6 +26,9 @@ from tests.play_room import Person, Room, safe
 
 MAX_HANDS = 150
 """The most hands a table plays looking for its moments."""
+
+BOTS = {"holdem": 2, "italian-classic": 1, "italian-32": 1}
+"""The bots that sit with the two people at each table (called again when they leave broke)."""
 
 
 def hands_of(person: Person, table: str) -> dict[int, list[dict[str, Any]]]:
@@ -132,8 +136,7 @@ async def play_moments(room: Room) -> dict[str, set[str]]:
             short = rules == "holdem" and role == 0
             buy_in = table["min_buy_in"] if short else table["max_buy_in"]
             await person.send(type="sit", table=tid, buy_in=buy_in)
-        if rules == "holdem":
-            await people[0].send(type="add_bots", table=tid, count=2, kind="random")
+        await people[0].send(type="add_bots", table=tid, count=BOTS[rules], kind="random")
     found: dict[str, set[str]] = {rules: set() for rules in MOMENTS}
     audits = 0
     while True:
@@ -165,15 +168,14 @@ async def play_moments(room: Room) -> dict[str, set[str]]:
 
 
 async def rebuy(people: list[Person], tid: str, table: dict[str, Any]) -> None:
-    """Buy in again when broke; at the Hold'em table, call bots again when they left broke."""
+    """Buy in again when broke; call bots again when they left broke."""
     seats = people[0].seen("seats", tid)
     if not seats:
         return
-    if table["rules"] == "holdem":
-        missing = 4 - len(seats[-1]["seats"])
-        if missing > 0 and not people[0].calling.get(tid):
-            await people[0].send(type="add_bots", table=tid, count=missing, kind="random")
-        people[0].calling[tid] = missing > 0
+    missing = len(people) + BOTS[table["rules"]] - len(seats[-1]["seats"])
+    if missing > 0 and not people[0].calling.get(tid):
+        await people[0].send(type="add_bots", table=tid, count=missing, kind="random")
+    people[0].calling[tid] = missing > 0
     for role, person in enumerate(people):
         mine = [s for s in seats[-1]["seats"] if s["name"] == person.name]
         busted = bool(mine) and mine[0]["status"] == "busted"
@@ -209,11 +211,14 @@ async def play_sit_and_go(room: Room) -> tuple[dict[str, Any], list[Person]]:
         person.scripted[table] = shover
         await person.send(type="resume", table=table, last_seq=0)
     with room.http() as http:
-        for _ in range(1200):
+        for tries in range(1200):
             states = http.get("/api/tournaments", params={"state": "finished"}).json()
             done = [t for t in states["tournaments"] if t["id"] == event["id"]]
             if done:
                 break
+            if tries % 20 == 0:  # the ledger adds up while the sit & go plays, too
+                audit = room.audit()
+                assert audit["total"] == 0 and not audit["drifted"], audit
             await asyncio.sleep(0.1)
         else:
             hands = len(people[0].seen("hand_ended", table))

@@ -1,7 +1,7 @@
-"""Resume after a restart: the real server process is stopped in the middle of a hand,
-once with SIGTERM and once with SIGKILL (no chance to tidy up), started again on the same
-database, and each hand goes on at the same decision to the same result as a hand that never
-stopped.
+"""Resume after a restart, on SQLite and on PostgreSQL: the real server process is stopped
+in the middle of a hand, once with SIGTERM and once with SIGKILL (no chance to tidy up),
+started again on the same database, and each hand goes on at the same decision to the same
+result as a hand that never stopped.
 
 Two people play heads-up Hold'em with a fixed policy (check, else call), so the hand's
 result depends only on its cards.  The hand that never stopped is played again here, away
@@ -20,6 +20,7 @@ from mazziere.game.core import Action
 from mazziere.room.cash import CashSettings, CashTable
 from mazziere.room.clock import ManualClock
 from mazziere.room.structure import Stakes
+from mazziere.server.settings import Settings
 from tests.play_room import Person, Room, running_room, until
 
 
@@ -133,9 +134,9 @@ def never_stopped(seed: str, table: dict[str, Any], people: list[Person]) -> lis
     return list(hand.result.stacks)
 
 
-def test_a_hand_goes_on_after_the_server_stops(tmp_path: Path) -> None:
-    database = tmp_path / "room.db"
-    with running_room(f"sqlite+aiosqlite:///{database}", tmp_path) as room:
+def test_a_hand_goes_on_after_the_server_stops(room_settings: Settings, tmp_path: Path) -> None:
+    url, schema = room_settings.database_url, room_settings.database_schema
+    with running_room(url, tmp_path, schema) as room:
 
         async def scenario() -> list[tuple[list[Person], dict[str, Any], dict[str, Any]]]:
             gentle = await first_part(room, 0, (11, 12))  # a hand waits at the first table
