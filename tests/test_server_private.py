@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -20,7 +21,7 @@ from mazziere.room.structure import Stakes
 from mazziere.server.app import create_app
 from mazziere.server.settings import Settings
 from mazziere.server.storage import ledger, seating
-from mazziere.server.storage.models import Hand, HandSeat, Seat
+from mazziere.server.storage.models import Hand, HandSeat, Seat, utc_now
 from tests.italian_play import random_action
 from tests.server_client import RoomClient, error_code
 
@@ -104,9 +105,16 @@ def _accounts(*browsers: RoomClient) -> list[dict[str, Any]]:
     return [b.get("/api/account").json() for b in browsers]
 
 
-async def _refusals(session: Any, table_id: int, accounts: list[int]) -> list[str | None]:
-    found = [await seating.sit_refusal(session, table_id, account) for account in accounts]
+async def _refusals(
+    session: Any, table_id: int, accounts: list[int], now: dt.datetime | None = None
+) -> list[str | None]:
+    found = [await seating.sit_refusal(session, table_id, a, now=now) for a in accounts]
     return [None if f is None else f[0] for f in found]
+
+
+async def _free_a_seat(session: Any, table_id: int) -> None:
+    seat = await session.scalar(select(Seat).where(Seat.table_id == table_id).limit(1))
+    await session.delete(seat)
 
 
 def test_a_table_without_approval_takes_everyone_who_asks(app_client: TestClient) -> None:
@@ -218,10 +226,19 @@ def test_a_full_table_has_a_waiting_list_in_order(app_client: TestClient) -> Non
     assert browsers[1].get(f"/api/tables/{table['id']}/waiting-list").json()["you"] == 2
     assert browsers[0].delete(f"/api/tables/{table['id']}/waiting-list").status_code == 200
     ids = [b.get("/api/account").json()["id"] for b in browsers]
+    # A seat frees up: it is kept for the first player waiting.
+    on_app(app_client, lambda s: _free_a_seat(s, table["id"]))
     refusals = on_app(app_client, lambda s: _refusals(s, table["id"], ids))
     assert refusals == ["waiting_list", None, "waiting_list", "waiting_list"]
+    # Not taken in time: the first player waiting loses their place to the next.
+    later = utc_now() + dt.timedelta(seconds=seating.SEAT_OFFER_SECONDS + 1)
+    refusals = on_app(app_client, lambda s: _refusals(s, table["id"], ids, now=later))
+    assert refusals == ["waiting_list", "waiting_list", None, "waiting_list"]
+    listing = browsers[2].get(f"/api/tables/{table['id']}/waiting-list").json()
+    assert [w["position"] for w in listing["waiting"]] == [1]
+    assert listing["you"] == 1
     assert (
-        browsers[3].get("/api/tables?stakes=5/10&rules=holdem").json()["tables"][0]["waiting"] == 2
+        browsers[3].get("/api/tables?stakes=5/10&rules=holdem").json()["tables"][0]["waiting"] == 1
     )
 
 

@@ -299,6 +299,9 @@ class WaitingEntry(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
     created_at: Mapped[dt.datetime] = mapped_column(default=utc_now)
+    offered_at: Mapped[dt.datetime | None]
+    """When a free seat was first kept for this player (who loses their place if they do
+    not take it in time)."""
 
 
 class TableCommand(Base):

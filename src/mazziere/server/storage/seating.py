@@ -9,34 +9,83 @@ stakes change).
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select
+import datetime as dt
+
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.room.structure import Stakes
-from mazziere.server.storage.models import RoomTable, SeatRequest, WaitingEntry
+from mazziere.server.storage.models import RoomTable, Seat, SeatRequest, WaitingEntry, utc_now
 
-__all__ = ["leave_waiting_list", "sit_refusal", "stakes_taken", "waiting_accounts"]
+__all__ = [
+    "SEAT_OFFER_SECONDS",
+    "keep_free_seats",
+    "leave_waiting_list",
+    "sit_refusal",
+    "stakes_taken",
+    "waiting_accounts",
+]
+
+
+SEAT_OFFER_SECONDS = 60.0
+"""How long a free seat is kept for a player of the waiting list before they lose their
+place (and the seat goes to the next player waiting, or to anyone)."""
 
 
 async def waiting_accounts(session: AsyncSession, table_id: int) -> list[int]:
     """The accounts on the table's waiting list, first come first."""
+    return [entry.account_id for entry in await _waiting(session, table_id)]
+
+
+async def _waiting(session: AsyncSession, table_id: int) -> list[WaitingEntry]:
     rows = await session.scalars(
-        select(WaitingEntry.account_id)
+        select(WaitingEntry)
         .where(WaitingEntry.table_id == table_id)
         .order_by(WaitingEntry.created_at, WaitingEntry.id)
     )
     return list(rows)
 
 
+async def keep_free_seats(
+    session: AsyncSession, table: RoomTable, *, now: dt.datetime | None = None
+) -> list[int]:
+    """The accounts the table's free seats are kept for now, first come first.
+
+    Each free seat is kept for one player of the waiting list, in order, for
+    :data:`SEAT_OFFER_SECONDS` from the moment it is first kept for them; a player
+    who has not sat by then loses their place, and the seat is kept for the next.
+    """
+    moment = now if now is not None else utc_now()
+    taken = await session.scalar(
+        select(func.count()).select_from(Seat).where(Seat.table_id == table.id)
+    )
+    free = table.seats - int(taken or 0)
+    waiting = await _waiting(session, table.id)
+    kept: list[int] = []
+    lapse = dt.timedelta(seconds=SEAT_OFFER_SECONDS)
+    for entry in waiting:
+        if len(kept) >= free:
+            break
+        if entry.offered_at is None:
+            entry.offered_at = moment
+        elif entry.offered_at + lapse <= moment:
+            await session.delete(entry)  # too late: the place is lost
+            continue
+        kept.append(entry.account_id)
+    await session.flush()
+    return kept
+
+
 async def sit_refusal(
-    session: AsyncSession, table_id: int, account_id: int
+    session: AsyncSession, table_id: int, account_id: int, *, now: dt.datetime | None = None
 ) -> tuple[str, str] | None:
     """Why ``account_id`` may not take a free seat at the table now, as (code, message);
     ``None`` if they may.
 
     A closed table seats nobody. A private table seats its host and the players
     the host approved (or every player who asked, when it needs no approval).
-    A free seat goes to the first player on the waiting list.
+    A free seat kept for a player of the waiting list goes to them
+    (:func:`keep_free_seats`).
     """
     table = await session.get(RoomTable, table_id)
     if table is None:
@@ -53,8 +102,12 @@ async def sit_refusal(
         )
         if approved is None:
             return "not_approved", "the host has not approved you at this table"
-    waiting = await waiting_accounts(session, table_id)
-    if waiting and waiting[0] != account_id:
+    kept = await keep_free_seats(session, table, now=now)
+    taken = await session.scalar(
+        select(func.count()).select_from(Seat).where(Seat.table_id == table_id)
+    )
+    free = table.seats - int(taken or 0)
+    if account_id not in kept and free and len(kept) >= free:
         return "waiting_list", "the free seat goes to the first player on the waiting list"
     return None
 

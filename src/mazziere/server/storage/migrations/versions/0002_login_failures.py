@@ -1,4 +1,5 @@
-"""Failed log-ins in the database, so the rate limit holds across restarts and processes
+"""Failed log-ins in the database (the rate limit holds across restarts and processes);
+when a free seat was kept for a player of a waiting list
 
 Revision ID: 0002
 Revises: 0001
@@ -26,9 +27,14 @@ def upgrade() -> None:
     )
     op.create_index(op.f("ix_login_failures_key"), "login_failures", ["key"], unique=False)
     op.create_index(op.f("ix_login_failures_at"), "login_failures", ["at"], unique=False)
+    op.add_column(
+        "waiting_list", sa.Column("offered_at", sa.DateTime(timezone=True), nullable=True)
+    )
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("waiting_list") as batch:
+        batch.drop_column("offered_at")
     op.drop_index(op.f("ix_login_failures_at"), table_name="login_failures")
     op.drop_index(op.f("ix_login_failures_key"), table_name="login_failures")
     op.drop_table("login_failures")
