@@ -111,7 +111,8 @@ class BettingHand(Hand):
         return NO_ACTIONS
 
     def _bet_refused(self, position: int) -> str | None:
-        """Why ``position`` may not open the betting of this round (``None``: it may).
+        """Why ``position`` may not open the betting of this round (``None``: it may); asked
+        only while ``_bets_need_opening`` is set.
 
         Italian poker: only a player whose cards qualify may open.
         """
@@ -250,7 +251,8 @@ class BettingHand(Hand):
         elif faced >= 0 and current - faced < self.min_increment:
             why = "an all-in for less than a full raise did not reopen the betting"
         elif not current:
-            why = self._bet_refused(i)
+            if self._bets_need_opening:
+                why = self._bet_refused(i)
             if why is None and self._active < 2:
                 why = "every other player is all-in or cannot call more"
         else:

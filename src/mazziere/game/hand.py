@@ -114,6 +114,7 @@ class Hand(ABC):
         "_active",
         "_auto_show",
         "_awards",
+        "_bets_need_opening",
         "_faced",
         "_legal",
         "_live",
@@ -221,6 +222,8 @@ class Hand(ABC):
         self._auto_show = False
         self._awards: list[PotResult] = []
         self._rake_taken = 0
+        self._bets_need_opening = False
+        """Whether some may not open the betting this round (a game's rule: ``_bet_refused``)."""
         self._no_raise = ""
         """Why the player to act may not bet or raise, when their options say so."""
         self._legal: LegalActions | None = None

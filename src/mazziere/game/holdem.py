@@ -221,6 +221,8 @@ class HoldemHand(BettingHand):
         if min_bet is None:  # the big blind, else the largest post, else the ante
             big = abs(per_blind[0 if n == 2 else 1]) if n >= 2 else 0
             min_bet = big or max([*map(abs, per_blind), *per_ante], default=0)
+        else:
+            check_chips("the minimum bet", (min_bet,))
         setup = HoldemSetup(
             stacks=tuple(stacks),
             antes=per_ante,
@@ -243,6 +245,9 @@ class HoldemHand(BettingHand):
         rng: RandomSource | None = None,
     ) -> HoldemHand:
         """A new hand with this setup (the first record of another hand's log, say)."""
+        check_chips("antes", setup.antes)
+        check_chips("blinds", setup.blinds, signed=True)
+        check_chips("the minimum bet", (setup.min_bet,))
         hand = cls.__new__(cls)
         hand._start(setup, deck, rng)
         return hand
@@ -253,15 +258,14 @@ class HoldemHand(BettingHand):
         deck: Sequence[Card | None] | None,
         rng: RandomSource | None,
     ) -> None:
+        """Start the hand; its amounts are known to be whole chips (checked by whoever made
+        ``setup``: the constructor or :meth:`from_setup`)."""
         rule_set = setup.rules
         if rule_set.game is not Game.HOLDEM:
             raise HandSetupError(f"{rule_set.name} is not a Hold'em rule set")
         n = len(setup.stacks)
         if n >= 2:
             rule_set.check_players(n)
-        check_chips("antes", setup.antes)
-        check_chips("blinds", setup.blinds, signed=True)
-        check_chips("the minimum bet", (setup.min_bet,))
         if setup.min_bet <= 0:
             raise HandSetupError("the minimum bet must be positive")
         if deck is None and rng is None:
@@ -317,8 +321,9 @@ class HoldemHand(BettingHand):
         cards = self._stock.take(2 * n)
         hole = self.hole
         hole[:] = zip(cards[:n], cards[n:], strict=True)  # one card at a time, dealer's left first
-        # (position, cards) pairs are the records' fields: built in C calls
-        self.log.extend(HoleCardsDealt(p, cards) for p, cards in enumerate(hole))
+        log = self.log
+        for position, cards in enumerate(hole):
+            log.append(HoleCardsDealt(position, cards))
 
     def _deal_board(self, street: Street) -> None:
         # The burn card and the street's cards in one draw (the same cards, in order).

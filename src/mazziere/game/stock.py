@@ -23,8 +23,6 @@ class RandomDraws:
     >>> import random
     >>> RandomDraws(random.Random(5)).below(52) == random.Random(5).randrange(52)
     True
-    >>> RandomDraws(random.Random(5)).shuffle_steps(52, 3)  # below 52, then 51, then 50
-    [39, 16, 47]
     """
 
     __slots__ = ("_getrandbits", "_randrange")
@@ -44,21 +42,42 @@ class RandomDraws:
             number = getrandbits(bits)
         return number
 
-    def shuffle_steps(self, size: int, count: int) -> list[int]:
-        """The steps of a partial Fisher-Yates over ``size`` items: a number below ``size``,
-        then below ``size - 1``... ``count`` of them (what :meth:`below` gives for each)."""
+    def deal(self, cards: list[Card], count: int) -> tuple[Card, ...]:
+        """``count`` cards taken from ``cards`` (which keeps the rest) by a partial Fisher-Yates:
+        each is the card at a number below how many are left (what :meth:`below` gives), and
+        the last card fills its place.
+
+        >>> import random
+        >>> deck = list(range(52))
+        >>> RandomDraws(random.Random(5)).deal(deck, 3), len(deck)  # below 52, then 51, then 50
+        ((39, 16, 47), 49)
+        """
         getrandbits = self._getrandbits
+        size = len(cards)
+        taken = []
         if getrandbits is None:
             randrange = self._randrange
-            return [randrange(bound) for bound in range(size, size - count, -1)]
-        steps = []
-        for bound in range(size, size - count, -1):  # below(bound) for each, in one call
-            bits = bound.bit_length()
-            number = getrandbits(bits)
-            while number >= bound:
-                number = getrandbits(bits)
-            steps.append(number)
-        return steps
+            for _ in range(count):
+                j = randrange(size)
+                taken.append(cards[j])
+                size -= 1
+                cards[j] = cards[size]
+        else:
+            # below(size) for each card, in one loop: the bits needed drop as size does
+            bits = size.bit_length()
+            smaller = 1 << (bits - 1)  # below it, size needs one bit fewer
+            for _ in range(count):
+                j = getrandbits(bits)
+                while j >= size:
+                    j = getrandbits(bits)
+                taken.append(cards[j])
+                size -= 1
+                cards[j] = cards[size]
+                if size < smaller:
+                    bits -= 1
+                    smaller >>= 1
+        del cards[size:]
+        return tuple(taken)
 
 
 class Stock:
@@ -132,13 +151,8 @@ class Stock:
         remaining = self._remaining
         if self._order or self._draws is None or len(remaining) < count:
             return tuple([self.draw() for _ in range(count)])
-        cards = []
-        for j in self._draws.shuffle_steps(len(remaining), count):
-            cards.append(remaining[j])
-            remaining[j] = remaining[-1]  # the last card fills the gap
-            remaining.pop()
         self._dealt += count
-        return tuple(cards)
+        return self._draws.deal(remaining, count)
 
     def add(self, cards: Iterable[Card]) -> None:
         """Put cards back among the random ones (a reshuffle of discards into the stock)."""

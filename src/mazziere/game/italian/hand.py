@@ -465,6 +465,7 @@ class ItalianHand(ItalianShowdown):
             hole[position] = cards[position::n]  # one card at a time from the dealer's left
             self.log.append(HoleCardsDealt(position, hole[position]))
         self.betting_round = 1
+        self._bets_need_opening = self.opening is not None
         if self.blind_raisers:
             raisers = self.blind_raisers
             last = raisers[-1]
@@ -486,9 +487,8 @@ class ItalianHand(ItalianShowdown):
             self._begin_round(0, min_bet=min_bet)
 
     def _bet_refused(self, position: int) -> str | None:
-        # Asked on every decision with nothing to call: the cached answer first.
-        if self.betting_round != 1 or self.opening is None:
-            return None
+        # (asked in the first round of a hand with an opening requirement: the cached answer first)
+        assert self.opening is not None
         known = self._opens[position]
         if known or (known is None and self.opens(position)):
             return None
@@ -631,6 +631,7 @@ class ItalianHand(ItalianShowdown):
             self._showdown()
             return
         self.betting_round = 2
+        self._bets_need_opening = False
         self._last_round_start = self._parol_scanned = len(self.log)
         if self.blind_raisers:
             first = self.blind_raisers[-1] + 1
