@@ -209,7 +209,7 @@ def test_uncalled_bet_returned() -> None:
     hand = OneRound([1000, 300], ranks=[0, 1])
     hand.bet(500)
     hand.call()  # all-in for 300
-    assert UncalledBetReturned(0, 200) in hand.log
+    assert UncalledBetReturned((0, 200)) in hand.log
     assert hand.result is not None
     assert hand.result.stacks == (700, 600)
 
@@ -354,13 +354,13 @@ def test_records_are_values_of_their_own_class() -> None:
 
     from mazziere.game.core import CardsMucked, CardsShown, RakeTaken
 
-    acted = PlayerActed(2, ActionKind.CALL, 4, 6)
-    assert acted.all_in is False and acted.timed_out is False  # defaults
-    assert acted == PlayerActed(2, ActionKind.CALL, 4, 6, False, False)
-    assert hash(acted) == hash(PlayerActed(2, ActionKind.CALL, 4, 6))
+    acted = PlayerActed((2, ActionKind.CALL, 4, 6, False, False))  # built from its fields
+    assert acted.all_in is False and acted.timed_out is False
+    assert acted == PlayerActed([2, ActionKind.CALL, 4, 6, False, False])
+    assert hash(acted) == hash(PlayerActed((2, ActionKind.CALL, 4, 6, False, False)))
     # A tuple underneath, but equal only to a record of the same class.
-    assert CardsMucked(3) != (3,) and CardsMucked(3) != RakeTaken(3)
-    assert (CardsMucked(3) == RakeTaken(3)) is False
+    assert CardsMucked((3,)) != (3,) and CardsMucked((3,)) != RakeTaken((3,))
+    assert (CardsMucked((3,)) == RakeTaken((3,))) is False
     assert repr(acted) == (
         "PlayerActed(position=2, kind=<ActionKind.CALL: 'call'>, added=4, to=6,"
         " all_in=False, timed_out=False)"
@@ -374,9 +374,9 @@ def test_records_are_values_of_their_own_class() -> None:
         "all_in": False,
         "timed_out": False,
     }
-    shown = CardsShown(1, tuple(parse_cards("Ah Kd")))
+    shown = CardsShown((1, tuple(parse_cards("Ah Kd"))))
     assert shown.to_dict()["cards"] == ["Ah", "Kd"]
-    for record in (acted, shown, CardsMucked(0)):
+    for record in (acted, shown, CardsMucked((0,))):
         assert pickle.loads(pickle.dumps(record)) == record
         assert copy.deepcopy(record) == record and type(copy.copy(record)) is type(record)
     with pytest.raises(AttributeError):

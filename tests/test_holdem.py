@@ -182,7 +182,7 @@ def test_all_in_not_above_the_bet_is_a_call() -> None:
     assert legal.to_call == 48
     record = hand.all_in()
     assert record.kind is ActionKind.CALL and record.added == 48 and record.all_in
-    assert UncalledBetReturned(2, 10) in hand.log
+    assert UncalledBetReturned((2, 10)) in hand.log
 
 
 def test_short_all_in_does_not_reopen_the_betting() -> None:
@@ -240,7 +240,7 @@ def test_uncalled_bet_is_returned() -> None:
     hand.raise_to(50)
     hand.fold()
     hand.fold()
-    assert UncalledBetReturned(2, 48) in hand.log
+    assert UncalledBetReturned((2, 48)) in hand.log
     assert hand.result is not None and hand.result.payoffs == (-1, -2, 3)
 
 
@@ -254,7 +254,7 @@ def test_three_way_all_in_two_side_pots() -> None:
     hand.all_in()  # 2: 250
     hand.all_in()  # 0: 50
     hand.all_in()  # 1: 100
-    assert UncalledBetReturned(2, 150) in hand.log
+    assert UncalledBetReturned((2, 150)) in hand.log
     collected = of(hand, BetsCollected)[0]
     assert collected.pots == (Pot(150, (0, 1, 2)), Pot(100, (1, 2)))
     awards = of(hand, PotAwarded)

@@ -186,7 +186,7 @@ class BettingHand(Hand):
         self.bets = [0] * self.n
         self.current_bet = 0
         pots = self.pots()
-        self.log.append(BetsCollected(pots))
+        self.log.append(BetsCollected((pots,)))
         if self._live == 1:
             winner = self.folded.index(False)
             self._award([(pot, (winner,)) for pot in pots])
@@ -327,7 +327,7 @@ class BettingHand(Hand):
         self._live_positions = None
         self._owed -= 1
         self._stop_acting(i)
-        record = PlayerActed(i, _ACTIONKIND_FOLD, 0, self.bets[i], False, timed_out)
+        record = PlayerActed((i, _ACTIONKIND_FOLD, 0, self.bets[i], False, timed_out))
         self.log.append(record)
         if self._live == 1:  # the last one left wins: no one to act
             self._end_round()
@@ -361,7 +361,7 @@ class BettingHand(Hand):
         assert i is not None
         self._faced[i] = self.current_bet
         self._owed -= 1
-        record = PlayerActed(i, kind, 0, self.bets[i], False, timed_out)
+        record = PlayerActed((i, kind, 0, self.bets[i], False, timed_out))
         self.log.append(record)
         self._after_action(i)
         return record
@@ -393,7 +393,7 @@ class BettingHand(Hand):
         self.bets[i] = to
         self.committed[i] += added
         self._faced[i] = self.current_bet
-        record = PlayerActed(i, _ACTIONKIND_CALL, added, to, not stack, False)
+        record = PlayerActed((i, _ACTIONKIND_CALL, added, to, not stack, False))
         self.log.append(record)
         self._after_action(i)
         return record
@@ -479,7 +479,7 @@ class BettingHand(Hand):
         else:
             self._stop_acting(i)
             self._owed = self._active
-        record = PlayerActed(i, kind, added, to, not stack, False)
+        record = PlayerActed((i, kind, added, to, not stack, False))
         self.log.append(record)
         self._after_action(i)
         return record

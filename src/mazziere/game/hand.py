@@ -330,7 +330,7 @@ class Hand(ABC):
         all_in = stack == paid
         if all_in and paid:
             self._stop_acting(position)
-        record = ForcedBet(position, paid, kind, live, all_in)
+        record = ForcedBet((position, paid, kind, live, all_in))
         self.log.append(record)
         return record
 
@@ -354,7 +354,7 @@ class Hand(ABC):
             self._act_again(owner)  # all-in no more
         self.stacks[owner] += excess
         self.committed[owner] -= excess
-        self.log.append(UncalledBetReturned(owner, excess))
+        self.log.append(UncalledBetReturned((owner, excess)))
 
     def _begin_showdown(
         self, order: Sequence[int], *, ask: bool = False, auto_show: bool = False
@@ -395,13 +395,13 @@ class Hand(ABC):
     def _do_show(self, i: int) -> CardsShown:
         cards = self.hole[i]
         self.shown[i] = cards
-        record = CardsShown(i, cards)
+        record = CardsShown((i, cards))
         self.log.append(record)
         return record
 
     def _do_muck(self, i: int) -> CardsMucked:
         self.mucked.add(i)
-        record = CardsMucked(i)
+        record = CardsMucked((i,))
         self.log.append(record)
         return record
 
@@ -526,7 +526,7 @@ class Hand(ABC):
                 short -= extra
             amounts = [a - t for a, t in zip(amounts, taken, strict=True)]
             self._rake_taken = rake
-            self.log.append(RakeTaken(rake))
+            self.log.append(RakeTaken((rake,)))
         stacks = self.stacks
         awards, log = self._awards, self.log
         for index, (pot, winners) in enumerate(plan):
@@ -536,7 +536,7 @@ class Hand(ABC):
             for position, share in zip(winners, shares, strict=True):
                 stacks[position] += share
             awards.append(PotResult(amount, pot.eligible, winners, shares))
-            log.append(PotAwarded(index, amount, winners, shares))
+            log.append(PotAwarded((index, amount, winners, shares)))
         n = self.n
         self.committed = [0] * n
         self.dead = [0] * n

@@ -287,7 +287,7 @@ class HoldemHand(BettingHand):
         self._strengths: dict[int, int | None] = {}
         self._showdown_pots: tuple[Pot, ...] = ()
         self._last_aggressor: int | None = None
-        self.log.append(HandStarted(setup))
+        self.log.append(HandStarted((setup,)))
         if any(setup.antes):
             posted = [0] * n
             for position, amount in enumerate(setup.antes):
@@ -323,15 +323,15 @@ class HoldemHand(BettingHand):
         hole[:] = zip(cards[:n], cards[n:], strict=True)  # one card at a time, dealer's left first
         log = self.log
         for position, cards in enumerate(hole):
-            log.append(HoleCardsDealt(position, cards))
+            log.append(HoleCardsDealt((position, cards)))
 
     def _deal_board(self, street: Street) -> None:
         # The burn card and the street's cards in one draw (the same cards, in order).
         burn, *cards = self._stock.take(1 + _BOARD_COUNT[street])
         log = self.log
-        log.append(CardBurned(burn))
+        log.append(CardBurned((burn,)))
         self.board.extend(cards)
-        log.append(BoardDealt(street, tuple(cards)))
+        log.append(BoardDealt((street, tuple(cards))))
 
     def _begin_street(self, street: Street) -> None:
         self.street = street

@@ -7,7 +7,7 @@ import dataclasses
 import enum
 import inspect
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from mazziere.cards import Card
 from mazziere.game.actions import ActionKind
@@ -57,11 +57,12 @@ def _card_text(card: Card | None) -> str:
 class Record(tuple[Any, ...]):
     """Base of every record in a hand's log.  Records are immutable and compare by value.
 
-    Each record class is declared like a frozen dataclass and made by
-    :func:`as_record` into a tuple with named fields, as a named tuple is: the
-    engine makes a record on every action, and a tuple is the cheapest
-    immutable object to build and to free.  Unlike a named tuple, a record
-    equals only a record of the same class.
+    Each record class is declared with annotated fields and made by
+    :func:`as_record` into a tuple with named fields, as a named tuple is, but
+    built from the tuple of its fields, as a tuple is: ``CardsShown((position,
+    cards))``.  The engine makes a record on every action, and the tuple's
+    own constructor makes one without running any Python code.  Unlike a
+    named tuple, a record equals only a record of the same class.
     """
 
     __slots__ = ()
@@ -83,7 +84,7 @@ class Record(tuple[Any, ...]):
         return f"{type(self).__name__}({fields})"
 
     def __getnewargs__(self) -> tuple[Any, ...]:
-        return tuple(self)  # copy and pickle call the class with the fields
+        return (tuple(self),)  # copy and pickle call the class with the fields
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON: ``{"type": ..., <fields>}``; cards as text, unknown ``"??"``."""
@@ -105,34 +106,30 @@ class Record(tuple[Any, ...]):
 _R = TypeVar("_R", bound=Record)
 
 
-@dataclass_transform(frozen_default=True)
 def as_record(cls: type[_R]) -> type[_R]:
-    """Make a :class:`Record` subclass declared with annotated fields (and defaults) a record.
+    """Make a :class:`Record` subclass declared with annotated fields a record.
 
-    The fields become read-only attributes over the tuple's items, in order,
-    as in a named tuple (whose constructor and field getters the record
-    takes); ``ClassVar`` annotations are not fields.
+    The fields become read-only attributes over the tuple's items, in order
+    (the getters of a named tuple of the same fields); ``ClassVar``
+    annotations are not fields.  A record is built from the tuple of all its
+    fields (no defaults).
 
     >>> @as_record
     ... class Example(Record):
     ...     position: int
-    ...     all_in: bool = False
-    >>> Example(3), Example(3).all_in, Example(3) == (3, False)
+    ...     all_in: bool
+    >>> Example((3, False)), Example((3, False)).all_in, Example((3, False)) == (3, False)
     (Example(position=3, all_in=False), False, False)
     """
     names: list[str] = []
-    defaults: dict[str, object] = {}
     namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
     for name, annotation in inspect.get_annotations(cls).items():
         if "ClassVar" in str(annotation):
             continue
         if name in namespace:
-            defaults[name] = namespace.pop(name)
-        elif defaults:
-            raise TypeError(f"{cls.__name__}: field {name!r} without a default follows one with")
+            raise TypeError(f"{cls.__name__}: record field {name!r} takes no default")
         names.append(name)
-    shape = collections.namedtuple(cls.__name__, names, defaults=list(defaults.values()))  # type: ignore[misc]
-    namespace["__new__"] = shape.__new__
+    shape = collections.namedtuple(cls.__name__, names)  # type: ignore[misc]
     namespace["__slots__"] = ()
     namespace["_fields"] = tuple(names)
     namespace["__match_args__"] = tuple(names)
@@ -170,12 +167,12 @@ class HoleCardsDealt(Record):
     def seen_by(self, viewer: int | None) -> Record:
         """Others' hole cards are hidden.
 
-        >>> HoleCardsDealt(0, (Card("Ah"), Card("Kd"))).seen_by(1).to_dict()
+        >>> HoleCardsDealt((0, (Card("Ah"), Card("Kd")))).seen_by(1).to_dict()
         {'type': 'hole_cards', 'position': 0, 'cards': ['??', '??']}
         """
         if viewer == self.position:
             return self
-        return HoleCardsDealt(self.position, (None,) * len(self.cards))
+        return HoleCardsDealt((self.position, (None,) * len(self.cards)))
 
 
 @as_record
@@ -187,7 +184,7 @@ class CardBurned(Record):
 
     def seen_by(self, viewer: int | None) -> Record:
         """Nobody sees a burned card."""
-        return CardBurned(None) if self.card is not None else self
+        return CardBurned((None,)) if self.card is not None else self
 
 
 @as_record
@@ -199,8 +196,8 @@ class PlayerActed(Record):
     kind: ActionKind
     added: int
     to: int
-    all_in: bool = False
-    timed_out: bool = False
+    all_in: bool
+    timed_out: bool
 
 
 @as_record

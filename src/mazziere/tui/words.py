@@ -228,11 +228,11 @@ class Narrator:
     >>> from mazziere.rules import find_rules
     >>> narrator = Narrator(find_rules("italian-classic"), ["Bot 2", "Tu", "Bot 3"], me=1,
     ...                     words=Words("it"))
-    >>> [t.plain for t in narrator.lines(HoleCardsDealt(1, tuple(parse_cards("Ah Ad 7c 8c 9s"))))]
+    >>> [t.plain for t in narrator.lines(HoleCardsDealt((1, tuple(parse_cards("Ah Ad 7c 8c 9s")))))]
     ['Le tue carte: A♥ A♦ 7♣ 8♣ 9♠']
-    >>> [t.plain for t in narrator.lines(PlayerActed(0, ActionKind.BET, 20, 20))]
+    >>> [t.plain for t in narrator.lines(PlayerActed((0, ActionKind.BET, 20, 20, False, False)))]
     ['Bot 2 apre con 20']
-    >>> [t.plain for t in narrator.lines(PlayerActed(1, ActionKind.CALL, 20, 20))]
+    >>> [t.plain for t in narrator.lines(PlayerActed((1, ActionKind.CALL, 20, 20, False, False)))]
     ['Tu vedi 20']
     """
 
@@ -366,8 +366,8 @@ class Narrator:
         >>> from mazziere.rules import find_rules
         >>> narrator = Narrator(find_rules("italian-classic"), ["Bot 2", "Tu"], me=1,
         ...                     words=Words("it"))
-        >>> narrator.lines(ForcedBet(0, 10, "invito", False, False)), narrator.lines(
-        ...     ForcedBet(1, 10, "invito", False, False))
+        >>> narrator.lines(ForcedBet((0, 10, "invito", False, False))), narrator.lines(
+        ...     ForcedBet((1, 10, "invito", False, False)))
         ([], [])
         >>> [line.plain for line in narrator.settle()]
         ["Tutti mettono l'invito di 10"]

@@ -266,7 +266,7 @@ class ItalianHand(ItalianShowdown):
             forced_blinds(rule_set, buio=setup.buio, players=n) if setup.buio else ()
         )
         """The forced blinds from the dealer's left (italian-32: buio, controbuio, over)."""
-        self.log.append(HandStarted(setup))
+        self.log.append(HandStarted((setup,)))
         self.carried = setup.carried_pot
         if any(setup.dead_money):
             for position, amount in enumerate(setup.dead_money):
@@ -376,14 +376,16 @@ class ItalianHand(ItalianShowdown):
         actor = self.actor
         assert actor is not None
         if not due:
-            record = PlayerActed(actor, _ACTIONKIND_CHECK, 0, 0, False, kind is _ACTIONKIND_TIMEOUT)
+            record = PlayerActed(
+                (actor, _ACTIONKIND_CHECK, 0, 0, False, kind is _ACTIONKIND_TIMEOUT)
+            )
             self.log.append(record)
             self._deal()
             return record
         # The chips move as a live post; the record is the player's decision.
         forced = self._post_forced(actor, due, kind=BLIND_NAMES[len(self.blind_raisers)])
         self.log.pop()
-        record = PlayerActed(actor, kind, due, due, forced.all_in)
+        record = PlayerActed((actor, kind, due, due, forced.all_in, False))
         self.log.append(record)
         if forced.all_in:
             self._all_in_raisers.add(actor)
@@ -463,7 +465,7 @@ class ItalianHand(ItalianShowdown):
         hole = self.hole
         for position in range(n):
             hole[position] = cards[position::n]  # one card at a time from the dealer's left
-            self.log.append(HoleCardsDealt(position, hole[position]))
+            self.log.append(HoleCardsDealt((position, hole[position])))
         self.betting_round = 1
         self._bets_need_opening = self.opening is not None
         if self.blind_raisers:
@@ -520,7 +522,7 @@ class ItalianHand(ItalianShowdown):
 
     def _carry_pot(self, *, parol: bool) -> None:
         self._outcome = "parol" if parol else "dead"
-        self.log.append(PotCarried(self.total_pot, parol))
+        self.log.append(PotCarried((self.total_pot, parol)))
         self._finish()
 
     def _split_by_parole(self) -> None:
@@ -594,7 +596,7 @@ class ItalianHand(ItalianShowdown):
         actor = self.actor
         assert actor is not None
         held, thrown = self.hole[actor], set(discards)
-        record = Discarded(actor, discards, timed_out)
+        record = Discarded((actor, discards, timed_out))
         self.log.append(record)
         count = len(discards)
         self.drawn[actor] = count
@@ -620,10 +622,10 @@ class ItalianHand(ItalianShowdown):
         cards, reshuffles = self._stock.deal(position, count)
         for event in reshuffles:
             # The new stock's order is secret: the record keeps which cards went in.
-            self.log.append(StockReshuffled(event.position, tuple(sorted(event.cards))))
+            self.log.append(StockReshuffled((event.position, tuple(sorted(event.cards)))))
         dealt = tuple(cards)
         self.hole[position] += dealt
-        self.log.append(HoleCardsDealt(position, dealt))
+        self.log.append(HoleCardsDealt((position, dealt)))
 
     def _after_draw(self) -> None:
         self.actor = None

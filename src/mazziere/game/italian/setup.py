@@ -87,13 +87,13 @@ class Discarded(Record):
     type: ClassVar[str] = "discard"
     position: int
     cards: tuple[Card | None, ...]
-    timed_out: bool = False
+    timed_out: bool
 
     def seen_by(self, viewer: int | None) -> Record:
         """Others see how many cards were thrown, not which."""
         if viewer == self.position:
             return self
-        return Discarded(self.position, (None,) * len(self.cards), self.timed_out)
+        return Discarded((self.position, (None,) * len(self.cards), self.timed_out))
 
 
 @as_record
@@ -106,7 +106,7 @@ class StockReshuffled(Record):
 
     def seen_by(self, viewer: int | None) -> Record:
         """Nobody sees which cards were shuffled."""
-        return StockReshuffled(self.position, (None,) * len(self.cards))
+        return StockReshuffled((self.position, (None,) * len(self.cards)))
 
 
 @as_record
