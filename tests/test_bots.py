@@ -60,25 +60,18 @@ def test_bots_always_choose_a_legal_action(kind: str, rules: str) -> None:
 
 def test_random_bot_picks_kinds_uniformly_and_never_times_out() -> None:
     bot = RandomBot(random.Random(1))
-    legal = LegalActions(
-        0,
-        frozenset(
-            {
-                ActionKind.FOLD,
-                ActionKind.CALL,
-                ActionKind.RAISE,
-                ActionKind.ALL_IN,
-                ActionKind.TIMEOUT,
-            }
-        ),
-        10,
-        20,
-        500,
-    )
+    kinds = {
+        ActionKind.FOLD,
+        ActionKind.CALL,
+        ActionKind.RAISE,
+        ActionKind.ALL_IN,
+        ActionKind.TIMEOUT,
+    }
+    legal = LegalActions((0, frozenset(kinds), 10, 20, 500))
     counts = Counter(bot.choose_kind(legal) for _ in range(3000))
     assert set(counts) == {ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE}
     assert all(900 < n < 1100 for n in counts.values()), counts
-    only_all_in = LegalActions(0, frozenset({ActionKind.FOLD, ActionKind.ALL_IN}), 0)
+    only_all_in = LegalActions((0, frozenset({ActionKind.FOLD, ActionKind.ALL_IN}), 0, 0, 0))
     assert {bot.choose_kind(only_all_in) for _ in range(50)} == {ActionKind.FOLD, ActionKind.ALL_IN}
 
 
@@ -109,12 +102,12 @@ def test_random_bot_bet_sizes_are_sane() -> None:
 
 
 def test_wager_clamps_into_the_legal_range() -> None:
-    legal = LegalActions(0, frozenset({ActionKind.RAISE, ActionKind.ALL_IN}), 10, 30, 200)
+    legal = LegalActions((0, frozenset({ActionKind.RAISE, ActionKind.ALL_IN}), 10, 30, 200))
     assert wager(legal, 5) == Action.raise_to(30)
     assert wager(legal, 150) == Action.raise_to(150)
     assert wager(legal, 500) == Action.all_in()
     with pytest.raises(ValueError, match="neither"):
-        wager(LegalActions(0, frozenset({ActionKind.CALL}), 10), 50)
+        wager(LegalActions((0, frozenset({ActionKind.CALL}), 10, 0, 0)), 50)
 
 
 def test_basic_raises_aces_and_folds_seven_deuce() -> None:

@@ -83,7 +83,7 @@ class Situation:
 def wager(legal: LegalActions, amount: int) -> Action:
     """A bet or raise to ``amount`` clamped into the legal range (all-in at the top).
 
-    >>> legal = LegalActions(0, frozenset({ActionKind.BET, ActionKind.ALL_IN}), 0, 10, 500)
+    >>> legal = LegalActions((0, frozenset({ActionKind.BET, ActionKind.ALL_IN}), 0, 10, 500))
     >>> wager(legal, 3), wager(legal, 120), wager(legal, 9999)
     (Action(kind=<ActionKind.BET: 'bet'>, amount=10, cards=()), \
 Action(kind=<ActionKind.BET: 'bet'>, amount=120, cards=()), \

@@ -7,7 +7,8 @@ everything; a draw changes a random number of random cards.
 
 >>> import random
 >>> from mazziere.game.core import LegalActions
->>> legal = LegalActions(0, frozenset({ActionKind.FOLD, ActionKind.CALL, ActionKind.TIMEOUT}), 5)
+>>> kinds = frozenset({ActionKind.FOLD, ActionKind.CALL, ActionKind.TIMEOUT})
+>>> legal = LegalActions((0, kinds, 5, 0, 0))
 >>> bot = RandomBot(random.Random(3))
 >>> {bot.choose_kind(legal) for _ in range(50)} == {ActionKind.FOLD, ActionKind.CALL}
 True

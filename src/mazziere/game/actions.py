@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any
 
 from mazziere.cards import Card
 from mazziere.game.errors import ActionNotOfferedError, InvalidAmountError
+from mazziere.game.fields import Fields, named_fields
 
 __all__ = ["NO_ACTIONS", "Action", "ActionKind", "LegalActions"]
 
@@ -137,31 +138,33 @@ class Action:
         }
 
 
-class LegalActions(NamedTuple):
+@named_fields
+class LegalActions(Fields):
     """What the player to act may do now: the engine's answer, and a client's buttons.
 
     ``to_call`` is what a call adds; a bet or raise brings the player's bet to
     any total from ``min_to`` to ``max_to`` (``min_to`` is the all-in amount
-    when the stack is short of a full raise).  (A named tuple: the engine makes
-    one for every decision, and a tuple is the cheapest immutable record.)
+    when the stack is short of a full raise).  Built from the tuple of its
+    fields, as a record is: the engine makes one for every decision.
 
-    >>> legal = LegalActions(2, frozenset({ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE,
-    ...                                    ActionKind.ALL_IN}), to_call=2, min_to=4, max_to=100)
+    >>> legal = LegalActions((2, frozenset({ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE,
+    ...                                     ActionKind.ALL_IN}), 2, 4, 100))
     >>> Action.raise_to(4) in legal, Action.raise_to(3) in legal, Action.check() in legal
     (True, False, False)
     """
 
+    __slots__ = ()
     position: int | None
-    kinds: frozenset[ActionKind] = frozenset()
-    to_call: int = 0
-    min_to: int = 0
-    max_to: int = 0
+    kinds: frozenset[ActionKind]
+    to_call: int
+    min_to: int
+    max_to: int
 
     @property
     def confirm_fold(self) -> bool:
         """Folding is legal but gives up a free check: a client asks before sending it.
 
-        >>> LegalActions(0, frozenset({ActionKind.FOLD, ActionKind.CHECK})).confirm_fold
+        >>> LegalActions((0, frozenset({ActionKind.FOLD, ActionKind.CHECK}), 0, 0, 0)).confirm_fold
         True
         """
         return not self.to_call and ActionKind.FOLD in self.kinds
@@ -172,7 +175,7 @@ class LegalActions(NamedTuple):
     def allows(self, action: object) -> bool:
         """Whether ``action`` (an :class:`Action`) is legal now; ``action in legal`` says the same.
 
-        >>> LegalActions(0, frozenset({ActionKind.BET}), 0, 10, 50).allows(Action.bet(60))
+        >>> LegalActions((0, frozenset({ActionKind.BET}), 0, 10, 50)).allows(Action.bet(60))
         False
         """
         if not isinstance(action, Action) or action.kind not in self.kinds:
@@ -193,7 +196,7 @@ class LegalActions(NamedTuple):
         }
 
 
-NO_ACTIONS = LegalActions(None)
+NO_ACTIONS = LegalActions((None, frozenset(), 0, 0, 0))
 
 _K = ActionKind
 _CHECK_ONLY = frozenset({_K.FOLD, _K.TIMEOUT, _K.CHECK})

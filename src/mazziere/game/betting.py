@@ -265,10 +265,10 @@ class BettingHand(Hand):
         if why is not None:
             self._no_raise = why
             if not to_call:
-                return LegalActions(i, _CHECK_ONLY)
+                return LegalActions((i, _CHECK_ONLY, 0, 0, 0))
             if stack <= to_call:
-                return LegalActions(i, _CALL_ALL_IN, stack)
-            return LegalActions(i, _CALL_ONLY, to_call)
+                return LegalActions((i, _CALL_ALL_IN, stack, 0, 0))
+            return LegalActions((i, _CALL_ONLY, to_call, 0, 0))
         low = current + self.min_increment if current else self.min_bet
         if low > all_in_to:  # noqa: PLR1730 (all-in for less than a full bet or raise)
             low = all_in_to
@@ -283,7 +283,7 @@ class BettingHand(Hand):
             kinds = _RAISE if all_in else _RAISE_NO_ALL_IN
         else:
             kinds = _RAISE_CHECK if all_in else _RAISE_CHECK_NO_ALL_IN
-        return LegalActions(i, kinds, to_call, low, high)
+        return LegalActions((i, kinds, to_call, low, high))
 
     def legal_actions(self) -> LegalActions:
         """What the player to act may do now (nothing when nobody is to act).
@@ -301,7 +301,8 @@ class BettingHand(Hand):
             legal = self._legal = self._betting_options(actor)  # kept until the next action
             return legal
         if phase is _PHASE_SHOWDOWN and actor is not None:
-            return LegalActions(actor, _SHOW_OR_MUCK if self._muck_allowed(actor) else _SHOW_ONLY)
+            kinds = _SHOW_OR_MUCK if self._muck_allowed(actor) else _SHOW_ONLY
+            return LegalActions((actor, kinds, 0, 0, 0))
         if phase is _PHASE_OVER:
             return NO_ACTIONS
         return self._legal_other()

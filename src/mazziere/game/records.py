@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import enum
-import inspect
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from mazziere.cards import Card
 from mazziere.game.actions import ActionKind
+from mazziere.game.fields import Fields, named_fields
 
 if TYPE_CHECKING:
     from mazziere.game.pots import Pot
@@ -54,20 +53,18 @@ def _card_text(card: Card | None) -> str:
     return "??" if card is None else str(card)
 
 
-class Record(tuple[Any, ...]):
+class Record(Fields):
     """Base of every record in a hand's log.  Records are immutable and compare by value.
 
     Each record class is declared with annotated fields and made by
-    :func:`as_record` into a tuple with named fields, as a named tuple is, but
-    built from the tuple of its fields, as a tuple is: ``CardsShown((position,
-    cards))``.  The engine makes a record on every action, and the tuple's
-    own constructor makes one without running any Python code.  Unlike a
-    named tuple, a record equals only a record of the same class.
+    :func:`as_record` into a tuple with named fields, built from the tuple of
+    its fields: ``CardsShown((position, cards))`` (see
+    :class:`~mazziere.game.fields.Fields`).  Unlike a tuple, a record equals
+    only a record of the same class.
     """
 
     __slots__ = ()
     type: ClassVar[str] = "record"
-    _fields: ClassVar[tuple[str, ...]] = ()
 
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and tuple.__eq__(self, other)
@@ -76,15 +73,6 @@ class Record(tuple[Any, ...]):
         return not self == other
 
     __hash__ = tuple.__hash__
-
-    def __repr__(self) -> str:
-        fields = ", ".join(
-            f"{name}={value!r}" for name, value in zip(self._fields, self, strict=True)
-        )
-        return f"{type(self).__name__}({fields})"
-
-    def __getnewargs__(self) -> tuple[Any, ...]:
-        return (tuple(self),)  # copy and pickle call the class with the fields
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON: ``{"type": ..., <fields>}``; cards as text, unknown ``"??"``."""
@@ -107,37 +95,17 @@ _R = TypeVar("_R", bound=Record)
 
 
 def as_record(cls: type[_R]) -> type[_R]:
-    """Make a :class:`Record` subclass declared with annotated fields a record.
-
-    The fields become read-only attributes over the tuple's items, in order
-    (the getters of a named tuple of the same fields); ``ClassVar``
-    annotations are not fields.  A record is built from the tuple of all its
-    fields (no defaults).
+    """Make a :class:`Record` subclass declared with annotated fields a record
+    (:func:`~mazziere.game.fields.named_fields`): built from the tuple of all its fields.
 
     >>> @as_record
     ... class Example(Record):
     ...     position: int
     ...     all_in: bool
-    >>> Example((3, False)), Example((3, False)).all_in, Example((3, False)) == (3, False)
-    (Example(position=3, all_in=False), False, False)
+    >>> Example((3, False)), Example((3, False)) == (3, False)
+    (Example(position=3, all_in=False), False)
     """
-    names: list[str] = []
-    namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
-    for name, annotation in inspect.get_annotations(cls).items():
-        if "ClassVar" in str(annotation):
-            continue
-        if name in namespace:
-            raise TypeError(f"{cls.__name__}: record field {name!r} takes no default")
-        names.append(name)
-    shape = collections.namedtuple(cls.__name__, names)  # type: ignore[misc]
-    namespace["__slots__"] = ()
-    namespace["_fields"] = tuple(names)
-    namespace["__match_args__"] = tuple(names)
-    for name in names:
-        namespace[name] = shape.__dict__[name]
-    made = type(cls.__name__, cls.__bases__, namespace)
-    made.__qualname__ = cls.__qualname__
-    return made
+    return named_fields(cls)
 
 
 @as_record

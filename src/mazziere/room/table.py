@@ -563,7 +563,7 @@ class Table(abc.ABC):
         position = legal.position
         if self.hand.stacks[position] > legal.to_call:
             kinds.discard(ActionKind.ALL_IN)  # all-in would be a raise
-        return LegalActions(legal.position, frozenset(kinds), legal.to_call)
+        return LegalActions((legal.position, frozenset(kinds), legal.to_call, 0, 0))
 
     def act(self, name: str, action: Action) -> Record:
         """Player ``name`` does ``action``; the table then acts for anyone away.

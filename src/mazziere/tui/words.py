@@ -12,8 +12,8 @@ keep their names: flop, turn, river); in English it uses the usual terms.
 >>> from mazziere.game.core import ActionKind, LegalActions
 >>> from mazziere.rules import find_rules
 >>> context = Context(find_rules("italian-classic"), opening_round=True)
->>> legal = LegalActions(0, frozenset({ActionKind.CHECK, ActionKind.BET, ActionKind.FOLD}),
-...                      0, 10, 500)
+>>> legal = LegalActions((0, frozenset({ActionKind.CHECK, ActionKind.BET, ActionKind.FOLD}),
+...                       0, 10, 500))
 >>> words = Words("it")
 >>> words.action(ActionKind.BET, context, legal, amount=20)
 'Apri 20'
@@ -120,7 +120,7 @@ class Words:
         """The label of an action button.
 
         >>> from mazziere.rules import find_rules
-        >>> legal = LegalActions(0, frozenset({ActionKind.DRAW}), 0, 0, 4)
+        >>> legal = LegalActions((0, frozenset({ActionKind.DRAW}), 0, 0, 4))
         >>> context = Context(find_rules("italian-32"))
         >>> Words("it").action(ActionKind.DRAW, context, legal, discards=0)
         'Servito'

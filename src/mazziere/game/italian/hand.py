@@ -9,6 +9,7 @@ from itertools import filterfalse, islice
 
 from mazziere.cards import Card, RandomSource, Rank, format_cards
 from mazziere.game.core import (
+    NO_ACTIONS,
     Action,
     ActionKind,
     ActionNotOfferedError,
@@ -749,12 +750,12 @@ class ItalianHand(ItalianShowdown):
     def _legal_other(self) -> LegalActions:
         actor = self.actor
         if actor is None:
-            return LegalActions(None)
+            return NO_ACTIONS
         if self.phase is _PHASE_DRAW:
-            return LegalActions(actor, _DRAW_KINDS, 0, 0, self._draw_max)
+            return LegalActions((actor, _DRAW_KINDS, 0, 0, self._draw_max))
         due = self._blind_amount()
         kinds = _BLIND_RAISE_KINDS if self.blind_raisers else _BLIND_BET_KINDS
-        return LegalActions(actor, kinds, 0, due, due)
+        return LegalActions((actor, kinds, 0, due, due))
 
     def _betting_options(self, i: int) -> LegalActions:
         """The core's options, plus parol when it may be said (a fold with nothing to call
@@ -766,7 +767,7 @@ class ItalianHand(ItalianShowdown):
         legal = super()._betting_options(i)
         # (parol is said in the last round only: the cheap test first)
         if not legal.to_call and self.betting_round == 2 and self._parol_blocked() is None:
-            return legal._replace(kinds=legal.kinds | _PAROL)
+            return LegalActions((i, legal.kinds | _PAROL, 0, legal.min_to, legal.max_to))
         return legal
 
     # ---------------------------------------------------------------- result
