@@ -501,7 +501,7 @@ def test_carry_needs_the_end_of_the_hand() -> None:
 
 def snapshot(hand: ItalianHand) -> dict[str, object]:
     caches = ("_values", "_opens", "_opening_test", "_parol_scanned", "_parol_breaker")
-    skip = ("rng", "_stock", "rules", "ranking", "setup", "rake", *caches)
+    skip = ("rng", "_stock", "_table", "rules", "ranking", "setup", "rake", *caches)
     return copy.deepcopy({k: v for k, v in hand_state(hand).items() if k not in skip})
 
 

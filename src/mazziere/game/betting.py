@@ -223,20 +223,30 @@ class BettingHand(Hand):
             raise NothingToCallError("nothing to call: check")  # (fold is always offered)
         return legal
 
-    def _betting_options(self, i: int) -> LegalActions:
-        """The one rule of who may bet or raise and how much: the legal actions of position
-        ``i``, to act in a betting round (every limit structure).  When it may not bet or
-        raise, why is kept in ``_no_raise`` (for the precise error).
+    def legal_actions(self) -> LegalActions:
+        """What the player to act may do now (nothing when nobody is to act); every action
+        looks at it, and the answer is kept until the next action.
 
-        A player may bet or raise when their stack covers more than a call, the
-        table does not hold them to calling (Italian blind openings), the
-        betting was reopened to them (an all-in for less than a full raise
-        does not, RULES.md 2.6), the game lets them open (Italian openings) and
-        someone else could answer.  The smallest bet is the round's minimum
-        bet, the smallest raise the current bet plus the minimum increment;
-        short of it, the all-in.  No limit: up to the stack; pot limit: up to
-        the pot after a call.
+        In a betting round this is the one rule of who may bet or raise and how
+        much (every limit structure).  A player may bet or raise when their
+        stack covers more than a call, the table does not hold them to calling
+        (Italian blind openings), the betting was reopened to them (an all-in
+        for less than a full raise does not, RULES.md 2.6), the game lets them
+        open (Italian openings) and someone else could answer.  The smallest
+        bet is the round's minimum bet, the smallest raise the current bet plus
+        the minimum increment; short of it, the all-in.  No limit: up to the
+        stack; pot limit: up to the pot after a call.  When the player may not
+        bet or raise, why is kept in ``_no_raise`` (for the precise error).
+
+        In the showdown: show, and muck when the hand cannot win; in a game's
+        own phases, what the game says (:meth:`_legal_other`).
         """
+        legal = self._legal
+        if legal is not None:
+            return legal
+        i = self.actor
+        if self.phase is not _PHASE_BETTING or i is None:
+            return self._legal_outside_betting()
         current = self.current_bet
         bets, stacks = self.bets, self.stacks
         bet, stack = bets[i], stacks[i]
@@ -265,41 +275,33 @@ class BettingHand(Hand):
         if why is not None:
             self._no_raise = why
             if not to_call:
-                return LegalActions((i, _CHECK_ONLY, 0, 0, 0))
-            if stack <= to_call:
-                return LegalActions((i, _CALL_ALL_IN, stack, 0, 0))
-            return LegalActions((i, _CALL_ONLY, to_call, 0, 0))
-        low = current + self.min_increment if current else self.min_bet
-        if low > all_in_to:  # noqa: PLR1730 (all-in for less than a full bet or raise)
-            low = all_in_to
-        high = all_in_to
-        if self.structure is _BETTINGSTRUCTURE_POT_LIMIT:
-            pot_after_call = self.total_pot + to_call
-            high = min(max(current + pot_after_call, low), all_in_to)
-        all_in = high == all_in_to
-        if not current:
-            kinds = _BET if all_in else _BET_NO_ALL_IN
-        elif to_call:
-            kinds = _RAISE if all_in else _RAISE_NO_ALL_IN
+                legal = LegalActions((i, _CHECK_ONLY, 0, 0, 0))
+            elif stack <= to_call:
+                legal = LegalActions((i, _CALL_ALL_IN, stack, 0, 0))
+            else:
+                legal = LegalActions((i, _CALL_ONLY, to_call, 0, 0))
         else:
-            kinds = _RAISE_CHECK if all_in else _RAISE_CHECK_NO_ALL_IN
-        return LegalActions((i, kinds, to_call, low, high))
+            low = current + self.min_increment if current else self.min_bet
+            if low > all_in_to:  # noqa: PLR1730 (all-in for less than a full bet or raise)
+                low = all_in_to
+            high = all_in_to
+            if self.structure is _BETTINGSTRUCTURE_POT_LIMIT:
+                pot_after_call = self.total_pot + to_call
+                high = min(max(current + pot_after_call, low), all_in_to)
+            all_in = high == all_in_to
+            if not current:
+                kinds = _BET if all_in else _BET_NO_ALL_IN
+            elif to_call:
+                kinds = _RAISE if all_in else _RAISE_NO_ALL_IN
+            else:
+                kinds = _RAISE_CHECK if all_in else _RAISE_CHECK_NO_ALL_IN
+            legal = LegalActions((i, kinds, to_call, low, high))
+        self._legal = legal  # kept until the next action
+        return legal
 
-    def legal_actions(self) -> LegalActions:
-        """What the player to act may do now (nothing when nobody is to act).
-
-        In the showdown: show, and muck when the hand cannot win.  The answer
-        is kept until the next action.
-        """
-        legal = self._legal
-        if legal is not None:
-            return legal
+    def _legal_outside_betting(self) -> LegalActions:
         phase = self.phase
         actor = self.actor
-        if phase is _PHASE_BETTING:
-            assert actor is not None
-            legal = self._legal = self._betting_options(actor)  # kept until the next action
-            return legal
         if phase is _PHASE_SHOWDOWN and actor is not None:
             kinds = _SHOW_OR_MUCK if self._muck_allowed(actor) else _SHOW_ONLY
             return LegalActions((actor, kinds, 0, 0, 0))

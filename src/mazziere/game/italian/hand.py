@@ -37,7 +37,6 @@ from mazziere.game.italian.carry import ItalianCarry
 from mazziere.game.italian.rules import (
     OpeningTest,
     blind_opening_amounts,
-    forced_blinds,
     next_opening_level,
     opening_minimum,
     rejoin_costs,
@@ -46,9 +45,12 @@ from mazziere.game.italian.setup import (
     Discarded,
     HandStarted,
     ItalianSetup,
+    ItalianStakes,
+    ItalianTable,
     PotCarried,
     StockReshuffled,
     italian_setup,
+    italian_stakes,
     italian_table,
 )
 from mazziere.game.italian.showdown import ItalianShowdown
@@ -133,6 +135,7 @@ class ItalianHand(ItalianShowdown):
         "_parol_breaker",
         "_parol_scanned",
         "_stock",
+        "_table",
         "ask_show",
         "betting_round",
         "blind_raisers",
@@ -147,6 +150,7 @@ class ItalianHand(ItalianShowdown):
     )
 
     setup: ItalianSetup
+    _table: ItalianTable
     rules: RuleSet
 
     def __init__(
@@ -171,7 +175,7 @@ class ItalianHand(ItalianShowdown):
         odd_chips: Sequence[int] | None = None,
     ) -> None:
         rule_set = find_rules(rules)
-        setup = italian_setup(
+        setup, stakes = italian_setup(
             rule_set,
             stacks,
             invito=invito,
@@ -187,7 +191,7 @@ class ItalianHand(ItalianShowdown):
             rake=rake,
             ask_show=ask_show,
         )
-        self._start(setup, rule_set, deck, rng, odd_chips)
+        self._start(setup, rule_set, stakes, deck=deck, rng=rng, odd_chips=odd_chips)
 
     @classmethod
     def from_setup(
@@ -199,14 +203,25 @@ class ItalianHand(ItalianShowdown):
         odd_chips: Sequence[int] | None = None,
     ) -> ItalianHand:
         """A new hand with this setup (the first record of another hand's log, say)."""
+        rule_set = find_rules(setup.rules)
+        stakes = italian_stakes(
+            rule_set,
+            len(setup.stacks),
+            invito=setup.invito,
+            buio=setup.buio,
+            min_bet=setup.min_bet,
+            parol_pot=setup.parol_pot,
+        )
         hand = cls.__new__(cls)
-        hand._start(setup, find_rules(setup.rules), deck, rng, odd_chips)
+        hand._start(setup, rule_set, stakes, deck=deck, rng=rng, odd_chips=odd_chips)
         return hand
 
     def _start(
         self,
         setup: ItalianSetup,
         rule_set: RuleSet,
+        stakes: ItalianStakes,
+        *,
         deck: Sequence[Card] | None,
         rng: RandomSource | None,
         odd_chips: Sequence[int] | None,
@@ -223,7 +238,7 @@ class ItalianHand(ItalianShowdown):
             rng=rng if rng is not None else _NO_RANDOM,
         )
         n = self.n
-        table = italian_table(rule_set, n)  # (after the core checked the stacks)
+        table = self._table = italian_table(rule_set, n)  # (after the core checked the stacks)
         if setup.rake:
             self.rake = table.rake
         self.setup = setup
@@ -245,7 +260,9 @@ class ItalianHand(ItalianShowdown):
         self._stock = DrawStock(table.deck, order=deck, rng=rng)
         self._odd_chips = list(odd_chips) if odd_chips is not None else None
         self._opens: list[bool | None] = [None] * n
-        self._opening_test: OpeningTest | None = None
+        self._opening_test: OpeningTest | None = (
+            None if self.opening is None else table.opening_tests[self.opening]
+        )
         self._strengths: dict[int, int] = {}
         self._all_in_raisers: set[int] = set()
         self._cycle = rule_set.straight_flush_minima_beats_massima
@@ -263,9 +280,7 @@ class ItalianHand(ItalianShowdown):
         self._outcome = "won"
         self._draw_queue: list[int] = []
         self._late: list[int] = []
-        self.blinds: tuple[int, ...] = (
-            forced_blinds(rule_set, buio=setup.buio, players=n) if setup.buio else ()
-        )
+        self.blinds: tuple[int, ...] = stakes.blinds
         """The forced blinds from the dealer's left (italian-32: buio, controbuio, over)."""
         self.log.append(HandStarted((setup,)))
         self.carried = setup.carried_pot
@@ -312,9 +327,7 @@ class ItalianHand(ItalianShowdown):
         if known is None:
             cards = self.hole[position]
             test = self._opening_test
-            if test is None:
-                test = OpeningTest.of(self.rules, players=self.n, minimum=self.opening)
-                self._opening_test = test
+            assert test is not None  # (there is an opening requirement)
             known = len(cards) == 5 and test(cards)  # type: ignore[arg-type]
             self._opens[position] = known
         return known
@@ -661,10 +674,8 @@ class ItalianHand(ItalianShowdown):
         return None
 
     def _parol_blocked(self) -> str | None:
-        """Why parol (parole) may not be said now; ``None`` if it may."""
-        offered = self._parol_offered()
-        if offered is not None:
-            return offered
+        """Why parol (parole) may not be said now, in the last round of a game that has it
+        (:meth:`_parol_offered`); ``None`` if it may."""
         if self._active != self._live:  # somebody still in has no chips behind
             return "no parol while a player still in is all-in"
         if self._parol_breaker is None and self._parol_scanned != len(self.log):
@@ -686,7 +697,8 @@ class ItalianHand(ItalianShowdown):
         self._parol_scanned = len(log)
 
     def _parol_unanimous(self) -> bool:
-        if self._parol_blocked() is not None:
+        """Whether every player still in said parol in the last round (asked at its end)."""
+        if not self._has_parol or self._parol_blocked() is not None:
             return False
         return any(
             isinstance(r, PlayerActed) and r.kind is _ACTIONKIND_PAROL
@@ -695,17 +707,17 @@ class ItalianHand(ItalianShowdown):
 
     def verify_parol(self, position: int | None = None) -> None:
         """Raise unless the player to act may say parol (parole, in italian-32)."""
-        self._check_turn(position)
-        actor = self.actor
-        assert actor is not None
+        legal = self._options(position)
+        if _ACTIONKIND_PAROL in legal.kinds:
+            return
         offered = self._parol_offered()
         if offered is not None:
             raise ActionNotOfferedError(offered)
-        if self.bets[actor] < self.current_bet:
+        if legal.to_call:
             raise CannotCheckError("parol is a check: there is a bet to call")
         blocked = self._parol_blocked()
-        if blocked is not None:
-            raise ActionNotOfferedError(blocked)
+        assert blocked is not None  # (the legal actions offer parol otherwise)
+        raise ActionNotOfferedError(blocked)
 
     def can_parol(self, position: int | None = None) -> bool:
         """Whether :meth:`parol` would succeed."""
@@ -757,17 +769,27 @@ class ItalianHand(ItalianShowdown):
         kinds = _BLIND_RAISE_KINDS if self.blind_raisers else _BLIND_BET_KINDS
         return LegalActions((actor, kinds, 0, due, due))
 
-    def _betting_options(self, i: int) -> LegalActions:
-        """The core's options, plus parol when it may be said (a fold with nothing to call
-        is flagged for confirmation: ``confirm_fold``).
+    def legal_actions(self) -> LegalActions:
+        """The core's legal actions (:meth:`BettingHand.legal_actions`, the rule of who may
+        bet or raise), plus parol when it may be said; a fold with nothing to call is
+        flagged for confirmation (``confirm_fold``).
 
         Before the deal (:meth:`_legal_other`): the blind (``min_to`` is its
         amount) or a check.  In the draw: ``draw`` with ``min_to``..``max_to`` cards.
         """
-        legal = super()._betting_options(i)
-        # (parol is said in the last round only: the cheap test first)
-        if not legal.to_call and self.betting_round == 2 and self._parol_blocked() is None:
-            return LegalActions((i, legal.kinds | _PAROL, 0, legal.min_to, legal.max_to))
+        legal = self._legal
+        if legal is None:
+            legal = BettingHand.legal_actions(self)  # (super() costs a proxy a decision)
+            # (parol is said in the last round only: the cheap test first)
+            if (
+                self.betting_round == 2
+                and not legal.to_call
+                and self.phase is _PHASE_BETTING
+                and self._has_parol
+                and self._parol_blocked() is None
+            ):
+                kinds = legal.kinds | _PAROL
+                legal = self._legal = LegalActions((legal.position, kinds, 0, *legal[3:]))
         return legal
 
     # ---------------------------------------------------------------- result
@@ -780,7 +802,7 @@ class ItalianHand(ItalianShowdown):
         n = self.n
         rules = self.rules
         if self._outcome == "won":
-            return italian_table(rules, n).pot_won
+            return self._table.pot_won
         carried = self.setup.carried_shares
         shares = tuple(carried[p] + self.committed[p] + self.dead[p] for p in range(n))
         if self._outcome == "dead":

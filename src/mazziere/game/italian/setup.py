@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, ClassVar
 
-from mazziere.cards import Card
+from mazziere.cards import Card, Rank
 from mazziere.evaluate import Ranking, ranking_for
 from mazziere.game.core import (
     HandSetupError,
@@ -20,17 +21,24 @@ from mazziere.game.core import (
     check_chips,
 )
 from mazziere.game.italian.carry import ItalianCarry
-from mazziere.game.italian.rules import forced_blinds, next_opening_level, opening_minimum
+from mazziere.game.italian.rules import (
+    OpeningTest,
+    forced_blinds,
+    next_opening_level,
+    opening_minimum,
+)
 from mazziere.rules import BettingStructure, Game, MinimumBet, RuleSet
 
 __all__ = [
     "Discarded",
     "HandStarted",
     "ItalianSetup",
+    "ItalianStakes",
     "ItalianTable",
     "PotCarried",
     "StockReshuffled",
     "italian_setup",
+    "italian_stakes",
     "italian_table",
 ]
 
@@ -142,6 +150,8 @@ class ItalianTable:
     """The house's share as the core takes it (``None``: no rake)."""
     pot_won: ItalianCarry
     """The carry after a pot is won: nothing carried, the ladder back at the bottom."""
+    opening_tests: Mapping[Rank, OpeningTest]
+    """The opening test of each smallest pair that may open a hand (none: no requirement)."""
 
 
 @functools.cache
@@ -179,7 +189,59 @@ def italian_table(rules: RuleSet, players: int) -> ItalianTable:
         deck=tuple(rules.deck(players)),
         rake=rake,
         pot_won=pot_won,
+        opening_tests=MappingProxyType(
+            {
+                minimum: OpeningTest.of(rules, players=players, minimum=minimum)
+                for minimum in {*rules.opening_ladder, rules.parol_pot_opening}
+                if minimum is not None
+            }
+        ),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ItalianStakes:
+    """The stakes of a table of a rule set, once checked (:func:`italian_stakes`): what every
+    hand there posts and the smallest opening bet."""
+
+    blinds: tuple[int, ...]
+    """The forced blinds from the dealer's left (italian-32: buio, controbuio, over)."""
+    min_bet: int
+
+
+@functools.lru_cache(maxsize=256, typed=True)
+def italian_stakes(
+    rules: RuleSet, players: int, *, invito: int, buio: int, min_bet: int | None, parol_pot: bool
+) -> ItalianStakes:
+    """The stakes of ``rules`` for ``players`` dealt in, checked once for each table's stakes
+    (a table deals hand after hand with the same; ``typed``: ``True`` is not the chip 1).
+
+    >>> from mazziere.rules import ITALIAN_32
+    >>> italian_stakes(ITALIAN_32, 5, invito=0, buio=50, min_bet=None, parol_pot=False)
+    ItalianStakes(blinds=(50, 100, 200), min_bet=200)
+    """
+    if rules.game is not Game.ITALIAN:
+        raise HandSetupError(f"{rules.name} is not a rule set of Poker all'italiana")
+    rules.check_players(players)
+    check_chips("the invito, buio and carried pot", [invito, buio])
+    if rules.uses_invito:
+        if invito <= 0 and not parol_pot:
+            raise HandSetupError(f"{rules.name} needs a positive invito")
+    elif invito:
+        raise HandSetupError(f"{rules.name} has no invito")
+    blinds = forced_blinds(rules, buio=buio, players=players) if buio else ()
+    if rules.forced_blinds and not blinds:
+        raise HandSetupError(f"{rules.name} needs a positive buio")
+    if buio and not rules.forced_blinds:
+        raise HandSetupError(f"{rules.name} has no forced blinds")
+    if min_bet is None:
+        min_bet = blinds[-1] if rules.minimum_bet is MinimumBet.LAST_BLIND else invito
+    check_chips("the minimum bet", [min_bet])
+    if min_bet <= 0:
+        raise HandSetupError("give a positive minimum bet (min_bet)")
+    if parol_pot and not rules.parol:
+        raise HandSetupError(f"{rules.name} has no parol pot")
+    return ItalianStakes(blinds=blinds, min_bet=min_bet)
 
 
 def italian_setup(
@@ -198,54 +260,41 @@ def italian_setup(
     posts: Sequence[int] | None = None,
     rake: bool = True,
     ask_show: bool = False,
-) -> ItalianSetup:
-    """The setup of a hand of ``rules`` with these stakes, once they are checked
-    (:class:`ItalianHand` takes the same arguments)."""
+) -> tuple[ItalianSetup, ItalianStakes]:
+    """The setup of a hand of ``rules`` with these stakes, once they are checked, and the
+    table's stakes (what the hand posts): :class:`ItalianHand` takes the same arguments.
+    The table's stakes are checked once (:func:`italian_stakes`), what changes from hand
+    to hand here."""
     n = len(stacks)
-    if rules.game is not Game.ITALIAN:
-        raise HandSetupError(f"{rules.name} is not a rule set of Poker all'italiana")
+    stakes = italian_stakes(
+        rules, n, invito=invito, buio=buio, min_bet=min_bet, parol_pot=parol_pot
+    )
     check_chips("stacks", stacks)
-    rules.check_players(n)
-    check_chips("the invito, buio and carried pot", [invito, buio, carried_pot, opening_level])
-    if rules.uses_invito:
-        if invito <= 0 and not parol_pot:
-            raise HandSetupError(f"{rules.name} needs a positive invito")
-    elif invito:
-        raise HandSetupError(f"{rules.name} has no invito")
-    blinds = forced_blinds(rules, buio=buio, players=n) if buio else ()
-    if rules.forced_blinds and not blinds:
-        raise HandSetupError(f"{rules.name} needs a positive buio")
-    if buio and not rules.forced_blinds:
-        raise HandSetupError(f"{rules.name} has no forced blinds")
-    if min_bet is None:
-        min_bet = blinds[-1] if rules.minimum_bet is MinimumBet.LAST_BLIND else invito
-    check_chips("the minimum bet", [min_bet])
-    if min_bet <= 0:
-        raise HandSetupError("give a positive minimum bet (min_bet)")
-    if parol_pot and not rules.parol:
-        raise HandSetupError(f"{rules.name} has no parol pot")
+    check_chips("the invito, buio and carried pot", [carried_pot, opening_level])
     shares = _per_position("carried_shares", carried_shares, n)
     if sum(shares) > carried_pot:
         raise HandSetupError(
             f"the carried shares ({sum(shares)}) exceed the carried pot ({carried_pot})"
         )
     dead = _per_position("dead_money", dead_money, n)
-    for position, (stack, due) in enumerate(zip(stacks, dead, strict=True)):
-        if due > stack:
-            raise HandSetupError(
-                f"position {position} cannot pay {due} with {stack}: it does not take part"
-            )
+    if dead_money is not None:  # (none: nothing to pay)
+        for position, (stack, due) in enumerate(zip(stacks, dead, strict=True)):
+            if due > stack:
+                raise HandSetupError(
+                    f"position {position} cannot pay {due} with {stack}: it does not take part"
+                )
     live_posts = _per_position("posts", posts, n)
-    if any(live_posts) and not rules.missed_blind_penalties:
-        raise HandSetupError(f"{rules.name} has no missed-blind posts")
-    if any(live_posts[: len(blinds)]):
-        raise HandSetupError("a player in a blind position posts that blind, not a post")
-    return ItalianSetup(
+    if posts is not None:  # (none: no posts)
+        if any(live_posts) and not rules.missed_blind_penalties:
+            raise HandSetupError(f"{rules.name} has no missed-blind posts")
+        if any(live_posts[: len(stakes.blinds)]):
+            raise HandSetupError("a player in a blind position posts that blind, not a post")
+    setup = ItalianSetup(
         rules=rules.name,
         stacks=tuple(stacks),
         invito=invito,
         buio=buio,
-        min_bet=min_bet,
+        min_bet=stakes.min_bet,
         structure=structure or rules.betting_structure,
         opening_level=opening_level,
         parol_pot=parol_pot,
@@ -256,3 +305,4 @@ def italian_setup(
         rake=rake,
         ask_show=ask_show,
     )
+    return setup, stakes
