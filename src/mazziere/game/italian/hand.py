@@ -4,10 +4,9 @@ the opening test and the dead hand, the draw, parol and parole (RULES.md §3-5).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
-from itertools import filterfalse, islice
+from collections.abc import Mapping, Sequence
 
-from mazziere.cards import Card, RandomSource, Rank, format_cards
+from mazziere.cards import Card, RandomSource, Rank
 from mazziere.game.core import (
     NO_ACTIONS,
     Action,
@@ -17,11 +16,9 @@ from mazziere.game.core import (
     AmountTooSmallError,
     BettingHand,
     CannotBetError,
-    CannotCheckError,
     CannotRaiseError,
     HandSetupError,
     HoleCardsDealt,
-    IllegalActionError,
     InvalidAmountError,
     LegalActions,
     MinRaiseRule,
@@ -34,6 +31,8 @@ from mazziere.game.core import (
     WrongPhaseError,
 )
 from mazziere.game.italian.carry import ItalianCarry
+from mazziere.game.italian.draw import CannotDiscardError
+from mazziere.game.italian.parol import ItalianParol
 from mazziere.game.italian.rules import (
     OpeningTest,
     blind_opening_amounts,
@@ -48,12 +47,10 @@ from mazziere.game.italian.setup import (
     ItalianStakes,
     ItalianTable,
     PotCarried,
-    StockReshuffled,
     italian_setup,
     italian_stakes,
     italian_table,
 )
-from mazziere.game.italian.showdown import ItalianShowdown
 from mazziere.game.italian.stock import DrawStock
 from mazziere.game.italian.view import ItalianView
 from mazziere.rules import BettingStructure, RuleSet, find_rules
@@ -84,10 +81,6 @@ BLIND_NAMES = ("buio", "controbuio", "over")
 """The blind bets from the dealer's left: forced in italian-32, chosen in italian-classic."""
 
 
-class CannotDiscardError(IllegalActionError):
-    """Discards that are not the player's cards, too many of them, or the same card twice."""
-
-
 @functools.cache
 def _refusal(minimum: Rank, *, bilateral: bool) -> str:
     """Why cards that do not open may not bet."""
@@ -95,7 +88,7 @@ def _refusal(minimum: Rank, *, bilateral: bool) -> str:
     return f"these cards do not open: a pair of {minimum.name_it} or better is needed{draw}"
 
 
-class ItalianHand(ItalianShowdown):
+class ItalianHand(ItalianParol):
     """One hand of Poker all'italiana.
 
     ``rules``: ``"italian-classic"``, ``"italian-32"`` or a house rule set.
@@ -120,20 +113,16 @@ class ItalianHand(ItalianShowdown):
         "_blind_lock",
         "_cycle",
         "_draw_max",
-        "_draw_queue",
         "_first_aggressor",
         "_has_parol",
         "_last_aggressor",
         "_last_first",
         "_last_round_start",
-        "_late",
         "_no_last_round",
         "_odd_chips",
         "_opening_test",
         "_opens",
         "_outcome",
-        "_parol_breaker",
-        "_parol_scanned",
         "_stock",
         "_table",
         "ask_show",
@@ -274,7 +263,7 @@ class ItalianHand(ItalianShowdown):
         self._last_first: int = 0
         self._last_round_start = 0
         self._parol_scanned = 0
-        self._parol_breaker: int | None = None
+        self._parol_breaker = None
         self._no_last_round = False
         self._blind_lock = False
         self._outcome = "won"
@@ -559,88 +548,6 @@ class ItalianHand(ItalianShowdown):
             )
         return tuple(share + (p in given) for p in winners)
 
-    # ------------------------------------------------------------------ draw
-
-    def _begin_draw(self) -> None:
-        self.betting_round = 1
-        self._draw_queue = list(self.live)  # the players not folded, in position order
-        self._late = []
-        if not self.rules.draw_max:
-            self._after_draw()
-            return
-        self.phase = _PHASE_DRAW
-        self.actor = self._draw_queue[0]
-
-    def verify_draw(self, cards: Iterable[Card] = (), position: int | None = None) -> None:
-        """Raise unless the player to draw may discard these cards (none: stand pat)."""
-        if self.phase is not _PHASE_DRAW:
-            if self.phase is _PHASE_OVER:
-                raise WrongPhaseError("the hand is over")
-            raise WrongPhaseError(f"no draw now: the hand is at the {self.phase.value}")
-        actor = self.actor
-        assert actor is not None
-        if position is not None and position != actor:
-            raise NotYourTurnError(f"it is position {actor}'s turn to draw, not {position}'s")
-        discards = list(cards)
-        if len(discards) > self.rules.draw_max:
-            raise CannotDiscardError(
-                f"at most {self.rules.draw_max} cards may be changed, not {len(discards)}"
-            )
-        if len(set(discards)) != len(discards):
-            raise CannotDiscardError(f"the same card twice: {format_cards(discards)}")
-        held = self.hole[actor]
-        for card in discards:
-            if card not in held:
-                raise CannotDiscardError(f"{card} is not in position {actor}'s hand")
-
-    def can_draw(self, cards: Iterable[Card] = (), position: int | None = None) -> bool:
-        """Whether :meth:`draw` would succeed."""
-        try:
-            self.verify_draw(cards, position)
-        except IllegalActionError:
-            return False
-        return True
-
-    def draw(
-        self, cards: Iterable[Card] = (), position: int | None = None, *, timed_out: bool = False
-    ) -> Discarded:
-        """Discard ``cards`` and get as many new ones (the fourth of four after everyone)."""
-        discards = tuple(cards)
-        self.verify_draw(discards, position)
-        actor = self.actor
-        assert actor is not None
-        held, thrown = self.hole[actor], set(discards)
-        record = Discarded((actor, discards, timed_out))
-        self.log.append(record)
-        count = len(discards)
-        self.drawn[actor] = count
-        if count:
-            self.hole[actor] = tuple(filterfalse(thrown.__contains__, held))
-            self._stock.discard(actor, discards)
-            now = count
-            if count == 4 and self.rules.fourth_card_after_others:
-                now = 3
-                self._late.append(actor)
-            self._deal_draw(actor, now)
-        queue = self._draw_queue
-        queue.pop(0)
-        if queue:
-            self.actor = queue[0]
-            return record
-        for late in self._late:
-            self._deal_draw(late, 1)
-        self._after_draw()
-        return record
-
-    def _deal_draw(self, position: int, count: int) -> None:
-        cards, reshuffles = self._stock.deal(position, count)
-        for event in reshuffles:
-            # The new stock's order is secret: the record keeps which cards went in.
-            self.log.append(StockReshuffled((event.position, tuple(sorted(event.cards)))))
-        dealt = tuple(cards)
-        self.hole[position] += dealt
-        self.log.append(HoleCardsDealt((position, dealt)))
-
     def _after_draw(self) -> None:
         self.actor = None
         if self._no_last_round:
@@ -662,75 +569,6 @@ class ItalianHand(ItalianShowdown):
         self._begin_round(first, min_bet=self.setup.min_bet)
         if self.phase is _PHASE_BETTING and self.actor is not None:
             self._last_first = self.actor
-
-    # ----------------------------------------------------------------- parol
-
-    def _parol_offered(self) -> str | None:
-        """Why this game or moment has no parol (parole); ``None`` if it has."""
-        if not self._has_parol:
-            return f"{self.rules.name} has no parol"
-        if self.betting_round != 2:
-            return "parol is said in the last betting round only"
-        return None
-
-    def _parol_blocked(self) -> str | None:
-        """Why parol (parole) may not be said now, in the last round of a game that has it
-        (:meth:`_parol_offered`); ``None`` if it may."""
-        if self._active != self._live:  # somebody still in has no chips behind
-            return "no parol while a player still in is all-in"
-        if self._parol_breaker is None and self._parol_scanned != len(self.log):
-            self._scan_parol()
-        if self._parol_breaker is not None:
-            return f"position {self._parol_breaker} did not say parol: it no longer counts"
-        return None
-
-    def _scan_parol(self) -> None:
-        """Look for the first player of the last round who acted other than by parol or a fold."""
-        log = self.log
-        for record in islice(log, self._parol_scanned, None):
-            if isinstance(record, PlayerActed) and record.kind not in (
-                _ACTIONKIND_PAROL,
-                _ACTIONKIND_FOLD,
-            ):
-                self._parol_breaker = record.position
-                break
-        self._parol_scanned = len(log)
-
-    def _parol_unanimous(self) -> bool:
-        """Whether every player still in said parol in the last round (asked at its end)."""
-        if not self._has_parol or self._parol_blocked() is not None:
-            return False
-        return any(
-            isinstance(r, PlayerActed) and r.kind is _ACTIONKIND_PAROL
-            for r in self.log[self._last_round_start :]
-        )
-
-    def verify_parol(self, position: int | None = None) -> None:
-        """Raise unless the player to act may say parol (parole, in italian-32)."""
-        legal = self._options(position)
-        if _ACTIONKIND_PAROL in legal.kinds:
-            return
-        offered = self._parol_offered()
-        if offered is not None:
-            raise ActionNotOfferedError(offered)
-        if legal.to_call:
-            raise CannotCheckError("parol is a check: there is a bet to call")
-        blocked = self._parol_blocked()
-        assert blocked is not None  # (the legal actions offer parol otherwise)
-        raise ActionNotOfferedError(blocked)
-
-    def can_parol(self, position: int | None = None) -> bool:
-        """Whether :meth:`parol` would succeed."""
-        try:
-            self.verify_parol(position)
-        except IllegalActionError:
-            return False
-        return True
-
-    def parol(self, position: int | None = None) -> PlayerActed:
-        """Say parol (parole): a check that counts only if every player still in says it."""
-        self.verify_parol(position)
-        return self._check_as(_ACTIONKIND_PAROL)
 
     # ---------------------------------------------------- actions of our own
 
