@@ -33,7 +33,7 @@ from mazziere.game.records import (
     UncalledBetReturned,
 )
 from mazziere.game.view import HandView
-from mazziere.rules import BettingStructure, OddChipRule
+from mazziere.rules import BettingStructure, OddChipRule, RuleSet
 
 __all__ = ["Hand", "MinRaiseRule", "Phase", "check_chips"]
 
@@ -151,6 +151,8 @@ class Hand(ABC):
         "structure",
     )
 
+    rules: RuleSet
+    """The hand's rule set (each game's hand sets it)."""
     structure: BettingStructure
     min_raise_rule: MinRaiseRule
     odd_chip: OddChipRule

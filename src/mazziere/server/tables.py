@@ -1267,10 +1267,7 @@ def _action_of(data: dict[str, Any]) -> Action:
 
 def _history(hand: Any, seed: bytes, table: str, number: int, names: list[str]) -> str:
     """The hand's full PHH (every card) with its seed and commitment."""
-    from mazziere.game.italian import ItalianHand
-    from mazziere.history.holdem import to_phh
-    from mazziere.history.phh import dumps
-    from mazziere.history.phh_italian import dumps_italian
+    from mazziere.history.writers import write_history
 
     fields: dict[str, Any] = {
         "table": table,
@@ -1279,10 +1276,7 @@ def _history(hand: Any, seed: bytes, table: str, number: int, names: list[str]) 
         "_seed": seed.hex(),
         "_commitment": commitment(seed),
     }
-    if isinstance(hand, ItalianHand):
-        return dumps_italian(hand, extra=fields)
-    number_field = {"hand": fields.pop("hand")}  # to_phh's own first argument is called hand
-    return dumps(to_phh(hand, **fields).replace(**number_field))
+    return write_history(hand, fields)
 
 
 # --------------------------------------------------------------- the service

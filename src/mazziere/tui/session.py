@@ -1001,21 +1001,9 @@ def hand_history(hand: BettingHand, names: Sequence[str], *, number: int, table:
         "hand": number,
         "players": list(names),
     }
-    from mazziere.game.holdem import HoldemHand
-    from mazziere.game.italian import ItalianHand
+    from mazziere.history.writers import write_history
 
-    if isinstance(hand, HoldemHand):
-        from mazziere.history.holdem import to_phh
-        from mazziere.history.phh import PhhHand, dumps
-
-        # ``hand`` is also the name of to_phh's first parameter: add the field afterwards.
-        phh = to_phh(hand, venue=extra["venue"], table=extra["table"], players=extra["players"])
-        return dumps(PhhHand({**phh, "hand": number}))
-    if isinstance(hand, ItalianHand):
-        from mazziere.history.phh_italian import dumps_italian
-
-        return dumps_italian(hand, extra=extra)
-    raise TypeError(f"no hand history for {type(hand).__name__}")
+    return write_history(hand, extra)
 
 
 class SystemClock:
