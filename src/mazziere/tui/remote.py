@@ -95,11 +95,13 @@ def legal_from_dict(data: Mapping[str, Any]) -> LegalActions:
     10
     """
     return LegalActions(
-        data.get("position"),
-        frozenset(ActionKind(kind) for kind in data.get("kinds") or ()),
-        int(data.get("to_call") or 0),
-        int(data.get("min_to") or 0),
-        int(data.get("max_to") or 0),
+        (
+            data.get("position"),
+            frozenset(ActionKind(kind) for kind in data.get("kinds") or ()),
+            int(data.get("to_call") or 0),
+            int(data.get("min_to") or 0),
+            int(data.get("max_to") or 0),
+        )
     )
 
 

@@ -140,15 +140,13 @@ timed_out=False)
     values: list[Any] = []
     try:
         for name in cls._fields:
-            if name not in data:
-                break  # the record's own default
-            value = data[name]
+            value = data[name]  # every field is written (a missing one: KeyError)
             if name in _FIELDS:
                 value = _FIELDS[name](value)
             elif name == "kind" and cls is PlayerActed:
                 value = ActionKind(value)
             values.append(value)
-        return cls(*values)
+        return cls(tuple(values))
     except (KeyError, TypeError, ValueError) as error:
         raise RecordError(f"bad {kind} record: {error}") from None
 
