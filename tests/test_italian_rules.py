@@ -9,10 +9,8 @@ from hypothesis import strategies as st
 
 from mazziere.cards import Card, Deck, Rank, parse_cards
 from mazziere.evaluate import ranking_for
-from mazziere.game.italian_rules import (
-    DrawStock,
+from mazziere.game.italian.rules import (
     InvalidStakesError,
-    StockError,
     blind_opening_amounts,
     can_open,
     draw_deals,
@@ -26,6 +24,7 @@ from mazziere.game.italian_rules import (
     rake,
     rejoin_costs,
 )
+from mazziere.game.italian.stock import DrawStock, StockError
 from mazziere.rules import Category, find_rules
 
 CLASSIC = find_rules("italian-classic")

@@ -11,7 +11,7 @@ import pytest
 
 from mazziere.cards import CardNotInDeckError, DuplicateCardError, Rank, parse_cards
 from mazziere.evaluate import best_hands, evaluate, ranking_for
-from mazziere.game.italian_rules import can_open
+from mazziere.game.italian.rules import can_open
 from mazziere.odds.italian import draw_odds
 from mazziere.rules import find_rules
 

@@ -366,7 +366,7 @@ def _opponent_finals(
     """
     import random
 
-    from mazziere.game.italian_rules import OpeningTest
+    from mazziere.game.italian.rules import OpeningTest
 
     rules = find_rules(rules_name)
     ranking = ranking_for(rules, players)

@@ -33,11 +33,11 @@ from mazziere.game.errors import (
     CannotRaiseError,
     HandOverError,
     HandSetupError,
-    IllegalActionError,
     InvalidAmountError,
     NothingToCallError,
     NotYourTurnError,
     WrongPhaseError,
+    succeeds,
 )
 from mazziere.game.hand import _NOT_ACTED, Hand, MinRaiseRule, Phase
 from mazziere.game.records import BetsCollected, CardsMucked, CardsShown, PlayerActed, Record
@@ -315,11 +315,7 @@ class BettingHand(Hand):
 
     def can_fold(self, position: int | None = None) -> bool:
         """Whether :meth:`fold` would succeed."""
-        try:
-            self.verify_fold(position)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_fold, position)
 
     def fold(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
         """Fold: the player gives up the hand and every pot."""
@@ -344,11 +340,7 @@ class BettingHand(Hand):
 
     def can_check(self, position: int | None = None) -> bool:
         """Whether :meth:`check` would succeed."""
-        try:
-            self.verify_check(position)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_check, position)
 
     def check(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
         """Check (passo, busso, cip): stay in without putting chips in."""
@@ -375,11 +367,7 @@ class BettingHand(Hand):
 
     def can_call(self, position: int | None = None) -> bool:
         """Whether :meth:`call` would succeed."""
-        try:
-            self.verify_call(position)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_call, position)
 
     def call(self, position: int | None = None) -> PlayerActed:
         """Call (vedo): match the current bet, or put the whole stack in if it is short."""
@@ -431,11 +419,7 @@ class BettingHand(Hand):
 
     def can_bet(self, amount: int, position: int | None = None) -> bool:
         """Whether :meth:`bet` would succeed."""
-        try:
-            self.verify_bet(amount, position)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_bet, amount, position)
 
     def bet(self, amount: int, position: int | None = None) -> PlayerActed:
         """Open the betting with ``amount`` chips."""
@@ -447,11 +431,7 @@ class BettingHand(Hand):
 
     def can_raise_to(self, amount: int, position: int | None = None) -> bool:
         """Whether :meth:`raise_to` would succeed."""
-        try:
-            self.verify_raise_to(amount, position)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_raise_to, amount, position)
 
     def raise_to(self, amount: int, position: int | None = None) -> PlayerActed:
         """Raise, bringing the player's bet this round to a total of ``amount``."""
@@ -506,11 +486,7 @@ class BettingHand(Hand):
 
     def can_all_in(self, position: int | None = None) -> bool:
         """Whether :meth:`all_in` would succeed."""
-        try:
-            self.verify_all_in(position)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_all_in, position)
 
     def all_in(self, position: int | None = None) -> PlayerActed:
         """Put the whole stack in: a call if it does not exceed the bet, else a bet or raise."""
@@ -533,11 +509,7 @@ class BettingHand(Hand):
 
     def can_timeout(self, position: int | None = None) -> bool:
         """Whether :meth:`timeout` would succeed."""
-        try:
-            self.verify_timeout(position)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_timeout, position)
 
     def timeout(self, position: int | None = None) -> Record:
         """The clock ran out: check if free, else fold; at a showdown muck if allowed, else show."""
@@ -571,11 +543,7 @@ class BettingHand(Hand):
 
     def can(self, action: Action, position: int | None = None) -> bool:
         """Whether :meth:`apply` would succeed."""
-        try:
-            self.verify(action, position)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify, action, position)
 
     def apply(self, action: Action, position: int | None = None) -> Record:
         """Do ``action`` (given as data) and return its record."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 __all__ = [
     "ActionNotOfferedError",
     "AmountTooLargeError",
@@ -19,6 +21,7 @@ __all__ = [
     "NothingToCallError",
     "UndeterminedHandError",
     "WrongPhaseError",
+    "succeeds",
 ]
 
 
@@ -84,3 +87,19 @@ class DeckExhaustedError(HandSetupError):
 
 class UndeterminedHandError(ValueError):
     """A pot would be decided by cards nobody knows (a replayed ``????``)."""
+
+
+def succeeds(verify: Callable[..., object], *args: object) -> bool:
+    """Whether ``verify(*args)`` raises no :class:`IllegalActionError`: every ``can_x``.
+
+    >>> def verify(amount):
+    ...     if amount > 10:
+    ...         raise AmountTooLargeError("at most 10")
+    >>> succeeds(verify, 5), succeeds(verify, 50)
+    (True, False)
+    """
+    try:
+        verify(*args)
+    except IllegalActionError:
+        return False
+    return True

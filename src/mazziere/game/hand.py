@@ -18,9 +18,9 @@ from mazziere.game.errors import (
     CannotMuckError,
     HandOverError,
     HandSetupError,
-    IllegalActionError,
     NotYourTurnError,
     WrongPhaseError,
+    succeeds,
 )
 from mazziere.game.pots import HandResult, Pot, PotResult, Rake, build_pots, split_pot
 from mazziere.game.records import (
@@ -427,11 +427,7 @@ class Hand(ABC):
 
     def can_show(self, position: int | None = None) -> bool:
         """Whether :meth:`show` would succeed."""
-        try:
-            self.verify_show(position)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_show, position)
 
     def show(self, position: int | None = None) -> CardsShown:
         """Show the hole cards at the showdown."""
@@ -449,11 +445,7 @@ class Hand(ABC):
 
     def can_muck(self, position: int | None = None) -> bool:
         """Whether :meth:`muck` would succeed."""
-        try:
-            self.verify_muck(position)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_muck, position)
 
     def muck(self, position: int | None = None) -> CardsMucked:
         """Give the cards up unseen."""

@@ -42,7 +42,7 @@ from mazziere.game.italian import (
     PotCarried,
     StockReshuffled,
 )
-from mazziere.game.italian_rules import StockError
+from mazziere.game.italian.stock import StockError
 from mazziere.history.phh import PHHError, PhhHand
 from mazziere.history.phh import loads as phh_loads
 from mazziere.history.replay import Outcome

@@ -51,7 +51,7 @@ from mazziere.evaluate import (
     italian_strengths_of_sums,
     ranking_for,
 )
-from mazziere.game.italian_rules import OpeningTest
+from mazziere.game.italian.rules import OpeningTest
 from mazziere.odds.combinatorics import combinations
 from mazziere.rules import Game, RuleSet, find_rules
 

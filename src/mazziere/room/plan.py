@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from mazziere.game.italian_rules import forced_blinds, missed_blind_post
+from mazziere.game.italian.rules import forced_blinds, missed_blind_post
 from mazziere.room.errors import TableStateError
 from mazziere.room.structure import ForcedBets, Stakes, forced_bets
 from mazziere.rules import RuleSet, find_rules

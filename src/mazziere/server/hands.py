@@ -23,7 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from decimal import Decimal
-from typing import Any, cast
+from typing import Any
 
 from fastapi import APIRouter, Query
 from fastapi.responses import PlainTextResponse
@@ -152,7 +152,7 @@ def records_seen_by(records: list[dict[str, Any]], position: int) -> list[dict[s
             elif name == "card":
                 value = _card(value)
             values.append(value)
-        made: Record = cast(Any, kind)(*values)  # as_record gives it a named tuple's fields
+        made: Record = kind(tuple(values))  # a record is built from the tuple of its fields
         seen.append(made.seen_by(position).to_dict())
     return seen
 

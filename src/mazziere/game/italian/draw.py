@@ -15,6 +15,7 @@ from mazziere.game.core import (
     Phase,
     WrongPhaseError,
 )
+from mazziere.game.errors import succeeds
 from mazziere.game.italian.setup import Discarded, StockReshuffled
 from mazziere.game.italian.showdown import ItalianShowdown
 from mazziere.game.italian.stock import DrawStock
@@ -76,11 +77,7 @@ class ItalianDraw(ItalianShowdown):
 
     def can_draw(self, cards: Iterable[Card] = (), position: int | None = None) -> bool:
         """Whether :meth:`draw` would succeed."""
-        try:
-            self.verify_draw(cards, position)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_draw, cards, position)
 
     def draw(
         self, cards: Iterable[Card] = (), position: int | None = None, *, timed_out: bool = False

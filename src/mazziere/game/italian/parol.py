@@ -9,9 +9,9 @@ from mazziere.game.core import (
     ActionKind,
     ActionNotOfferedError,
     CannotCheckError,
-    IllegalActionError,
     PlayerActed,
 )
+from mazziere.game.errors import succeeds
 from mazziere.game.italian.draw import ItalianDraw
 
 __all__ = ["ItalianParol"]
@@ -90,11 +90,7 @@ class ItalianParol(ItalianDraw):
 
     def can_parol(self, position: int | None = None) -> bool:
         """Whether :meth:`parol` would succeed."""
-        try:
-            self.verify_parol(position)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_parol, position)
 
     def parol(self, position: int | None = None) -> PlayerActed:
         """Say parol (parole): a check that counts only if every player still in says it."""
