@@ -423,3 +423,28 @@ def test_a_hosts_controls_are_commands_of_the_table_and_rebuild() -> None:
         assert second.table.current_stakes() == new
 
     asyncio.run(scenario())
+
+
+def test_a_snapshot_gives_the_turn_the_time_it_has_left() -> None:
+    async def scenario() -> None:
+        store = MemoryStore({1: 10_000, 2: 10_000})
+        task = TableTask(config("holdem"), store, LocalBus(), bot_seconds=0.0)
+        await task.rebuild()
+        task.start()
+        anna, bruno = Inbox("anna"), Inbox("bruno")
+        await task.submit(ANNA, p.Sit(table="1", buy_in=1000, seat=1), anna)
+        await task.submit(BRUNO, p.Sit(table="1", buy_in=1000, seat=3), bruno)
+        await until(lambda: my_turn(anna, "anna") or my_turn(anna, "bruno"))
+        announced = my_turn(anna, "anna") or my_turn(anna, "bruno")
+        assert announced is not None
+        await asyncio.sleep(0.5)
+        back = Inbox("anna")
+        await task.submit(ANNA, p.Resume(table="1", last_seq=task.seq), back)
+        turn = back.last("snapshot")["turn"]
+        assert turn["action_id"] == announced["action_id"]
+        # Half a second of the decision has gone: the snapshot says so, the bank is whole.
+        assert turn["deadline"] <= announced["deadline"] - 0.4
+        assert turn["time_bank"] == announced["time_bank"]
+        await task.stop()
+
+    asyncio.run(scenario())

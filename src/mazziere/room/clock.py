@@ -201,6 +201,22 @@ class DecisionTimer:
         """How much of the bank a decision made at ``now`` uses."""
         return max(0.0, min(self.bank_seconds, now - self.started - self.decision_seconds))
 
+    def time_left(self, now: float) -> float:
+        """Seconds left at ``now`` before the bank starts to run.
+
+        >>> DecisionTimer(0.0, 10.0, 5.0, None).time_left(4.0)
+        6.0
+        """
+        return max(0.0, self.started + self.decision_seconds - now)
+
+    def bank_left(self, now: float) -> float:
+        """Seconds of the bank left at ``now``.
+
+        >>> DecisionTimer(0.0, 10.0, 5.0, None).bank_left(12.0)
+        3.0
+        """
+        return self.bank_seconds - self.bank_used(now)
+
     def remaining(self, now: float) -> float:
         """Seconds left, bank included.
 

@@ -1107,7 +1107,6 @@ class TableTask:
             return None
         self._turn_key = key
         self.action_id += 1
-        seat = table.player(decision.name)
         now = self.clock.now()
         common: dict[str, Any] = {
             "table": self.id,
@@ -1116,8 +1115,8 @@ class TableTask:
             "action_id": self.action_id,
             "name": decision.name,
             "position": decision.position,
-            "deadline": max(0.0, decision.timer.started + table.time.decision_seconds - now),
-            "time_bank": seat.bank.seconds,
+            "deadline": decision.timer.time_left(now),
+            "time_bank": decision.timer.bank_left(now),
         }
         public = p.Turn(legal=None, **common)
         mine = p.Turn(legal=decision.legal.to_dict(), **common)
@@ -1225,6 +1224,16 @@ class TableTask:
         if self._turn is not None:
             public, mine = self._turn
             turn = mine if player == public.name else public
+            decision_now = self.table.decision
+            if decision_now is not None:
+                # The turn as announced, with its clock as it stands now (not its start).
+                now = self.clock.now()
+                turn = turn.model_copy(
+                    update={
+                        "deadline": decision_now.timer.time_left(now),
+                        "time_bank": decision_now.timer.bank_left(now),
+                    }
+                )
         following = self.next_stakes
         return p.Snapshot(
             table=self.id,
