@@ -12,10 +12,12 @@ const say = (it, en) => words.pick(it, en);
 /** A page: `draw()` gives its content; it is drawn again on a language switch or `redraw()`. */
 function page(draw, { load, leave } = {}) {
   let drawnIn = null;
+  let loaded = false;
   const self = {
     timers: [],
-    async open() { drawnIn = null; if (load) await load(self); },
-    update() { if (drawnIn !== words.lang) self.redraw(); },
+    async open() { loaded = false; if (load) await load(self); loaded = true; drawnIn = null; },
+    // A table's message may ask for a render while the page loads: it is drawn once loaded.
+    update() { if (loaded && drawnIn !== words.lang) self.redraw(); },
     redraw() {
       if (app.page !== self) return; // the player went elsewhere meanwhile
       drawnIn = words.lang;
