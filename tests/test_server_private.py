@@ -329,3 +329,21 @@ def test_a_holdem_download_hides_the_folded_hole_cards() -> None:
         for record in holes:
             cards = "".join(str(c) for c in record.cards)
             assert (cards in view) is (record.position == position)
+
+
+def test_the_host_chooses_whether_hints_are_allowed(app_client: TestClient) -> None:
+    from mazziere.server.play import table_config
+    from mazziere.server.storage.models import RoomTable
+
+    host = RoomClient(app_client)
+    host.register("Maestra")
+    plain = host.post("/api/private-tables", HOME_GAME).json()
+    taught = host.post("/api/private-tables", {**HOME_GAME, "hints_allowed": True}).json()
+    assert (plain["hints_allowed"], taught["hints_allowed"]) == (False, True)
+
+    async def configs(session: Any) -> list[bool]:
+        rows = [await session.get(RoomTable, t["id"]) for t in (plain, taught)]
+        return [table_config(row).hints_allowed for row in rows]
+
+    # The running table reads the host's choice from the stored row.
+    assert on_app(app_client, configs) == [False, True]

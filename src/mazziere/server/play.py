@@ -91,6 +91,7 @@ def table_config(row: RoomTable, *, next_hand_seconds: float = 2.0) -> TableConf
         decision_seconds=float(row.decision_seconds),
         time_bank_seconds=float(row.time_bank_seconds),
         bots_allowed=row.bots_allowed,
+        hints_allowed=row.hints_allowed,
         next_hand_seconds=next_hand_seconds,
         host_id=row.host_id if row.private else None,
     )

@@ -62,6 +62,8 @@ class NewPrivateTable(StakesIn):
     time_bank_seconds: int = Field(default=60, ge=0, le=600)
     bots_allowed: bool = True
     approval_required: bool = True
+    hints_allowed: bool = False
+    """Whether the players may ask for hints at their own decisions (off by default)."""
 
 
 class RequestIn(_Strict):
@@ -89,6 +91,7 @@ class PrivateTableOut(TableOut):
     invite_link: str
     approval_required: bool
     bots_allowed: bool
+    hints_allowed: bool
     next_stakes: StakesOut | None
     you_are_host: bool
     your_request: SeatRequestOut | None
@@ -175,6 +178,7 @@ async def _private_out(
         invite_link=str(request.url_for("invite", code=code)),
         approval_required=table.approval_required,
         bots_allowed=table.bots_allowed,
+        hints_allowed=table.hints_allowed,
         next_stakes=stakes_out(**pending) if pending is not None else None,
         you_are_host=table.host_id == account_id,
         your_request=await _request_out(db, mine) if mine is not None else None,
@@ -207,6 +211,7 @@ async def create_private_table(
         decision_seconds=given.decision_seconds,
         time_bank_seconds=given.time_bank_seconds,
         bots_allowed=given.bots_allowed,
+        hints_allowed=given.hints_allowed,
     )
     try:
         table = await store.create_table(

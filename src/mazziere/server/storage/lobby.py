@@ -51,6 +51,7 @@ class TableSpec:
     decision_seconds: int = 30
     time_bank_seconds: int = 60
     bots_allowed: bool = True
+    hints_allowed: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -146,6 +147,7 @@ async def create_table(
         decision_seconds=spec.decision_seconds,
         time_bank_seconds=spec.time_bank_seconds,
         bots_allowed=spec.bots_allowed,
+        hints_allowed=spec.hints_allowed,
         private=host_id is not None,
         lobby=lobby,
         host_id=host_id,

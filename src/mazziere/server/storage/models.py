@@ -237,6 +237,8 @@ class RoomTable(Base):
     decision_seconds: Mapped[int] = mapped_column(default=30)
     time_bank_seconds: Mapped[int] = mapped_column(default=60)
     bots_allowed: Mapped[bool] = mapped_column(Boolean, default=True)
+    hints_allowed: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether a private table's host lets its players ask for hints (never a tournament)."""
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     lobby: Mapped[bool] = mapped_column(Boolean, default=False)
     """One of the tables the room opens by itself."""

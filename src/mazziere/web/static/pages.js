@@ -111,6 +111,7 @@ function privateTablesPage() {
       field(say("Riserva di tempo (s)", "Time bank (s)"), numberInput("time_bank_seconds", 60, { min: 0, max: 600 })),
       h("label", { class: "toggle" }, h("input", { type: "checkbox", name: "bots_allowed", checked: true }), " ", say("Bot ammessi", "Bots allowed")),
       h("label", { class: "toggle" }, h("input", { type: "checkbox", name: "approval_required", checked: true }), " ", say("Approvo io chi si siede", "I approve who sits")),
+      h("label", { class: "toggle" }, h("input", { type: "checkbox", name: "hints_allowed" }), " ", say("Suggerimenti ammessi", "Hints allowed")),
       state.error ? problem(state.error) : null,
       h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, say("Crea il tavolo", "Create the table"))));
     form.addEventListener("submit", async (event) => {
@@ -122,6 +123,7 @@ function privateTablesPage() {
         min_buy_in: Number(e.min_buy_in.value), max_buy_in: Number(e.max_buy_in.value),
         decision_seconds: Number(e.decision_seconds.value), time_bank_seconds: Number(e.time_bank_seconds.value),
         bots_allowed: e.bots_allowed.checked, approval_required: e.approval_required.checked,
+        hints_allowed: e.hints_allowed.checked,
       };
       try {
         const table = await api("POST", "/api/private-tables", body);
