@@ -25,6 +25,7 @@ CPU time of this process (``time.process_time``).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -37,6 +38,12 @@ from benchmarks.timing import alternating_medians
 from mazziere.cards import parse_cards
 from mazziere.odds import draw_odds, holdem_equity
 from mazziere.odds.combinatorics import combinations
+
+
+def load_average() -> str:
+    """The machine's load average (1, 5, 15 minutes): how shared it was while timing."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f}"
 
 
 def _median_seconds(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
@@ -82,7 +89,7 @@ def exact_equity(repeats: int) -> None:
         repeats,
     )
     ours = times["mazziere"]
-    print("1. exact equity, AhKh against QsQd preflop, 1,712,304 boards")
+    print(f"1. exact equity, AhKh against QsQd preflop, 1,712,304 boards ({load_average()})")
     print(f"   mazziere       {ours:8.3f} s")
     for name, note in (
         ("phevaluator", "evaluate_7cards bound once, in a loop"),
@@ -129,7 +136,7 @@ def monte_carlo(repeats: int, trials: int) -> None:
         repeats,
     )
     ours = trials / times["mazziere"]
-    print(f"2. Monte Carlo, AhKh against QsQd preflop, {trials:,} deals a run")
+    print(f"2. Monte Carlo, AhKh against QsQd preflop, {trials:,} deals a run ({load_average()})")
     print(f"   mazziere       {ours:12,.0f} deals/s")
     for name, count in (("eval7", trials), ("pokerkit", pokerkit_samples)):
         rate = count / times[name]
@@ -137,7 +144,10 @@ def monte_carlo(repeats: int, trials: int) -> None:
 
 
 def italian_draws(repeats: int, hands: int) -> None:
-    print(f"3. Italian draw odds, all 31 ways to change 0-4 cards, exact ({hands} random hands)")
+    print(
+        f"3. Italian draw odds, all 31 ways to change 0-4 cards, exact ({hands} random hands; "
+        f"{load_average()})"
+    )
     for rules, players in (("italian-classic", 4), ("italian-32", None), ("italian-classic", 6)):
         from mazziere.rules import find_rules
 
@@ -179,7 +189,10 @@ def bot_decisions(hands: int) -> None:
             cpu.append(time.process_time() - start_cpu)
             return action
 
-    print(f"4. strong bot decisions, heads up against basic ({hands} hands a rule set)")
+    print(
+        f"4. strong bot decisions, heads up against basic ({hands} hands a rule set; "
+        f"{load_average()}); the wall clock's 99th percentile must stay within 50 ms"
+    )
     for rules in ("holdem", "italian-classic", "italian-32"):
         times.clear()
         cpu.clear()
@@ -188,6 +201,7 @@ def bot_decisions(hands: int) -> None:
             duel(rules, ("strong", "basic"), hands=hands, seed=11)
         finally:
             BOTS["strong"] = StrongBot
+        print(f"   {rules}: {load_average()} after its duel")
         for label, spent in (("wall", times), ("CPU", cpu)):
             ordered = sorted(spent)
             p50 = ordered[len(ordered) // 2] * 1000

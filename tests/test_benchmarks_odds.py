@@ -17,3 +17,4 @@ def test_the_italian_draws_and_the_bots_decisions_print_their_figures(
     for rules in ("holdem", "italian-classic", "italian-32"):
         assert f"   {rules:<16} wall" in out and f"   {rules:<16} CPU " in out
     assert out.count("p99") == 6
+    assert out.count("load average") == 5  # the Italian draws, the bots, and each rule set

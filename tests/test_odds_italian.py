@@ -8,10 +8,13 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mazziere.cards import CardNotInDeckError, DuplicateCardError, Rank, parse_cards
 from mazziere.evaluate import best_hands, evaluate, ranking_for
 from mazziere.game.italian.rules import can_open
+from mazziere.odds.combinatorics import combinations
 from mazziere.odds.italian import draw_odds
 from mazziere.rules import find_rules
 
@@ -146,3 +149,119 @@ def test_bad_hands_are_refused() -> None:
         draw_odds("J♥J♦9♣8♠", "italian-32")
     with pytest.raises(ValueError, match="has no draw"):
         draw_odds("J♥J♦9♣8♠7♠", "holdem")
+
+
+def after_draw_brute_force(cards, rules, players, minimum, drew, discards):  # noqa: PLR0917
+    """The chance to beat the opener after they changed ``drew`` cards, hand by hand.
+
+    Every hand of the unseen cards that opens at ``minimum`` and that the
+    model changes ``drew`` cards of, then every set of ``drew`` new cards
+    from the unseen cards not in it; our final hands: every draw of ours.
+    """
+    import numpy as np
+
+    from mazziere.evaluate import evaluate_batch
+    from mazziere.odds.discards import italian_discards
+
+    rule_set = find_rules(rules)
+    ranking = ranking_for(rule_set, players)
+    unseen = [c for c in rule_set.deck(players) if c not in cards]
+    blocks = []
+    for hand in itertools.combinations(unseen, 5):
+        if not can_open(hand, rule_set, players=players, level=int(minimum) - int(Rank.JACK)):
+            continue
+        thrown = italian_discards(hand, rule_set, players)
+        if len(thrown) != drew:
+            continue
+        keep = [c for c in hand if c not in thrown]
+        rest = np.array([c for c in unseen if c not in hand])
+        new = rest[combinations(len(rest), drew)]  # the table is itertools' (test_odds_holdem)
+        blocks.append(np.hstack([np.tile(keep, (len(new), 1)), new.reshape(len(new), drew)]))
+    theirs = np.vstack(blocks)  # every final hand of theirs, once per (hand, new cards)
+    their_strengths = evaluate_batch(theirs, rules=rule_set, players=players)
+    # Their straight flushes, asked of the rule book one by one (the cycle).
+    classes = {s: ranking.straight_flush_class(s) for s in set(their_strengths.tolist())}
+    flushes = [
+        theirs[i].tolist()
+        for i in np.flatnonzero([classes[s] is not None for s in their_strengths.tolist()])
+    ]
+    results = {}
+    for discard in discards:
+        keep = [c for c in cards if c not in discard]
+        wins = total = 0
+        for new in itertools.combinations(unseen, len(discard)):
+            final = [*keep, *new]
+            ours = ranking.strength(final)
+            if ranking.straight_flush_class(ours):  # beats every other hand, and these?
+                wins += len(theirs) - len(flushes)
+                wins += sum(beats(final, h, rule_set, players) for h in flushes)
+            else:
+                wins += int((their_strengths < ours).sum())
+            total += len(theirs)
+        results[tuple(discard)] = wins / total
+    return results
+
+
+@pytest.mark.parametrize(
+    ("hand", "drew"),
+    [
+        ("Kh Qd 9c Ts Jh", 3),  # a straight against a pair that changed three
+        ("Ah Ad 9c 9s Kh", 1),  # two pair against two pair
+        ("Qh Qd Qc 9s Th", 2),  # trips against trips
+        ("9h Th Jh Qh Ad", 0),  # four to a straight flush against the hands that stood pat
+    ],
+)
+def test_the_chance_to_beat_the_opener_after_their_draw_is_the_enumeration(hand, drew) -> None:
+    rules, players = "italian-classic", 2  # 24 cards: small enough to count
+    cards = parse_cards(hand)
+    odds = draw_odds(cards, rules, players=players, opener=Rank.JACK, opener_drew=drew)
+    scores = [o.beats_opener_after_draw for o in odds.options]
+    assert scores == sorted(scores, reverse=True)  # ranked by it
+    checked = [(), (cards[4],), (cards[3], cards[4])]
+    expected = after_draw_brute_force(cards, rules, players, Rank.JACK, drew, checked)
+    for discard, chance in expected.items():
+        assert odds.option(discard).beats_opener_after_draw == pytest.approx(chance, abs=1e-12)
+    assert "beats_opener_after_draw" in odds.options[0].to_dict()
+
+
+def test_known_answers_of_the_opener_after_their_draw() -> None:
+    rules, players = "italian-classic", 4
+    # Only a straight flush beats the minima straight flush of hearts (the
+    # media ones), and an opener who kept a pair and changed three cannot make one.
+    best = draw_odds("A♥7♥8♥9♥10♥", rules, players=players, opener=Rank.JACK, opener_drew=3)
+    assert best.option(()).beats_opener_after_draw == 1.0
+    # Standing pat with ace high against an opener who stood pat (a straight or better).
+    weak = draw_odds("A♣K♦Q♠9♥7♣", rules, players=players, opener=Rank.JACK, opener_drew=0)
+    assert weak.option(()).beats_opener_after_draw == 0.0
+    # Four aces, standing pat, against openers who changed two: trips (the model
+    # changes two cards of no other opening hand), which can make four of a kind
+    # of a lower rank at best.
+    quads = draw_odds("A♣A♦A♠A♥7♣", rules, players=players, opener=Rank.JACK, opener_drew=2)
+    assert quads.option(()).beats_opener_after_draw == 1.0
+    # Nobody who opens changes four cards: the question has no answer.
+    with pytest.raises(ValueError, match="changes 4 cards"):
+        draw_odds("A♣K♦Q♠9♥7♣", rules, players=players, opener=Rank.JACK, opener_drew=4)
+    with pytest.raises(ValueError, match="opener_drew needs opener"):
+        draw_odds("A♣K♦Q♠9♥7♣", rules, players=players, opener_drew=1)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from([0, 1, 2]))
+def test_after_the_draw_every_hand_gets_the_enumerations_chances(
+    rng: random.Random, drew: int
+) -> None:
+    rules, players = find_rules("italian-classic"), 2
+    cards = rng.sample(list(rules.deck(players)), 5)
+    try:
+        odds = draw_odds(cards, rules, players=players, opener=Rank.JACK, opener_drew=drew)
+    except ValueError:  # our cards leave no opener who changes that many
+        # Then the enumeration finds none either.
+        with pytest.raises(ValueError):
+            after_draw_brute_force(cards, rules, players, Rank.JACK, drew, [()])
+        return
+    assert all(0.0 <= o.beats_opener_after_draw <= 1.0 for o in odds.options)
+    discard = tuple(rng.sample(cards, rng.randint(0, 2)))
+    expected = after_draw_brute_force(cards, rules, players, Rank.JACK, drew, [discard])
+    assert odds.option(discard).beats_opener_after_draw == pytest.approx(
+        expected[discard], abs=1e-12
+    )

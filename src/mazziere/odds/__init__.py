@@ -14,9 +14,31 @@ Carlo the caller's generator or seed).
 
 """
 
-from mazziere.odds.holdem import Equity, EquityError, PlayerEquity, holdem_equity
-from mazziere.odds.italian import DrawOdds, DrawOption, draw_odds
-from mazziere.odds.ranges import HandRange, RangeError, parse_range
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mazziere.odds.holdem import Equity, EquityError, PlayerEquity, holdem_equity
+    from mazziere.odds.italian import DrawOdds, DrawOption, draw_odds
+    from mazziere.odds.ranges import HandRange, RangeError, parse_range
+
+# The names are loaded when first used: the modules import numpy, which a
+# module of the package that needs none (the model of a draw, the bots'
+# rules) should not wait for.
+_MODULE_OF = {
+    **dict.fromkeys(("Equity", "EquityError", "PlayerEquity", "holdem_equity"), "holdem"),
+    **dict.fromkeys(("DrawOdds", "DrawOption", "draw_odds"), "italian"),
+    **dict.fromkeys(("HandRange", "RangeError", "parse_range"), "ranges"),
+}
+
+
+def __getattr__(name: str) -> object:
+    import importlib
+
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
 
 __all__ = [
     "DrawOdds",

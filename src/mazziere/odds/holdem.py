@@ -374,11 +374,17 @@ def _monte_carlo(
     open_players = deal.open_players
     fixed = _holes(deal, np.zeros((1, 0), dtype=np.intp))[:, 0] if not open_players else None
     empty_batches = 0
+    # Boards are thrown away (a card twice: about four in ten for five cards)
+    # and so are deals where holdings and board share a card: each batch asks
+    # for as many boards as the share kept so far says it needs (a few
+    # thousand deals, a bot's, take one batch, not five).
+    asked = kept_count = 0
     while tally.count < trials and not (deadline is not None and tally.count and deadline()):
         needed = trials - tally.count
-        # About four rows in ten are thrown away: draw more, keep what is needed.
-        drawn = _random_rows(rng, left, deal.to_deal, min(_MC_BATCH, needed * 2 + 64))
-        drawn = drawn[:, :needed]
+        share = kept_count / asked if kept_count else 0.5
+        rows = min(_MC_BATCH, int(needed / share * 1.1) + 64)
+        asked += rows
+        drawn = _random_rows(rng, left, deal.to_deal, rows)
         if open_players:
             holes = _sample_choices(deal, rng, drawn.shape[1])
             # A deal where two players, or a player and the board, share a card
@@ -395,6 +401,9 @@ def _monte_carlo(
         else:
             assert fixed is not None
             player_holes = fixed
+        kept_count += drawn.shape[1]
+        player_holes = player_holes if fixed is not None else player_holes[:, :needed]
+        drawn = drawn[:, :needed]  # the deals are in random order: the first ones are a sample
         strengths = holdem_strengths_batch(player_holes, _with_board(deal, drawn, left), deck=deck)
         tally.add(strengths, 1.0)
     return tally

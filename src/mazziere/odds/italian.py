@@ -15,6 +15,17 @@ give, evaluates all of them in one numpy batch, and reports for each way:
   hand of the unseen cards equally likely.  Our own cards are out of it;
   the new cards we draw are not taken out of the opener's hand (their
   effect on it is left out).
+* ``beats_opener_after_draw``: with ``opener=`` and ``opener_drew=k``, the
+  exact probability of beating the opener's final hand after they changed
+  ``k`` cards.  Their hand before the draw is any hand of the unseen cards
+  that can open at the minimum and of which a sensible player changes ``k``
+  cards (the model: :func:`~mazziere.odds.discards.italian_discards`, the
+  basic bot's draw: keep pairs, trips and two pair, stand pat on a straight
+  or better, ...), all equally likely; their new cards are any ``k`` of the
+  unseen cards not in it (their discards do not come back), equally likely;
+  as above, our own new cards are not taken out of theirs.  No opening hand
+  changing ``k`` cards (an opener never changes four in the model): a
+  ``ValueError``.
 
 The unseen cards are the deck less our five and any ``dead`` cards; our own
 discards never come back (RULES.md: the drawer's discards are not in the
@@ -31,11 +42,15 @@ the ace-low straight flush beats the ace-high one.
 (1.0, 1)
 >>> sum(odds.options[5].categories.values())
 1.0
+>>> after = draw_odds("J♥J♦9♣8♠7♠", "italian-classic", players=4, opener=11, opener_drew=3)
+>>> after.options[0].discard_text, round(after.options[0].beats_opener_after_draw, 4)
+('9♣ 8♠ 7♠', 0.325)
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -45,6 +60,8 @@ import numpy as np
 from mazziere.cards import Card, Rank, WrongCardCountError, format_cards, parse_cards
 from mazziere.evaluate import (
     ITALIAN_KEY,
+    ITALIAN_RANK_SHIFT,
+    ITALIAN_SUIT_SHIFT,
     Ranking,
     StraightFlushClass,
     evaluate_batch,
@@ -53,6 +70,7 @@ from mazziere.evaluate import (
 )
 from mazziere.game.italian.rules import OpeningTest
 from mazziere.odds.combinatorics import combinations
+from mazziere.odds.discards import italian_discards
 from mazziere.rules import Game, RuleSet, find_rules
 
 if TYPE_CHECKING:
@@ -61,6 +79,7 @@ if TYPE_CHECKING:
 __all__ = ["DrawOdds", "DrawOption", "draw_odds"]
 
 _T = TypeVar("_T")
+_N = TypeVar("_N", np.int64, np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +96,8 @@ class DrawOption:
     """Expected share of the deck's five-card hands the final hand beats."""
     beats_hand: float | None = None
     beats_opener: float | None = None
+    beats_opener_after_draw: float | None = None
+    """With ``opener=`` and ``opener_drew=k``: the chance to beat the opener after changing k."""
 
     @property
     def discard_text(self) -> str:
@@ -96,12 +117,15 @@ class DrawOption:
             payload["beats_hand"] = self.beats_hand
         if self.beats_opener is not None:
             payload["beats_opener"] = self.beats_opener
+        if self.beats_opener_after_draw is not None:
+            payload["beats_opener_after_draw"] = self.beats_opener_after_draw
         return payload
 
 
 @dataclass(frozen=True, slots=True)
 class DrawOdds:
-    """All 31 ways to draw, best first: by ``beats_hand``, else ``beats_opener``, else ``share``."""
+    """All 31 ways to draw, best first: by ``beats_hand``, else ``beats_opener_after_draw``,
+    else ``beats_opener``, else ``share``."""
 
     rules: str
     players: int | None
@@ -171,8 +195,11 @@ def _order(rules: RuleSet, ranking: Ranking) -> _Order:
 
 def _beaten_table(field: npt.NDArray[np.int32], order: _Order) -> npt.NDArray[np.int64]:
     """For each strength, how many of the hands of ``field`` (their strengths) it beats."""
-    size = len(order.category)
-    counts = np.bincount(field, minlength=size)
+    return _beaten_of_counts(np.bincount(field, minlength=len(order.category)), order)
+
+
+def _beaten_of_counts(counts: npt.NDArray[_N], order: _Order) -> npt.NDArray[_N]:
+    """For each strength, the part of a field (its count, or weight, of each strength) it beats."""
     beaten = np.cumsum(counts) - counts  # the hands below
     if order.cycle:
         # The minima beats every massima, also those above it; a massima
@@ -202,22 +229,184 @@ def _deck_field(rules: RuleSet, players: int | None) -> tuple[npt.NDArray[np.int
     return _cached(rules, ("field", rules.lowest_rank(players)), build)
 
 
+def _opening_hands(
+    rules: RuleSet, players: int | None, minimum: Rank
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
+    """Every hand of the deck that can open at ``minimum``: its cards, card masks, strengths."""
+
+    def build() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
+        test = OpeningTest.of(rules, players=players or 4, minimum=minimum)
+        hands = _deck_hands(rules, players)
+        plain, _, first, group = _rank_groups(hands)
+        # Without four cards of a suit the answer depends on the ranks alone
+        # (OpeningTest's own shortcut): asked once per multiset of ranks.
+        opens = np.zeros(len(hands), dtype=bool)
+        opens[plain] = np.array([test(hands[plain[i]].tolist()) for i in first.tolist()])[group]
+        for row in _others(len(hands), plain):
+            opens[row] = test(hands[row].tolist())
+        chosen = hands[opens]
+        return chosen, _masks(chosen), evaluate_batch(chosen, rules=rules, players=players)
+
+    return _cached(rules, ("openers", rules.lowest_rank(players), int(minimum)), build)
+
+
+def _masks(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
+    """The card mask (bit ``card`` set) of each row of cards."""
+    bits = np.left_shift(np.uint64(1), hands.astype(np.uint64))
+    masks: npt.NDArray[np.uint64] = np.bitwise_or.reduce(bits, axis=1)
+    return masks
+
+
 def _openers(
     rules: RuleSet, players: int | None, minimum: Rank
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
     """Every hand of the deck that can open at ``minimum``: card masks and strengths."""
+    _, masks, strengths = _opening_hands(rules, players, minimum)
+    return masks, strengths
 
-    def build() -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
-        test = OpeningTest.of(rules, players=players or 4, minimum=minimum)
-        hands = _deck_hands(rules, players)
-        opens = np.fromiter((test(hand) for hand in hands.tolist()), dtype=bool, count=len(hands))
-        chosen = hands[opens]
-        bits = np.left_shift(np.uint64(1), chosen.astype(np.uint64))
-        return np.bitwise_or.reduce(bits, axis=1), evaluate_batch(
-            chosen, rules=rules, players=players
+
+def _opener_draws(
+    rules: RuleSet, players: int | None, minimum: Rank
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    """For each opening hand (:func:`_opening_hands`), which of its cards the model changes.
+
+    The model is :func:`~mazziere.odds.discards.italian_discards`.  Without
+    four cards of a suit its choice depends on the ranks alone (and every
+    rank it throws is held once), so it is asked once per multiset of ranks
+    and the answer spread to every hand with those ranks; the others are
+    asked one by one.  Returns a ``(n, 5)`` mask of the cards changed and
+    how many they are.
+    """
+
+    def build() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+        hands, _, _ = _opening_hands(rules, players, minimum)
+        model_players = players or 4
+        thrown = np.zeros(hands.shape, dtype=bool)
+        plain, ranks, first, group = _rank_groups(hands)
+        thrown_ranks = np.zeros(len(ranks), dtype=np.int64)
+        for i, row in enumerate(first.tolist()):
+            for card in italian_discards(hands[plain[row]].tolist(), rules, model_players):
+                thrown_ranks[i] |= 1 << (card >> 2)
+        thrown[plain] = ((thrown_ranks[group][:, None] >> (hands[plain] >> 2)) & 1) == 1
+        for row in _others(len(hands), plain):
+            changed = set(italian_discards(hands[row].tolist(), rules, model_players))
+            thrown[row] = [card in changed for card in hands[row].tolist()]
+        return thrown, thrown.sum(axis=1)
+
+    return _cached(rules, ("opener draws", rules.lowest_rank(players), int(minimum)), build)
+
+
+def _rank_groups(
+    hands: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The hands without four cards of a suit, grouped by their multiset of ranks.
+
+    Returns the rows of those hands, each group's rank part, the first of
+    those rows (as an index into them) of each group, and each one's group.
+    """
+    sums = np.take(np.array(ITALIAN_KEY, dtype=np.int64), hands).sum(axis=1)
+    suit_counts = (sums >> ITALIAN_SUIT_SHIFT) & 4095
+    four_of_a_suit = np.zeros(len(hands), dtype=bool)
+    for suit in range(4):
+        four_of_a_suit |= ((suit_counts >> (3 * suit)) & 7) >= 4
+    plain = np.flatnonzero(~four_of_a_suit)
+    ranks, first, group = np.unique(
+        sums[plain] >> ITALIAN_RANK_SHIFT, return_index=True, return_inverse=True
+    )
+    return plain, ranks, first, group.ravel()
+
+
+def _others(count: int, rows: npt.NDArray[np.intp]) -> list[int]:
+    """The rows below ``count`` that are not in ``rows``."""
+    left = np.ones(count, dtype=bool)
+    left[rows] = False
+    return np.flatnonzero(left).tolist()
+
+
+def _subset_codes(
+    cards: npt.NDArray[np.intp], groups: npt.NDArray[np.intp], base: int
+) -> list[tuple[int, npt.NDArray[np.int64]]]:
+    """A code for each subset of each row's cards, tagged with the row's group: (sign, codes).
+
+    ``cards`` is ``(..., k)`` (indices below ``base``, increasing along a
+    row), ``groups`` the group of each row; the sign is ``(-1) ** size``.
+    """
+    k = cards.shape[-1]
+    results = []
+    for chosen in range(1 << k):
+        picked = [t for t in range(k) if chosen >> t & 1]
+        code = (groups.astype(np.int64) * (k + 1) + len(picked)) * base**k
+        for place, t in enumerate(picked):
+            code = code + cards[..., t].astype(np.int64) * base**place
+        results.append((-1 if len(picked) % 2 else 1, code))
+    return results
+
+
+def _after_draw_field(
+    rules: RuleSet,
+    players: int | None,
+    minimum: Rank,
+    *,
+    drew: int,
+    known: set[Card],
+    unseen: npt.NDArray[np.int64],
+    order: _Order,
+) -> tuple[npt.NDArray[np.int64], int]:
+    """The opener's final hand after changing ``drew`` cards: how often each strength arises.
+
+    Their hand before the draw is any hand of the unseen cards that opens at
+    ``minimum`` and of which the model changes ``drew`` cards, all equally
+    likely; the new cards are any ``drew`` of the unseen cards not in it,
+    equally likely.  Returns the count of each strength among all the
+    (hand, new cards) pairs, and their number.  Enumerated exactly, grouped
+    by the cards kept: the
+    final hand "kept + new" arises from as many hands of the group as have
+    changed no card among the new ones, counted by inclusion and exclusion
+    (for each subset of the new cards, the hands that changed all of it).
+    """
+    hands, masks, _ = _opening_hands(rules, players, minimum)
+    thrown, changed = _opener_draws(rules, players, minimum)
+    valid = ((masks & _mask(list(known))) == 0) & (changed == drew)
+    if not valid.any():
+        raise ValueError(
+            f"no hand that opens at {Rank(minimum).name_it} changes {drew} "
+            f"card{'s' if drew != 1 else ''} (the model of an opener's draw)"
         )
-
-    return _cached(rules, ("openers", rules.lowest_rank(players), int(minimum)), build)
+    hands, thrown = hands[valid], thrown[valid]
+    local = np.full(64, -1, dtype=np.intp)
+    local[unseen] = np.arange(len(unseen))
+    base = len(unseen)
+    kept_masks = np.bitwise_or.reduce(
+        np.where(thrown, np.uint64(0), np.left_shift(np.uint64(1), hands.astype(np.uint64))),
+        axis=1,
+    )
+    kept_groups, group_of = np.unique(kept_masks, return_inverse=True)
+    group_of = group_of.ravel()
+    hands_thrown = local[hands[thrown].reshape(len(hands), drew)]
+    # How many hands of each group changed each subset of cards.
+    codes = np.concatenate([code for _, code in _subset_codes(hands_thrown, group_of, base)])
+    known_codes, counts = np.unique(codes, return_counts=True)
+    # The new cards each group may draw: any ``drew`` of the unseen cards it did not keep.
+    in_kept = ((kept_groups[:, None] >> unseen.astype(np.uint64)[None, :]) & np.uint64(1)) == 1
+    available = np.nonzero(~in_kept)[1].reshape(len(kept_groups), -1)
+    new = available[:, combinations(available.shape[1], drew).astype(np.intp)]  # (G, C, drew)
+    groups = np.broadcast_to(np.arange(len(kept_groups))[:, None], new.shape[:2])
+    weights = np.zeros(new.shape[:2], dtype=np.int64)
+    for sign, code in _subset_codes(new, groups, base):
+        at = np.minimum(np.searchsorted(known_codes, code), len(known_codes) - 1)
+        weights += sign * np.where(known_codes[at] == code, counts[at], 0)
+    keys = np.array(ITALIAN_KEY, dtype=np.int64)
+    kept_cards = np.where(thrown, 0, np.take(keys, hands))
+    kept_sums = np.zeros(len(kept_groups), dtype=np.int64)
+    kept_sums[group_of] = kept_cards.sum(axis=1)
+    totals = kept_sums[:, None] + np.take(np.take(keys, unseen), new).sum(axis=-1)
+    strengths = italian_strengths_of_sums(totals.ravel(), rules=rules, players=players)
+    # Counted in integers (bincount's weights are floats: add them as repeats).
+    field = np.zeros(len(order.category), dtype=np.int64)
+    np.add.at(field, strengths, weights.ravel())
+    # Each hand draws from the unseen cards less its five: the counts sum to
+    # hands x draws, the number of (hand, new cards) pairs.
+    return field, len(hands) * math.comb(len(unseen) - 5, drew)
 
 
 def _mask(cards: Sequence[int]) -> np.uint64:
@@ -235,10 +424,12 @@ def draw_odds(
     dead: str | Sequence[int] = "",
     beat: str | Sequence[int] | None = None,
     opener: Rank | int | None = None,
+    opener_drew: int | None = None,
 ) -> DrawOdds:
     """The odds of every way to draw (see the module's docstring), best first.
 
     ``players`` (dealt in) sets the italian-classic deck; italian-32 needs none.
+    ``opener_drew`` (with ``opener``): how many cards the opener changed.
     """
     rule_set = find_rules(rules)
     if rule_set.game is not Game.ITALIAN:
@@ -251,6 +442,8 @@ def draw_odds(
     target = parse_cards(beat) if beat is not None else []
     if beat is not None and len(target) != 5:
         raise WrongCardCountError(f"the hand to beat has 5 cards, not {len(target)}")
+    if opener_drew is not None and (opener is None or not 0 <= opener_drew <= 5):
+        raise ValueError("opener_drew needs opener= and is a number of cards from 0 to 5")
     parse_cards([*cards, *dead_cards, *target])  # no card twice
     deck.check([*cards, *dead_cards, *target])
     ranking = ranking_for(rule_set, players)
@@ -298,6 +491,18 @@ def draw_odds(
         masks, opener_strengths = _openers(rule_set, players, Rank(opener))
         possible = opener_strengths[(masks & _mask(list(known))) == 0]
         beats_opener = histogram @ _beaten_table(possible, order) / max(len(possible), 1)
+    beats_after = None
+    if opener is not None and opener_drew is not None:
+        field, pairs = _after_draw_field(
+            rule_set,
+            players,
+            Rank(opener),
+            drew=opener_drew,
+            known=known,
+            unseen=unseen,
+            order=order,
+        )
+        beats_after = histogram @ _beaten_of_counts(field, order) / pairs
 
     results = []
     names = [c.value for c in rule_set.category_order]
@@ -314,12 +519,17 @@ def draw_odds(
                 share=float(share[i] / count),
                 beats_hand=None if beats_hand is None else float(beats_hand[i] / count),
                 beats_opener=None if beats_opener is None else float(beats_opener[i] / count),
+                beats_opener_after_draw=(
+                    None if beats_after is None else float(beats_after[i] / count)
+                ),
             )
         )
 
     def score(option: DrawOption) -> float:
         if option.beats_hand is not None:
             return option.beats_hand
+        if option.beats_opener_after_draw is not None:
+            return option.beats_opener_after_draw
         if option.beats_opener is not None:
             return option.beats_opener
         return option.share
