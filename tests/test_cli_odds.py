@@ -80,6 +80,17 @@ def test_italian_table_ranks_by_the_chance_to_beat_a_hand(capsys) -> None:
     assert code == 0 and "beats_opener" in json.loads(out)["options"][0]
 
 
+def test_italian_odds_against_the_opener_after_their_draw(capsys) -> None:
+    args = ["odds", "italian-classic", "--players", "4", "J♥J♦9♣8♠7♠", "--opener", "J"]
+    code, out, _ = run(capsys, *args, "--opener-drew", "3", "--json")
+    assert code == 0
+    best = json.loads(out)["options"][0]
+    assert best["discard"] == ["9♣", "8♠", "7♠"]
+    assert best["beats_opener_after_draw"] == pytest.approx(0.325, abs=5e-4)
+    code, out, _ = run(capsys, *args, "--opener-drew", "3", "--top", "2")
+    assert code == 0 and "beat opener (drew 3)" in out and "32.5%" in out
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -91,6 +102,20 @@ def test_italian_table_ranks_by_the_chance_to_beat_a_hand(capsys) -> None:
         (["italian-classic", "--players", "4", "J♥J♦9♣8♠6♠"], "not in the 32-card deck"),
         (["italian-32", "J♥J♦9♣8♠"], "5 cards"),
         (["italian-32", "J♥J♦9♣8♠7♠", "--opener", "X"], "--opener"),
+        (["italian-32", "J♥J♦9♣8♠7♠", "--opener-drew", "3"], "--opener-drew needs --opener"),
+        (
+            [
+                "italian-classic",
+                "A♣K♦Q♠9♥7♣",
+                "--players",
+                "4",
+                "--opener",
+                "J",
+                "--opener-drew",
+                "4",
+            ],
+            "changes 4 cards",
+        ),
         (["poker", "AhKh", "QQ"], "unknown rules 'poker'"),
         (["holdem", "AhKh", "QQ", "--method", "guess"], "--method"),
     ],

@@ -360,6 +360,10 @@ def odds(
         str | None,
         typer.Option(help="Italian: rank by the chance to beat a hand that opens at this pair."),
     ] = None,
+    opener_drew: Annotated[
+        int | None,
+        typer.Option(help="Italian, with --opener: the opener changed this many cards."),
+    ] = None,
     method: Annotated[str, typer.Option(help="Hold'em: auto, exact or monte-carlo.")] = "auto",
     trials: Annotated[int, typer.Option(help="Hold'em Monte Carlo: deals to sample.")] = 1_000_000,
     seconds: Annotated[
@@ -382,8 +386,10 @@ def odds(
     rule_set = find_rules(rules)
     out = Console(highlight=False, soft_wrap=True)
     if rule_set.game is Game.HOLDEM:
-        if beat is not None or opener is not None or players is not None:
-            raise UsageProblem("--beat, --opener and --players are for the Italian draw")
+        if beat is not None or opener is not None or players is not None or opener_drew is not None:
+            raise UsageProblem(
+                "--beat, --opener, --opener-drew and --players are for the Italian draw"
+            )
         if method not in ("auto", "exact", "monte-carlo"):
             raise UsageProblem(f"--method must be auto, exact or monte-carlo, not {method!r}")
         if trials < 1 or (seconds is not None and seconds <= 0):
@@ -428,6 +434,8 @@ def odds(
         raise UsageProblem(f"{rule_set.name} has no board")
     if top < 1:
         raise UsageProblem("--top must be at least 1")
+    if opener_drew is not None and (opener is None or not 0 <= opener_drew <= 5):
+        raise UsageProblem("--opener-drew needs --opener and is a number of cards from 0 to 5")
     result_it = draw_odds(
         hands[0],
         rule_set,
@@ -435,13 +443,22 @@ def odds(
         dead=dead,
         beat=beat,
         opener=_opening_rank(opener) if opener is not None else None,
+        opener_drew=opener_drew,
     )
     if as_json:
         typer.echo(json.dumps(result_it.to_dict(), ensure_ascii=False))
         return
     deck = rule_set.deck(players)
     title = f"{rule_set.name}: {format_cards(result_it.hand, pretty=True)}, {len(deck)}-card deck"
-    scored = "beat the hand" if beat else "beat an opener" if opener else None
+    scored = (
+        "beat the hand"
+        if beat
+        else f"beat opener (drew {opener_drew})"
+        if opener_drew is not None
+        else "beat an opener"
+        if opener
+        else None
+    )
     table = RichTable(
         title=title,
         caption="share: the part of the deck's hands the final hand beats, on average",
@@ -462,7 +479,13 @@ def odds(
             format_cards(option.keep, pretty=True),
         ]
         if scored:
-            chance = option.beats_hand if beat else option.beats_opener
+            chance = (
+                option.beats_hand
+                if beat
+                else option.beats_opener_after_draw
+                if opener_drew is not None
+                else option.beats_opener
+            )
             row.append(f"{chance:.1%}")
         row += [f"{option.share:.3f}", words]
         table.add_row(*row)
