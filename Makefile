@@ -39,6 +39,8 @@ MYPY_PATHS += src/mazziere/tui
 MYPY_PATHS += src/mazziere/hints.py
 # Provably fair deals and the room's real-time part (protocol, bus, tables, sockets).
 MYPY_PATHS += src/mazziere/fair.py src/mazziere/server src/mazziere/web
+# The load generator (`mazziere loadtest`): typed as strictly.
+MYPY_PATHS += src/mazziere/loadtest
 # The benchmarks (not in the package): typed as strictly too.
 MYPY_PATHS += benchmarks
 # Other rooms' histories through pokerkit (an optional dependency): typed as strictly.

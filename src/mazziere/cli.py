@@ -1268,6 +1268,72 @@ def db_upgrade(
     typer.echo(f"database up to date: {_shown_url(settings.database_url)}")
 
 
+
+
+@app.command()
+def loadtest(
+    *,
+    players: Annotated[int, typer.Option(help="Bot players over WebSockets.", min=2)] = 100,
+    tables: Annotated[
+        int | None, typer.Option(help="Tables (default: one for every five players).", min=1)
+    ] = None,
+    minutes: Annotated[float, typer.Option(help="How long to measure.", min=0.01)] = 1.0,
+    think: Annotated[
+        str, typer.Option(help="A player's think time in seconds: LOW-HIGH, or 0 (raw).")
+    ] = "1-3",
+    url: Annotated[
+        str | None, typer.Option(help="A room already running (default: start one).")
+    ] = None,
+    server_pid: Annotated[
+        int | None, typer.Option(help="With --url: its process, to read CPU and memory.")
+    ] = None,
+    database_url: DatabaseUrlOption = None,
+    workers: Annotated[int, typer.Option(help="Load generator processes.", min=1)] = 2,
+    next_hand: Annotated[
+        float | None, typer.Option(help="Seconds between hands (default: the room's).", min=0)
+    ] = None,
+    drops: Annotated[
+        float, typer.Option(help="Dropped connections per player per minute.", min=0)
+    ] = 0.2,
+    chats: Annotated[float, typer.Option(help="Chat lines per player per minute.", min=0)] = 0.5,
+    json_line: Annotated[
+        bool, typer.Option("--json", help="End with one line of JSON.")
+    ] = False,
+) -> None:
+    """Benchmark the room: bot players over real WebSockets; latencies from their side."""
+    from mazziere.loadtest import LoadRun, run
+
+    low, _, high = think.partition("-")
+    try:
+        span = (float(low), float(high or low))
+    except ValueError:
+        raise UsageProblem(f"--think: not LOW-HIGH seconds: {think!r}") from None
+    if span[0] < 0 or span[1] < span[0]:
+        raise UsageProblem(f"--think: not LOW-HIGH seconds: {think!r}")
+    load = LoadRun(
+        players=players,
+        tables=tables if tables is not None else max(1, -(-players // 5)),
+        minutes=minutes,
+        think=span,
+        url=url,
+        server_pid=server_pid,
+        database_url=database_url,
+        workers=workers,
+        next_hand_seconds=next_hand,
+        drops_per_minute=drops,
+        chats_per_minute=chats,
+    )
+    try:
+        report = run(load, say=lambda line: typer.echo(line, err=True))
+    except RuntimeError as error:  # the room failed to start or to seat the players
+        typer.echo(f"mazziere loadtest: {error}", err=True)
+        raise typer.Exit(1) from None
+    for line in report.lines():
+        typer.echo(line)
+    if json_line:
+        typer.echo(report.to_json())
+
+
 # --- end of the online room -----------------------------------------------------------
 
 

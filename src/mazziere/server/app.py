@@ -52,7 +52,11 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = Database(settings.database_url, schema=settings.database_schema)
+        db = Database(
+            settings.database_url,
+            schema=settings.database_schema,
+            sqlite_synchronous=settings.sqlite_synchronous,
+        )
         try:
             await db.upgrade()
             if settings.open_default_lobby:

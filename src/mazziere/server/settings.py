@@ -46,6 +46,9 @@ class Settings(BaseSettings):
     """A SQLAlchemy async URL: ``sqlite+aiosqlite:///path`` or ``postgresql+asyncpg://...``."""
     database_schema: str | None = None
     """PostgreSQL only: keep every table in this schema (created if missing)."""
+    sqlite_synchronous: Literal["NORMAL", "FULL"] = "NORMAL"
+    """SQLite only: ``NORMAL`` (a commit survives the server's crash; the write-ahead log
+    is synced at checkpoints) or ``FULL`` (every commit synced to the disk, slower)."""
     public_origins: list[str] = Field(default_factory=list)
     """Extra origins allowed to call the API and open WebSockets (besides the server's own)."""
     cookie_secure: bool = False

@@ -1,16 +1,35 @@
 """Where the table service keeps its tables: the database (SQLAlchemy, SQLite or PostgreSQL).
 
-One :class:`~mazziere.server.tables.Batch` is one transaction: the command
-(``table_commands``: what a rebuild replays), the chips it moved (ledger
-entries: buy-ins, top-ups, cash-outs, rake), the hand it dealt (``hands``
-with the secret seed and its commitment, ``hand_seats``), each record of the
-hand in order (``hand_actions``), the hand's result and full history when it
-ends, and the seats as they are now (``seats``, read by the lobby).
+One :class:`~mazziere.server.tables.Batch` is what one command wrote: the command
+(``table_commands``: what a rebuild replays), the chips it moved (ledger entries:
+buy-ins, top-ups, cash-outs, rake), the hand it dealt (``hands`` with the secret seed and
+its commitment, ``hand_seats``), each record of the hand in order (``hand_actions``), the
+hand's result and full history when it ends, and the seats as they are now (``seats``,
+read by the lobby).
+
+**Group commits.**  Every table task waits for its batch to be stored before it sends the
+batch's events (an action is stored before anyone hears of it), so the store is on the
+path of every action.  One writer task takes every batch queued while the previous
+transaction was committing and writes them all in one transaction (SQLAlchemy Core, no
+ORM objects), then wakes each table: a thousand tables acting at once cost a few commits,
+not a thousand, and a database of one writer (SQLite) is never fought over by hundreds of
+table tasks.  A group is started as soon as the previous one ends, so a lone action waits
+for one commit only.  If a group fails, nothing of it was stored, and its batches are
+written again one transaction each: the one that cannot be stored (a wallet that cannot
+pay, a database refusing writes) fails alone, and its table is rebuilt from what was
+stored (:meth:`~mazziere.server.tables.TableTask.rebuild`).
 """
 
 from __future__ import annotations
 
-from sqlalchemy import delete, func, insert, select
+import asyncio
+import datetime as dt
+import logging
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from mazziere.room.structure import Stakes
 from mazziere.server.storage import Database, seating
@@ -19,6 +38,7 @@ from mazziere.server.storage.models import (
     Hand,
     HandAction,
     HandSeat,
+    LedgerAccount,
     RoomTable,
     Seat,
     TableCommand,
@@ -30,6 +50,34 @@ from mazziere.server.tables import Batch, HostControls, StoredCommand, TableStor
 
 __all__ = ["DatabaseTableStore"]
 
+log = logging.getLogger(__name__)
+
+_COMMANDS = cast(Table, TableCommand.__table__)
+_HANDS = cast(Table, Hand.__table__)
+_HAND_SEATS = cast(Table, HandSeat.__table__)
+_HAND_ACTIONS = cast(Table, HandAction.__table__)
+_LEDGER_ACCOUNTS = cast(Table, LedgerAccount.__table__)
+_SEATS = cast(Table, Seat.__table__)
+_STANDINGS = cast(Table, TournamentStanding.__table__)
+_TOURNAMENTS = cast(Table, Tournament.__table__)
+_TABLES = cast(Table, RoomTable.__table__)
+
+
+@dataclass(slots=True)
+class _Queued:
+    table_id: int
+    batch: Batch
+    done: asyncio.Future[None]
+
+
+@dataclass(slots=True)
+class _Learnt:
+    """What a transaction found out, kept only once it has committed."""
+
+    next_seq: dict[int, int] = field(default_factory=dict)
+    hands: dict[tuple[int, int], int] = field(default_factory=dict)
+    ledger: dict[str, int] = field(default_factory=dict)
+
 
 class DatabaseTableStore(TableStore):
     """The table service's store in the room's database."""
@@ -38,16 +86,21 @@ class DatabaseTableStore(TableStore):
         self.db = db
         self._next: dict[int, int] = {}
         self._hands: dict[tuple[int, int], int] = {}
+        self._ledger: dict[str, int] = {}
+        self._queue: list[_Queued] = []
+        self._writer: asyncio.Task[None] | None = None
+        self.groups = 0
+        """Transactions written (a group holds one batch or many)."""
 
     async def load(self, table_id: int) -> list[StoredCommand]:
         """Every command of the table, in the order it was applied."""
-        async with self.db.session() as session:
-            rows = await session.scalars(
-                select(TableCommand)
-                .where(TableCommand.table_id == table_id)
-                .order_by(TableCommand.seq)
+        async with self.db.engine.connect() as connection:
+            rows = await connection.execute(
+                select(_COMMANDS.c.kind, _COMMANDS.c.at, _COMMANDS.c.data)
+                .where(_COMMANDS.c.table_id == table_id)
+                .order_by(_COMMANDS.c.seq)
             )
-            commands = [StoredCommand(row.kind, row.at, dict(row.data)) for row in rows]
+            commands = [StoredCommand(kind, at, dict(data)) for kind, at, data in rows]
         self._next[table_id] = len(commands) + 1
         return commands
 
@@ -75,164 +128,256 @@ class DatabaseTableStore(TableStore):
             return HostControls(paused=row.state == "paused", stakes=Stakes(**wanted))
 
     async def commit(self, table_id: int, batch: Batch) -> None:
-        """Write the batch in one transaction (or nothing, raising)."""
-        async with self.db.session() as session:
-            seq = self._next.get(table_id)
-            if seq is None:
-                top = await session.scalar(
-                    select(func.max(TableCommand.seq)).where(TableCommand.table_id == table_id)
-                )
-                seq = int(top or 0) + 1
-            command = batch.command
-            await session.execute(
-                insert(TableCommand),
-                [
-                    {
-                        "table_id": table_id,
-                        "seq": seq,
-                        "kind": command.kind,
-                        "at": command.at,
-                        "data": command.data,
-                    }
-                ],
-            )
-            hand_id: int | None = None
-            start = batch.hand_start
-            if start is not None:
-                hand = Hand(
-                    table_id=table_id,
-                    number=start.number,
-                    rules=start.rules,
-                    seed=start.seed,
-                    commitment=start.commitment,
-                    setup=start.setup,
-                    state="playing",
-                )
-                session.add(hand)
-                await session.flush()
-                hand_id = hand.id
-                self._hands[(table_id, start.number)] = hand.id
-                for seat in start.seats:
-                    session.add(
-                        HandSeat(
-                            hand_id=hand.id,
-                            seat=seat["seat"],
-                            account_id=seat["account"],
-                            bot=seat["bot"],
-                            name=seat["name"],
-                            stack=seat["stack"],
-                        )
+        """Store the batch (in the next group), or raise and store nothing."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Queued(table_id, batch, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_groups(), name="table store writer")
+        await done
+
+    async def _write_groups(self) -> None:
+        """Write what is queued, one transaction a group, until nothing is left."""
+        while self._queue:
+            group, self._queue = self._queue, []
+            try:
+                await self._write(group)
+            except Exception as error:
+                if len(group) == 1:
+                    _fail(group[0], error)
+                    continue
+                for queued in group:  # one at a time: what cannot be stored fails alone
+                    try:
+                        await self._write([queued])
+                    except Exception as alone:
+                        _fail(queued, alone)
+
+    async def _write(self, group: list[_Queued]) -> None:
+        """One transaction for the whole group: a statement per kind of row, not per row."""
+        learnt = _Learnt()
+        commands: list[dict[str, Any]] = []
+        hand_seats: list[dict[str, Any]] = []
+        actions: list[dict[str, Any]] = []
+        seats: dict[int, list[dict[str, Any]]] = {}
+        now = utc_now()
+        async with self.db.engine.begin() as connection:
+            for queued in group:
+                table_id, batch = queued.table_id, queued.batch
+                seq = learnt.next_seq.get(table_id) or self._next.get(table_id)
+                if seq is None:
+                    top = await connection.scalar(
+                        select(func.max(_COMMANDS.c.seq)).where(_COMMANDS.c.table_id == table_id)
                     )
-            actions = []
-            for number, index, record in batch.records:
-                hand_id = await self._hand_id(session, table_id, number)
-                actions.append(
-                    {
-                        "hand_id": hand_id,
-                        "number": index,
-                        "seat": None,
-                        "kind": str(record.get("type", "record"))[:24],
-                        "data": record,
-                        "created_at": utc_now(),
-                    }
-                )
+                    seq = int(top or 0) + 1
+                command = batch.command
+                commands.append(
+                    {"table_id": table_id, "seq": seq, "kind": command.kind, "at": command.at,
+                     "data": command.data}
+                )  # fmt: skip
+                learnt.next_seq[table_id] = seq + 1
+                hand_id: int | None = None
+                if batch.hand_start is not None:
+                    hand_id = await self._start_hand(connection, table_id, batch, learnt, now)
+                    hand_seats.extend(
+                        {"hand_id": hand_id, "seat": seat["seat"], "account_id": seat["account"],
+                         "bot": seat["bot"], "name": seat["name"], "stack": seat["stack"]}
+                        for seat in batch.hand_start.seats
+                    )  # fmt: skip
+                for number, index, record in batch.records:
+                    hand_id = await self._hand_id(connection, table_id, number, learnt)
+                    actions.append(
+                        {"hand_id": hand_id, "number": index, "seat": None,
+                         "kind": str(record.get("type", "record"))[:24], "data": record,
+                         "created_at": now}
+                    )  # fmt: skip
+                end = batch.hand_end
+                if end is not None:
+                    hand_id = await self._hand_id(connection, table_id, end.number, learnt)
+                    await connection.execute(
+                        update(_HANDS)
+                        .where(_HANDS.c.id == hand_id)
+                        .values(result=end.result, history=end.history, state="finished",
+                                finished_at=now)
+                    )  # fmt: skip
+                for move in batch.moves:
+                    await self._move(
+                        connection, move, table_id=table_id, hand_id=hand_id, learnt=learnt
+                    )
+                if batch.seats is not None:
+                    seats[table_id] = [
+                        {"table_id": table_id, "seat": seat["seat"], "account_id": seat["account"],
+                         "bot": seat["bot"], "stack": seat["stack"],
+                         "sitting_out": seat["status"] == "sitting-out", "joined_at": now}
+                        for seat in batch.seats
+                    ]  # fmt: skip
+                if batch.standings is not None:
+                    await self._standings(connection, table_id, batch.standings, now)
+                await self._seating(connection, table_id, batch)
+            await connection.execute(insert(_COMMANDS), commands)
+            if hand_seats:
+                await connection.execute(insert(_HAND_SEATS), hand_seats)
             if actions:
-                await session.execute(insert(HandAction), actions)
-            end = batch.hand_end
-            if end is not None:
-                found = await self._hand_id(session, table_id, end.number)
-                hand_id = found
-                ended = await session.get(Hand, found)
-                assert ended is not None
-                ended.result = end.result
-                ended.history = end.history
-                ended.state = "finished"
-                ended.finished_at = utc_now()
-            for move in batch.moves:
-                await db_ledger.move(
-                    session,
-                    db_ledger.Kind(move.kind),
-                    move.source,
-                    move.destination,
-                    move.amount,
-                    account_id=move.account_id,
-                    table_id=table_id,
-                    hand_id=hand_id,
-                )
-            if batch.seats is not None:
-                await self._seats(session, table_id, batch)
-            if batch.standings is not None:
-                await self._standings(session, table_id, batch.standings)
+                await connection.execute(insert(_HAND_ACTIONS), actions)
+            if seats:
+                await connection.execute(delete(_SEATS).where(_SEATS.c.table_id.in_(list(seats))))
+                rows = [row for table_rows in seats.values() for row in table_rows]
+                if rows:
+                    await connection.execute(insert(_SEATS), rows)
+        self.groups += 1
+        self._next.update(learnt.next_seq)
+        self._hands.update(learnt.hands)
+        self._ledger.update(learnt.ledger)
+        for queued in group:
+            if not queued.done.done():
+                queued.done.set_result(None)
+
+    async def _start_hand(
+        self,
+        connection: AsyncConnection,
+        table_id: int,
+        batch: Batch,
+        learnt: _Learnt,
+        now: dt.datetime,
+    ) -> int:
+        start = batch.hand_start
+        assert start is not None
+        hand_id = await connection.scalar(
+            insert(_HANDS)
+            .values(
+                table_id=table_id,
+                number=start.number,
+                rules=start.rules,
+                seed=start.seed,
+                commitment=start.commitment,
+                setup=start.setup,
+                state="playing",
+                started_at=now,
+            )
+            .returning(_HANDS.c.id)
+        )
+        assert hand_id is not None
+        learnt.hands[(table_id, start.number)] = int(hand_id)
+        return int(hand_id)
+
+    async def _seating(self, connection: AsyncConnection, table_id: int, batch: Batch) -> None:
+        """The stakes a private table took at this deal, and a player seated leaving the
+        waiting list (:mod:`~mazziere.server.storage.seating`, in the group's transaction)."""
+        sat = batch.command.kind == "sit" and batch.command.data.get("account") is not None
+        if batch.stakes is None and not sat:
+            return
+        session = AsyncSession(bind=connection, join_transaction_mode="create_savepoint")
+        try:
             if batch.stakes is not None:
                 await seating.stakes_taken(session, table_id, batch.stakes)
-            if command.kind == "sit" and command.data.get("account") is not None:
-                await seating.leave_waiting_list(session, table_id, int(command.data["account"]))
-            await session.commit()
-        self._next[table_id] = seq + 1
+            if sat:
+                account = int(batch.command.data["account"])
+                await seating.leave_waiting_list(session, table_id, account)
+            await session.flush()
+        finally:
+            await session.close()
 
-    async def _hand_id(self, session: object, table_id: int, number: int) -> int:
-        known = self._hands.get((table_id, number))
+    async def _hand_id(
+        self, connection: AsyncConnection, table_id: int, number: int, learnt: _Learnt
+    ) -> int:
+        known = learnt.hands.get((table_id, number)) or self._hands.get((table_id, number))
         if known is not None:
             return known
-        from sqlalchemy.ext.asyncio import AsyncSession
-
-        assert isinstance(session, AsyncSession)
-        found = await session.scalar(
-            select(Hand.id).where(Hand.table_id == table_id, Hand.number == number)
+        found = await connection.scalar(
+            select(_HANDS.c.id).where(_HANDS.c.table_id == table_id, _HANDS.c.number == number)
         )
         assert found is not None, f"hand {number} of table {table_id} was never stored"
-        self._hands[(table_id, number)] = int(found)
+        learnt.hands[(table_id, number)] = int(found)
         return int(found)
 
-    async def _seats(self, session: object, table_id: int, batch: Batch) -> None:
-        from sqlalchemy.ext.asyncio import AsyncSession
+    async def _ledger_id(self, connection: AsyncConnection, key: str, learnt: _Learnt) -> int:
+        """The ledger account ``key`` (made with a zero balance if it does not exist yet)."""
+        known = learnt.ledger.get(key) or self._ledger.get(key)
+        if known is not None:
+            return known
+        found = await connection.scalar(
+            select(_LEDGER_ACCOUNTS.c.id).where(_LEDGER_ACCOUNTS.c.key == key)
+        )
+        if found is None:
+            found = await connection.scalar(
+                insert(_LEDGER_ACCOUNTS)
+                .values(key=key, owner_id=None, balance=0, may_go_negative=key == db_ledger.GRANTS)
+                .returning(_LEDGER_ACCOUNTS.c.id)
+            )
+        assert found is not None
+        learnt.ledger[key] = int(found)
+        return int(found)
 
-        assert isinstance(session, AsyncSession)
-        await session.execute(delete(Seat).where(Seat.table_id == table_id))
-        rows = [
-            {
-                "table_id": table_id,
-                "seat": seat["seat"],
-                "account_id": seat["account"],
-                "bot": seat["bot"],
-                "stack": seat["stack"],
-                "sitting_out": seat["status"] == "sitting-out",
-                "joined_at": utc_now(),
-            }
-            for seat in batch.seats or ()
-        ]
-        if rows:
-            await session.execute(insert(Seat), rows)
+    async def _move(
+        self,
+        connection: AsyncConnection,
+        move: Any,
+        *,
+        table_id: int,
+        hand_id: int | None,
+        learnt: _Learnt,
+    ) -> None:
+        """One movement of the ledger (:func:`~mazziere.server.storage.ledger.move_between`)."""
+        db_ledger.check_movement(move.source, move.destination, move.amount)
+        paying = await self._ledger_id(connection, move.source, learnt)
+        receiving = await self._ledger_id(connection, move.destination, learnt)
+        await db_ledger.move_between(
+            connection,
+            db_ledger.Kind(move.kind),
+            source=move.source,
+            paying_id=paying,
+            receiving_id=receiving,
+            amount=move.amount,
+            account_id=move.account_id,
+            table_id=table_id,
+            hand_id=hand_id,
+        )
 
     async def _standings(
-        self, session: object, table_id: int, standings: list[dict[str, object]]
+        self,
+        connection: AsyncConnection,
+        table_id: int,
+        standings: list[dict[str, Any]],
+        now: dt.datetime,
     ) -> None:
         """A tournament that ended: places and prizes, the tournament finished, its table
         closed."""
-        from sqlalchemy.ext.asyncio import AsyncSession
-
-        assert isinstance(session, AsyncSession)
-        now = utc_now()
         tournament_id = None
         for finish in standings:
-            tournament_id = int(str(finish["tournament"]))
-            row = await session.get(
-                TournamentStanding, (tournament_id, int(str(finish["account"])))
-            )
-            if row is None:
-                row = TournamentStanding(
-                    tournament_id=tournament_id, account_id=int(str(finish["account"]))
+            tournament_id = int(finish["tournament"])
+            account_id = int(finish["account"])
+            place = int(finish["place"])
+            values = {
+                "place": place,
+                "prize": int(finish["prize"]),
+                "chips": 0,
+                "eliminated_at": None if place == 1 else now,
+            }
+            changed = await connection.execute(
+                update(_STANDINGS)
+                .where(
+                    _STANDINGS.c.tournament_id == tournament_id,
+                    _STANDINGS.c.account_id == account_id,
                 )
-                session.add(row)
-            row.place = int(str(finish["place"]))
-            row.prize = int(str(finish["prize"]))
-            row.chips = 0
-            row.eliminated_at = None if row.place == 1 else now
+                .values(**values)
+            )
+            if changed.rowcount == 0:
+                await connection.execute(
+                    insert(_STANDINGS).values(
+                        tournament_id=tournament_id, account_id=account_id, **values
+                    )
+                )
         if tournament_id is not None:
-            tournament = await session.get(Tournament, tournament_id)
-            if tournament is not None:
-                tournament.state = "finished"
-                tournament.finished_at = now
-        table = await session.get(RoomTable, table_id)
-        if table is not None:
-            table.state = "closed"
+            await connection.execute(
+                update(_TOURNAMENTS)
+                .where(_TOURNAMENTS.c.id == tournament_id)
+                .values(state="finished", finished_at=now)
+            )
+        await connection.execute(
+            update(_TABLES).where(_TABLES.c.id == table_id).values(state="closed")
+        )
+
+
+def _fail(queued: _Queued, error: Exception) -> None:
+    """Wake the table whose batch was not stored, with the reason (its task rebuilds)."""
+    if not queued.done.done():
+        log.warning("table %s: a batch was not stored: %r", queued.table_id, error)
+        queued.done.set_exception(error)

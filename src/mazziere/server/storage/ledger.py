@@ -16,12 +16,13 @@ account that goes negative), ``house`` (fees and rake), ``wallet:<account>``,
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from mazziere.server.storage.models import LedgerAccount, LedgerEntry
+from mazziere.server.storage.models import LedgerAccount, LedgerEntry, utc_now
 
 __all__ = [
     "GRANTS",
@@ -30,12 +31,17 @@ __all__ = [
     "Kind",
     "audit",
     "balance",
+    "check_movement",
     "ledger_account",
     "move",
+    "move_between",
     "table_key",
     "tournament_key",
     "wallet_key",
 ]
+
+_ACCOUNTS = cast(Table, LedgerAccount.__table__)
+_ENTRIES = cast(Table, LedgerEntry.__table__)
 
 GRANTS = "grants"
 HOUSE = "house"
@@ -106,49 +112,91 @@ async def move(
     table_id: int | None = None,
     tournament_id: int | None = None,
     hand_id: int | None = None,
-) -> LedgerEntry:
+) -> None:
     """Move ``amount`` from ``source`` to ``destination`` (ledger keys), in ``session``.
 
     ``account_id`` names the player the movement is for; ``table_id``,
     ``tournament_id`` and ``hand_id`` what it belongs to.  Raises
     :class:`InsufficientFundsError` (nothing changed) if ``source`` cannot pay.
     """
+    check_movement(source, destination, amount)
+    paying = await ledger_account(session, source)
+    receiving = await ledger_account(session, destination)
+    async with session.begin_nested():
+        await move_between(
+            await session.connection(),
+            kind,
+            source=source,
+            paying_id=paying.id,
+            receiving_id=receiving.id,
+            amount=amount,
+            account_id=account_id,
+            table_id=table_id,
+            tournament_id=tournament_id,
+            hand_id=hand_id,
+        )
+    await session.refresh(paying)
+    await session.refresh(receiving)
+
+
+def check_movement(source: str, destination: str, amount: int) -> None:
+    """A movement moves a positive int between two different accounts (else ValueError).
+
+    >>> check_movement("grants", "grants", 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: a movement needs two different accounts
+    """
     if type(amount) is not int or amount <= 0:
         raise ValueError(f"a movement moves a positive int, not {amount!r}")
     if source == destination:
         raise ValueError("a movement needs two different accounts")
-    paying = await ledger_account(session, source)
-    receiving = await ledger_account(session, destination)
+
+
+async def move_between(
+    connection: AsyncConnection,
+    kind: Kind,
+    *,
+    source: str,
+    paying_id: int,
+    receiving_id: int,
+    amount: int,
+    account_id: int | None = None,
+    table_id: int | None = None,
+    tournament_id: int | None = None,
+    hand_id: int | None = None,
+) -> None:
+    """The movement itself, in SQLAlchemy Core on ``connection`` (the table service's group
+    commits write many in one transaction): both balances and the entry.
+
+    The paying account is debited first, so the database's CHECK refuses an overdraft
+    before anything else is written: :class:`InsufficientFundsError`.
+    """
+    balance = _ACCOUNTS.c.balance
     try:
-        async with session.begin_nested():
-            await session.execute(
-                update(LedgerAccount)
-                .where(LedgerAccount.id == paying.id)
-                .values(balance=LedgerAccount.balance - amount)
-            )
-            await session.execute(
-                update(LedgerAccount)
-                .where(LedgerAccount.id == receiving.id)
-                .values(balance=LedgerAccount.balance + amount)
-            )
-            entry = LedgerEntry(
-                kind=kind.value,
-                from_id=paying.id,
-                to_id=receiving.id,
-                amount=amount,
-                account_id=account_id,
-                table_id=table_id,
-                tournament_id=tournament_id,
-                hand_id=hand_id,
-            )
-            session.add(entry)
+        await connection.execute(
+            update(_ACCOUNTS).where(_ACCOUNTS.c.id == paying_id).values(balance=balance - amount)
+        )
     except IntegrityError as exc:
         if "balance_not_negative" in str(exc.orig):
             raise InsufficientFundsError(source, amount) from None
         raise
-    await session.refresh(paying)
-    await session.refresh(receiving)
-    return entry
+    await connection.execute(
+        update(_ACCOUNTS).where(_ACCOUNTS.c.id == receiving_id).values(balance=balance + amount)
+    )
+    await connection.execute(
+        insert(_ENTRIES).values(
+            created_at=utc_now(),
+            kind=Kind(kind).value,
+            from_id=paying_id,
+            to_id=receiving_id,
+            amount=amount,
+            account_id=account_id,
+            table_id=table_id,
+            tournament_id=tournament_id,
+            hand_id=hand_id,
+        )
+    )
 
 
 async def balance(session: AsyncSession, key: str) -> int:

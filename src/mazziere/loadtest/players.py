@@ -1,0 +1,552 @@
+"""The load generator's players: bot clients over real WebSockets, one process of many.
+
+A worker process owns whole tables (every seat of a table is in the same process, so the
+time from an action sent to its event arriving at every seat is measured on one clock).
+For each table it makes a host guest, the host's private table of one rule set (no
+approval, no bots), a guest per other seat with its request to sit, then one WebSocket per
+player; everybody sits with the table's largest buy-in and plays what the room's ``turn``
+offers after a think time, chats now and then, drops the socket and comes back with
+``resume`` now and then, tops up when broke.
+
+The worker tells the runner (:mod:`mazziere.loadtest.runner`) when its seats are down,
+waits for ``go``, measures for the given seconds, and sends back what it saw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import resource
+import time
+from array import array
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from mazziere.loadtest.http import CookieJar, HttpError, HttpPool
+
+__all__ = ["Options", "TablePlan", "plan_tables", "run_worker"]
+
+RULE_SETS: tuple[tuple[str, int, dict[str, int], int, int], ...] = (
+    ("holdem", 9, {"small_blind": 1, "big_blind": 2}, 40, 200),
+    ("italian-classic", 6, {"ante": 10}, 200, 1_000),
+    ("italian-32", 5, {"small_blind": 5, "big_blind": 10}, 200, 1_000),
+)
+"""Each rule set's most seats, stakes and buy-in limits (the lobby's small tables)."""
+
+CHAT_LINES = ("ciao a tutti", "nice hand", "buona fortuna", "gg", "che mano!", "ok")
+
+
+@dataclass(frozen=True, slots=True)
+class TablePlan:
+    """One table of the load: its rule set, seats (all taken), stakes and buy-ins."""
+
+    index: int
+    rules: str
+    players: int
+    stakes: dict[str, int]
+    min_buy_in: int
+    max_buy_in: int
+
+
+def plan_tables(players: int, tables: int) -> list[TablePlan]:
+    """``players`` spread over ``tables`` tables, the rule sets in turn.
+
+    >>> [(t.rules, t.players) for t in plan_tables(11, 3)]
+    [('holdem', 4), ('italian-classic', 4), ('italian-32', 3)]
+    >>> plan_tables(30, 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: 30 players do not fit 3 tables (italian-32 seats 5)
+    """
+    if tables < 1 or players < 2 * tables:
+        raise ValueError(f"{players} players cannot fill {tables} tables (two a table at least)")
+    plans = []
+    for index in range(tables):
+        rules, most, stakes, low, high = RULE_SETS[index % len(RULE_SETS)]
+        count = players // tables + (1 if index < players % tables else 0)
+        if count > most:
+            raise ValueError(f"{players} players do not fit {tables} tables ({rules} seats {most})")
+        plans.append(TablePlan(index, rules, count, stakes, low, high))
+    return plans
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How the players behave."""
+
+    host: str
+    port: int
+    think: tuple[float, float] = (1.0, 3.0)
+    chats_per_minute: float = 0.5
+    """Per player."""
+    drops_per_minute: float = 0.2
+    """Per player: the socket closes and the client comes back 0.5 to 3 s later."""
+    seed: int = 0
+    setup_concurrency: int = 32
+
+
+@dataclass(slots=True)
+class _Pending:
+    """An action sent: when, by whom, after which event; the seats still to hear of it."""
+
+    position: int
+    after_seq: int
+    sent: float
+    waiting: set[Seat]
+    event_seq: int | None = None
+
+
+@dataclass
+class Tally:
+    """What a worker saw while measuring."""
+
+    latencies: array[float] = field(default_factory=lambda: array("d"))
+    errors: Counter[str] = field(default_factory=Counter)
+    reconnects: int = 0
+    hands: int = 0
+    actions: int = 0
+    chats: int = 0
+    lost: int = 0
+    """Actions whose event never reached every seat (the next one came first, or the end)."""
+
+
+class TableRun:
+    """One table of the load: its seats and the actions waiting to reach all of them."""
+
+    def __init__(self, plan: TablePlan, worker: Worker) -> None:
+        self.plan = plan
+        self.worker = worker
+        self.id = ""
+        self.code = ""
+        self.seats: list[Seat] = []
+        self.pending: list[_Pending] = []
+        self.ended: set[int] = set()
+
+    def acted(self, seat: Seat, turn: dict[str, Any], sent: float) -> None:
+        """``seat`` sent its action for ``turn``: wait for its record at every seat."""
+        if not self.worker.measuring:
+            return
+        waiting = {s for s in self.seats if s.connected}
+        self.pending.append(_Pending(int(turn["position"]), int(turn["seq"]), sent, waiting))
+        if len(self.pending) > 8:  # never heard of by someone: give up on the oldest
+            self.pending.pop(0)
+            self.worker.tally.lost += 1
+
+    def arrived(self, seat: Seat, message: dict[str, Any], now: float) -> None:
+        """A record reached ``seat``: the event of an action waited for?"""
+        seq = int(message["seq"])
+        for pending in self.pending:
+            if seat not in pending.waiting or seq <= pending.after_seq:
+                continue
+            if pending.event_seq is None:
+                if message["record"].get("position") != pending.position:
+                    continue
+                pending.event_seq = seq
+            elif seq != pending.event_seq:
+                continue
+            pending.waiting.discard(seat)
+            if not pending.waiting:
+                self._done(pending, now)
+            return
+
+    def gone(self, seat: Seat, now: float) -> None:
+        """``seat`` dropped: the actions waited for no longer wait for it."""
+        for pending in list(self.pending):
+            pending.waiting.discard(seat)
+            if not pending.waiting and pending.event_seq is not None:
+                self._done(pending, now)
+
+    def _done(self, pending: _Pending, now: float) -> None:
+        self.pending.remove(pending)
+        self.worker.tally.latencies.append((now - pending.sent) * 1000.0)
+
+    def hand_ended(self, hand: int) -> None:
+        """Count each hand once (every seat hears of it)."""
+        if hand not in self.ended:
+            self.ended.add(hand)
+            if self.worker.measuring:
+                self.worker.tally.hands += 1
+
+
+class Seat:
+    """One player: a guest account, a cookie jar, a WebSocket, a simple policy."""
+
+    def __init__(self, table: TableRun, rng: random.Random) -> None:
+        self.table = table
+        self.worker = table.worker
+        self.rng = rng
+        self.jar = CookieJar()
+        self.name = ""
+        self.ws: ClientConnection | None = None
+        self.connected = False
+        self.seated = False
+        self.last_seq = 0
+        self.position: int | None = None
+        self.hole: list[str] = []
+        self.acted_ids: set[int] = set()
+        self.thinking: asyncio.Task[None] | None = None
+        self.reader: asyncio.Task[None] | None = None
+        self.welcomed = asyncio.Event()
+        self.sat = asyncio.Event()
+        self.dropping = False
+        self.topped_for = -1
+
+    # -------------------------------------------------------------- the socket
+
+    async def connect(self) -> None:
+        """Open the WebSocket with the session cookie and read it in a task."""
+        options = self.worker.options
+        self.welcomed.clear()
+        self.ws = await connect(
+            f"ws://{options.host}:{options.port}/ws",
+            additional_headers={"Cookie": self.jar.header()},
+            compression=None,
+            ping_interval=None,
+            max_size=1 << 20,
+            open_timeout=120,
+        )
+        self.connected = True
+        self.reader = asyncio.create_task(self._read(self.ws))
+
+    async def _read(self, ws: ClientConnection) -> None:
+        try:
+            async for text in ws:
+                self._on(json.loads(text), time.monotonic())
+        except Exception:  # the socket failed: counted below unless we closed it
+            pass
+        finally:
+            self.connected = False
+            self.table.gone(self, time.monotonic())
+            if not self.dropping and not self.worker.stopping:
+                self.worker.count_error("connection_lost")
+                self.worker.spawn(self.reconnect(0.5))
+
+    async def send(self, **message: Any) -> None:
+        """Send one message (nothing if the socket is closed)."""
+        if self.ws is None or not self.connected:
+            return
+        with contextlib.suppress(Exception):
+            await self.ws.send(json.dumps({"v": 1, **message}))
+
+    async def drop(self) -> None:
+        """Close the socket as a lost connection would, and come back a little later."""
+        if not self.connected or self.ws is None:
+            return
+        self.dropping = True
+        if self.thinking is not None:
+            self.thinking.cancel()
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+        if self.reader is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self.reader
+        self.dropping = False
+        await self.reconnect(self.rng.uniform(0.5, 3.0))
+
+    async def reconnect(self, after: float) -> None:
+        """Come back: a new socket, then ``resume`` from the last event seen."""
+        await asyncio.sleep(after)
+        if self.worker.stopping or self.connected:
+            return
+        try:
+            await self.connect()
+            await asyncio.wait_for(self.welcomed.wait(), 60)
+        except Exception:
+            self.worker.count_error("reconnect_failed")
+            self.worker.spawn(self.reconnect(2.0))
+            return
+        if self.worker.measuring:
+            self.worker.tally.reconnects += 1
+        await self.send(type="resume", table=self.table.id, last_seq=self.last_seq)
+
+    async def close(self) -> None:
+        """Close the socket for good."""
+        if self.thinking is not None:
+            self.thinking.cancel()
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+        if self.reader is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self.reader
+
+    # -------------------------------------------------------------- messages
+
+    def _on(self, message: dict[str, Any], now: float) -> None:
+        kind = message.get("type")
+        seq = message.get("seq")
+        if isinstance(seq, int) and message.get("table") == self.table.id:
+            self.last_seq = max(self.last_seq, seq)
+        if kind == "record":
+            self._record(message["record"])
+            self.table.arrived(self, message, now)
+        elif kind == "turn":
+            self._turn(message)
+        elif kind == "hand_started":
+            names = message["names"]
+            self.position = names.index(self.name) if self.name in names else None
+            self.hole = []
+        elif kind == "hand_ended":
+            self.table.hand_ended(int(message["hand"]))
+        elif kind == "seats":
+            self._seats(message)
+        elif kind == "snapshot":
+            turn = message.get("turn")
+            if turn is not None:
+                self._turn(turn)
+        elif kind == "offer":
+            if message.get("name") == self.name:
+                self.worker.spawn(self.send(type="answer", table=self.table.id, accept=True))
+        elif kind == "welcome":
+            self.welcomed.set()
+        elif kind == "ack":
+            if message.get("of") == "sit":
+                self.seated = True
+                self.sat.set()
+        elif kind == "error":
+            self.worker.count_error(str(message.get("code")))
+            if message.get("of") == "sit":
+                self.sat.set()
+
+    def _record(self, record: dict[str, Any]) -> None:
+        if record.get("position") != self.position or self.position is None:
+            return
+        cards = [c for c in record.get("cards", ()) if c != "??"]
+        if record["type"] == "hole_cards":
+            self.hole.extend(cards)
+        elif record["type"] == "discard":
+            self.hole = [c for c in self.hole if c not in cards]
+
+    def _seats(self, message: dict[str, Any]) -> None:
+        mine = next((s for s in message["seats"] if s["name"] == self.name), None)
+        if mine is None:
+            return
+        hand = len(self.table.ended)
+        if mine["stack"] == 0 and self.topped_for != hand:
+            self.topped_for = hand
+            amount = self.table.plan.max_buy_in
+            self.worker.spawn(self.send(type="top_up", table=self.table.id, amount=amount))
+        elif mine["status"] == "sitting-out":
+            self.worker.spawn(self.send(type="sit_in", table=self.table.id, post=True))
+
+    def _turn(self, turn: dict[str, Any]) -> None:
+        if turn.get("name") != self.name or turn.get("legal") is None:
+            return
+        action_id = int(turn["action_id"])
+        if action_id in self.acted_ids:
+            return
+        self.acted_ids.add(action_id)
+        if len(self.acted_ids) > 64:
+            self.acted_ids = {a for a in self.acted_ids if a > action_id - 32}
+        self.thinking = self.worker.spawn(self._act(turn))
+
+    async def _act(self, turn: dict[str, Any]) -> None:
+        low, high = self.worker.options.think
+        if high > 0:
+            await asyncio.sleep(self.rng.uniform(low, high))
+        fields = self.choose(turn["legal"])
+        sent = time.monotonic()
+        await self.send(type="act", table=self.table.id, action_id=turn["action_id"], **fields)
+        self.table.acted(self, turn, sent)
+        if self.worker.measuring:
+            self.worker.tally.actions += 1
+
+    def choose(self, legal: dict[str, Any]) -> dict[str, Any]:
+        """Mostly check or call, sometimes bet, raise or fold; draw up to three cards."""
+        kinds = legal["kinds"]
+        rng = self.rng
+        if "draw" in kinds:
+            count = min(rng.choice((0, 1, 2, 3, 3)), len(self.hole))
+            return {"kind": "draw", "cards": rng.sample(self.hole, count)}
+        if "show" in kinds or "muck" in kinds:
+            return {"kind": rng.choice([k for k in ("show", "muck") if k in kinds])}
+        weights = {"check": 6, "call": 5, "parol": 2, "bet": 2, "raise": 1, "fold": 1}
+        options = [k for k in weights if k in kinds]
+        if legal.get("to_call", 0) == 0 and "check" in options and "fold" in options:
+            options.remove("fold")
+        if not options:
+            return {"kind": kinds[0]}
+        kind = rng.choices(options, [weights[k] for k in options])[0]
+        if kind in ("bet", "raise"):
+            return {"kind": kind, "amount": legal["min_to"]}
+        return {"kind": kind}
+
+
+class Worker:
+    """The tables of one process."""
+
+    def __init__(self, plans: list[TablePlan], options: Options) -> None:
+        self.options = options
+        self.rng = random.Random(options.seed)
+        self.tables = [TableRun(plan, self) for plan in plans]
+        self.tally = Tally()
+        self.measuring = False
+        self.stopping = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.http = HttpPool(options.host, options.port, size=8)
+
+    def spawn(self, work: Any) -> asyncio.Task[None]:
+        """Run ``work`` in the background, kept until it ends."""
+        task: asyncio.Task[None] = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def count_error(self, code: str) -> None:
+        """An error seen (during the set-up or the run)."""
+        self.tally.errors[code] += 1
+
+    # ---------------------------------------------------------------- set-up
+
+    async def _rest(self, seat: Seat, method: str, path: str, body: Any = None) -> Any:
+        status, answer = await self.http.request(method, path, seat.jar, body)
+        if status >= 400:
+            raise HttpError(f"{method} {path}: {status} {answer}")
+        return answer
+
+    async def _guest(self, seat: Seat) -> None:
+        await self._rest(seat, "GET", "/api/session")
+        answer = await self._rest(seat, "POST", "/api/guest")
+        account = answer["account"]
+        seat.name = account["name"] or f"guest-{account['id']}"
+
+    async def _open_table(self, table: TableRun, limit: asyncio.Semaphore) -> None:
+        plan = table.plan
+        table.seats = [
+            Seat(table, random.Random(self.rng.getrandbits(64))) for _ in range(plan.players)
+        ]
+        host, *others = table.seats
+        async with limit:
+            await self._guest(host)
+            made = await self._rest(
+                host,
+                "POST",
+                "/api/private-tables",
+                {
+                    "name": f"load {plan.index}",
+                    "rules": plan.rules,
+                    "seats": plan.players,
+                    **plan.stakes,
+                    "min_buy_in": plan.min_buy_in,
+                    "max_buy_in": plan.max_buy_in,
+                    "decision_seconds": 30,
+                    "bots_allowed": False,
+                    "approval_required": False,
+                },
+            )
+            table.id, table.code = str(made["id"]), str(made["invite_code"])
+        for seat in others:
+            async with limit:
+                await self._guest(seat)
+                await self._rest(
+                    seat,
+                    "POST",
+                    f"/api/invites/{table.code}/requests",
+                    {"buy_in": plan.max_buy_in},
+                )
+        for seat in table.seats:
+            async with limit:
+                await seat.connect()
+                await asyncio.wait_for(seat.welcomed.wait(), 120)
+                await seat.send(type="sit", table=table.id, buy_in=plan.max_buy_in)
+                await asyncio.wait_for(seat.sat.wait(), 120)
+            if not seat.seated:
+                raise HttpError(f"{seat.name} could not sit at table {table.id}")
+
+    async def set_up(self) -> None:
+        """Every table opened, every seat taken."""
+        limit = asyncio.Semaphore(self.options.setup_concurrency)
+        await asyncio.gather(*(self._open_table(t, limit) for t in self.tables))
+
+    # --------------------------------------------------------------- the run
+
+    async def _now_and_then(self, seconds: float) -> None:
+        """Chats and dropped connections, each player at its rate."""
+        options = self.options
+        seats = [s for t in self.tables for s in t.seats]
+        chat = options.chats_per_minute / 60.0
+        drop = options.drops_per_minute / 60.0
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            await asyncio.sleep(1.0)
+            for seat in seats:
+                if not seat.connected:
+                    continue
+                roll = self.rng.random()
+                if roll < chat:
+                    text = self.rng.choice(CHAT_LINES)
+                    self.spawn(seat.send(type="chat", table=seat.table.id, text=text))
+                    self.tally.chats += 1
+                elif roll < chat + drop:
+                    self.spawn(seat.drop())
+
+    async def measure(self, seconds: float) -> None:
+        """Play for ``seconds`` while counting."""
+        self.tally = Tally(errors=self.tally.errors)  # set-up errors count too
+        self.measuring = True
+        await self._now_and_then(seconds)
+        self.measuring = False
+        self.tally.lost += sum(len(t.pending) for t in self.tables)
+
+    async def close(self) -> None:
+        """Every socket closed, every background task ended."""
+        self.stopping = True
+        await asyncio.gather(*(s.close() for t in self.tables for s in t.seats))
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.http.close()
+
+
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def _serve(worker: Worker, pipe: Any) -> None:
+    loop = asyncio.get_running_loop()
+    try:
+        await worker.set_up()
+    except Exception as error:
+        pipe.send(("failed", f"{type(error).__name__}: {error}"))
+        await worker.close()
+        return
+    pipe.send(("ready", sum(len(t.seats) for t in worker.tables)))
+    command, seconds = await loop.run_in_executor(None, pipe.recv)
+    assert command == "go"
+    cpu = _cpu_seconds()
+    await worker.measure(float(seconds))
+    cpu = _cpu_seconds() - cpu
+    tally = worker.tally
+    await worker.close()
+    pipe.send(
+        (
+            "done",
+            {
+                "latencies": tally.latencies.tobytes(),
+                "errors": dict(tally.errors),
+                "reconnects": tally.reconnects,
+                "hands": tally.hands,
+                "actions": tally.actions,
+                "chats": tally.chats,
+                "lost": tally.lost,
+                "cpu_seconds": cpu,
+            },
+        )
+    )
+
+
+def run_worker(pipe: Any, plans: list[TablePlan], options: Options) -> None:
+    """A worker process's body: set up, wait for ``go``, measure, report, through ``pipe``."""
+    try:
+        import uvloop
+
+        runner: Any = uvloop.run
+    except ImportError:  # uvicorn[standard] brings uvloop; without it, asyncio's own loop
+        runner = asyncio.run
+    runner(_serve(Worker(plans, options), pipe))

@@ -1,0 +1,390 @@
+"""``mazziere loadtest``: start the room (or use one), run the players, report.
+
+The runner starts ``mazziere serve`` on a free port of 127.0.0.1 with a fresh database
+(a SQLite file in a temporary folder, or a new schema of a PostgreSQL database), or uses
+the room at ``--url``.  It splits the tables among worker processes
+(:mod:`mazziere.loadtest.players`), waits until every seat is taken, says ``go``, follows
+the server's CPU time and memory (``/proc``) while the workers measure, then asks the
+room's ledger audit and stops the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from array import array
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from mazziere.loadtest.players import Options, plan_tables, run_worker
+
+__all__ = ["LoadRun", "Report", "percentile", "run"]
+
+
+@dataclass(frozen=True, slots=True)
+class LoadRun:
+    """What to run: the load, and the room it runs against."""
+
+    players: int
+    tables: int
+    minutes: float
+    think: tuple[float, float] = (1.0, 3.0)
+    url: str | None = None
+    """A room already running (then ``server_pid`` lets the CPU and memory be read)."""
+    server_pid: int | None = None
+    database_url: str | None = None
+    """For the room this command starts: default a SQLite file in a temporary folder."""
+    database_schema: str | None = None
+    """PostgreSQL: the schema (default a new one, dropped at the end)."""
+    workers: int = 2
+    next_hand_seconds: float | None = None
+    chats_per_minute: float = 0.5
+    drops_per_minute: float = 0.2
+    seed: int = 0
+    warm_up_seconds: float | None = None
+    """Memory growth is measured from this point (default: 5 minutes, or a fifth of a
+    shorter run)."""
+
+
+@dataclass
+class Report:
+    """What the run measured."""
+
+    players: int
+    tables: int
+    seconds: float
+    think: str
+    database: str
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+    samples: int
+    errors: int
+    error_codes: dict[str, int]
+    hands_per_s: float
+    actions_per_s: float
+    reconnects: int
+    chats: int
+    lost: int
+    server_cpu_percent: float | None
+    server_peak_mb: float | None
+    server_rss_warm_mb: float | None
+    server_rss_end_mb: float | None
+    memory_growth_percent: float | None
+    load_generator_cpu_percent: float
+    load_average: tuple[float, float, float]
+    ledger_total: int | None
+    ledger_drifted: int | None
+    set_up_seconds: float
+    notes: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        """The report as a person reads it."""
+
+        def maybe(value: float | None, unit: str) -> str:
+            return "n/a" if value is None else f"{value:.1f}{unit}"
+
+        codes = ", ".join(f"{k} {v}" for k, v in sorted(self.error_codes.items()))
+        return [
+            f"players {self.players} at {self.tables} tables for {self.seconds:.0f} s "
+            f"(think {self.think}; {self.database}; set-up {self.set_up_seconds:.0f} s)",
+            f"action to every seat: p50 {self.p50_ms:.1f} ms, p99 {self.p99_ms:.1f} ms, "
+            f"max {self.max_ms:.1f} ms over {self.samples} actions ({self.lost} not measured)",
+            f"hands/s {self.hands_per_s:.2f}, actions/s {self.actions_per_s:.1f}, "
+            f"chats {self.chats}, reconnects {self.reconnects}",
+            f"errors {self.errors}" + (f" ({codes})" if codes else ""),
+            f"server: CPU {maybe(self.server_cpu_percent, '%')} of one core, peak memory "
+            f"{maybe(self.server_peak_mb, ' MB')}, RSS {maybe(self.server_rss_warm_mb, ' MB')} "
+            f"after warm-up -> {maybe(self.server_rss_end_mb, ' MB')} at the end "
+            f"(growth {maybe(self.memory_growth_percent, '%')})",
+            f"load generator: CPU {self.load_generator_cpu_percent:.1f}% of one core; "
+            f"load average {' '.join(f'{x:.2f}' for x in self.load_average)}",
+            f"ledger: total {self.ledger_total}, drifted accounts {self.ledger_drifted}",
+            *self.notes,
+        ]
+
+    def to_json(self) -> str:
+        """One JSON object (``--json``'s last line)."""
+        return json.dumps(asdict(self), sort_keys=True)
+
+
+def percentile(values: array[float] | list[float], fraction: float) -> float:
+    """The value at ``fraction`` (nearest rank) of ``values``; 0 when there are none.
+
+    >>> percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.5), percentile([1.0, 2.0], 0.99)
+    (3.0, 2.0)
+    """
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, round(fraction * len(ordered) + 0.5) - 1))
+    return float(ordered[rank])
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _get_json(url: str, timeout: float = 30.0) -> Any:
+    with urllib.request.urlopen(url, timeout=timeout) as answer:  # the room on loopback
+        return json.loads(answer.read())
+
+
+class _ServerProcess:
+    """``mazziere serve`` started by the runner (or the one at ``--url``, measured by pid)."""
+
+    def __init__(self, process: subprocess.Popen[bytes] | None, pid: int | None) -> None:
+        self.process = process
+        self.pid = pid
+        self.tick = os.sysconf("SC_CLK_TCK")
+
+    def cpu_seconds(self) -> float | None:
+        if self.pid is None:
+            return None
+        try:
+            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / self.tick
+
+    def _status(self, key: str) -> float | None:
+        if self.pid is None:
+            return None
+        try:
+            for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+                if line.startswith(key + ":"):
+                    return int(line.split()[1]) / 1024.0
+        except OSError:
+            return None
+        return None
+
+    def rss_mb(self) -> float | None:
+        return self._status("VmRSS")
+
+    def peak_mb(self) -> float | None:
+        return self._status("VmHWM")
+
+
+@contextlib.contextmanager
+def _room(load: LoadRun, folder: Path) -> Iterator[tuple[str, _ServerProcess, str]]:
+    """The room's address, its process and a description of its database."""
+    if load.url is not None:
+        yield load.url.rstrip("/"), _ServerProcess(None, load.server_pid), "a running room"
+        return
+    port = _free_port()
+    database = load.database_url or f"sqlite+aiosqlite:///{folder / 'room.db'}"
+    env = {
+        **os.environ,
+        "XDG_DATA_HOME": str(folder / "data"),
+        "MAZZIERE_OPEN_DEFAULT_LOBBY": "false",
+    }
+    schema = load.database_schema
+    made_schema = False
+    if database.startswith("postgresql") and schema is None:
+        schema = f"loadtest_{os.getpid()}_{secrets.token_hex(4)}"
+        made_schema = True
+    if schema is not None:
+        env["MAZZIERE_DATABASE_SCHEMA"] = schema
+    if load.next_hand_seconds is not None:
+        env["MAZZIERE_NEXT_HAND_SECONDS"] = str(load.next_hand_seconds)
+    command = [sys.executable, "-m", "mazziere.cli", "serve", "--host", "127.0.0.1",
+               "--port", str(port), "--database-url", database]  # fmt: skip
+    log = (folder / "serve.log").open("wb")
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+    address = f"http://127.0.0.1:{port}"
+    described = "SQLite" if database.startswith("sqlite") else "PostgreSQL"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(
+                    "the server stopped at start:\n" + (folder / "serve.log").read_text()
+                )
+            with contextlib.suppress(OSError, ValueError):
+                _get_json(f"{address}/api/session", timeout=2)
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not answer in 120 s")
+            time.sleep(0.2)
+        yield address, _ServerProcess(process, process.pid), described
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+        log.close()
+        if made_schema and schema is not None:
+            asyncio.run(_drop_schema(database, schema))
+
+
+async def _drop_schema(database: str, schema: str) -> None:
+    import asyncpg  # type: ignore[import-untyped]
+
+    dsn = database.replace("postgresql+asyncpg://", "postgresql://", 1)
+    connection = await asyncpg.connect(dsn)
+    try:
+        await connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    finally:
+        await connection.close()
+
+
+def run(load: LoadRun, *, say: Any = None) -> Report:
+    """Run ``load`` and measure it; ``say`` (a function of one line) hears the progress."""
+    plans = plan_tables(load.players, load.tables)
+    tell = say or (lambda line: None)
+    seconds = load.minutes * 60.0
+    with (
+        tempfile.TemporaryDirectory(prefix="mazziere-loadtest-") as temporary,
+        _room(load, Path(temporary)) as (address, server, database),
+    ):
+        parts = urlsplit(address)
+        options = Options(
+            host=parts.hostname or "127.0.0.1",
+            port=parts.port or 80,
+            think=load.think,
+            chats_per_minute=load.chats_per_minute,
+            drops_per_minute=load.drops_per_minute,
+        )
+        count = max(1, min(load.workers, len(plans)))
+        context = multiprocessing.get_context("spawn")
+        pipes, processes = [], []
+        for index in range(count):
+            mine = plans[index::count]
+            parent, child = context.Pipe()
+            worker_options = Options(**{**asdict(options), "seed": load.seed * 1000 + index})
+            process = context.Process(
+                target=run_worker, args=(child, mine, worker_options), daemon=True
+            )
+            process.start()
+            pipes.append(parent)
+            processes.append(process)
+        started = time.monotonic()
+        tell(
+            f"setting up {load.players} players at {len(plans)} tables ({database}; "
+            f"room at {address}, process {server.pid})"
+        )
+        try:
+            ready = [pipe.recv() for pipe in pipes]
+            failed = [message for kind, message in ready if kind != "ready"]
+            if failed:
+                log = Path(temporary) / "serve.log"
+                tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
+                raise RuntimeError(f"the set-up failed: {failed[0]}\n{tail}")
+            set_up = time.monotonic() - started
+            tell(f"set up in {set_up:.0f} s; measuring for {seconds:.0f} s")
+            report = _measure(
+                    load, plans=plans, pipes=pipes, server=server, seconds=seconds,
+                    set_up=set_up, database=database,
+                )  # fmt: skip
+        finally:
+            for process in processes:
+                process.join(timeout=30)
+                if process.is_alive():
+                    process.kill()
+        try:
+            audit = _get_json(f"{address}/api/ledger/audit")
+            report.ledger_total = int(audit["total"])
+            report.ledger_drifted = len(audit["drifted"])
+        except (OSError, ValueError, KeyError) as error:
+            report.notes.append(f"the ledger audit failed: {error}")
+            report.errors += 1
+    return report
+
+
+def _measure(
+    load: LoadRun,
+    *,
+    plans: list[Any],
+    pipes: list[Any],
+    server: _ServerProcess,
+    seconds: float,
+    set_up: float,
+    database: str,
+) -> Report:
+    warm_up = load.warm_up_seconds if load.warm_up_seconds is not None else min(300.0, seconds / 5)
+    cpu_before = server.cpu_seconds()
+    begun = time.monotonic()
+    for pipe in pipes:
+        pipe.send(("go", seconds))
+    rss_warm: float | None = None
+    while time.monotonic() - begun < seconds:
+        time.sleep(min(1.0, max(0.0, seconds - (time.monotonic() - begun))))
+        if rss_warm is None and time.monotonic() - begun >= warm_up:
+            rss_warm = server.rss_mb()
+    rss_end = server.rss_mb()
+    cpu_after = server.cpu_seconds()
+    elapsed = time.monotonic() - begun
+    results = [pipe.recv() for pipe in pipes]
+    latencies: array[float] = array("d")
+    errors: Counter[str] = Counter()
+    totals: Counter[str] = Counter()
+    generator_cpu = 0.0
+    for kind, result in results:
+        if kind != "done":
+            errors["worker_failed"] += 1
+            continue
+        latencies.frombytes(result["latencies"])
+        errors.update(result["errors"])
+        for key in ("reconnects", "hands", "actions", "chats", "lost"):
+            totals[key] += int(result[key])
+        generator_cpu += float(result["cpu_seconds"])
+    cpu = (
+        None
+        if cpu_before is None or cpu_after is None
+        else 100.0 * (cpu_after - cpu_before) / elapsed
+    )
+    growth = (
+        None
+        if rss_warm is None or rss_end is None or rss_warm == 0
+        else 100.0 * (rss_end - rss_warm) / rss_warm
+    )
+    low, high = load.think
+    return Report(
+        players=load.players,
+        tables=len(plans),
+        seconds=elapsed,
+        think="0 s" if high == 0 else f"{low:g}-{high:g} s",
+        database=database,
+        p50_ms=round(percentile(latencies, 0.50), 2),
+        p99_ms=round(percentile(latencies, 0.99), 2),
+        max_ms=round(max(latencies, default=0.0), 2),
+        samples=len(latencies),
+        errors=sum(errors.values()),
+        error_codes=dict(errors),
+        hands_per_s=round(totals["hands"] / elapsed, 3),
+        actions_per_s=round(totals["actions"] / elapsed, 2),
+        reconnects=totals["reconnects"],
+        chats=totals["chats"],
+        lost=totals["lost"],
+        server_cpu_percent=None if cpu is None else round(cpu, 1),
+        server_peak_mb=server.peak_mb(),
+        server_rss_warm_mb=rss_warm,
+        server_rss_end_mb=rss_end,
+        memory_growth_percent=None if growth is None else round(growth, 2),
+        load_generator_cpu_percent=round(100.0 * generator_cpu / elapsed, 1),
+        load_average=os.getloadavg(),
+        ledger_total=None,
+        ledger_drifted=None,
+        set_up_seconds=round(set_up, 1),
+    )

@@ -1,0 +1,53 @@
+"""``mazziere loadtest``, tiny: 20 players for 10 seconds against the real server process.
+
+Its figures are a benchmark's (docs/benchmarks.md): this test checks what it prints, that
+the players really played (actions measured, hands dealt) without an error, and that the
+room's ledger still adds up to zero; never how fast.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def loadtest(*args: str, timeout: float = 240.0) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "mazziere.cli", "loadtest", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def test_twenty_players_for_ten_seconds_print_the_figures_and_one_json_line() -> None:
+    done = loadtest("--players", "20", "--tables", "4", "--minutes", "0.17", "--think",
+                    "0.2-0.6", "--next-hand", "0.5", "--drops", "3", "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    report = json.loads(lines[-1])
+    for key in ("players", "p50_ms", "p99_ms", "max_ms", "errors", "hands_per_s"):
+        assert key in report
+    assert report["players"] == 20 and report["tables"] == 4
+    assert report["errors"] == 0, report["error_codes"]
+    assert report["samples"] > 0 and report["hands_per_s"] > 0
+    assert 0 < report["p50_ms"] <= report["p99_ms"] <= report["max_ms"]
+    assert report["reconnects"] > 0  # some players dropped and came back
+    assert report["ledger_total"] == 0 and report["ledger_drifted"] == 0
+    assert report["server_peak_mb"] > 0 and report["server_cpu_percent"] is not None
+    assert lines[0].startswith("players 20 at 4 tables")
+    assert any(line.startswith("action to every seat: p50") for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--think", "3-1"], "--think"),
+        (["--players", "30", "--tables", "3"], "do not fit"),
+        (["--players", "3", "--tables", "2"], "cannot fill"),
+    ],
+)
+def test_bad_options_are_one_line_and_exit_code_2(args: list[str], says: str) -> None:
+    done = loadtest(*args, timeout=60)
+    assert done.returncode == 2
+    assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr
