@@ -42,6 +42,8 @@ class Room:
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[str] | None = None
     starts: int = 0
+    env: dict[str, str] = field(default_factory=dict)
+    """More of the server's environment (MAZZIERE_... settings)."""
 
     @property
     def address(self) -> str:
@@ -60,6 +62,7 @@ class Room:
             "MAZZIERE_BOT_SECONDS": "0",
             "MAZZIERE_NEXT_HAND_SECONDS": "0",
             "XDG_DATA_HOME": str(self.folder / "data"),
+            **self.env,
         }
         if self.schema is not None:
             env["MAZZIERE_DATABASE_SCHEMA"] = self.schema

@@ -1226,10 +1226,19 @@ def serve(
     typer.echo(
         f"Mazziere room at {settings.address} (database: {_shown_url(settings.database_url)})"
     )
+    from mazziere.server.app import raise_open_files_limit
     from mazziere.server.play import table_service
 
+    raise_open_files_limit()  # one socket per player: thousands of them
     app = create_app(settings, services=[table_service])
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", ws_max_size=1 << 20)
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level="info",
+        ws_max_size=1 << 20,
+        ws_per_message_deflate=False,  # doubles the memory of a socket for small messages
+    )
 
 
 def _shown_url(url: str) -> str:
@@ -1268,8 +1277,6 @@ def db_upgrade(
     typer.echo(f"database up to date: {_shown_url(settings.database_url)}")
 
 
-
-
 @app.command()
 def loadtest(
     *,
@@ -1296,9 +1303,7 @@ def loadtest(
         float, typer.Option(help="Dropped connections per player per minute.", min=0)
     ] = 0.2,
     chats: Annotated[float, typer.Option(help="Chat lines per player per minute.", min=0)] = 0.5,
-    json_line: Annotated[
-        bool, typer.Option("--json", help="End with one line of JSON.")
-    ] = False,
+    json_line: Annotated[bool, typer.Option("--json", help="End with one line of JSON.")] = False,
 ) -> None:
     """Benchmark the room: bot players over real WebSockets; latencies from their side."""
     from mazziere.loadtest import LoadRun, run

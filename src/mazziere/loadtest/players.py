@@ -113,6 +113,8 @@ class Tally:
     chats: int = 0
     lost: int = 0
     """Actions whose event never reached every seat (the next one came first, or the end)."""
+    examples: list[str] = field(default_factory=list)
+    """The first error messages, as the room worded them."""
 
 
 class TableRun:
@@ -309,7 +311,7 @@ class Seat:
                 self.seated = True
                 self.sat.set()
         elif kind == "error":
-            self.worker.count_error(str(message.get("code")))
+            self.worker.count_error(str(message.get("code")), message)
             if message.get("of") == "sit":
                 self.sat.set()
 
@@ -397,9 +399,11 @@ class Worker:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    def count_error(self, code: str) -> None:
+    def count_error(self, code: str, message: dict[str, Any] | None = None) -> None:
         """An error seen (during the set-up or the run)."""
         self.tally.errors[code] += 1
+        if len(self.tally.examples) < 5:
+            self.tally.examples.append(f"{code}: {json.dumps(message)}" if message else code)
 
     # ---------------------------------------------------------------- set-up
 
@@ -487,7 +491,7 @@ class Worker:
 
     async def measure(self, seconds: float) -> None:
         """Play for ``seconds`` while counting."""
-        self.tally = Tally(errors=self.tally.errors)  # set-up errors count too
+        self.tally = Tally(errors=self.tally.errors, examples=self.tally.examples)  # and set-up's
         self.measuring = True
         await self._now_and_then(seconds)
         self.measuring = False
@@ -535,6 +539,7 @@ async def _serve(worker: Worker, pipe: Any) -> None:
                 "actions": tally.actions,
                 "chats": tally.chats,
                 "lost": tally.lost,
+                "examples": tally.examples,
                 "cpu_seconds": cpu,
             },
         )

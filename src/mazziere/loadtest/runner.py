@@ -289,7 +289,10 @@ def run(load: LoadRun, *, say: Any = None) -> Report:
             failed = [message for kind, message in ready if kind != "ready"]
             if failed:
                 log = Path(temporary) / "serve.log"
-                tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
+                text = log.read_text(errors="replace") if log.exists() else ""
+                # The server's last traceback says why, or else the end of its log.
+                last = text[text.rfind("Traceback") :] if "Traceback" in text else text
+                tail = "\n".join(line for line in last.splitlines() if "INFO" not in line)[-3000:]
                 raise RuntimeError(f"the set-up failed: {failed[0]}\n{tail}")
             set_up = time.monotonic() - started
             tell(f"set up in {set_up:.0f} s; measuring for {seconds:.0f} s")
@@ -340,6 +343,7 @@ def _measure(
     errors: Counter[str] = Counter()
     totals: Counter[str] = Counter()
     generator_cpu = 0.0
+    examples: list[str] = []
     for kind, result in results:
         if kind != "done":
             errors["worker_failed"] += 1
@@ -349,6 +353,7 @@ def _measure(
         for key in ("reconnects", "hands", "actions", "chats", "lost"):
             totals[key] += int(result[key])
         generator_cpu += float(result["cpu_seconds"])
+        examples.extend(result["examples"])
     cpu = (
         None
         if cpu_before is None or cpu_after is None
@@ -387,4 +392,5 @@ def _measure(
         ledger_total=None,
         ledger_drifted=None,
         set_up_seconds=round(set_up, 1),
+        notes=[f"error: {example}" for example in examples[:5]],
     )

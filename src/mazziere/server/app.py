@@ -31,10 +31,28 @@ from mazziere.server.storage.models import utc_now
 from mazziere.server.ws import add_websocket_route
 from mazziere.web import install_web
 
-__all__ = ["RoomService", "create_app"]
+__all__ = ["RoomService", "create_app", "raise_open_files_limit"]
 
 RoomService = Callable[[FastAPI, RoomContext], AbstractAsyncContextManager[None]]
 """A service that runs while the server runs (the table service is one)."""
+
+
+def raise_open_files_limit() -> int:
+    """Raise the soft limit of open files to the hard one; return the limit now.
+
+    Every player holds a socket: the usual soft limit (1,024) would refuse the
+    thousand-and-first player, while the hard limit here is 20,000.
+    """
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError):  # not allowed here: keep what there is
+            return soft
+    return wanted
 
 
 def create_app(

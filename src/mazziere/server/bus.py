@@ -99,6 +99,10 @@ class Bus(abc.ABC):
     def connected(self, player: str) -> bool:
         """Whether ``player`` has at least one connection open."""
 
+    @abc.abstractmethod
+    def connections(self, player: str) -> int:
+        """How many connections ``player`` has open (the room caps them)."""
+
 
 class LocalBus(Bus):
     """The bus of a single server process: dictionaries of connections."""
@@ -150,3 +154,7 @@ class LocalBus(Bus):
     def connected(self, player: str) -> bool:
         """Whether ``player`` has a connection open."""
         return bool(self._players.get(player))
+
+    def connections(self, player: str) -> int:
+        """How many connections ``player`` has open."""
+        return len(self._players.get(player, ()))

@@ -12,6 +12,7 @@ what they stored is the room.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -41,7 +42,7 @@ from mazziere.server.tables import (
     TableService,
     TournamentConfig,
 )
-from mazziere.server.ws import Play
+from mazziere.server.ws import Limits, Play
 
 __all__ = ["TableWatcher", "router", "table_config", "table_service"]
 
@@ -262,7 +263,19 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
     for tournament in running:
         await watcher.tournament_changed(tournament.id)
     room.watcher = watcher
-    app.state.play = Play(service, bus, authenticate, allowed_origins=settings.public_origins)
+    limits = Limits(
+        per_second=settings.ws_messages_per_second,
+        burst=settings.ws_message_burst,
+        connections=settings.ws_connections_per_account,
+    )
+    app.state.play = Play(
+        service, bus, authenticate, allowed_origins=settings.public_origins, limits=limits
+    )
+    # What start-up made (modules, the ORM's metadata, the rebuilt tables) lives as long as
+    # the server: out of the garbage collector's way, so its full collections stay short
+    # (they were the longest pauses of the event loop under load).
+    gc.collect()
+    gc.freeze()
     try:
         yield
     finally:

@@ -29,9 +29,12 @@ from mazziere.server.bus import Bus
 from mazziere.server.tables import Player, TableService
 
 __all__ = [
+    "CLOSE_TOO_MANY",
     "OUTBOX_LIMIT",
     "Connection",
+    "Limits",
     "Play",
+    "RateLimit",
     "add_websocket_route",
     "origin_allowed",
     "serve_connection",
@@ -41,6 +44,52 @@ log = logging.getLogger(__name__)
 
 OUTBOX_LIMIT = 5_000
 """Messages a connection may fall behind by; past it, it is closed (its client resumes)."""
+
+CLOSE_TOO_MANY = 4429
+"""The close code of a connection over the account's limit (after a ``rate_limited`` error)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one connection and one account may do.
+
+    ``per_second`` messages a second on average, in bursts of ``burst`` (a token bucket
+    per connection: a person clicks a few times a second at most, a client catching up
+    sends a handful at once); past it, each message is refused with ``rate_limited``
+    and not handled.  ``connections`` sockets open at once per account (several tabs,
+    a phone and a laptop); one more is refused and closed.
+    """
+
+    per_second: float = 10.0
+    burst: int = 30
+    connections: int = 5
+
+
+class RateLimit:
+    """A token bucket: ``allow(now)`` spends one token, if there is one.
+
+    >>> bucket = RateLimit(per_second=1.0, burst=2, now=0.0)
+    >>> [bucket.allow(0.0), bucket.allow(0.0), bucket.allow(0.0), bucket.allow(1.0)]
+    [True, True, False, True]
+    """
+
+    __slots__ = ("_at", "_tokens", "burst", "per_second")
+
+    def __init__(self, *, per_second: float, burst: int, now: float) -> None:
+        self.per_second = per_second
+        self.burst = burst
+        self._tokens = float(burst)
+        self._at = now
+
+    def allow(self, now: float) -> bool:
+        """Whether one more message may go now (it is counted if so)."""
+        self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.per_second)
+        self._at = now
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True
+
 
 Authenticate = Callable[[WebSocket], Awaitable[Player | None]]
 """Who the socket's session cookie belongs to (``None``: nobody logged in)."""
@@ -100,6 +149,7 @@ class Play:
     bus: Bus
     authenticate: Authenticate
     allowed_origins: Sequence[str] = ()
+    limits: Limits = Limits()
 
 
 def add_websocket_route(app: FastAPI) -> None:
@@ -127,6 +177,14 @@ async def serve_connection(websocket: WebSocket, running: Play) -> None:
         await websocket.send_text(p.dump(error))
         await websocket.close(code=4401)
         return
+    if bus.connections(player.name) >= running.limits.connections:
+        error = p.Error(
+            code=p.ErrorCode.RATE_LIMITED,
+            message=f"at most {running.limits.connections} connections at once: close one",
+        )
+        await websocket.send_text(p.dump(error))
+        await websocket.close(code=CLOSE_TOO_MANY)
+        return
     connection = Connection(player)
     bus.connect(connection)
     tables = service.tables_of(player.name)
@@ -136,7 +194,7 @@ async def serve_connection(websocket: WebSocket, running: Play) -> None:
     connection.offer(p.dump(p.Welcome(player=player.name, tables=tables)))
     writer = asyncio.create_task(_write(websocket, connection))
     try:
-        await _read(websocket, connection, service)
+        await _read(websocket, connection, service, running.limits)
     finally:
         connection.close()
         bus.disconnect(connection)
@@ -158,7 +216,11 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
         await websocket.send_text(text)
 
 
-async def _read(websocket: WebSocket, connection: Connection, service: TableService) -> None:
+async def _read(
+    websocket: WebSocket, connection: Connection, service: TableService, limits: Limits
+) -> None:
+    loop = asyncio.get_running_loop()
+    bucket = RateLimit(per_second=limits.per_second, burst=limits.burst, now=loop.time())
     while not connection.closed:
         try:
             frame = await websocket.receive()
@@ -166,6 +228,10 @@ async def _read(websocket: WebSocket, connection: Connection, service: TableServ
             return
         if frame["type"] == "websocket.disconnect":
             return
+        if not bucket.allow(loop.time()):  # before parsing: a flood costs as little as can be
+            refusal = p.Error(code=p.ErrorCode.RATE_LIMITED, message="too many messages: slow down")
+            connection.offer(p.dump(refusal))
+            continue
         data = frame.get("text")
         if data is None:
             data = frame.get("bytes") or b""
