@@ -87,20 +87,31 @@ def messages(table: str, other: str, turns: Callable[[], list[dict[str, Any]]]) 
     valid = st.one_of(
         st.just((text({"type": "ping", "v": 1}), frozenset({"pong"}))),
         st.text(min_size=1, max_size=280).map(
-            lambda t: (text({"type": "chat", "v": 1, "table": table, "text": t}),
-                       frozenset({"ack"}))  # fmt: skip
+            lambda t: (
+                text({"type": "chat", "v": 1, "table": table, "text": t}),
+                frozenset({"ack"}),
+            )  # fmt: skip
         ),
         st.just((text({"type": "watch", "v": 1, "table": table}), frozenset({"snapshot"}))),
         st.integers(-1, 10_000).map(
-            lambda seq: (text({"type": "resume", "v": 1, "table": table, "last_seq": seq}),
-                         frozenset({"snapshot"}))  # fmt: skip
+            lambda seq: (
+                text({"type": "resume", "v": 1, "table": table, "last_seq": seq}),
+                frozenset({"snapshot"}),
+            )  # fmt: skip
         ),
         # Someone else's turn, or one already over, or this player's own (then legal or not).
         st.tuples(st.integers(0, 3), kinds, st.none() | st.integers(0, 5_000)).map(
             lambda t: (
-                text({"type": "act", "v": 1, "table": table,
-                      "action_id": max(1, current_turn(None)["action_id"] - t[0]),
-                      "kind": t[1], **({} if t[2] is None else {"amount": t[2]})}),
+                text(
+                    {
+                        "type": "act",
+                        "v": 1,
+                        "table": table,
+                        "action_id": max(1, current_turn(None)["action_id"] - t[0]),
+                        "kind": t[1],
+                        **({} if t[2] is None else {"amount": t[2]}),
+                    }
+                ),
                 ANY,
             )  # fmt: skip
         ),
@@ -112,39 +123,85 @@ def messages(table: str, other: str, turns: Callable[[], list[dict[str, Any]]]) 
         .map(lambda t: (t, frozenset({ErrorCode.MALFORMED.value}))),
         st.just(("x" * (MAX_MESSAGE_BYTES + 10), frozenset({ErrorCode.TOO_LARGE.value}))),
         st.text(min_size=1, max_size=12)
-        .filter(lambda t: t not in {"act", "chat", "ping", "watch", "resume", "sit", "leave",
-                                     "sit_out", "sit_in", "top_up", "answer", "auto_post",
-                                     "add_bots", "unwatch"})  # fmt: skip
+        .filter(
+            lambda t: (
+                t
+                not in {
+                    "act",
+                    "chat",
+                    "ping",
+                    "watch",
+                    "resume",
+                    "sit",
+                    "leave",
+                    "sit_out",
+                    "sit_in",
+                    "top_up",
+                    "answer",
+                    "auto_post",
+                    "add_bots",
+                    "unwatch",
+                }
+            )
+        )  # fmt: skip
         .map(lambda t: (text({"type": t, "v": 1}), frozenset({ErrorCode.UNKNOWN_TYPE.value}))),
         st.integers(2, 99).map(
             lambda v: (text({"type": "ping", "v": v}), frozenset({ErrorCode.BAD_VERSION.value}))
         ),
-        st.just((text({"type": "act", "v": 1, "table": "999999", "action_id": 1, "kind": "fold"}),
-                 frozenset({ErrorCode.NO_TABLE.value}))),  # fmt: skip
-        st.just((text({"type": "act", "v": 1, "table": other, "action_id": 1, "kind": "fold"}),
-                 frozenset({ErrorCode.NOT_SEATED.value}))),  # fmt: skip
-        st.just((text({"type": "sit", "v": 1, "table": table, "buy_in": 100}),
-                 frozenset({ErrorCode.REFUSED.value}))),  # fmt: skip
+        st.just(
+            (
+                text({"type": "act", "v": 1, "table": "999999", "action_id": 1, "kind": "fold"}),
+                frozenset({ErrorCode.NO_TABLE.value}),
+            )
+        ),  # fmt: skip
+        st.just(
+            (
+                text({"type": "act", "v": 1, "table": other, "action_id": 1, "kind": "fold"}),
+                frozenset({ErrorCode.NOT_SEATED.value}),
+            )
+        ),  # fmt: skip
+        st.just(
+            (
+                text({"type": "sit", "v": 1, "table": table, "buy_in": 100}),
+                frozenset({ErrorCode.REFUSED.value}),
+            )
+        ),  # fmt: skip
         st.integers(10**6, 2**62).map(
-            lambda n: (text({"type": "act", "v": 1, "table": table, "action_id": n,
-                             "kind": "check"}),
-                       frozenset({ErrorCode.STALE_ACTION.value}))  # fmt: skip
+            lambda n: (
+                text({"type": "act", "v": 1, "table": table, "action_id": n, "kind": "check"}),
+                frozenset({ErrorCode.STALE_ACTION.value}),
+            )  # fmt: skip
         ),
         # Mutations of a valid act: a field of the wrong type, one too many, one missing.
-        st.sampled_from([
-            {"type": "act", "v": 1, "table": table, "action_id": "one", "kind": "fold"},
-            {"type": "act", "v": 1, "table": table, "action_id": 1, "kind": "fold", "x": 1},
-            {"type": "act", "v": 1, "table": table, "kind": "fold"},
-            {"type": "act", "v": 1, "table": table, "action_id": 1, "kind": "shove"},
-            {"type": "act", "v": 1, "table": table, "action_id": -5, "kind": "fold"},
-            {"type": "act", "v": 1, "table": table, "action_id": 1, "kind": "bet", "amount": -1},
-            {"type": "act", "v": 1, "table": table, "action_id": 1, "kind": "draw",
-             "cards": ["Zz", "Ah", "Kd", "2c", "3c", "4c"]},
-            {"type": "chat", "v": 1, "table": table, "text": ""},
-            {"type": "chat", "v": 1, "table": table, "text": "x" * 281},
-            {"type": "watch", "v": 1, "table": ""},
-            [1, 2, 3],
-        ]).map(lambda m: (text(m), frozenset({ErrorCode.MALFORMED.value}))),  # fmt: skip
+        st.sampled_from(
+            [
+                {"type": "act", "v": 1, "table": table, "action_id": "one", "kind": "fold"},
+                {"type": "act", "v": 1, "table": table, "action_id": 1, "kind": "fold", "x": 1},
+                {"type": "act", "v": 1, "table": table, "kind": "fold"},
+                {"type": "act", "v": 1, "table": table, "action_id": 1, "kind": "shove"},
+                {"type": "act", "v": 1, "table": table, "action_id": -5, "kind": "fold"},
+                {
+                    "type": "act",
+                    "v": 1,
+                    "table": table,
+                    "action_id": 1,
+                    "kind": "bet",
+                    "amount": -1,
+                },
+                {
+                    "type": "act",
+                    "v": 1,
+                    "table": table,
+                    "action_id": 1,
+                    "kind": "draw",
+                    "cards": ["Zz", "Ah", "Kd", "2c", "3c", "4c"],
+                },
+                {"type": "chat", "v": 1, "table": table, "text": ""},
+                {"type": "chat", "v": 1, "table": table, "text": "x" * 281},
+                {"type": "watch", "v": 1, "table": ""},
+                [1, 2, 3],
+            ]
+        ).map(lambda m: (text(m), frozenset({ErrorCode.MALFORMED.value}))),  # fmt: skip
     )
     return st.one_of(valid, bad)
 
