@@ -90,14 +90,14 @@ def messages(table: str, other: str, turns: Callable[[], list[dict[str, Any]]]) 
             lambda t: (
                 text({"type": "chat", "v": 1, "table": table, "text": t}),
                 frozenset({"ack"}),
-            )  # fmt: skip
+            )
         ),
         st.just((text({"type": "watch", "v": 1, "table": table}), frozenset({"snapshot"}))),
         st.integers(-1, 10_000).map(
             lambda seq: (
                 text({"type": "resume", "v": 1, "table": table, "last_seq": seq}),
                 frozenset({"snapshot"}),
-            )  # fmt: skip
+            )
         ),
         # Someone else's turn, or one already over, or this player's own (then legal or not).
         st.tuples(st.integers(0, 3), kinds, st.none() | st.integers(0, 5_000)).map(
@@ -113,7 +113,7 @@ def messages(table: str, other: str, turns: Callable[[], list[dict[str, Any]]]) 
                     }
                 ),
                 ANY,
-            )  # fmt: skip
+            )
         ),
     )
     bad = st.one_of(
@@ -143,7 +143,7 @@ def messages(table: str, other: str, turns: Callable[[], list[dict[str, Any]]]) 
                     "unwatch",
                 }
             )
-        )  # fmt: skip
+        )
         .map(lambda t: (text({"type": t, "v": 1}), frozenset({ErrorCode.UNKNOWN_TYPE.value}))),
         st.integers(2, 99).map(
             lambda v: (text({"type": "ping", "v": v}), frozenset({ErrorCode.BAD_VERSION.value}))
@@ -153,24 +153,24 @@ def messages(table: str, other: str, turns: Callable[[], list[dict[str, Any]]]) 
                 text({"type": "act", "v": 1, "table": "999999", "action_id": 1, "kind": "fold"}),
                 frozenset({ErrorCode.NO_TABLE.value}),
             )
-        ),  # fmt: skip
+        ),
         st.just(
             (
                 text({"type": "act", "v": 1, "table": other, "action_id": 1, "kind": "fold"}),
                 frozenset({ErrorCode.NOT_SEATED.value}),
             )
-        ),  # fmt: skip
+        ),
         st.just(
             (
                 text({"type": "sit", "v": 1, "table": table, "buy_in": 100}),
                 frozenset({ErrorCode.REFUSED.value}),
             )
-        ),  # fmt: skip
+        ),
         st.integers(10**6, 2**62).map(
             lambda n: (
                 text({"type": "act", "v": 1, "table": table, "action_id": n, "kind": "check"}),
                 frozenset({ErrorCode.STALE_ACTION.value}),
-            )  # fmt: skip
+            )
         ),
         # Mutations of a valid act: a field of the wrong type, one too many, one missing.
         st.sampled_from(
@@ -201,7 +201,7 @@ def messages(table: str, other: str, turns: Callable[[], list[dict[str, Any]]]) 
                 {"type": "watch", "v": 1, "table": ""},
                 [1, 2, 3],
             ]
-        ).map(lambda m: (text(m), frozenset({ErrorCode.MALFORMED.value}))),  # fmt: skip
+        ).map(lambda m: (text(m), frozenset({ErrorCode.MALFORMED.value}))),
     )
     return st.one_of(valid, bad)
 
@@ -234,8 +234,12 @@ def table_now(fuzzer: Fuzzer, table: str) -> dict[str, Any]:
     state = snapshot["state"]
     seats = sorted((s["name"], s["stack"], s["status"]) for s in state["seats"])
     decision = state.get("decision") or {}
-    return {"seats": seats, "hand": state.get("hand_number"), "to_act": decision.get("name"),
-            "seq": snapshot["seq"]}  # fmt: skip
+    return {
+        "seats": seats,
+        "hand": state.get("hand_number"),
+        "to_act": decision.get("name"),
+        "seq": snapshot["seq"],
+    }
 
 
 def test_fuzzed_message_sequences_change_nothing_they_should_not(
@@ -270,8 +274,9 @@ def test_fuzzed_message_sequences_change_nothing_they_should_not(
         def turns() -> list[dict[str, Any]]:
             return [m for m in fuzzer.got if m["type"] == "turn" and m["table"] == tid]
 
-        @settings(max_examples=25, deadline=None, database=None,
-                  suppress_health_check=list(HealthCheck))  # fmt: skip
+        @settings(
+            max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+        )
         @given(st.lists(messages(tid, str(other["id"]), turns), min_size=1, max_size=40))
         def sequence(sent: list[Message]) -> None:
             async def send() -> list[dict[str, Any]]:
@@ -332,10 +337,15 @@ def test_fuzzed_message_sequences_change_nothing_they_should_not(
 def test_a_burst_past_the_allowance_is_refused_and_a_sixth_socket_is_closed(
     tmp_path: Path,
 ) -> None:
-    room = Room(f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", tmp_path,
-                env={"MAZZIERE_WS_MESSAGE_BURST": "20",
-                     "MAZZIERE_WS_MESSAGES_PER_SECOND": "2",
-                     "MAZZIERE_WS_CONNECTIONS_PER_ACCOUNT": "5"})  # fmt: skip
+    room = Room(
+        f"sqlite+aiosqlite:///{tmp_path / 'room.db'}",
+        tmp_path,
+        env={
+            "MAZZIERE_WS_MESSAGE_BURST": "20",
+            "MAZZIERE_WS_MESSAGES_PER_SECOND": "2",
+            "MAZZIERE_WS_CONNECTIONS_PER_ACCOUNT": "5",
+        },
+    )
     room.start()
     try:
         person = Person(room, 7)
