@@ -26,6 +26,7 @@ from mazziere.server.storage.models import (
     LedgerEntry,
     RoomTable,
     Seat,
+    SeatRequest,
     Tournament,
     TournamentRegistration,
     TournamentStanding,
@@ -515,9 +516,24 @@ async def _public_table(db: AsyncSession, table_id: int) -> RoomTable:
 
 @router.get("/tables/{table_id}/waiting-list", summary="A table's waiting list")
 async def waiting_list(table_id: RowId, db: DbSession, viewer: LoggedIn) -> WaitingOut:
-    """Who waits for a seat, first come first."""
+    """Who waits for a seat, first come first (a private table's: for who was invited)."""
     table = await _public_table(db, table_id)
+    if table.private and not await _invited(db, table, viewer.account.id):
+        raise ApiError(404, "no_such_table", f"there is no table {table_id}")
     return await _waiting_out(db, table.id, viewer.account.id)
+
+
+async def _invited(db: AsyncSession, table: RoomTable, account_id: int) -> bool:
+    """Whether the player hosts the private table or asked to sit at it (with its invite):
+    the names on its waiting list are nobody else's business."""
+    if table.host_id == account_id:
+        return True
+    asked = await db.scalar(
+        select(SeatRequest.id).where(
+            SeatRequest.table_id == table.id, SeatRequest.account_id == account_id
+        )
+    )
+    return asked is not None
 
 
 @router.post(

@@ -1,0 +1,264 @@
+"""Authorisation: every route that belongs to someone, tried as a stranger (no session), as
+another registered player, as a guest and as the owner; sessions that must not outlive
+their owner's will (fixation, a cookie stolen before a log-out); cross-site requests and
+forged origins.  On SQLite and on PostgreSQL (the ``room_settings`` fixture), through the
+room's app with its table service, over REST and the WebSocket.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from mazziere.server.app import create_app
+from mazziere.server.play import table_service
+from mazziere.server.security import CSRF_COOKIE, SESSION_COOKIE
+from mazziere.server.settings import Settings
+from tests.server_client import RoomClient, error_code
+from tests.test_server_private import HOME_GAME
+from tests.test_web_pages_hands import stored_hand
+
+STRANGER, OTHER, GUEST, OWNER = "stranger", "other", "guest", "owner"
+
+
+@pytest.fixture
+def app_client(room_settings: Settings) -> Iterator[TestClient]:
+    """The room's app with its table service (``/ws`` served), on the test's database."""
+    app = create_app(room_settings, services=[table_service])
+    with TestClient(app) as client:
+        yield client
+
+
+def browsers(client: TestClient, *, owner: bool = True) -> dict[str, RoomClient]:
+    """A stranger (no account), another registered player, a guest and the owner."""
+    roles = (STRANGER, OTHER, GUEST, OWNER) if owner else (STRANGER, OTHER, GUEST)
+    people = {role: RoomClient(client) for role in roles}
+    people[OTHER].register("Altro")
+    people[GUEST].guest()
+    if owner:
+        people[OWNER].register("Anna")
+    return people
+
+
+def statuses(people: dict[str, RoomClient], method: str, path: str, body: Any = None) -> dict:
+    """The status each role gets for the same request (each with its own CSRF token)."""
+    found = {}
+    for role, browser in people.items():
+        answer = browser.request(method, path, **({} if body is None else {"json": body}))
+        found[role] = answer.status_code
+    return found
+
+
+def test_a_private_tables_routes_answer_only_its_host(app_client: TestClient) -> None:
+    people = browsers(app_client)
+    created = people[OWNER].post("/api/private-tables", HOME_GAME)
+    assert created.status_code == 201, created.text
+    table = created.json()
+    tid, code = table["id"], table["invite_code"]
+    asked = people[OTHER].post(f"/api/invites/{code}/requests", {"buy_in": 500})
+    assert asked.status_code == 201
+    request_id = asked.json()["id"]
+    hosts_only = [
+        ("GET", f"/api/private-tables/{tid}/requests", None),
+        ("POST", f"/api/private-tables/{tid}/pause", None),
+        ("POST", f"/api/private-tables/{tid}/resume", None),
+        ("POST", f"/api/private-tables/{tid}/stakes", {"ante": 20}),
+    ]
+    for method, path, body in hosts_only:
+        others = {r: b for r, b in people.items() if r != OWNER}
+        found = statuses(others, method, path, body)
+        assert found[STRANGER] == 401, (path, found)
+        assert found[OTHER] in (403, 404) and found[GUEST] in (403, 404), (path, found)
+        mine = people[OWNER].request(method, path, **({} if body is None else {"json": body}))
+        assert mine.status_code == 200, (path, mine.text)
+    for verb in ("approve", "refuse"):
+        path = f"/api/private-tables/{tid}/requests/{request_id}/{verb}"
+        found = statuses({r: b for r, b in people.items() if r != OWNER}, "POST", path)
+        assert found[STRANGER] == 401 and found[OTHER] in (403, 404), found
+        assert found[GUEST] in (403, 404), found
+    assert people[OWNER].post(f"/api/private-tables/{tid}/requests/{request_id}/approve").is_success
+    # The settle-up: the host and who sat; the table itself: through its invite only.
+    found = statuses(people, "GET", f"/api/private-tables/{tid}/settle-up")
+    assert found == {STRANGER: 401, OTHER: 403, GUEST: 403, OWNER: 200}, found
+    found = statuses(people, "GET", f"/api/tables/{tid}")
+    assert set(found.values()) == {404}, found
+    found = statuses(people, "GET", f"/api/invites/{code}")
+    assert found == {STRANGER: 401, OTHER: 200, GUEST: 200, OWNER: 200}, found
+    found = statuses(people, "GET", "/api/invites/not-a-code")
+    assert found[STRANGER] == 401 and {found[r] for r in (OTHER, GUEST, OWNER)} == {404}
+    # Nobody's list shows a table they neither host nor asked to sit at.
+    assert people[GUEST].get("/api/private-tables").json()["tables"] == []
+    assert [t["id"] for t in people[OTHER].get("/api/private-tables").json()["tables"]] == [tid]
+
+
+def test_a_private_tables_waiting_list_is_not_for_strangers(app_client: TestClient) -> None:
+    people = browsers(app_client)
+    tid = people[OWNER].post("/api/private-tables", HOME_GAME).json()["id"]
+    for role in (OTHER, GUEST):
+        looked = people[role].get(f"/api/tables/{tid}/waiting-list")
+        joined = people[role].post(f"/api/tables/{tid}/waiting-list")
+        assert looked.status_code == 404 and joined.status_code in (403, 404), (role, joined.text)
+
+
+@pytest.mark.parametrize("rules", ["holdem", "italian-32"])
+def test_hand_downloads_only_for_who_was_dealt_in(app_client: TestClient, rules: str) -> None:
+    anna, bruno, _, hand_id = stored_hand(app_client, rules)
+    people = browsers(app_client, owner=False)
+    for path in ("phh", "replay", "text"):
+        url = f"/api/hands/{hand_id}/{path}"
+        found = statuses(people, "GET", url)
+        assert found[STRANGER] == 401, found
+        assert found[OTHER] == found[GUEST] == 404, found  # as a hand that does not exist
+        assert anna.get(url).status_code == bruno.get(url).status_code == 200
+    assert people[GUEST].get("/api/hands").json()["hands"] == []
+    assert [h["id"] for h in anna.get("/api/hands").json()["hands"]] == [hand_id]
+
+
+def test_tournament_registration_is_each_players_own(app_client: TestClient) -> None:
+    people = browsers(app_client)
+    tournaments = people[OWNER].get("/api/tournaments").json()["tournaments"]
+    tid = next(t["id"] for t in tournaments if t["state"] == "registering")
+    path = f"/api/tournaments/{tid}/registration"
+    assert error_code(people[STRANGER].post(path)) in ("not_logged_in", "unauthenticated")
+    before = people[OWNER].get("/api/wallet").json()["balance"]
+    assert people[OWNER].post(path).status_code == 201
+    # Another player's or a guest's DELETE cannot unregister the owner.
+    for role in (OTHER, GUEST):
+        assert people[role].delete(path).status_code == 409
+    entrants = people[OWNER].get(f"/api/tournaments/{tid}").json()
+    assert "Anna" in json.dumps(entrants)
+    assert people[OWNER].get("/api/wallet").json()["balance"] < before
+    assert people[OWNER].delete(path).is_success
+    assert people[OWNER].get("/api/wallet").json()["balance"] == before
+    assert people[OWNER].audit()["total"] == 0
+
+
+def test_accounts_and_wallets_are_each_ones_own(app_client: TestClient) -> None:
+    people = browsers(app_client)
+    for path in ("/api/account", "/api/wallet"):
+        assert people[STRANGER].get(path).status_code == 401
+        names = {role: people[role].get(path).json() for role in (OTHER, GUEST, OWNER)}
+        assert len({json.dumps(n, sort_keys=True) for n in names.values()}) == 3
+    assert people[STRANGER].post("/api/wallet/top-up").status_code == 401
+    assert people[STRANGER].post("/api/logout").status_code == 401
+
+
+def test_a_planted_session_cookie_does_not_become_the_victims_session(
+    app_client: TestClient,
+) -> None:
+    attacker, victim = RoomClient(app_client), RoomClient(app_client)
+    RoomClient(app_client).register("Vittima")
+    attacker.guest()
+    planted = attacker.jar.get(SESSION_COOKIE)
+    assert planted
+    # The attacker's cookies set in the victim's browser (the session and its CSRF token).
+    domain = next(c.domain for c in attacker.jar.jar if c.name == SESSION_COOKIE)
+    csrf = attacker.csrf
+    victim.jar.clear()
+    victim.jar.set(SESSION_COOKIE, planted, domain=domain)
+    victim.jar.set(CSRF_COOKIE, csrf, domain=domain)
+    logged = victim.post("/api/login", {"name": "Vittima", "password": "correct horse"})
+    assert logged.status_code == 200, logged.text
+    assert victim.jar.get(SESSION_COOKIE) not in (None, planted)
+    # The attacker's cookie is nobody's now (the log-in ended the session it came with).
+    answer = attacker.get("/api/account")
+    assert answer.status_code == 401 or answer.json()["name"] != "Vittima"
+
+
+def test_a_cookie_stolen_before_the_log_out_opens_nothing_after_it(
+    app_client: TestClient,
+) -> None:
+    owner, thief = RoomClient(app_client), RoomClient(app_client)
+    owner.register("Derubato")
+    stolen = owner.jar.get(SESSION_COOKIE)
+    assert stolen
+    thief.jar.set(SESSION_COOKIE, stolen)
+    assert thief.get("/api/account").json()["name"] == "Derubato"  # before: it works
+    assert owner.post("/api/logout").is_success
+    assert thief.get("/api/account").status_code == 401
+    with app_client.websocket_connect(
+        "/ws", headers={"cookie": f"{SESSION_COOKIE}={stolen}"}
+    ) as ws:
+        refused = json.loads(ws.receive_text())
+        assert refused["type"] == "error" and refused["code"] == "unauthenticated"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+    assert closed.value.code == 4401
+
+
+def test_cross_site_requests_and_forged_origins_are_refused(app_client: TestClient) -> None:
+    people = browsers(app_client)
+    owner, other = people[OWNER], people[OTHER]
+    before = owner.get("/api/wallet").json()["balance"]
+    body = {"json": HOME_GAME}
+    refused = [
+        owner.request("POST", "/api/private-tables", headers={"X-CSRF-Token": ""}, **body),
+        owner.request("POST", "/api/private-tables", headers={"X-CSRF-Token": "forged"}, **body),
+        # The attacker's own valid token is not the victim's session's.
+        owner.request("POST", "/api/private-tables", headers={"X-CSRF-Token": other.csrf}, **body),
+        owner.request(
+            "POST", "/api/private-tables", headers={"Origin": "https://evil.example"}, **body
+        ),
+        owner.request("POST", "/api/wallet/top-up", headers={"Origin": "null"}),
+    ]
+    assert [a.status_code for a in refused] == [403] * 5, [a.text for a in refused]
+    assert {error_code(a) for a in refused} <= {"csrf", "bad_origin"}
+    assert owner.get("/api/private-tables").json()["tables"] == []
+    assert owner.get("/api/wallet").json()["balance"] == before
+    cookie = f"{SESSION_COOKIE}={owner.jar.get(SESSION_COOKIE)}"
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        app_client.websocket_connect(
+            "/ws", headers={"cookie": cookie, "origin": "https://evil.example"}
+        ) as ws,
+    ):
+        ws.receive_text()
+    assert closed.value.code == 4403
+
+
+def _ws(client: TestClient, browser: RoomClient) -> Any:
+    cookie = "; ".join(f"{k}={v}" for k, v in browser.jar.items())
+    return client.websocket_connect("/ws", headers={"cookie": cookie})
+
+
+def _answer(ws: Any) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(ws.receive_text())
+        if message["type"] in ("ack", "error", "snapshot"):
+            return message
+
+
+def test_seat_actions_belong_to_the_seated_player(app_client: TestClient) -> None:
+    people = browsers(app_client)
+    tables = people[OWNER].get("/api/tables").json()["tables"]
+    table = next(t for t in tables if t["rules"] == "holdem")
+    tid = str(table["id"])
+    with _ws(app_client, people[OWNER]) as mine:
+        json.loads(mine.receive_text())  # welcome
+        mine.send_text(json.dumps({"type": "sit", "v": 1, "table": tid,
+                                   "buy_in": table["max_buy_in"]}))  # fmt: skip
+        assert _answer(mine)["type"] == "ack"
+        for role in (OTHER, GUEST):
+            with _ws(app_client, people[role]) as theirs:
+                assert json.loads(theirs.receive_text())["type"] == "welcome"
+                for message in (
+                    {"type": "act", "table": tid, "action_id": 1, "kind": "fold"},
+                    {"type": "leave", "table": tid},
+                    {"type": "top_up", "table": tid, "amount": 10},
+                    {"type": "sit_out", "table": tid},
+                    {"type": "add_bots", "table": tid, "count": 1},
+                ):
+                    theirs.send_text(json.dumps({"v": 1, **message}))
+                    answer = _answer(theirs)
+                    assert answer["code"] == "not_seated", (role, message, answer)
+        mine.send_text(json.dumps({"type": "leave", "v": 1, "table": tid}))
+        assert _answer(mine)["type"] == "ack"
+    with _ws(app_client, people[STRANGER]) as nobody:
+        refused = json.loads(nobody.receive_text())
+        assert refused["code"] == "unauthenticated"
+    assert people[OWNER].audit()["total"] == 0
