@@ -236,7 +236,7 @@ def table_now(fuzzer: Fuzzer, table: str) -> dict[str, Any]:
     decision = state.get("decision") or {}
     return {
         "seats": seats,
-        "hand": state.get("hand_number"),
+        "hand": state.get("hand"),
         "to_act": decision.get("name"),
         "seq": snapshot["seq"],
     }
