@@ -93,7 +93,7 @@ def messages(table: str, other: str, turns: Callable[[], list[dict[str, Any]]]) 
             )
         ),
         st.just((text({"type": "watch", "v": 1, "table": table}), frozenset({"snapshot"}))),
-        st.integers(-1, 10_000).map(
+        st.integers(0, 10_000).map(
             lambda seq: (
                 text({"type": "resume", "v": 1, "table": table, "last_seq": seq}),
                 frozenset({"snapshot"}),

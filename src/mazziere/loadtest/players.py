@@ -61,7 +61,7 @@ def plan_tables(players: int, tables: int) -> list[TablePlan]:
     >>> plan_tables(30, 3)
     Traceback (most recent call last):
     ...
-    ValueError: 30 players do not fit 3 tables (italian-32 seats 5)
+    ValueError: 30 players do not fit 3 tables (holdem seats 9)
     """
     if tables < 1 or players < 2 * tables:
         raise ValueError(f"{players} players cannot fill {tables} tables (two a table at least)")

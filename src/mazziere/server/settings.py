@@ -67,9 +67,9 @@ class Settings(BaseSettings):
     )
     """argon2id parameters (argon2-cffi's profiles); ``CHEAPEST`` only in tests."""
     open_default_lobby: bool = True
-    ws_messages_per_second: float = Field(default=10.0, gt=0)
+    ws_messages_per_second: float = Field(default=50.0, gt=0)
     """Messages a WebSocket may send a second on average (more are refused: rate_limited)."""
-    ws_message_burst: int = Field(default=30, ge=1)
+    ws_message_burst: int = Field(default=100, ge=1)
     """Messages a WebSocket may send at once before the average above applies."""
     ws_connections_per_account: int = Field(default=5, ge=1)
     """WebSockets one account may have open at once."""

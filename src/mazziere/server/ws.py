@@ -54,14 +54,15 @@ class Limits:
     """What one connection and one account may do.
 
     ``per_second`` messages a second on average, in bursts of ``burst`` (a token bucket
-    per connection: a person clicks a few times a second at most, a client catching up
-    sends a handful at once); past it, each message is refused with ``rate_limited``
+    per connection: a person clicks a few times a second at most, but one socket carries
+    all of a player's tables, and a client that auto-plays or catches up sends dozens at
+    once; a flood is hundreds a second); past it, each message is refused with ``rate_limited``
     and not handled.  ``connections`` sockets open at once per account (several tabs,
     a phone and a laptop); one more is refused and closed.
     """
 
-    per_second: float = 10.0
-    burst: int = 30
+    per_second: float = 50.0
+    burst: int = 100
     connections: int = 5
 
 
