@@ -271,7 +271,7 @@ class DatabaseTableStore(TableStore):
             if sat:
                 account = int(batch.command.data["account"])
                 await seating.leave_waiting_list(session, table_id, account)
-            await session.flush()
+            await session.commit()  # releases its savepoint; the group commits it all
         finally:
             await session.close()
 
