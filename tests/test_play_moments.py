@@ -246,6 +246,10 @@ def run(settings: Settings, folder: Path) -> None:
         start = settings.starting_grant - finished["buy_in"] - finished["fee"]
         assert sum(wallets) == len(people) * start + pool  # every prize paid, to the last chip
         assert max(wallets) > start
+        # Each player's hands (all of the sit & go: they played nothing else) say so.
+        for person in people:
+            played = person.http.get("/api/hands", params={"limit": 500}).json()["hands"]
+            assert played and {h["tournament_id"] for h in played} == {finished["id"]}
         for person in people:
             person.close()
         audit = room.audit()

@@ -244,6 +244,7 @@ class DatabaseTableStore(TableStore):
             insert(_HANDS)
             .values(
                 table_id=table_id,
+                tournament_id=start.tournament,
                 number=start.number,
                 rules=start.rules,
                 seed=start.seed,

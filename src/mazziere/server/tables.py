@@ -151,6 +151,8 @@ class HandStart:
     commitment: str
     setup: dict[str, Any]
     seats: list[dict[str, Any]]
+    tournament: int | None = None
+    """The tournament the hand is played in, if any (its hands are listed with it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -977,6 +979,7 @@ class TableTask:
                     {"seat": s, "name": n, "stack": stack, **self._owner(n)}
                     for s, n, stack in zip(names, hand_names, stacks, strict=True)
                 ],
+                tournament=self.config.id if isinstance(self.config, TournamentConfig) else None,
             )
             batch.hand_start = start
             events.append(
