@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 
 from mazziere.cards import parse_cards
+from mazziere.game.core import ActionKind
 from mazziere.odds import draw_odds, holdem_equity
 from mazziere.tui.hints import Hints
 from mazziere.tui.session import PlayConfig, PlayError
 from tests.tui_helpers import (
     SIZE,
     holdem_policy,
+    log_text,
     make_app,
     press_keys,
     scripted_session,
@@ -74,3 +76,32 @@ def test_the_italian_hint_names_the_best_draws_and_what_they_make() -> None:
     assert f"cambia {second.discard_text}:" in text
     again = hints.text(cards, board=(), opponents=3, drawing=True, players=4)
     assert again is text  # kept, not worked out again
+
+
+@pytest.mark.asyncio
+async def test_the_draw_hint_ends_with_the_players_draw(tmp_path: Path) -> None:
+    deal = {
+        "Tu": "Ah Kc Qd 8s 7c",
+        "Bot 2": "Js Jc 9d 8h 7s",
+        "Bot 3": "Qh Tc 9s 8d 7h",
+        "Bot 4": "Ks Qs Th 9h 7d",
+        "draw": "Ad Ac",
+    }
+    config = PlayConfig(rules="italian-32", players=4, lang="it", hints=True)
+    app = make_app(scripted_session(config, [deal]), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for _ in range(20):  # pass the word (no blind opening) until the draw
+            decision = app.session.my_decision()
+            assert decision is not None, table_text(app)
+            if ActionKind.DRAW in decision.legal.kinds:
+                break
+            await press_keys(pilot, "c")
+        assert "Consiglio: cambia" in table_text(app)
+        await press_keys(pilot, "4", "5", "d")
+        assert "Tu cambi 2 carte: 8♠ 7♣" in log_text(app)
+        screen = table_text(app)
+        # The player's turn after the draw: the ways to change cards are no longer theirs.
+        assert "Tocca a te" in screen and "Parole" in screen
+        assert "Consiglio" not in screen
+        await press_keys(pilot, "q")

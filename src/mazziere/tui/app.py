@@ -545,6 +545,8 @@ class PlayApp(App[Path | None]):
     def _hint(self, snap: Snapshot) -> str:
         """The learner's hint at their decision: equity, or the odds of each way to draw."""
         assert self._hints is not None
+        if snap.drawn:
+            return ""  # the ways to change cards were the player's before their draw only
         dealt = [seat for seat in snap.seats if seat.cards]
         opponents = sum(1 for seat in dealt if not seat.me and not seat.folded)
         drawing = snap.legal is not None and ActionKind.DRAW in snap.legal.kinds

@@ -7,8 +7,9 @@ opponents still in, each holding any two cards (:func:`~mazziere.odds.holdem_equ
 exact on the river and the turn, else 20,000 sampled deals); in Poker
 all'italiana, the best ways to draw with what each makes
 (:func:`~mazziere.odds.draw_odds`, exact), as :func:`mazziere.hints.work_out`
-works them out for both clients.  Each hint is worked out once per cards seen
-(the screen refreshes many times a second).
+works them out for both clients; the draw's hint ends with the player's
+draw (the room's ``GET /api/tables/{id}/hint`` does the same).  Each hint
+is worked out once per cards seen (the screen refreshes many times a second).
 
 >>> from mazziere.cards import parse_cards
 >>> hints = Hints("holdem", lang="en")

@@ -63,6 +63,7 @@ from mazziere.tui.telling import (
     hand_header,
     hand_notes,
     hand_summary,
+    has_drawn,
     my_cards,
     seat_note,
 )
@@ -571,6 +572,7 @@ class RemoteSession:
             bets=sum(hand.bets),
             board=tuple(hand.board) if self.rules.game is Game.HOLDEM else None,
             my_cards=cards,
+            drawn=has_drawn(hand, hand.me),
             phase=hand.phase,
             in_hand=self.in_hand,
             acting=turn.name if turn is not None else None,

@@ -62,6 +62,7 @@ from mazziere.tui.telling import (
     hand_header,
     hand_notes,
     hand_summary,
+    has_drawn,
     my_cards,
     seat_note,
 )
@@ -204,6 +205,8 @@ class Snapshot:
     bets: int = 0
     board: tuple[Card | None, ...] | None = None
     my_cards: tuple[Card, ...] = ()
+    drawn: bool = False
+    """Poker all'italiana: the player has changed their cards (or stood pat) in this hand."""
     phase: Phase | None = None
     in_hand: bool = False
     acting: str | None = None
@@ -821,6 +824,7 @@ class PlaySession:
             bets=sum(view.bets),
             board=tuple(view.board) if hasattr(view, "board") else None,
             my_cards=cards,
+            drawn=has_drawn(view, current.me),
             phase=view.phase,
             in_hand=not hand.is_over,
             acting=acting,

@@ -28,7 +28,15 @@ from mazziere.rules import Game, RuleSet
 from mazziere.tui.render import chips
 from mazziere.tui.words import Context, Words
 
-__all__ = ["hand_context", "hand_header", "hand_notes", "hand_summary", "my_cards", "seat_note"]
+__all__ = [
+    "hand_context",
+    "hand_header",
+    "hand_notes",
+    "hand_summary",
+    "has_drawn",
+    "my_cards",
+    "seat_note",
+]
 
 
 def hand_context(rules: RuleSet, view: Any) -> Context:
@@ -54,6 +62,12 @@ def my_cards(view: Any, me: int | None) -> tuple[tuple[Card, ...], int]:
     if me is None:
         return (), 0
     return tuple(c for c in view.hole[me] if c is not None), view.bets[me]
+
+
+def has_drawn(view: Any, me: int | None) -> bool:
+    """Whether the player at ``me`` has drawn in ``view`` (Poker all'italiana; Hold'em never)."""
+    drawn = getattr(view, "drawn", None)
+    return me is not None and drawn is not None and drawn[me] is not None
 
 
 def seat_note(words: Words, view: Any, p: int) -> str:
