@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 
 from mazziere.cli import main as cli_main
+from mazziere.history.phh import loads
 from mazziere.server import protocol as p
-from mazziere.tui.connect import RoomHttp, join_table, session_file
+from mazziere.tui.connect import RoomHttp, download_hand, join_table, session_file
 from mazziere.tui.remote import RemoteSession
 from mazziere.tui.remote_app import RemotePlayApp
 from tests.play_room import Room, running_room
@@ -70,15 +71,28 @@ def private_table(room: Room, sessions: Path, rules: str) -> str:
 class Terminal:
     """One player's terminal: the app, and every text the room sent it."""
 
-    def __init__(self, room: Room, invite: str, sessions: Path, buy_in: int) -> None:
+    def __init__(
+        self,
+        room: Room,
+        invite: str,
+        sessions: Path,
+        buy_in: int,
+        *,
+        hands_dir: Path | None = None,
+        http: RoomHttp | None = None,
+    ) -> None:
         joined = join_table(room.address, invite=invite, buy_in=buy_in, sessions=sessions)
         self.table = joined.table
+        self.http = joined.http
         self.texts: list[str] = []
         self.session = RemoteSession(joined.table, buy_in=joined.buy_in, send=print, lang="en")
+        if hands_dir is not None:
+            self.session.open_folder(hands_dir)
         self.app = RemotePlayApp(
             self.session,
             socket=joined.socket,
             cookie=joined.http.cookie_header(),
+            http=http if http is not None else joined.http,
             listen=self.texts.append,
             tick=False,
         )
@@ -328,6 +342,9 @@ def test_bad_connections_are_one_line_and_exit_code_2(
         ),
         ("--connect", room.address, "--rules", "omaha"): "unknown rule set 'omaha'",
         ("--connect", room.address, "--tournament"): "--tournament is for games against bots",
+        ("--connect", room.address, "--table", str(lobby["id"]), "--hands-dir", "/proc/no/x"): (
+            "cannot save the hand histories in /proc/no/x"
+        ),
         ("--table", "3"): "--table, --invite, --name and --buy-in need --connect URL",
     }
     for args, expected in cases.items():
@@ -381,3 +398,43 @@ def test_without_a_table_the_player_picks_one_of_the_rule_set(room: Room, tmp_pa
     first = join_table(room.address, rules="holdem", sessions=tmp_path)  # the same guest
     assert first.table.id == offered[0][0] and first.account == picked.account
     assert first.buy_in == min(first.table.max_buy_in, 2 * first.table.min_buy_in)
+
+
+def test_each_hand_is_saved_as_the_room_lets_the_player_see_it(room: Room, tmp_path: Path) -> None:
+    invite = private_table(room, tmp_path / "host", "italian-32")
+    hands = tmp_path / "hands"
+    host = Terminal(room, invite, tmp_path / "host", 500, hands_dir=hands)
+    # The friend's downloads go to an address where no room answers: each is a line, no more.
+    nobody = RoomHttp(f"http://127.0.0.1:{free_port()}", timeout=2)
+    friend = Terminal(room, invite, tmp_path / "friend", 500, http=nobody)
+    friend.session.open_folder(tmp_path / "friend-hands")
+
+    def two_hands_saved() -> bool:
+        told = [line.plain for line in friend.session.transcript if "not saved" in line.plain]
+        return len(host.session.kept) >= 2 and bool(told)
+
+    asyncio.run(play([host, friend], two_hands_saved))
+    (folder,) = hands.iterdir()
+    assert folder.name.endswith("-italian-32")
+    saved = sorted(folder.iterdir())
+    kept = [played.number for played in host.session.kept]
+    assert [path.name for path in saved] == [f"hand-{number:04d}.phh" for number in sorted(kept)]
+    friend_name = friend.session.me
+    for path in saved:
+        text = path.read_text(encoding="utf-8")
+        number = int(path.stem.split("-")[1])
+        # The file is the room's download for this player: their cards, not the friend's.
+        assert text == download_hand(host.http, host.table.id, number)
+        history = loads(text)
+        assert history["players"] == list(host.session.hands[number - 1].names)
+        them = history["players"].index(friend_name) + 1
+        dealt = [a for a in history["actions"] if a.startswith(f"d dh p{them} ")]
+        assert dealt and all(set(a.split()[-1]) == {"?"} for a in dealt), dealt
+    assert host.session.save() == folder
+    number = friend.session.dealt_in[0]
+    told = [line.plain for line in friend.session.transcript if "not saved" in line.plain]
+    assert told[0].startswith(f"Hand {number} not saved: cannot reach the room at {nobody.base}")
+    assert friend.session.save() is None  # nothing came: no folder was made
+    assert not (tmp_path / "friend-hands").exists() or not any(
+        (tmp_path / "friend-hands").iterdir()
+    )

@@ -16,6 +16,8 @@ from mazziere.cards import format_cards, parse_cards
 from mazziere.rules import RULESETS, Game, find_rules
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from mazziere.cards import Rank
     from mazziere.evaluate import HandValue
     from mazziere.server.settings import Settings
@@ -1047,6 +1049,7 @@ def play(
             buy_in=buy_in,
             lang=lang,
             four_colour=four_colour,
+            hands_dir=hands_dir,
             local_only={"--tournament": tournament, "--hints": hints, "--seed": seed is not None},
         )
         return
@@ -1080,15 +1083,18 @@ def play(
     folder = Path(hands_dir) if hands_dir is not None else None
     session.open_folder(folder)  # a folder that cannot be made stops us here (exit code 2)
     PlayApp(session, hands_dir=folder).run()
-    words = session.words
-    saved = session.save(folder)
+    _say_saved(session.words, session.save(folder), len(session.hands))
+
+
+def _say_saved(words: Any, saved: Path | None, count: int) -> None:
+    """Where the sitting's hands were saved (``saved``: the folder, ``None`` if no hand)."""
     if saved is None:
         typer.echo(words.pick("Nessuna mano finita: niente da salvare.", "No hand finished."))
     else:
         typer.echo(
             words.pick(
-                f"{len(session.hands)} mani salvate in PHH nella cartella {saved}",
-                f"{len(session.hands)} hands saved as PHH in the folder {saved}",
+                f"{count} mani salvate in PHH nella cartella {saved}",
+                f"{count} hands saved as PHH in the folder {saved}",
             )
         )
 
@@ -1104,10 +1110,12 @@ def _play_connected(
     buy_in: int | None,
     lang: str,
     four_colour: bool,
+    hands_dir: str | None,
     local_only: dict[str, bool],
 ) -> None:
     """``mazziere play --connect URL``: the terminal table at a seat of a running room."""
     import getpass
+    from pathlib import Path
 
     from mazziere.tui.connect import RoomTable, default_sessions_folder, join_table
 
@@ -1153,9 +1161,21 @@ def _play_connected(
         joined.table, buy_in=joined.buy_in, send=lambda message: None, lang=lang,
         four_colour=four_colour,
     )  # fmt: skip
-    app = RemotePlayApp(session, socket=joined.socket, cookie=joined.http.cookie_header())
+    folder = Path(hands_dir) if hands_dir is not None else None
+    session.open_folder(folder)  # a folder that cannot be made stops us here (exit code 2)
+    app = RemotePlayApp(
+        session, socket=joined.socket, cookie=joined.http.cookie_header(), http=joined.http
+    )
     app.run()
     words = session.words
+    for number, reason in app.fetch_missing():
+        typer.echo(
+            words.pick(
+                f"Mano {number} non salvata: {reason}", f"Hand {number} not saved: {reason}"
+            ),
+            err=True,
+        )
+    _say_saved(words, session.save(folder), len(session.kept))
     where = joined.table.name
     if app.link.refused is not None:
         raise UsageProblem(f"the room refused the session: {app.link.refused}")

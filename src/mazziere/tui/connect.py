@@ -48,6 +48,7 @@ __all__ = [
     "RoomHttp",
     "RoomTable",
     "default_sessions_folder",
+    "download_hand",
     "invite_code",
     "join_table",
     "room_address",
@@ -139,18 +140,29 @@ class RoomHttp:
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         """``(status, JSON)`` of one request; a room that does not answer is a ConnectError."""
+        status, raw = self._request(method, path, body)
+        return status, _json(raw)
+
+    def text(self, path: str) -> tuple[int, str]:
+        """``(status, text)`` of a GET whose answer is not JSON (a hand's PHH)."""
+        status, raw = self._request("GET", path, None, accept="*/*")
+        return status, raw.decode("utf-8", errors="replace")
+
+    def _request(
+        self, method: str, path: str, body: Any, *, accept: str = "application/json"
+    ) -> tuple[int, bytes]:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(f"{self.base}{path}", data=data, method=method)
-        request.add_header("Accept", "application/json")
+        request.add_header("Accept", accept)
         if data is not None:
             request.add_header("Content-Type", "application/json")
         if method not in ("GET", "HEAD"):
             request.add_header("X-CSRF-Token", self._cookie(CSRF_COOKIE) or "")
         try:
             with self._opener.open(request, timeout=self.timeout) as answer:
-                return answer.status, _json(answer.read())
+                return answer.status, bytes(answer.read())
         except urllib.error.HTTPError as error:
-            return error.code, _json(error.read())
+            return error.code, bytes(error.read())
         except (urllib.error.URLError, OSError) as error:
             reason = getattr(error, "reason", None) or error
             raise ConnectError(f"cannot reach the room at {self.base}: {reason}") from None
@@ -239,6 +251,48 @@ def join_table(
     else:
         chosen = _free_table(room, rules or "italian-classic", choose)
     return Joined(room, socket, chosen, _buy_in(chosen, buy_in, account), account)
+
+
+def download_hand(
+    room: RoomHttp,
+    table: str,
+    number: int,
+    *,
+    tries: int = 5,
+    wait: float = 0.4,
+    sleep: Callable[[float], None] = time.sleep,
+) -> str:
+    """The PHH of hand ``number`` of ``table`` as the room lets this player see it.
+
+    The hand is found in the player's hands (``GET /api/hands``) by its table and number,
+    then downloaded (``GET /api/hands/<id>/phh``).  The room may still be writing a hand
+    that has just ended (409, or not yet listed): asked again ``tries`` times, ``wait``
+    seconds apart.  Whatever else goes wrong is a :class:`ConnectError` saying what.
+    """
+    reason = "the room does not list it"
+    for attempt in range(tries):
+        if attempt:
+            sleep(wait)
+        status, data = room.call("GET", "/api/hands?limit=50")
+        if status != 200 or not isinstance(data, dict):
+            raise ConnectError(f"cannot list your hands: {_reason(status, data)}")
+        found = next(
+            (
+                row
+                for row in data.get("hands") or ()
+                if str(row.get("table_id")) == table and row.get("number") == number
+            ),
+            None,
+        )
+        if found is None:
+            continue
+        status, text = room.text(f"/api/hands/{int(found['id'])}/phh")
+        if status == 200:
+            return text
+        reason = _reason(status, _json(text.encode()))
+        if status != 409:  # 409: the hand is being stored still
+            break
+    raise ConnectError(f"cannot download hand {number}: {reason}")
 
 
 def session_file(folder: Path, base: str) -> Path:

@@ -36,7 +36,8 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,7 @@ from mazziere.server import protocol as p
 from mazziere.tui.connect import RoomTable
 from mazziere.tui.seen import SeenHand
 from mazziere.tui.session import (
+    HandsFolder,
     PlayConfig,
     PlayedHand,
     PlayError,
@@ -169,6 +171,15 @@ class RemoteSession:
         """The room's last refusal, in its words, until the screen took it."""
         self.hands: list[PlayedHand] = []
         self.transcript: list[Text] = []
+        self.dealt_in: list[int] = []
+        """The hands the player was dealt into that ended, in order: each one's history is
+        fetched from the room (``GET /api/hands/<id>/phh``) and saved (:meth:`keep_history`)."""
+        self.to_download: list[int] = []
+        """Of those, the ones whose download has not been started."""
+        self.kept: list[PlayedHand] = []
+        """The hands whose history came from the room, as the sitting's folder holds them."""
+        self.started = datetime.now()
+        self._saving = HandsFolder(self._folder_name, self.words, self.note)
         self._narrator: Narrator | None = None
         self._lines: list[Text] = []
         self._names_shown = False
@@ -318,11 +329,14 @@ class RemoteSession:
                 names=tuple(hand.names),
                 lines=self._lines,
                 summary=summary,
-                phh="",  # the room keeps the hand: /api/hands/<id>/phh
+                phh="",  # the room's history of it, once fetched (keep_history)
                 stacks=tuple(int(s) for s in result_stacks),
                 payoffs=tuple(int(x) for x in payoffs),
             )
         )
+        if hand.me is not None:
+            self.dealt_in.append(hand.number)
+            self.to_download.append(hand.number)
 
     def _snapshot(self, message: p.Snapshot) -> None:
         """The table now, after a resume (or a first look): seats, the hand, the turn."""
@@ -507,12 +521,34 @@ class RemoteSession:
     def finish_tournament(self) -> None:
         """Not a tournament."""
 
+    def _folder_name(self) -> str:
+        return f"{self.started.strftime('%Y%m%d-%H%M%S')}-{self.rules.name}"
+
     def open_folder(self, base: Path | str | None = None) -> None:
-        """The room keeps every hand (``GET /api/hands``): nothing is written here."""
+        """Save this sitting's hands under ``base``, as ``mazziere play`` does
+        (:class:`~mazziere.tui.session.HandsFolder`): each as the room gives it."""
+        self._saving.open(base)
+        self._saving.write(self.kept)
+
+    def keep_history(self, number: int, phh: str) -> None:
+        """The room's history of hand ``number`` (what this player saw): saved at once."""
+        if any(played.number == number for played in self.kept):
+            return  # fetched twice (a download finished after quitting)
+        for index, played in enumerate(self.hands):
+            if played.number == number:
+                self.hands[index] = replace(played, phh=phh)
+                self.kept.append(self.hands[index])
+                break
+        self._saving.write(self.kept)
+
+    def not_kept(self) -> list[int]:
+        """The hands dealt into whose history has not been saved (yet)."""
+        kept = {played.number for played in self.kept}
+        return [number for number in dict.fromkeys(self.dealt_in) if number not in kept]
 
     def save(self, folder: Path | str | None = None) -> Path | None:
-        """The room keeps every hand: no folder."""
-        return None
+        """Make sure every hand fetched is written; the sitting's folder (``None``: none)."""
+        return self._saving.save(self.kept, folder)
 
     # ------------------------------------------------------------ the screen
 

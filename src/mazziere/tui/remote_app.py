@@ -11,7 +11,8 @@ seat: run the same command again to come back to it (the room plays a
 missing player's turns by the clock meanwhile).  A lost connection is
 opened again by itself; the client then resumes after the last event it
 saw and sends again an action the room had not acknowledged (with its turn
-id: never applied twice).
+id: never applied twice).  Each hand the player was dealt into is fetched
+from the room as it ends and saved, as ``mazziere play`` saves its hands.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
@@ -32,6 +34,7 @@ from textual.widgets import Input
 from mazziere.room.table import SeatStatus
 from mazziere.server import protocol as p
 from mazziere.tui.app import PlayApp
+from mazziere.tui.connect import ConnectError, RoomHttp, download_hand
 from mazziere.tui.remote import RemoteSession
 from mazziere.tui.session import Snapshot
 
@@ -215,7 +218,12 @@ class ChatScreen(ModalScreen[str | None]):
 
 
 class RemotePlayApp(PlayApp):
-    """``mazziere play --connect``: the terminal table at a seat of a running room."""
+    """``mazziere play --connect``: the terminal table at a seat of a running room.
+
+    ``http``: the session's REST API, through which each hand the player was dealt
+    into is fetched as it ends and saved under ``hands_dir`` (as ``mazziere play``
+    saves its hands; without ``http`` nothing is saved).
+    """
 
     def __init__(
         self,
@@ -223,11 +231,14 @@ class RemotePlayApp(PlayApp):
         *,
         socket: str,
         cookie: str,
+        http: RoomHttp | None = None,
+        hands_dir: Path | None = None,
         listen: Callable[[str], None] | None = None,
         tick: bool = True,
     ) -> None:
-        super().__init__(session, bot_delay=0, next_hand_delay=None, tick=tick)
+        super().__init__(session, bot_delay=0, next_hand_delay=None, tick=tick, hands_dir=hands_dir)
         self.remote = session
+        self.http = http
         self.link = RoomLink(socket, cookie, session, on_change=self._on_room, listen=listen)
         self._leaving = False
 
@@ -248,7 +259,47 @@ class RemotePlayApp(PlayApp):
         if self.remote.left or self.remote.sit_refused is not None:
             self.exit(None)
             return
+        self._fetch_histories()
         self._after_change()
+
+    # ------------------------------------------------------- hand histories
+
+    def _fetch_histories(self) -> None:
+        """Fetch each hand that ended from the room, in the background (the table goes on)."""
+        if self.http is None:
+            return
+        while self.remote.to_download:
+            number = self.remote.to_download.pop(0)
+            self.run_worker(self._fetch(number), group="histories", exit_on_error=False)
+
+    async def _fetch(self, number: int) -> None:
+        assert self.http is not None
+        try:
+            phh = await asyncio.to_thread(download_hand, self.http, self.remote.table_id, number)
+        except ConnectError as error:
+            line = self.words.pick(
+                f"Mano {number} non salvata: {error}", f"Hand {number} not saved: {error}"
+            )
+            self.message = Text(line, style="red")
+            self.remote.note(Text(line, style="red"))  # the log keeps it after the status goes
+        else:
+            self.remote.keep_history(number, phh)
+        self._after_change()
+
+    def fetch_missing(self) -> list[tuple[int, str]]:
+        """After the screen closed: fetch now the hands not saved yet (a download cut short
+        by quitting, or one that failed); the hands that still could not be, and why."""
+        failed: list[tuple[int, str]] = []
+        if self.http is None:
+            return failed
+        for number in self.remote.not_kept():
+            try:
+                phh = download_hand(self.http, self.remote.table_id, number)
+            except ConnectError as error:
+                failed.append((number, str(error)))
+            else:
+                self.remote.keep_history(number, phh)
+        return failed
 
     # ---------------------------------------------------------------- keys
 

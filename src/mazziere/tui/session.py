@@ -69,6 +69,7 @@ from mazziere.tui.telling import (
 from mazziere.tui.words import LANGUAGES, Context, Narrator, Words
 
 __all__ = [
+    "HandsFolder",
     "PlayConfig",
     "PlayError",
     "PlaySession",
@@ -280,10 +281,7 @@ class PlaySession:
         self.transcript: list[Text] = []
         """Every line of the sitting in order: the hands' logs and the notices between them."""
         self.started = datetime.now()
-        self.folder: Path | None = None
-        """Where the finished hands are written as they end (see :meth:`open_folder`)."""
-        self._base: Path | None = None
-        self._written = 0
+        self._saving = HandsFolder(self._folder_name, self.words, self._notice)
         self._current: _Hand | None = None
         self._button_draw_told = False
         self._told_finishes: set[str] = set()
@@ -863,48 +861,86 @@ class PlaySession:
     # ------------------------------------------------------------- histories
 
     def open_folder(self, base: Path | str | None = None) -> None:
-        """Save this sitting's hands under ``base`` (default: :func:`default_hands_folder`): a
-        new folder of its own, made when the first hand ends, each finished hand written
-        there as a PHH file the moment it ends (those already finished at once).
-
-        Called when the sitting starts, so a place where no folder can be made is told
-        before any hand is played (:class:`PlayError` says which and why): such a folder is
-        made and removed again now.
-        """
-        if self._base is not None:
-            return
-        where = Path(base) if base is not None else default_hands_folder()
-        try:
-            new_hands_folder(where, self._folder_name()).rmdir()
-        except OSError as error:
-            reason = error.strerror or str(error)
-            raise PlayError(f"cannot save the hand histories in {where}: {reason}") from None
-        self._base = where
-        self._write_finished()
+        """Save this sitting's hands under ``base`` (see :meth:`HandsFolder.open`); the hands
+        finished already are written at once."""
+        self._saving.open(base)
+        self._saving.write(self.hands)
 
     def _folder_name(self) -> str:
         return f"{self.started.strftime('%Y%m%d-%H%M%S')}-{self.rules.name}"
 
     def _write_finished(self) -> None:
-        """Write the hands finished since the last write; if the folder fails, move the whole
-        sitting to a folder that works and say where (a finished hand is never lost)."""
-        if self._base is None or self._written == len(self.hands):
+        self._saving.write(self.hands)
+
+    @property
+    def folder(self) -> Path | None:
+        """Where the finished hands are written as they end (see :meth:`open_folder`)."""
+        return self._saving.folder
+
+    def save(self, folder: Path | str | None = None) -> Path | None:
+        """Make sure every finished hand is written (under ``folder`` if no place was chosen
+        yet, see :meth:`open_folder`); return the sitting's folder, ``None`` when no hand was
+        finished (then no folder was made)."""
+        return self._saving.save(self.hands, folder)
+
+
+class HandsFolder:
+    """Where a sitting's hand histories go: a new folder of its own under a base folder
+    (checked when the sitting starts), made when the first hand is written, each hand
+    written as a PHH file as soon as it is known; if the folder fails midway, the whole
+    sitting moves to one that works and ``notice`` says where (a hand is never lost).
+
+    ``name`` gives the folder's name (the sitting's start and rule set); both
+    ``mazziere play`` and ``mazziere play --connect`` keep their hands this way.
+    """
+
+    def __init__(
+        self, name: Callable[[], str], words: Words, notice: Callable[[Text], None]
+    ) -> None:
+        self.name = name
+        self.words = words
+        self.notice = notice
+        self.folder: Path | None = None
+        """The sitting's folder, once a hand was written."""
+        self.base: Path | None = None
+        self._written = 0
+
+    def open(self, base: Path | str | None = None) -> None:
+        """Save under ``base`` (default: :func:`default_hands_folder`).
+
+        Called when the sitting starts, so a place where no folder can be made is told
+        before any hand is played (:class:`PlayError` says which and why): such a folder is
+        made and removed again now.
+        """
+        if self.base is not None:
+            return
+        where = Path(base) if base is not None else default_hands_folder()
+        try:
+            new_hands_folder(where, self.name()).rmdir()
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise PlayError(f"cannot save the hand histories in {where}: {reason}") from None
+        self.base = where
+
+    def write(self, hands: Sequence[PlayedHand]) -> None:
+        """Write the hands of ``hands`` (the sitting's, in order) not written yet."""
+        if self.base is None or self._written == len(hands):
             return
         try:
             if self.folder is None:
-                self.folder = new_hands_folder(self._base, self._folder_name())
-            for played in self.hands[self._written :]:
+                self.folder = new_hands_folder(self.base, self.name())
+            for played in hands[self._written :]:
                 write_hand(self.folder, played)
                 self._written += 1
         except OSError as error:
-            self._move_histories(self.folder or self._base, error)
+            self._move(hands, self.folder or self.base, error)
 
-    def _move_histories(self, failed: Path, error: OSError) -> None:
+    def _move(self, hands: Sequence[PlayedHand], failed: Path, error: OSError) -> None:
         import tempfile
 
         words = self.words
         reason = error.strerror or str(error)
-        name = self._folder_name()
+        name = self.name()
 
         def in_the_default_folder() -> Path:
             return new_hands_folder(default_hands_folder(), name)
@@ -915,13 +951,13 @@ class PlaySession:
         for make in (in_the_default_folder, in_a_temporary_folder):
             try:
                 folder = make()
-                for played in self.hands:
+                for played in hands:
                     write_hand(folder, played)
             except OSError:
                 continue
             self.folder = folder
-            self._written = len(self.hands)
-            self._notice(
+            self._written = len(hands)
+            self.notice(
                 Text(
                     words.pick(
                         f"Non riesco a salvare in {failed} ({reason}): "
@@ -933,10 +969,10 @@ class PlaySession:
                 )
             )
             return
-        # Nowhere to write: the hands stay here, and saving on quitting tries again.
-        self.folder = self._base = None
+        # Nowhere to write: the hands stay in memory, and saving on quitting tries again.
+        self.folder = self.base = None
         self._written = 0
-        self._notice(
+        self.notice(
             Text(
                 words.pick(
                     f"Non riesco a salvare le mani ({reason})",
@@ -946,16 +982,13 @@ class PlaySession:
             )
         )
 
-    def save(self, folder: Path | str | None = None) -> Path | None:
-        """Make sure every finished hand is written (under ``folder`` if no place was chosen
-        yet, see :meth:`open_folder`); return the sitting's folder, ``None`` when no hand was
-        finished (then no folder was made)."""
-        if not self.hands:
+    def save(self, hands: Sequence[PlayedHand], base: Path | str | None = None) -> Path | None:
+        """Make sure every hand of ``hands`` is written (under ``base`` if no place was
+        chosen yet); the folder, ``None`` when there was no hand (then no folder was made)."""
+        if not hands:
             return None
-        if self._base is None:
-            self.open_folder(folder)
-        else:
-            self._write_finished()
+        self.open(base)
+        self.write(hands)
         return self.folder
 
 
