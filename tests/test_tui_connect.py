@@ -24,6 +24,7 @@ from mazziere.cli import main as cli_main
 from mazziere.history.phh import loads
 from mazziere.server import protocol as p
 from mazziere.tui.connect import RoomHttp, download_hand, join_table, session_file
+from mazziere.tui.hints import describe
 from mazziere.tui.remote import RemoteSession
 from mazziere.tui.remote_app import RemotePlayApp
 from tests.play_room import Room, running_room
@@ -42,7 +43,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
         yield started
 
 
-def private_table(room: Room, sessions: Path, rules: str) -> str:
+def private_table(room: Room, sessions: Path, rules: str, *, hints_allowed: bool = False) -> str:
     """A guest (whose session the host's terminal goes on with) opens a private table of
     ``rules`` that takes whoever has the invite; its invite code."""
     host = RoomHttp(room.address, cookie_file=session_file(sessions, room.address))
@@ -60,6 +61,7 @@ def private_table(room: Room, sessions: Path, rules: str) -> str:
             "max_buy_in": 1000,
             "approval_required": False,
             "bots_allowed": False,
+            "hints_allowed": hints_allowed,
             **stakes,
         },
         what="private table",
@@ -80,12 +82,15 @@ class Terminal:
         *,
         hands_dir: Path | None = None,
         http: RoomHttp | None = None,
+        hints: bool = False,
     ) -> None:
         joined = join_table(room.address, invite=invite, buy_in=buy_in, sessions=sessions)
         self.table = joined.table
         self.http = joined.http
         self.texts: list[str] = []
-        self.session = RemoteSession(joined.table, buy_in=joined.buy_in, send=print, lang="en")
+        self.session = RemoteSession(
+            joined.table, buy_in=joined.buy_in, send=print, lang="en", hints=hints
+        )
         if hands_dir is not None:
             self.session.open_folder(hands_dir)
         self.app = RemotePlayApp(
@@ -403,7 +408,7 @@ def test_without_a_table_the_player_picks_one_of_the_rule_set(room: Room, tmp_pa
 def test_each_hand_is_saved_as_the_room_lets_the_player_see_it(room: Room, tmp_path: Path) -> None:
     invite = private_table(room, tmp_path / "host", "italian-32")
     hands = tmp_path / "hands"
-    host = Terminal(room, invite, tmp_path / "host", 500, hands_dir=hands)
+    host = Terminal(room, invite, tmp_path / "host", 500, hands_dir=hands, hints=True)
     # The friend's downloads go to an address where no room answers: each is a line, no more.
     nobody = RoomHttp(f"http://127.0.0.1:{free_port()}", timeout=2)
     friend = Terminal(room, invite, tmp_path / "friend", 500, http=nobody)
@@ -435,6 +440,40 @@ def test_each_hand_is_saved_as_the_room_lets_the_player_see_it(room: Room, tmp_p
     told = [line.plain for line in friend.session.transcript if "not saved" in line.plain]
     assert told[0].startswith(f"Hand {number} not saved: cannot reach the room at {nobody.base}")
     assert friend.session.save() is None  # nothing came: no folder was made
+    # The host asked for hints where the room offers none (a person at the table): told once.
+    refused = [line.plain for line in host.session.transcript if "No hints" in line.plain]
+    assert refused == [
+        "No hints at this table: hints are offered where every other seat is a bot, "
+        "or where the host allows them"
+    ]
     assert not (tmp_path / "friend-hands").exists() or not any(
         (tmp_path / "friend-hands").iterdir()
     )
+
+
+def test_hints_where_the_host_allows_them(room: Room, tmp_path: Path) -> None:
+    invite = private_table(room, tmp_path / "host", "holdem", hints_allowed=True)
+    host = Terminal(room, invite, tmp_path / "host", 500, hints=True)
+    friend = Terminal(room, invite, tmp_path / "friend", 500)  # who did not ask: no hint
+    seen: dict[str, str] = {}
+
+    async def step(terminal: Terminal, pilot: Any) -> None:
+        session = terminal.session
+        if "host" in seen or session.my_decision() is None:
+            return
+        if terminal is friend:
+            assert "Hint" not in table_text(friend.app)
+            return
+        for _ in range(250):  # the room works the hint out; the line comes when it has
+            await pilot.pause(0.02)
+            shown = re.search(r"Hint: equity .*\(any two cards\)", table_text(host.app))
+            if shown is not None:
+                seen["host"] = shown[0]
+                break
+        status, answer = host.http.call("GET", f"/api/tables/{host.table.id}/hint?lang=en")
+        assert status == 200 and answer["offered"], answer
+        seen["room"] = describe(answer["hint"], lang="en", drawing=False)
+
+    asyncio.run(play([host, friend], lambda: "room" in seen, step=step))
+    assert seen["host"] == seen["room"]
+    assert re.fullmatch(r"Hint: equity \d+\.\d% against 1 opponent \(any two cards\)", seen["host"])

@@ -1004,7 +1004,11 @@ def play(
     ] = 30.0,
     hints: Annotated[
         bool,
-        typer.Option("--hints", help="Show the odds at your decisions (cash tables only)."),
+        typer.Option(
+            "--hints",
+            help="Show the odds at your decisions (cash tables only; with --connect, "
+            "where the room offers them).",
+        ),
     ] = False,
     hands_dir: Annotated[
         str | None,
@@ -1050,7 +1054,8 @@ def play(
             lang=lang,
             four_colour=four_colour,
             hands_dir=hands_dir,
-            local_only={"--tournament": tournament, "--hints": hints, "--seed": seed is not None},
+            hints=hints,
+            local_only={"--tournament": tournament, "--seed": seed is not None},
         )
         return
     if table is not None or invite is not None or name is not None or buy_in is not None:
@@ -1111,6 +1116,7 @@ def _play_connected(
     lang: str,
     four_colour: bool,
     hands_dir: str | None,
+    hints: bool,
     local_only: dict[str, bool],
 ) -> None:
     """``mazziere play --connect URL``: the terminal table at a seat of a running room."""
@@ -1159,7 +1165,7 @@ def _play_connected(
 
     session = RemoteSession(
         joined.table, buy_in=joined.buy_in, send=lambda message: None, lang=lang,
-        four_colour=four_colour,
+        four_colour=four_colour, hints=hints,
     )  # fmt: skip
     folder = Path(hands_dir) if hands_dir is not None else None
     session.open_folder(folder)  # a folder that cannot be made stops us here (exit code 2)

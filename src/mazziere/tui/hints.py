@@ -23,13 +23,14 @@ is worked out once per cards seen (the screen refreshes many times a second).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from mazziere.cards import Card
+from mazziere.cards import Card, format_cards, parse_cards
 from mazziere.hints import work_out
-from mazziere.rules import Category, find_rules
+from mazziere.rules import find_rules
 
-__all__ = ["Hints"]
+__all__ = ["Hints", "describe"]
 
 
 class Hints:
@@ -40,9 +41,6 @@ class Hints:
         self.lang = lang
         self._key: tuple[object, ...] | None = None
         self._text = ""
-
-    def _pick(self, italian: str, english: str) -> str:
-        return italian if self.lang == "it" else english
 
     def text(
         self,
@@ -75,29 +73,49 @@ class Hints:
         hint = work_out(self.rules.name, cards, board=board, opponents=opponents, players=players)
         if hint is None:
             return ""
-        prefix = self._pick("Consiglio: ", "Hint: ")
-        if hint.equity is not None:
-            equity = hint.equity
-            who = self._pick(
-                f"{opponents} avversari" if opponents > 1 else "1 avversario",
-                f"{opponents} opponents" if opponents > 1 else "1 opponent",
-            )
-            return prefix + self._pick(
-                f"equità {equity:.1%} contro {who} (carte qualsiasi)",
-                f"equity {equity:.1%} against {who} (any two cards)",
-            )
-        parts = []
-        for option in hint.options[: 2 if drawing else 1]:
-            likely = sorted(option.categories.items(), key=lambda item: -item[1])[:3]
-            made = ", ".join(f"{self._category(name)} {p:.0%}" for name, p in likely if p >= 0.005)
-            change = (
-                self._pick("cambia ", "change ") + option.discard_text
-                if option.discard
-                else self._pick("servito", "stand pat")
-            )
-            parts.append(f"{change}: {made}")
-        return prefix + " · ".join(parts)
+        return describe(hint.to_dict(self.lang, options=2), lang=self.lang, drawing=drawing)
 
-    def _category(self, name: str) -> str:
-        category = Category(name)
-        return category.name_it if self.lang == "it" else category.name_en
+
+def describe(hint: Mapping[str, Any], *, lang: str, drawing: bool) -> str:
+    """The hint's line, from its plain data (:meth:`mazziere.hints.Hint.to_dict`, which the
+    room's ``GET /api/tables/{id}/hint`` answers too): the equity, or the best way to draw
+    (the two best at the draw itself) with the three likeliest hands it makes.
+
+    >>> describe({"equity": 0.25, "opponents": 2, "options": []}, lang="en", drawing=False)
+    'Hint: equity 25.0% against 2 opponents (any two cards)'
+    >>> stand = {"discard": [], "categories": [{"name": "colore", "chance": 1.0}]}
+    >>> describe({"equity": None, "opponents": 1, "options": [stand]}, lang="it", drawing=True)
+    'Consiglio: servito: colore 100%'
+    """
+
+    def pick(italian: str, english: str) -> str:
+        return italian if lang == "it" else english
+
+    prefix = pick("Consiglio: ", "Hint: ")
+    equity = hint.get("equity")
+    opponents = int(hint.get("opponents") or 0)
+    if equity is not None:
+        who = pick(
+            f"{opponents} avversari" if opponents > 1 else "1 avversario",
+            f"{opponents} opponents" if opponents > 1 else "1 opponent",
+        )
+        return prefix + pick(
+            f"equità {equity:.1%} contro {who} (carte qualsiasi)",
+            f"equity {equity:.1%} against {who} (any two cards)",
+        )
+    parts = []
+    for option in list(hint.get("options") or ())[: 2 if drawing else 1]:
+        likely = sorted(option["categories"], key=lambda made: -float(made["chance"]))[:3]
+        made = ", ".join(
+            f"{category['name']} {float(category['chance']):.0%}"
+            for category in likely
+            if float(category["chance"]) >= 0.005
+        )
+        discard = " ".join(option["discard"])
+        change = (
+            pick("cambia ", "change ") + format_cards(parse_cards(discard), pretty=True)
+            if discard
+            else pick("servito", "stand pat")
+        )
+        parts.append(f"{change}: {made}")
+    return prefix + " · ".join(parts) if parts else ""

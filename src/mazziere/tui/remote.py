@@ -128,7 +128,8 @@ class RemoteSession:
     """One seat at the room's table ``table``, fed by :meth:`receive`; sends through ``send``.
 
     ``buy_in``: the chips brought when sitting down (and when buying in again
-    after losing them all).
+    after losing them all).  ``hints``: the player asked for the room's hints
+    (shown where the room offers them).
     """
 
     def __init__(
@@ -139,13 +140,14 @@ class RemoteSession:
         send: Callable[[BaseModel], None],
         lang: str = "it",
         four_colour: bool = False,
+        hints: bool = False,
         clock: Clock | None = None,
     ) -> None:
         self.room_table = table
         self.table_id = table.id
         self.buy_in = buy_in
         self.send = send
-        self.config = PlayConfig(rules=table.rules, lang=lang, four_colour=four_colour)
+        self.config = PlayConfig(rules=table.rules, lang=lang, four_colour=four_colour, hints=hints)
         self.rules = find_rules(table.rules)
         self.words = Words(lang)
         self.clock: Clock = clock if clock is not None else SystemClock()

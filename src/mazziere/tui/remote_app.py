@@ -31,10 +31,12 @@ from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
+from mazziere.game.core import ActionKind
 from mazziere.room.table import SeatStatus
 from mazziere.server import protocol as p
 from mazziere.tui.app import PlayApp
 from mazziere.tui.connect import ConnectError, RoomHttp, download_hand
+from mazziere.tui.hints import describe
 from mazziere.tui.remote import RemoteSession
 from mazziere.tui.session import Snapshot
 
@@ -241,6 +243,10 @@ class RemotePlayApp(PlayApp):
         self.http = http
         self.link = RoomLink(socket, cookie, session, on_change=self._on_room, listen=listen)
         self._leaving = False
+        self._room_hint: tuple[int, str] | None = None
+        """The room's hint of the player's current turn (its action id, the line)."""
+        self._hints_refusal = ""
+        """Why the room last said hints are not offered here (told once in the log)."""
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -300,6 +306,57 @@ class RemotePlayApp(PlayApp):
             else:
                 self.remote.keep_history(number, phh)
         return failed
+
+    # ---------------------------------------------------------------- hints
+
+    def _hint(self, snap: Snapshot) -> str:
+        """``--hints``: the room's hint of the player's decision (``GET /api/tables/{id}/hint``,
+        asked once a turn, in the background; the line shows when it comes)."""
+        decision = self.remote.my_decision()
+        if decision is None or self.http is None:
+            return ""
+        known = self._room_hint
+        if known is None or known[0] != decision.action_id:
+            self._room_hint = (decision.action_id, "")
+            drawing = ActionKind.DRAW in decision.legal.kinds
+            self.run_worker(
+                self._ask_hint(decision.action_id, drawing), group="hints", exit_on_error=False
+            )
+            return ""
+        return known[1]
+
+    async def _ask_hint(self, action_id: int, drawing: bool) -> None:
+        assert self.http is not None
+        lang = self.words.lang
+        path = f"/api/tables/{self.remote.table_id}/hint?lang={lang}"
+        try:
+            status, data = await asyncio.to_thread(self.http.call, "GET", path)
+        except ConnectError:
+            return  # no hint this turn; the next one asks again
+        if status != 200 or not isinstance(data, dict):
+            return
+        if not data.get("offered"):
+            # Offered or not can change (a person sits down with the bots): asked every turn,
+            # the reason told once.
+            reason = str(data.get("reason") or "")
+            if reason == self._hints_refusal:
+                return
+            self._hints_refusal = reason
+            self.remote.note(
+                Text(
+                    self.words.pick(
+                        f"Niente consigli a questo tavolo: {reason}",
+                        f"No hints at this table: {reason}",
+                    ),
+                    style="yellow",
+                )
+            )
+        elif self._room_hint is not None and self._room_hint[0] == action_id:
+            self._hints_refusal = ""
+            hint = data.get("hint")
+            text = describe(hint, lang=lang, drawing=drawing) if hint else ""
+            self._room_hint = (action_id, text)
+        self._after_change()
 
     # ---------------------------------------------------------------- keys
 
