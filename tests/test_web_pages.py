@@ -256,10 +256,72 @@ def test_a_private_table_from_creation_to_the_settle_up(room: RunningServer, bro
         # A stranger without the right code finds nothing.
         friend.page.evaluate("location.hash = '#invite/not-a-code'")
         friend.page.wait_for_selector(".page .error")
+        # The room's refusal (no_such_invite) said in the page's language, Italian.
+        assert friend.page.inner_text(".page .error") == (
+            "Questo codice d'invito non apre nessun tavolo."
+        )
         friend.errors = [e for e in friend.errors if "404" not in e]  # the browser logs the 404
     finally:
         host.close()
         friend.close()
+
+
+def test_the_host_sends_a_bot_away_and_the_balance_follows_the_chips(
+    room: RunningServer, browser: Any
+) -> None:
+    """On an Italian page: the host's panel lists the bots, each with its button to send it
+    away; the header's balance drops at the buy-in and comes back at the cash-out; the room's
+    refusal of a top-up the balance cannot pay is said in Italian."""
+    host = Tab(browser, room.address, "it")
+    page = host.page
+    grant = Settings().starting_grant
+    low, high = grant * 4 // 10, grant * 2  # a buy-in of 2 x low; a top-up beyond the balance
+    try:
+        page.click("#pages a[href='#private']")
+        page.wait_for_selector("form.create-private")
+        page.fill("form.create-private input[name=name]", "Bot e saldo")
+        page.select_option("form.create-private select[name=rules]", "holdem")
+        for field, value in (("seats", 3), ("small_blind", 10), ("big_blind", 20)):
+            page.fill(f"form.create-private input[name={field}]", str(value))
+        page.fill("form.create-private input[name=min_buy_in]", str(low))
+        page.fill("form.create-private input[name=max_buy_in]", str(high))
+        page.click("form.create-private button[type=submit]")
+        page.wait_for_selector("input.invite-link")
+        table_id = tournament_id(page)  # the number at the end of the address
+        assert host.balance() == grant
+        # The host calls a bot without sitting: it is listed with its button, and sent away.
+        page.click("button.add-bot")
+        bot = page.locator("ul.bots li[data-bot]")
+        bot.wait_for()
+        name = bot.get_attribute("data-bot")
+        send_away = bot.locator("button.remove-bot")
+        assert send_away.get_attribute("aria-label") == f"Manda via il bot {name}"
+        send_away.click()
+        page.locator("ul.bots").wait_for(state="detached")  # nobody plays: it left at once
+        mine = page.evaluate("fetch('/api/private-tables').then(r => r.json())")["tables"]
+        table = next(t for t in mine if t["id"] == table_id)
+        assert (table["bots"], table["bot_seats"]) == (0, []), table
+        # The host sits: the header's balance drops by the buy-in.
+        page.click("button.sit-host")
+        page.wait_for_selector(".seat.me")
+        buy_in = min(high, 2 * low, grant)
+        page.wait_for_function(
+            f"document.querySelector('#who .me').innerText.endsWith(' {grant - buy_in}')"
+        )
+        # A top-up to the maximum is more than the balance: refused, said in Italian.
+        page.click(f"button:text-is('Ricarica a {high}')")
+        refusal = page.locator("p.error[data-code=refused]")
+        refusal.wait_for()
+        assert refusal.inner_text() == (
+            "Ricarica rifiutata: il saldo non basta o supera il buy-in massimo."
+        )
+        assert host.balance() == grant - buy_in
+        # Leaving cashes the chips out: the balance is back.
+        page.click("button.leave")
+        page.wait_for_selector(".play-now")
+        page.wait_for_function(f"document.querySelector('#who .me').innerText.endsWith(' {grant}')")
+    finally:
+        host.close()
 
 
 def shover(person: Any, turn: dict[str, Any]) -> dict[str, Any] | None:
@@ -331,6 +393,13 @@ def test_a_sit_and_go_from_the_lobby_to_its_prizes(room: RunningServer, browser:
             person.act(("call", "check", "all-in", "show", "muck"))
             page.wait_for_timeout(200)
         person.screenshot("sit-and-go-end")
+        # At the table still, the header's balance has the prize in it (the player's seat
+        # and the other's changed when it ended: the page read the balance again).
+        ended = opponent.person.http.get(f"/api/tournaments/{tid}").json()
+        prize = next(s["prize"] for s in ended["standings"] if s["player"] == name)
+        page.wait_for_function(
+            f"document.querySelector('#who .me').innerText.endsWith(' {before - 110 + prize}')"
+        )
         person.go(f"#tournament/{tid}", ".tournament-state[data-state=finished]")
         standings = page.eval_on_selector_all(
             ".standings tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.innerText))"
@@ -339,11 +408,8 @@ def test_a_sit_and_go_from_the_lobby_to_its_prizes(room: RunningServer, browser:
         prizes = {row[1]: int(row[3]) for row in standings}
         assert sorted(prizes.values()) == [0, 200]
         assert name in prizes
-        # The balance in the header has the prize in it.
-        balance = before - 110 + prizes[name]
-        page.wait_for_function(
-            f"document.querySelector('#who .me').innerText.endsWith(' {balance}')"
-        )
+        assert prizes[name] == prize
+        assert person.balance() == before - 110 + prize  # the same on the tournament's page
         person.screenshot("sit-and-go-prizes")
     finally:
         opponent.stop.set()

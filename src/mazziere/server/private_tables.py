@@ -92,6 +92,9 @@ class PrivateTableOut(TableOut):
     approval_required: bool
     bots_allowed: bool
     hints_allowed: bool
+    bot_seats: list[int] = Field(
+        description="The seats where a bot sits (the table's `seats` event names them)."
+    )
     next_stakes: StakesOut | None
     you_are_host: bool
     your_request: SeatRequestOut | None
@@ -171,6 +174,11 @@ async def _private_out(
     )
     code = table.invite_code or ""
     pending = table.next_stakes
+    bot_seats = await db.scalars(
+        select(Seat.seat)
+        .where(Seat.table_id == table.id, Seat.bot.is_not(None))
+        .order_by(Seat.seat)
+    )
     return PrivateTableOut(
         **(await table_out(db, table)).model_dump(),
         host=host.display_name if host is not None else "",
@@ -179,6 +187,7 @@ async def _private_out(
         approval_required=table.approval_required,
         bots_allowed=table.bots_allowed,
         hints_allowed=table.hints_allowed,
+        bot_seats=list(bot_seats),
         next_stakes=stakes_out(**pending) if pending is not None else None,
         you_are_host=table.host_id == account_id,
         your_request=await _request_out(db, mine) if mine is not None else None,

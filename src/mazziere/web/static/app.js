@@ -21,6 +21,7 @@ const app = {
   tables: {},        // table id -> its state
   current: null,     // the table on screen
   page: null,        // another page on screen (pages.js): private tables, hands, rules...
+  leaving: new Set(), // tables left whose cash-out may come at the end of the hand playing
 };
 
 // ------------------------------------------------------------------ REST
@@ -34,8 +35,22 @@ async function api(method, path, body) {
   }
   const answer = await fetch(path, options);
   const data = await answer.json().catch(() => ({}));
-  if (!answer.ok) throw new Error(data.error?.message || answer.statusText);
+  if (!answer.ok) throw new RoomError(data.error?.code || "", data.error?.message || answer.statusText);
   return data;
+}
+
+/** A refusal of the room over REST: its code, and its message in the page's language (read
+ * when shown, so that a page drawn again after the language switch says it in the other). */
+class RoomError extends Error {
+  constructor(code, text) {
+    super();
+    this.code = code;
+    this.text = text;
+  }
+
+  get message() {
+    return words.error(this.code, this.text);
+  }
 }
 
 async function session() {
@@ -43,6 +58,28 @@ async function session() {
   app.csrf = data.csrf_token;
   app.account = data.account;
   return data.account;
+}
+
+// The balance in the header is read again from the room after the player's chips moved (a
+// buy-in, a top-up, a cash-out, a tournament's registration, refund or prize): the ledger is
+// the truth, and the room stores a movement before it answers or tells the table.  A movement
+// made while a reading is on its way is read once more after it.
+let balanceReading = false;
+let balanceAgain = false;
+async function refreshBalance() {
+  if (balanceReading) { balanceAgain = true; return; }
+  balanceReading = true;
+  try {
+    do {
+      balanceAgain = false;
+      await session();
+      showWho();
+    } while (balanceAgain);
+  } catch (error) {
+    console.warn("room:", error.message);
+  } finally {
+    balanceReading = false;
+  }
 }
 
 async function ensureAccount() {
@@ -119,6 +156,7 @@ async function reopenSocket() {
   app.ws = null;
   app.wsReady = null;
   app.tables = {};
+  app.leaving.clear();
   app.current = null;
   if (old) { old.onclose = null; old.close(); }
   if (app.account) {
@@ -174,7 +212,7 @@ function tableState(id) {
       id, rules: row?.rules ?? null, name: row?.name ?? id, seatCount: row?.seats ?? 6,
       maxBuyIn: row?.max_buy_in ?? 0, autoPost: true, offer: null,
       seq: 0, seats: [], carried: 0, hand: null, turn: null, turnAt: 0, log: [],
-      marked: new Set(), confirmingFold: false, error: "",
+      marked: new Set(), confirmingFold: false, error: null, // the room's last refusal here
       pre: null, // a pre-action chosen before the turn: { kind, amount }
       hintsOffered: false, hintsOn: false, hint: null, // hints for learners (the room decides)
     };
@@ -201,15 +239,29 @@ function newHand(table, message) {
 function receive(message) {
   const id = message.table;
   if (message.type === "error") {
-    if (id && app.tables[id]) { app.tables[id].error = message.message; render(); }
+    // Kept as the room sent it: said in the page's language when drawn (a switch too).
+    if (id && app.tables[id]) { app.tables[id].error = message; render(); }
     else console.warn("room:", message.message);
     return;
   }
+  if (message.type === "ack" && MOVES_CHIPS.has(message.of)) refreshBalance();
   if (!id || message.type === "ack" || message.type === "pong") return;
+  if (app.leaving.has(id)) {
+    // A table left: its events are no longer drawn; once the seat is gone, the chips are back.
+    if (message.type === "seats" && !message.seats.some((s) => s.name === app.me)) {
+      app.leaving.delete(id);
+      refreshBalance();
+      send({ type: "unwatch", table: id });
+    }
+    return;
+  }
   const table = tableState(id);
   if (message.type === "snapshot") {
     applySnapshot(table, message);
-    table.seq = Math.max(table.seq, message.seq);
+    // Sequence numbers start at 1, and the room sends a table where nothing happened yet at
+    // seq 1 too: that table's first event, 1, is still to come (after a snapshot at seq 1 of
+    // a table that had one event, no event 1 comes again).
+    table.seq = Math.max(table.seq, message.seq === 1 ? 0 : message.seq);
     render();
     return;
   }
@@ -221,13 +273,26 @@ function receive(message) {
   render();
 }
 
+// The messages whose acknowledgement means that the player's wallet moved.
+const MOVES_CHIPS = new Set(["sit", "top_up", "leave"]);
+
+/** Who sits at a table, as a key: a change of it (someone came, left or was eliminated) may
+ * have moved the player's chips (a cash-out, a tournament's prizes paid at its end). */
+function sittersKey(seats) {
+  return seats.map((s) => s.name).sort().join("\n");
+}
+
 function handle(table, message) {
   switch (message.type) {
-    case "seats":
+    case "seats": {
+      const before = sittersKey(table.seats);
+      const wasThere = table.seats.some((s) => s.name === app.me);
       table.seats = message.seats;
+      if (sittersKey(table.seats) !== before && (wasThere || table.seats.some((s) => s.name === app.me))) refreshBalance();
       table.carried = message.carried_pot;
       askHint(table); // who sits changed: are hints still offered?
       break;
+    }
     case "hand_started":
       newHand(table, message);
       say(table, words.t("handStarts", message.hand), "head");
@@ -238,7 +303,7 @@ function handle(table, message) {
     case "turn":
       table.turn = message;
       table.turnAt = performance.now();
-      table.error = "";
+      table.error = null;
       table.confirmingFold = false;
       if (message.name !== app.me) table.marked.clear();
       else if (message.legal && table.pre) playPreAction(table, message);
@@ -567,6 +632,7 @@ async function sitAt(row, { bots = true, buyIn: chosen } = {}) {
   await ensureAccount();
   await connect();
   const id = String(row.id);
+  app.leaving.delete(id); // back at a table just left
   const table = tableState(id);
   table.rules = row.rules; table.name = row.name; table.seatCount = row.seats; table.maxBuyIn = row.max_buy_in;
   const buyIn = chosen ?? Math.min(row.max_buy_in, Math.max(row.min_buy_in, 2 * row.min_buy_in), app.account.balance);
@@ -681,7 +747,8 @@ function renderTable(table) {
   const log = h("div", { class: "log", role: "log", "aria-live": "polite" },
     table.log.map((line) => h("p", { class: line.kind }, line.text)));
   const left = h("div", {}, title, felt, actionBar(table), hintBar(table), preActionBar(table), offerBar(table), controls(table),
-    table.error ? h("p", { class: "error", role: "alert" }, table.error) : null,
+    table.error ? h("p", { class: "error", role: "alert", "data-code": table.error.code },
+      words.error(table.error.code, table.error.message, table.error.of || "")) : null,
     h("button", { type: "button", class: "leave", onclick: () => leave(table) }, words.t("leave")), shortcutHelp());
   main.replaceChildren(h("div", { class: "tablewrap" }, left, log));
   log.scrollTop = log.scrollHeight;
@@ -958,7 +1025,10 @@ document.addEventListener("keydown", (event) => {
 });
 
 function leave(table) {
-  send({ type: "leave", table: table.id });
+  if (table.seats.some((s) => s.name === app.me)) {
+    send({ type: "leave", table: table.id });
+    app.leaving.add(table.id);
+  } else send({ type: "unwatch", table: table.id }); // a spectator stops watching
   delete app.tables[table.id];
   app.current = null;
   history.pushState(null, "", "#");
@@ -1013,6 +1083,6 @@ async function start() {
 }
 
 // What the other pages (pages.js) use of the room's client.
-export { api, app, connect, ensureAccount, h, openTable, render, reopenSocket, send, session, showWho, sitAt, words };
+export { api, app, connect, ensureAccount, h, openTable, refreshBalance, render, reopenSocket, send, session, showWho, sitAt, words };
 
 start();

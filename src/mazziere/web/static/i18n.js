@@ -32,6 +32,92 @@ const WORDS = {
   },
 };
 
+// The room's refusals in Italian, by their code (REST: `{"error": {"code", "message"}}`, the
+// WebSocket: an `error` message with `code` and `of`, the type of the message refused).  An
+// English page shows the room's own sentence, which names the details; a code missing here
+// falls back to it too.  server/errors.py, server/protocol.py (ErrorCode) and docs/protocol.md
+// list the codes.
+const ERRORS_IT = {
+  // accounts and sessions
+  csrf: "La sessione è cambiata: ricarica la pagina.",
+  not_logged_in: "Accedi, o entra come ospite.",
+  unauthenticated: "Accedi, o entra come ospite.",
+  bad_name: "Un nome ha da 3 a 20 lettere, cifre, _ . o -, comincia con una lettera e non con guest-.",
+  bad_password: "La password ha da 8 a 200 caratteri.",
+  already_logged_in: "Esci prima di entrare con un altro account.",
+  name_taken: "Questo nome è già preso.",
+  bad_credentials: "Nome o password sbagliati.",
+  not_a_guest: "Questo account ha già un nome.",
+  top_up_taken: "La ricarica di oggi è già stata presa: torna domani.",
+  rate_limited: "Troppe richieste: aspetta un momento e riprova.",
+  // tables and private tables
+  no_such_table: "Tavolo non trovato.",
+  no_table: "Tavolo non trovato.",
+  table_closed: "Il tavolo è chiuso.",
+  not_the_host: "Solo l'host del tavolo può farlo.",
+  bad_table: "Un tavolo così non si può creare: controlla poste, posti, buy-in e tempi.",
+  bad_stakes: "Poste non valide per questo gioco.",
+  no_such_invite: "Questo codice d'invito non apre nessun tavolo.",
+  you_are_the_host: "L'host non ha bisogno di approvazione.",
+  bad_buy_in: "Il buy-in è fuori dai limiti del tavolo.",
+  already_asked: "Hai già chiesto di sederti a questo tavolo.",
+  no_such_request: "Richiesta non trovata.",
+  already_decided: "La richiesta è già stata decisa.",
+  not_approved: "L'host non ti ha ancora accettato a questo tavolo.",
+  not_open: "Il tavolo è già in pausa.",
+  not_paused: "Il tavolo non è in pausa.",
+  table_not_running: "Il tavolo non è in funzione.",
+  not_running: "I tavoli non sono aperti.",
+  not_at_the_table: "Solo l'host e chi ha giocato vedono i conti.",
+  already_seated: "Sei già seduto a questo tavolo.",
+  seat_free: "C'è un posto libero: siediti.",
+  already_waiting: "Sei già in lista d'attesa.",
+  not_waiting: "Non sei in lista d'attesa.",
+  waiting_list: "Il posto libero va al primo della lista d'attesa.",
+  unknown_rules: "Gioco sconosciuto.",
+  // tournaments
+  no_such_tournament: "Torneo non trovato.",
+  registration_closed: "Le iscrizioni sono chiuse.",
+  already_registered: "Sei già iscritto.",
+  tournament_full: "Tutti i posti sono presi.",
+  insufficient_funds: "Il saldo non basta per il buy-in e la quota.",
+  not_registered: "Non sei iscritto.",
+  already_started: "Il torneo è cominciato: l'iscrizione non si rimborsa più.",
+  // hands
+  no_such_hand: "Mano non trovata tra le tue.",
+  hand_not_over: "La mano è ancora in gioco.",
+  // at the table (the WebSocket)
+  not_seated: "Non sei seduto a questo tavolo.",
+  not_your_turn: "Non tocca a te.",
+  stale_action: "Quel turno è finito.",
+  illegal_action: "Le regole (o il tempo) non lo permettono ora.",
+  // the page's or the room's fault
+  malformed: "Messaggio non valido.",
+  unknown_type: "Messaggio non valido.",
+  bad_version: "Versione del protocollo non supportata: ricarica la pagina.",
+  invalid_input: "Dati non validi.",
+  bad_request: "Richiesta non valida.",
+  too_large: "Richiesta troppo grande.",
+  forbidden: "Non ti è permesso.",
+  not_found: "Non trovato.",
+  method_not_allowed: "Richiesta non valida.",
+  conflict: "Non si può fare ora.",
+  internal: "Il server ha avuto un problema: non è cambiato nulla.",
+  internal_error: "Il server ha avuto un problema: non è cambiato nulla.",
+  history_unreadable: "Il server ha avuto un problema: non è cambiato nulla.",
+  history_without_players: "Il server ha avuto un problema: non è cambiato nulla.",
+};
+
+// `refused` is the table's answer to many messages: said by the message refused.
+const REFUSED_IT = {
+  sit: "Non puoi sederti ora: il tavolo è pieno, il buy-in è fuori dai limiti o il saldo non basta.",
+  top_up: "Ricarica rifiutata: il saldo non basta o supera il buy-in massimo.",
+  add_bots: "Niente bot: il tavolo non li ammette, non ci sono posti liberi o non sei l'host.",
+  remove_bot: "Quel bot non è a questo tavolo, o non sei l'host.",
+  answer: "Non c'è nulla a cui rispondere.",
+  "": "Il tavolo non lo permette ora.",
+};
+
 export function chooseLanguage() {
   const saved = localStorage.getItem("mazziere.lang");
   if (saved === "it" || saved === "en") return saved;
@@ -52,6 +138,16 @@ export class Words {
 
   pick(italian, english) {
     return this.it ? italian : english;
+  }
+
+  /**
+   * A refusal of the room for the player: by its `code` (and `of`, the message the table
+   * refused); the room's own `text` in English and for a code not known here.
+   */
+  error(code, text, of = "") {
+    if (!this.it) return text || code;
+    if (code === "refused") return REFUSED_IT[of] ?? REFUSED_IT[""];
+    return ERRORS_IT[code] ?? (text || code);
   }
 
   /** A verb for a third person or for the player: conj(me, "vince", "vinci", "wins", "win"). */

@@ -129,7 +129,7 @@ function privateTablesPage() {
         const table = await api("POST", "/api/private-tables", body);
         location.hash = `#private/${table.id}`;
       } catch (error) {
-        state.error = error.message;
+        state.error = error;
         self.redraw();
       }
     });
@@ -154,18 +154,25 @@ function privateTablesPage() {
 }
 
 function privateTablePage(id) {
-  const state = { table: null, requests: [], settle: null, error: "", copied: false };
+  const state = { table: null, requests: [], settle: null, error: "", copied: false, bots: [], sentAway: new Set() };
   const refresh = async () => {
     const found = (await api("GET", "/api/private-tables")).tables.find((t) => t.id === id);
     state.table = found || null;
     if (found?.you_are_host) state.requests = await api("GET", `/api/private-tables/${id}/requests`);
     try { state.settle = await api("GET", `/api/private-tables/${id}/settle-up`); }
     catch { state.settle = null; } // nobody has sat yet, or the viewer never did
+    state.bots = botsAt(found);
+    for (const name of state.sentAway) if (!state.bots.includes(name)) state.sentAway.delete(name);
   };
-  const hostDoes = async (self, path, body) => {
-    try { state.error = ""; await api("POST", `/api/private-tables/${id}/${path}`, body); await refresh(); }
-    catch (error) { state.error = error.message; }
+  const hostDoes = async (self, path, body, method = "POST") => {
+    try { state.error = ""; await api(method, `/api/private-tables/${id}/${path}`, body); await refresh(); }
+    catch (error) { state.error = error; }
     self.redraw();
+  };
+  const sendAway = async (self, name) => {
+    state.sentAway.add(name); // it leaves at the end of the hand being played
+    await hostDoes(self, `bots/${encodeURIComponent(name)}`, undefined, "DELETE");
+    if (state.error) state.sentAway.delete(name);
   };
   return page((self) => {
     const table = state.table;
@@ -201,9 +208,18 @@ function privateTablePage(id) {
         table.state === "paused"
           ? h("button", { type: "button", class: "resume", onclick: () => hostDoes(self, "resume") }, say("Riprendi", "Resume"))
           : h("button", { type: "button", class: "pause", onclick: () => hostDoes(self, "pause") }, say("Pausa dopo questa mano", "Pause after this hand")),
-        table.bots_allowed && seated
-          ? h("button", { type: "button", class: "add-bot", onclick: () => addBot(self, table) }, say("Aggiungi un bot", "Add a bot"))
+        table.bots_allowed && table.players + table.bots < table.seats
+          ? h("button", { type: "button", class: "add-bot", onclick: () => hostDoes(self, "bots", { count: 1, kind: "basic" }) }, say("Aggiungi un bot", "Add a bot"))
           : null));
+      if (state.bots.length) {
+        // Each bot with its button to send it away (it leaves between hands).
+        parts.push(h("h3", {}, say("Bot al tavolo", "Bots at the table")),
+          h("ul", { class: "bots" }, state.bots.map((name) => h("li", { "data-bot": name }, name, " ",
+            state.sentAway.has(name)
+              ? h("span", { class: "note leaving" }, say("esce a fine mano", "leaves after this hand"))
+              : h("button", { type: "button", class: "remove-bot", "aria-label": say(`Manda via il bot ${name}`, `Send the bot ${name} away`),
+                onclick: () => sendAway(self, name) }, say("Manda via", "Send away"))))));
+      }
       const stakes = h("form", { class: "change-stakes", "aria-label": say("Cambia le poste", "Change the stakes") },
         stakesOf(table.rules, table.stakes).map(([key, label, value]) => field(label, numberInput(key, value))),
         h("button", { type: "submit" }, say("Cambia le poste", "Change the stakes")));
@@ -226,18 +242,33 @@ function privateTablePage(id) {
     async load(self) {
       await ensureAccount();
       await refresh();
+      if (state.table?.you_are_host && !app.tables[String(id)]) {
+        // The host follows the table to know its bots by name, seated or not.
+        await connect();
+        send({ type: "watch", table: String(id) });
+      }
       self.every(3, async () => {
-        const before = JSON.stringify(state);
+        const before = JSON.stringify(state, (_, v) => (v instanceof Set ? [...v] : v));
         await refresh();
-        if (JSON.stringify(state) !== before && !self.editing()) self.redraw();
+        if (JSON.stringify(state, (_, v) => (v instanceof Set ? [...v] : v)) !== before && !self.editing()) self.redraw();
       });
+    },
+    leave() {
+      // Off the page: stop watching, unless the host went to sit at the table.
+      const table = app.tables[String(id)];
+      if (table && app.current !== String(id) && !table.seats.some((s) => s.name === app.me)) {
+        send({ type: "unwatch", table: String(id) });
+        delete app.tables[String(id)];
+      }
     },
   });
 }
 
-function addBot(self, table) {
-  send({ type: "add_bots", table: String(table.id), count: 1, kind: "basic" });
-  setTimeout(() => self.redraw(), 800);
+/** The names of the bots at a private table: its seats that the room says are a bot's, named
+ * as the table's `seats` event names them (the host follows the table, seated or not). */
+function botsAt(table) {
+  const seats = app.tables[String(table?.id)]?.seats || [];
+  return seats.filter((s) => table.bot_seats.includes(s.seat)).map((s) => s.name);
 }
 
 function requestState(state) {
@@ -262,7 +293,7 @@ function invitePage(code) {
   const state = { table: null, error: "" };
   const refresh = async () => {
     try { state.table = await api("GET", `/api/invites/${encodeURIComponent(code)}`); state.error = ""; }
-    catch (error) { state.table = null; state.error = error.message; }
+    catch (error) { state.table = null; state.error = error; }
   };
   return page((self) => {
     const table = state.table;
@@ -295,7 +326,7 @@ function invitePage(code) {
       form.addEventListener("submit", async (event) => {
         event.preventDefault();
         try { await api("POST", `/api/invites/${encodeURIComponent(code)}/requests`, { buy_in: Number(buyIn.value) }); await refresh(); }
-        catch (error) { state.error = error.message; }
+        catch (error) { state.error = error; }
         self.redraw();
       });
       parts.push(form);
@@ -337,7 +368,7 @@ function tournamentPage(id) {
         await api(t.you_are_registered ? "DELETE" : "POST", `/api/tournaments/${id}/registration`);
         state.error = "";
         await refresh();
-      } catch (error) { state.error = error.message; }
+      } catch (error) { state.error = error; }
       self.redraw();
     };
     // The player's own table: one where they sit (a watched one is not theirs).
@@ -384,7 +415,7 @@ function tournamentPage(id) {
     ];
   }, {
     async load(self) {
-      try { await refresh(); } catch (error) { state.error = error.message; }
+      try { await refresh(); } catch (error) { state.error = error; }
       self.every(3, async () => {
         const before = JSON.stringify(state.t);
         const wasWaiting = state.t?.you_are_registered && state.t.state === "registering";
@@ -438,7 +469,7 @@ function handsPage() {
   ], {
     async load() {
       await ensureAccount();
-      try { state.hands = (await api("GET", "/api/hands?limit=200")).hands; } catch (error) { state.error = error.message; }
+      try { state.hands = (await api("GET", "/api/hands?limit=200")).hands; } catch (error) { state.error = error; }
     },
   });
 }
@@ -547,7 +578,7 @@ function replayPage(id) {
       await ensureAccount();
       try {
         state.replay = await api("GET", `/api/hands/${id}/replay`);
-      } catch (error) { state.error = error.message; }
+      } catch (error) { state.error = error; }
       if (keys) document.removeEventListener("keydown", keys);
       keys = (event) => {
         if (app.page !== self || event.target.tagName === "INPUT") return;
