@@ -20,7 +20,7 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontext
 
 from fastapi import FastAPI
 
-from mazziere.server import accounts, hands, hints, lobby, play, private_tables
+from mazziere.server import accounts, crash, hands, hints, lobby, play, private_tables
 from mazziere.server.context import RoomContext
 from mazziere.server.errors import install_error_handlers
 from mazziere.server.security import CsrfMiddleware, LoginLimiter, password_hasher
@@ -70,6 +70,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        crash.arm(settings.test_crash_at)  # tests only: None in production
         db = Database(
             settings.database_url,
             schema=settings.database_schema,

@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 __all__ = ["Settings", "default_database_url", "user_data_folder"]
@@ -78,6 +78,18 @@ class Settings(BaseSettings):
     next_hand_seconds: float = Field(default=2.0, ge=0)
     """The pause between the end of a hand and the next deal."""
     """Open the default tables and sit & gos when the database has none."""
+    test_crash_at: str | None = None
+    """Tests only: the crash point armed at start, ``point`` or ``point@n`` (the server
+    kills itself there: :mod:`mazziere.server.crash`); never set in production."""
+
+    @field_validator("test_crash_at")
+    @classmethod
+    def _known_crash_point(cls, spec: str | None) -> str | None:
+        if spec is not None:
+            from mazziere.server.crash import parse
+
+            parse(spec)  # a misspelt point is refused at start, not silently never reached
+        return spec
 
     @property
     def address(self) -> str:

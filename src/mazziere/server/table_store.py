@@ -32,6 +32,7 @@ from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from mazziere.room.structure import Stakes
+from mazziere.server import crash
 from mazziere.server.storage import Database, seating
 from mazziere.server.storage import ledger as db_ledger
 from mazziere.server.storage.models import (
@@ -198,6 +199,7 @@ class DatabaseTableStore(TableStore):
                         .values(result=end.result, history=end.history, state="finished",
                                 finished_at=now)
                     )  # fmt: skip
+                    crash.reached("pot-awarded")  # tests only: inside the transaction
                 for move in batch.moves:
                     await self._move(
                         connection, move, table_id=table_id, hand_id=hand_id, learnt=learnt

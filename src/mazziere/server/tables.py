@@ -52,6 +52,7 @@ from mazziere.room.structure import Stakes
 from mazziere.room.table import SeatStatus, Table
 from mazziere.room.tournament import Tournament, TournamentSettings, TournamentState
 from mazziere.rules import find_rules
+from mazziere.server import crash
 from mazziere.server import protocol as p
 from mazziere.server.bus import Bus, Outbox, TableEvent
 
@@ -813,14 +814,48 @@ class TableTask:
     async def _run(self, command: StoredCommand) -> None:
         """Apply, store, then announce one command (refused: nothing changed)."""
         ended = self._ended_hand
+        level = self.tournament.level() if crash.ARMED.point and self.tournament is not None else 0
         events, batch = self._execute(command)
+        if crash.ARMED.point:
+            self._crash_points(command, batch, stored=False, level=level)
         await self.store.commit(self.table_id, batch)
+        if crash.ARMED.point:
+            self._crash_points(command, batch, stored=True, level=level)
         for event in events:
             await self.bus.publish(event)
         if self._ended_hand != ended:
             # The pause that shows the showdown counts from when the players hear of the end:
             # a slow commit (the hand's history) must not use it up and deal at once.
             self._ended_at = self.clock.now()
+
+    def _crash_points(
+        self, command: StoredCommand, batch: Batch, *, stored: bool, level: int
+    ) -> None:
+        """The crash points of a command (:mod:`~mazziere.server.crash`; tests only), before
+        its batch is stored or once it is, never after its events are sent."""
+        tournament = self.tournament
+        if not stored:
+            if (
+                tournament is not None
+                and batch.hand_start is not None
+                and tournament.level() > level
+            ):
+                crash.reached("level-change")
+            return
+        if batch.hand_start is not None:
+            crash.reached("seed-stored")
+        if tournament is not None and batch.hand_end is not None:
+            crash.reached("between-tournament-hands")
+        decision = self.table.decision
+        if command.kind != "act" or decision is None or batch.hand_end is not None:
+            return
+        kinds = {kind.value for kind in decision.legal.kinds}
+        if command.data["kind"] == "draw" and "draw" in kinds:
+            crash.reached("mid-draw")
+        elif {"draw", "show", "muck"}.isdisjoint(kinds) and all(
+            record.get("type") == "action" for _, _, record in batch.records
+        ):
+            crash.reached("mid-betting")  # no bets collected: the round goes on
 
     def _execute(self, command: StoredCommand) -> tuple[list[TableEvent], Batch]:
         """Apply ``command`` to the room table and work out its events and what to store."""

@@ -1,0 +1,396 @@
+"""Crash points: the real server kills itself (SIGKILL) at named moments, and the room after
+its restart is the room that was stored.
+
+One room plays three tables at once: a Hold'em cash table (two people and a bot), an
+italian-32 cash table (three people: bets and draws) and a Hold'em sit & go of three
+people whose levels last two hands.  The server is started with a crash point armed
+(``MAZZIERE_TEST_CRASH_AT``, :mod:`mazziere.server.crash`), the people play until it dies
+there, and then, with the process dead, the database itself is checked:
+
+* the ledger sums to zero and no account drifts from its entries (the play money put in,
+  the ``grants``, is exactly the wallets, the house, the prize pools and the tables);
+* each table, rebuilt here from its stored commands by the server's own replay, makes
+  exactly the hand records stored (none twice, none missing, none different), holds the
+  chips the ledger says it holds (stacks and pots), and no action was stored twice;
+
+then the server is started again with the next point armed (the last start with none),
+everybody reconnects and asks for the whole table again (``resume`` from 0), and every
+event a person had heard before the crash is heard again the same (an event sent was an
+event stored).  At the end every hand that was being played at a crash has finished, the
+sit & go has gone on to its end and paid its prizes, and the checks above pass once more.
+
+The chain shares one room across all the points, so a start of the server (the slow part)
+serves two points at once: the restart after one crash is the run armed for the next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from websockets.exceptions import ConnectionClosed, InvalidMessage
+
+from mazziere.room.ledger import AccountKind
+from mazziere.room.structure import Stakes
+from mazziere.server.bus import LocalBus
+from mazziere.server.crash import POINTS
+from mazziere.server.play import TableWatcher, table_config
+from mazziere.server.settings import Settings
+from mazziere.server.storage import Database
+from mazziere.server.storage import ledger as db_ledger
+from mazziere.server.storage.lobby import TableSpec, TournamentSpec, create_table, create_tournament
+from mazziere.server.storage.models import (
+    Hand,
+    HandAction,
+    LedgerAccount,
+    RoomTable,
+    TableCommand,
+    Tournament,
+    TournamentStanding,
+)
+from mazziere.server.table_store import DatabaseTableStore
+from mazziere.server.tables import StoredCommand, TableTask, TournamentConfig
+from tests.play_room import Person, Room, until
+from tests.server_db import backend_settings
+
+SQLITE_CHAIN = (
+    "level-change",
+    "between-tournament-hands",
+    "seed-stored",
+    "mid-betting",
+    "mid-draw",
+    "pot-awarded",
+)
+"""Every point, the tournament's first (the sit & go must still be playing)."""
+
+POSTGRES_CHAIN = ("between-tournament-hands", "pot-awarded", "mid-draw")
+"""A quick subset on PostgreSQL: a kill inside a transaction, a post-commit one, a draw."""
+
+COMPARED = ("hand_started", "record", "hand_ended")
+"""Events that a replay makes again exactly (turns and seats are compared in part)."""
+
+
+def test_every_point_is_in_a_chain() -> None:
+    assert set(SQLITE_CHAIN) == set(POINTS), "a crash point the harness never kills at"
+    assert set(POSTGRES_CHAIN) <= set(POINTS)
+
+
+# ------------------------------------------------------------------ the people
+
+
+class Player(Person):
+    """A person who also plays the turn of a snapshot (the one waiting after a restart),
+    tops up when broke at a cash table, and remembers every event it heard by its table's
+    sequence number, to compare with what it hears again after a crash."""
+
+    def __init__(self, room: Room, seed: int) -> None:
+        super().__init__(room, seed)
+        self.heard: dict[tuple[str, int], tuple[str, str]] = {}
+        self.differences: list[str] = []
+        self.cash: dict[str, int] = {}
+        """Cash tables (id -> minimum buy-in) where this person tops up when broke."""
+
+    async def _react(self, message: dict[str, Any]) -> None:
+        table = message.get("table")
+        kind = message["type"]
+        if table is not None and "seq" in message and kind != "snapshot":
+            self._remember(table, message)
+        if kind == "snapshot" and table in self.plays:
+            turn = message.get("turn")
+            if turn is not None and turn["name"] == self.name and turn["legal"] is not None:
+                await super()._react(turn)
+            for seat in message["state"]["seats"]:
+                await self._broke(table, seat)
+            return
+        if kind == "seats" and table in self.plays:
+            for seat in message["seats"]:
+                await self._broke(table, seat)
+        await super()._react(message)
+
+    async def _broke(self, table: str, seat: dict[str, Any]) -> None:
+        if seat["name"] == self.name and seat["status"] == "busted" and table in self.cash:
+            await self.send(type="top_up", table=table, amount=self.cash[table])
+
+    def _remember(self, table: str, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind in COMPARED:
+            shown = json.dumps(message, sort_keys=True)
+        elif kind == "turn":
+            shown = json.dumps([message["hand"], message["action_id"], message["name"]])
+        elif kind == "seats":
+            shown = json.dumps([(s["name"], s["seat"], s["stack"]) for s in message["seats"]])
+        else:
+            shown = kind
+        key = (table, int(message["seq"]))
+        before = self.heard.get(key)
+        if before is not None and before != (kind, shown):
+            self.differences.append(f"{self.name} at {key}: heard {before}, then {(kind, shown)}")
+        self.heard[key] = (kind, shown)
+
+    async def rejoin(self) -> None:
+        """After a restart: a new socket, and every table asked for from its first event."""
+        await self.disconnect()
+        try:
+            await self.connect()
+            for table in sorted(self.plays):
+                await self.send(type="resume", table=table, last_seq=0)
+        except (OSError, InvalidMessage, ConnectionClosed):
+            pass  # the server died again meanwhile (its next crash point): rejoin after it
+
+
+# ------------------------------------------------------------- the database
+
+
+async def prepare(settings: Settings) -> None:
+    """The room before its first start: two cash tables and a sit & go of short levels."""
+    db = Database(settings.database_url, schema=settings.database_schema)
+    try:
+        await db.upgrade()
+        async with db.session() as session:
+            for spec in (
+                TableSpec(name="Crash Hold'em", rules="holdem", seats=3,
+                          stakes=Stakes(small_blind=1, big_blind=2), min_buy_in=40,
+                          max_buy_in=200),
+                TableSpec(name="Crash 32", rules="italian-32", seats=3,
+                          stakes=Stakes(small_blind=5, big_blind=10), min_buy_in=200,
+                          max_buy_in=1_000),
+            ):  # fmt: skip
+                await create_table(session, spec, lobby=True)
+            await create_tournament(
+                session,
+                TournamentSpec(name="Crash sit & go", rules="holdem", buy_in=100, fee=10,
+                               starting_stack=1_000, seats=3, max_players=3, level_length=2),
+                lobby=True,
+            )  # fmt: skip
+            await session.commit()
+    finally:
+        await db.dispose()
+
+
+class Replayed(TableTask):
+    """A table rebuilt here from its stored commands, keeping the records each one made."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.replayed: dict[tuple[int, int], Any] = {}
+        self.twice: list[tuple[int, int]] = []
+        super().__init__(*args, **kwargs)
+
+    def _execute(self, command: StoredCommand) -> Any:
+        events, batch = super()._execute(command)
+        for number, index, record in batch.records:
+            if (number, index) in self.replayed:
+                self.twice.append((number, index))
+            self.replayed[(number, index)] = json.loads(json.dumps(record))
+        return events, batch
+
+
+def chips_at(task: TableTask) -> int:
+    """The chips on the table by its own room ledger: every stack and every pot."""
+    balances = task.table.ledger.balances()
+    return sum(v for a, v in balances.items() if a.kind in (AccountKind.STACK, AccountKind.POT))
+
+
+async def check_storage(settings: Settings) -> dict[str, Any]:
+    """The checks of a dead room's database; what was found (hands playing, tables)."""
+    db = Database(settings.database_url, schema=settings.database_schema)
+    try:
+        async with db.session() as session:
+            total, drifted = await db_ledger.audit(session)
+            assert total == 0 and not drifted, (total, drifted)
+            balances = dict((await session.execute(
+                select(LedgerAccount.key, LedgerAccount.balance))).all())  # fmt: skip
+            assert balances.get("grants", 0) < 0  # play money was put in
+            playing = set(
+                (await session.execute(
+                    select(Hand.table_id, Hand.number).where(Hand.state == "playing")
+                )).all()
+            )  # fmt: skip
+            stored: dict[tuple[int, int, int], Any] = {}
+            rows = await session.execute(
+                select(Hand.table_id, Hand.number, HandAction.number, HandAction.data).join(
+                    HandAction, HandAction.hand_id == Hand.id
+                )
+            )
+            for table_id, hand, index, data in rows:
+                stored[(table_id, hand, index)] = data
+            tables = list(await session.scalars(select(RoomTable)))
+            configs: list[Any] = []
+            for row in tables:
+                tournament_id = await session.scalar(
+                    select(TournamentStanding.tournament_id).where(
+                        TournamentStanding.table_id == row.id
+                    )
+                )
+                if tournament_id is None:
+                    configs.append(table_config(row, next_hand_seconds=0))
+                    continue
+                tournament = await session.get(Tournament, tournament_id)
+                assert tournament is not None
+                watcher = TableWatcher(None, SimpleNamespace(settings=settings))  # type: ignore[arg-type]
+                configs.append(await watcher._tournament_config(session, tournament))
+            commands = await session.execute(
+                select(TableCommand.table_id, TableCommand.kind, TableCommand.data)
+            )
+            acts = [(t, d["name"], d["action_id"]) for t, k, d in commands if k == "act"]
+            assert len(acts) == len(set(acts)), "an action stored twice"
+        store = DatabaseTableStore(db)
+        replayed_keys: set[tuple[int, int, int]] = set()
+        for config in configs:
+            task = Replayed(config, store, LocalBus(), bot_seconds=0)
+            if not await store.load(task.table_id):
+                continue
+            await task.rebuild()
+            assert not task.twice, f"table {task.id}: records made twice {task.twice}"
+            for (hand, index), record in task.replayed.items():
+                key = (task.table_id, hand, index)
+                replayed_keys.add(key)
+                assert stored.get(key) == record, f"table {task.id} hand {hand} record {index}"
+            chips = chips_at(task)
+            if isinstance(config, TournamentConfig):
+                issued = len(config.players) * config.settings.starting_stack
+                assert chips == issued, f"sit & go {config.id}: {chips} chips of {issued}"
+            else:
+                held = balances.get(f"table:{task.table_id}", 0)
+                assert chips == held, f"table {task.id}: {chips} chips, the ledger says {held}"
+        assert set(stored) == replayed_keys, "hand records stored that no replay makes"
+        return {"playing": playing}
+    finally:
+        await db.dispose()
+
+
+# ------------------------------------------------------------------ the play
+
+
+async def seat_everyone(room: Room) -> list[Player]:
+    tables = {t["rules"]: t for t in room.tables() if t["name"].startswith("Crash")}
+    people: list[Player] = []
+    for rules, count in (("holdem", 2), ("italian-32", 3)):
+        table = tables[rules]
+        tid = str(table["id"])
+        for k in range(count):
+            person = Player(room, 100 * len(people) + k)
+            await person.connect()
+            person.plays.add(tid)
+            person.cash[tid] = table["min_buy_in"]
+            await person.send(type="sit", table=tid, buy_in=table["max_buy_in"], seat=k + 1)
+            people.append(person)
+        if rules == "holdem":
+            await until(lambda p=people[-1], t=tid: bool(p.seen("seats", t)))
+            await people[-1].send(type="add_bots", table=tid, count=1, kind="basic")
+    with room.http() as http:
+        lobby = http.get("/api/tournaments", params={"state": "registering"}).json()
+    event = next(t for t in lobby["tournaments"] if t["name"] == "Crash sit & go")
+    entrants = [Player(room, 1_000 + k) for k in range(event["max_players"])]
+    for person in entrants:
+        answer = person.post(f"/api/tournaments/{event['id']}/registration")
+        assert answer.status_code == 201, answer.text
+    for person in entrants:
+        await person.connect()
+    await until(lambda: all(p.seen("welcome") and p.seen("welcome")[-1]["tables"]
+                            for p in entrants))  # fmt: skip
+    for person in entrants:
+        person.plays.update(person.seen("welcome")[-1]["tables"])
+        await person.rejoin()
+    return people + entrants
+
+
+def start_armed(room: Room, point: str) -> bool:
+    """Start the server with ``point`` armed; ``False`` if it died there while starting."""
+    try:
+        room.start()
+    except AssertionError:
+        process = room.process
+        if process is None or process.returncode != -signal.SIGKILL:
+            raise
+        assert f"crash point {point} reached" in room.log()
+        return False
+    return True
+
+
+async def wait_for_death(room: Room, point: str, seconds: float = 90.0) -> None:
+    process = room.process
+    assert process is not None
+    deadline = time.monotonic() + seconds
+    while process.poll() is None:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"crash point {point} never reached:\n{room.log()[-3000:]}")
+        await asyncio.sleep(0.05)
+    assert process.returncode == -signal.SIGKILL, process.returncode
+    assert f"crash point {point} reached" in room.log()
+
+
+def finished_tournament(room: Room) -> bool:
+    with room.http() as http:
+        found = http.get("/api/tournaments", params={"state": "finished"}).json()
+    return any(t["name"] == "Crash sit & go" for t in found["tournaments"])
+
+
+async def hands_finished(settings: Settings, hands: set[tuple[int, int]]) -> bool:
+    """Whether each of these (table, hand number) is stored as finished."""
+    db = Database(settings.database_url, schema=settings.database_schema)
+    try:
+        async with db.session() as session:
+            rows = await session.execute(select(Hand.table_id, Hand.number, Hand.state))
+            states = {(t, n): s for t, n, s in rows}
+    finally:
+        await db.dispose()
+    return all(states.get(hand) == "finished" for hand in hands)
+
+
+async def run_chain(settings: Settings, folder: Path, chain: tuple[str, ...]) -> None:
+    await prepare(settings)
+    room = Room(settings.database_url, folder, settings.database_schema)
+    interrupted: set[tuple[int, int]] = set()
+    people: list[Player] = []
+    try:
+        for number, point in enumerate(chain):
+            room.env = {"MAZZIERE_TEST_CRASH_AT": point}
+            if not start_armed(room, point):
+                pass  # dead before it answered: a table rebuilt at start got there at once
+            elif number == 0:
+                people = await seat_everyone(room)
+            else:
+                for person in people:
+                    await person.rejoin()
+            await wait_for_death(room, point)
+            room.process = None
+            found = await check_storage(settings)
+            interrupted |= found["playing"]
+        room.env = {}
+        room.start()
+        for person in people:
+            await person.rejoin()
+        for _ in range(600):
+            if finished_tournament(room) and await hands_finished(settings, interrupted):
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError(f"the room did not get to the end:\n{room.log()[-3000:]}")
+        for person in people:
+            await person.disconnect()
+        room.stop(signal.SIGINT)
+        await check_storage(settings)
+        log = room.log()
+        assert "refused on replay" not in log, log
+        differences = [d for person in people for d in person.differences]
+        assert not differences, differences
+        assert interrupted, "no crash caught a hand being played"
+    finally:
+        room.stop()
+        for person in people:
+            await person.disconnect()
+            person.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_the_room_survives_being_killed_at_each_crash_point(backend: str, tmp_path: Path) -> None:
+    chain = SQLITE_CHAIN if backend == "sqlite" else POSTGRES_CHAIN
+    for settings in backend_settings(backend, tmp_path):
+        asyncio.run(run_chain(settings, tmp_path, chain))
