@@ -349,8 +349,14 @@ async def run_chain(settings: Settings, folder: Path, chain: tuple[str, ...]) ->
     room = Room(settings.database_url, folder, settings.database_schema)
     interrupted: set[tuple[int, int]] = set()
     people: list[Player] = []
+    began = time.monotonic()
+
+    def mark(what: str) -> None:  # where the time goes (pytest -s shows it)
+        print(f"{time.monotonic() - began:6.1f} s  {what}", flush=True)
+
     try:
         for number, point in enumerate(chain):
+            mark(f"start armed at {point}")
             room.env = {"MAZZIERE_TEST_CRASH_AT": point}
             if not start_armed(room, point):
                 pass  # dead before it answered: a table rebuilt at start got there at once
@@ -359,12 +365,16 @@ async def run_chain(settings: Settings, folder: Path, chain: tuple[str, ...]) ->
             else:
                 for person in people:
                     await person.rejoin()
+            mark("playing")
             await wait_for_death(room, point)
+            mark("dead")
             room.process = None
             found = await check_storage(settings)
             interrupted |= found["playing"]
         room.env = {}
+        mark("checked; start unarmed")
         room.start()
+        mark("playing to the end")
         for person in people:
             await person.rejoin()
         for _ in range(600):
@@ -373,6 +383,7 @@ async def run_chain(settings: Settings, folder: Path, chain: tuple[str, ...]) ->
             await asyncio.sleep(0.1)
         else:
             raise AssertionError(f"the room did not get to the end:\n{room.log()[-3000:]}")
+        mark("at the end")
         for person in people:
             await person.disconnect()
         room.stop(signal.SIGINT)
@@ -382,6 +393,7 @@ async def run_chain(settings: Settings, folder: Path, chain: tuple[str, ...]) ->
         differences = [d for person in people for d in person.differences]
         assert not differences, differences
         assert interrupted, "no crash caught a hand being played"
+        mark("checked")
     finally:
         room.stop()
         for person in people:
