@@ -208,6 +208,23 @@ def test_a_reload_mid_hand_goes_on_at_the_same_decision(room: RunningServer, bro
         assert again == cards  # the same hole cards, face up again
         offered = person.play_hand("holdem")
         assert offered
+        # The header's balance follows the chips: the buy-in out of it, and the cash-out
+        # back in once the player has left (at the end of the hand if one is being played).
+        wallet = person.page.evaluate("fetch('/api/wallet').then(r => r.json())")
+        assert [e["kind"] for e in wallet["entries"]].count("buy-in") == 1, wallet
+        person.page.wait_for_function(
+            f"document.querySelector('#who .me').innerText.endsWith(' {wallet['balance']}')"
+        )
+        person.page.click("button.leave")
+        person.page.wait_for_selector(".play-now")
+        deadline = time.monotonic() + 30
+        while "cash-out" not in [e["kind"] for e in wallet["entries"]]:
+            assert time.monotonic() < deadline, wallet
+            person.page.wait_for_timeout(200)
+            wallet = person.page.evaluate("fetch('/api/wallet').then(r => r.json())")
+        person.page.wait_for_function(
+            f"document.querySelector('#who .me').innerText.endsWith(' {wallet['balance']}')"
+        )
     finally:
         person.close()
 
@@ -225,27 +242,48 @@ def test_two_browsers_at_one_table_each_see_only_their_own_cards(
         names = {
             person: person.page.get_attribute(".seat.me", "data-name") for person in (anna, bruno)
         }
-        # Play on (both clicking) until one hand deals both of them in.
+        anna_seat, bruno_seat = (f'.seat[data-name="{names[p]}"]' for p in (anna, bruno))
+        # Play on (both clicking) until Anna holds a betting decision of a hand that dealt
+        # both of them in.  Nobody's cards are shown before the showdown, and the table waits
+        # for her meanwhile: both pages then show the same moment of the same hand, and no
+        # card can be face up for a reason of the game (a showdown) while they are read.
         deadline = time.monotonic() + 40
         while True:
-            views = {
-                (me, other): (me.cards(), me.cards(f'.seat[data-name="{names[other]}"]'))
-                for me, other in ((anna, bruno), (bruno, anna))
-            }
-            if all(len(mine) == 5 and len(theirs) == 5 for mine, theirs in views.values()):
+            offered = {b.split("|")[0] for b in buttons(anna)}
+            if (
+                offered
+                and not offered & {"show", "muck"}
+                and len(anna.cards()) == 5
+                and len(anna.cards(bruno_seat)) == 5
+            ):
                 break
-            assert time.monotonic() < deadline, f"never dealt in together: {views}"
-            for person in (anna, bruno):
-                person.act_once("italian-32")
-            anna.page.wait_for_timeout(150)
-        for (_, other), (mine, theirs) in views.items():
+            assert time.monotonic() < deadline, "never dealt in together at Anna's decision"
+            bruno.act_once("italian-32")
+            if offered:
+                anna.act_once("italian-32")
+            anna.page.wait_for_timeout(100)
+        hand = anna.page.inner_text(".log p.head >> nth=-1")
+        # Bruno's page has come to the same moment: his five cards, Anna's five, this hand.
+        sync_api.expect(bruno.page.locator(".log p.head").last).to_have_text(hand)
+        sync_api.expect(bruno.page.locator(f"{anna_seat} .cards .card")).to_have_count(5)
+        sync_api.expect(bruno.page.locator(".seat.me .cards .card")).to_have_count(5)
+        for me, other, other_seat in ((anna, bruno, bruno_seat), (bruno, anna, anna_seat)):
+            mine, theirs = me.cards(), me.cards(other_seat)
             assert "??" not in mine  # my own cards face up
-            assert set(theirs) == {"??"}  # the other's face down
+            assert theirs == ["??"] * 5  # the other's face down
             assert not set(mine) & set(other.cards())  # and they are not the other's
         anna.screenshot("two-browsers-anna")
     finally:
         anna.close()
         bruno.close()
+
+
+def buttons(person: Page) -> list[str]:
+    """The action buttons offered now, as "kind|label"."""
+    offered: list[str] = person.page.eval_on_selector_all(
+        ".actions button[data-kind]", "bs => bs.map(b => b.dataset.kind + '|' + b.innerText)"
+    )
+    return offered
 
 
 def test_sign_up_log_out_and_log_in(room: RunningServer, browser: Any) -> None:
