@@ -21,12 +21,14 @@ from typing import Any
 import pytest
 
 from mazziere.cli import main as cli_main
+from mazziere.game.core import Action, ActionKind, LegalActions
 from mazziere.history.phh import loads
 from mazziere.server import protocol as p
 from mazziere.tui.connect import RoomHttp, download_hand, join_table, session_file
 from mazziere.tui.hints import describe
 from mazziere.tui.remote import RemoteSession
-from mazziere.tui.remote_app import RemotePlayApp
+from mazziere.tui.remote_app import RemotePlayApp, RoomLink
+from mazziere.tui.seen import SeenHand
 from tests.play_room import Room, running_room
 from tests.server_process import free_port
 from tests.tui_helpers import log_text, run_cli, table_text
@@ -477,3 +479,94 @@ def test_hints_where_the_host_allows_them(room: Room, tmp_path: Path) -> None:
     asyncio.run(play([host, friend], lambda: "room" in seen, step=step))
     assert seen["host"] == seen["room"]
     assert re.fullmatch(r"Hint: equity \d+\.\d% against 1 opponent \(any two cards\)", seen["host"])
+
+
+def plain_choice(session: RemoteSession, legal: LegalActions) -> Action:
+    """Open or bet the minimum when offered (no blind opening), else check or call; stand pat,
+    show at the showdown."""
+    kinds = legal.kinds
+    hand = session.hand
+    if ActionKind.DRAW in kinds:
+        return Action(ActionKind.DRAW)
+    if ActionKind.SHOW in kinds:
+        return Action(ActionKind.SHOW)
+    if ActionKind.BET in kinds and hand is not None and hand.hole[hand.me or 0]:
+        return Action.bet(legal.min_to)
+    if ActionKind.CHECK in kinds:
+        return Action.check()
+    if ActionKind.CALL in kinds:
+        return Action.call()
+    return Action.fold()
+
+
+def moment_of(hand: SeenHand | None) -> str | None:
+    """Where the hand is, for a fresh client to come in: after the deal, after the draw, the
+    flop."""
+    if hand is None or hand.is_over:
+        return None
+    if hand.italian:
+        return {1: "dealt", 2: "drawn"}.get(hand.betting_round)
+    return "flop" if len(hand.board) == 3 else None
+
+
+@pytest.mark.parametrize(
+    ("rules", "moments"), [("italian-classic", ("dealt", "drawn")), ("holdem", ("flop",))]
+)
+def test_a_client_started_mid_hand_tells_the_rest_of_it_right(
+    room: Room, tmp_path: Path, rules: str, moments: tuple[str, ...]
+) -> None:
+    """A fresh client (a new RemoteSession on the host's session, as a restarted terminal is)
+    joins while a hand is played: from the room's snapshot on, its log says what the host's
+    client, which saw the whole hand, says."""
+    invite = private_table(room, tmp_path / "host", rules)
+    host = Terminal(room, invite, tmp_path / "host", 500)
+    friend = Terminal(room, invite, tmp_path / "friend", 500)
+    fresh: dict[str, tuple[RemoteSession, int]] = {}
+
+    async def scenario() -> None:
+        links = [host.app.link, friend.app.link]
+        tasks = [asyncio.create_task(link.run()) for link in links]
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+
+        def finished() -> bool:
+            return len(fresh) == len(moments) and all(
+                any(played.number == number for played in session.hands)
+                and any(played.number == number for played in host.session.hands)
+                for session, number in fresh.values()
+            )
+
+        try:
+            while not finished():
+                assert loop.time() < deadline, (sorted(fresh), len(host.session.hands))
+                for terminal in (host, friend):
+                    session = terminal.session
+                    decision = session.my_decision()
+                    if decision is None:
+                        continue
+                    moment = moment_of(session.hand) if terminal is host else None
+                    if moment in moments and moment not in fresh:
+                        assert session.hand is not None
+                        joined = join_table(room.address, invite=invite, sessions=tmp_path / "host")
+                        late = RemoteSession(joined.table, buy_in=500, send=print, lang="en")
+                        link = RoomLink(joined.socket, joined.http.cookie_header(), late)
+                        links.append(link)
+                        tasks.append(asyncio.create_task(link.run()))
+                        number = session.hand.number
+                        while late.hand is None or late.hand.number != number:
+                            await asyncio.sleep(0.01)  # the room's snapshot of the hand
+                        fresh[moment] = (late, number)
+                    session.act(plain_choice(session, decision.legal))
+                await asyncio.sleep(0.01)
+        finally:
+            for link in links:
+                await link.stop()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run(scenario())
+    for moment, (late, number) in fresh.items():
+        (told,) = [played.lines for played in late.hands if played.number == number]
+        (whole,) = [played.lines for played in host.session.hands if played.number == number]
+        after = [line.plain for line in told[1:]]  # told[0]: the hand's heading
+        assert len(after) >= 2, (moment, after)
+        assert after == [line.plain for line in whole[-len(after) :]], moment

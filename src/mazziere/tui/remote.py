@@ -358,9 +358,13 @@ class RemoteSession:
                 by_seat = {int(s["seat"]): str(s["name"]) for s in self.seats}
                 names = [by_seat.get(seat, "?") for seat in positions]
                 self._new_hand(number, names, positions, state.get("button"))
-                assert self.hand is not None
-                self.hand.restore(game)
-                self._say(self._header(self.hand))
+                hand, narrator = self.hand, self._narrator
+                assert hand is not None and narrator is not None
+                hand.restore(game)
+                # The words go on from here as if the narrator had heard the hand so far.
+                narrator.opening = hand.opening is not None and bool(self.rules.opening_ladder)
+                narrator.resume(hand)
+                self._say(self._header(hand))
         offers = [o for o in state.get("offers") or () if o.get("name") == self.me]
         self.offer = (
             RemoteOffer(OfferKind(offers[0]["kind"]), int(offers[0]["amount"])) if offers else None

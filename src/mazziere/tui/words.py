@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.text import Text
 
@@ -280,6 +281,40 @@ class Narrator:
         if len(names) == 1:
             return names[0]
         return f"{', '.join(names[:-1])} {self.words.pick('e', 'and')} {names[-1]}"
+
+    def resume(self, view: Any) -> None:
+        """Tell a hand from its middle on: take the state its earlier records would have left
+        from the seat's view of the hand now (``view``: ``HandView``-like, as a snapshot
+        gives it to a client that joins or comes back during the hand), so that the next
+        words are the right ones (a pass after the deal is not a blind opening declined, a
+        bet after the draw is not an opening).
+
+        >>> from mazziere.game.core import ActionKind, PlayerActed
+        >>> from mazziere.rules import find_rules
+        >>> from types import SimpleNamespace
+        >>> narrator = Narrator(find_rules("italian-classic"), ["ann", "bob"], me=None,
+        ...                     words=Words("en"))
+        >>> narrator.resume(SimpleNamespace(betting_round=2, drawn=[0, 1], blind_raisers=[],
+        ...                 hole=[[None] * 5] * 2, board=[], pots=(), folded=[False] * 2))
+        >>> bet = PlayerActed((0, ActionKind.BET, 20, 20, False, False))
+        >>> [t.plain for t in narrator.lines(bet)]
+        ['ann bets 20']
+        """
+        state = self._state
+        drawn = list(getattr(view, "drawn", None) or ())
+        state.dealt = not self.italian or int(getattr(view, "betting_round", 1)) >= 1
+        state.drawn = any(count is not None for count in drawn)
+        state.last_round = self.italian and int(getattr(view, "betting_round", 0)) == 2
+        mine = drawn[self.me] if self.me is not None and self.me < len(drawn) else None
+        state.received = bool(mine)
+        state.blind_raises = len(getattr(view, "blind_raisers", None) or ())
+        state.board = [card for card in getattr(view, "board", None) or () if card is not None]
+        state.pots = tuple(view.pots)
+        state.shown = {
+            position: tuple(cards)
+            for position, cards in enumerate(view.hole)
+            if position != self.me and cards and None not in cards and not view.folded[position]
+        }
 
     def describe(self, position: int) -> str | None:
         """The hand ``position`` showed, in words (``None`` if it cannot be named yet)."""
