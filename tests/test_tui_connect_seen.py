@@ -116,3 +116,27 @@ def test_a_record_the_engine_does_not_know_is_refused() -> None:
         record_from_dict({"type": "teleport"})
     with pytest.raises(RecordError, match="bad action record"):
         record_from_dict({"type": "action", "position": 0, "kind": "dance"})
+
+
+def test_the_first_event_after_a_snapshot_of_a_new_table_is_not_dropped() -> None:
+    from mazziere.room.structure import Stakes
+    from mazziere.server import protocol as p
+    from mazziere.tui.connect import RoomTable
+    from mazziere.tui.remote import RemoteSession
+
+    table = RoomTable(
+        id="4", name="nuovo", rules="holdem", seats=2, min_buy_in=100, max_buy_in=400,
+        stakes=Stakes(small_blind=1, big_blind=2),
+    )  # fmt: skip
+    session = RemoteSession(table, buy_in=200, send=lambda message: None, lang="en")
+    session.receive(p.Welcome(player="ann", tables=[]))
+    # A table where nothing happened yet: its snapshot is at seq 1, its first event is 1.
+    session.receive(p.Snapshot(table="4", seq=1, state={"seats": [], "hand": 0}))
+    session.receive(
+        p.HandStarted(table="4", seq=1, hand=1, rules="holdem", names=["ann", "bob"],
+                      seats=[1, 2], button=2, commitment="00")
+    )  # fmt: skip
+    assert session.hand is not None and session.hand.number == 1
+    session.receive(p.HandStarted(table="4", seq=1, hand=9, rules="holdem", names=["ann"],
+                                  seats=[1], button=1, commitment="00"))  # fmt: skip
+    assert session.hand.number == 1  # seen already: not applied twice

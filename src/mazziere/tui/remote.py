@@ -348,7 +348,10 @@ class RemoteSession:
         if any(s.get("name") == self.me for s in self.seats):
             self.seated = True
         caught_up = message.seq <= self.seq
-        self.seq = max(self.seq, message.seq)
+        # Sequence numbers start at 1, and the room sends a table where nothing happened yet
+        # at seq 1 too: that table's first event, 1, is still to come (a table that had one
+        # event does not send it again after a snapshot at seq 1).
+        self.seq = max(self.seq, 0 if message.seq == 1 else message.seq)
         game = state.get("game")
         number = int(state.get("hand") or 0)
         if game is not None and game.get("result") is None:
