@@ -324,11 +324,15 @@ def test_random_boards_deal_every_card_equally_and_never_twice() -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.randoms(use_true_random=False), st.integers(1, 4), st.integers(3, 5))
+@given(st.integers(0, 2**64 - 1), st.integers(1, 4), st.integers(3, 5))
 def test_batch_showdowns_are_the_one_hand_strengths(
-    rng: random.Random, players: int, board_size: int
+    seed: int, players: int, board_size: int
 ) -> None:
     import numpy as np
+
+    # A seeded generator, not Hypothesis's own: its randoms draw each of the thousands of
+    # samples below through the engine's data, which took about 90 s for 30 examples.
+    rng = random.Random(seed)
 
     from mazziere.evaluate import holdem_strength7, holdem_strengths_batch, ranking_for
 
@@ -347,9 +351,8 @@ def test_batch_showdowns_are_the_one_hand_strengths(
     expected = [[strength([*h, *live[b]]) for b in boards.tolist()] for h in holes.tolist()]
     assert fixed.tolist() == expected
     # A pair of hole cards per board, and boards as cards (no deck).
-    per_row = np.array(
-        [[rng.sample([c for c in range(52) if c not in live[b]], 2) for b in boards] for _ in holes]
-    )
+    unused = [sorted(set(range(52)) - set(live[b].tolist())) for b in boards]
+    per_row = np.array([[rng.sample(free, 2) for free in unused] for _ in holes])
     cards = live[boards]
     assert holdem_strengths_batch(per_row, np.asfortranarray(cards)).tolist() == [
         [strength([*h, *b]) for h, b in zip(row.tolist(), cards.tolist(), strict=True)]
