@@ -238,6 +238,13 @@ function newHand(table, message) {
 
 function receive(message) {
   const id = message.table;
+  if (message.type === "error" && message.of === "leave" && app.leaving.has(id)) {
+    // Not left after all (a tournament's table keeps its players to the end): the table is
+    // followed again, in the background, for the player to come back to.
+    app.leaving.delete(id);
+    send({ type: "resume", table: id, last_seq: 0 });
+    return;
+  }
   if (message.type === "error") {
     // Kept as the room sent it: said in the page's language when drawn (a switch too).
     if (id && app.tables[id]) { app.tables[id].error = message; render(); }
@@ -245,6 +252,7 @@ function receive(message) {
     return;
   }
   if (message.type === "ack" && MOVES_CHIPS.has(message.of)) refreshBalance();
+  if (message.type === "moved") { moved(message); return; }
   if (!id || message.type === "ack" || message.type === "pong") return;
   if (app.leaving.has(id)) {
     // A table left: its events are no longer drawn; once the seat is gone, the chips are back.
@@ -271,6 +279,31 @@ function receive(message) {
   }
   handle(table, message);
   render();
+}
+
+/**
+ * A tournament moved the player to another of its tables (balancing, a table broken, the
+ * final table): the connection follows the new table, whose snapshot comes next.  The page
+ * goes with them if it showed the old table, and the running log goes on at the new one.
+ */
+function moved(message) {
+  const from = app.tables[message.from_table];
+  delete app.tables[message.from_table];
+  const table = tableState(message.table);
+  if (from) {
+    table.rules = table.rules ?? from.rules;
+    table.seatCount = from.seatCount;
+    table.log = from.log;
+    table.autoPost = from.autoPost;
+  }
+  const where = words.pick(`tavolo ${message.table}, posto ${message.seat}`, `table ${message.table}, seat ${message.seat}`);
+  say(table, {
+    balance: words.pick(`Tavoli bilanciati: ora sei al ${where}`, `Tables balanced: you now sit at ${where}`),
+    break: words.pick(`Il tuo tavolo è stato chiuso: ora sei al ${where}`, `Your table was broken up: you now sit at ${where}`),
+    final_table: words.pick(`Tavolo finale: sei al ${where}`, `The final table: you sit at ${where}`),
+  }[message.reason] ?? words.pick(`Ora sei al ${where}`, `You now sit at ${where}`), "moved");
+  if (app.current === message.from_table) openTable(message.table);
+  else render();
 }
 
 // The messages whose acknowledgement means that the player's wallet moved.

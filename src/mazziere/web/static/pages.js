@@ -9,18 +9,26 @@ const RULES = ["italian-classic", "italian-32", "holdem"];
 const main = () => document.getElementById("main");
 const say = (it, en) => words.pick(it, en);
 
-/** A page: `draw()` gives its content; it is drawn again on a language switch or `redraw()`. */
-function page(draw, { load, leave } = {}) {
+/**
+ * A page: `draw()` gives its content; it is drawn again on a language switch, on `redraw()`,
+ * and when `key()` (what it shows of the tables the socket follows) changes.
+ */
+function page(draw, { load, leave, key } = {}) {
   let drawnIn = null;
+  let drawnKey = null;
   let loaded = false;
   const self = {
     timers: [],
     async open() { loaded = false; if (load) await load(self); loaded = true; drawnIn = null; },
     // A table's message may ask for a render while the page loads: it is drawn once loaded.
-    update() { if (loaded && drawnIn !== words.lang) self.redraw(); },
+    update() {
+      if (!loaded) return;
+      if (drawnIn !== words.lang || (key && key() !== drawnKey && !self.editing())) self.redraw();
+    },
     redraw() {
       if (app.page !== self) return; // the player went elsewhere meanwhile
       drawnIn = words.lang;
+      drawnKey = key ? key() : null;
       main().replaceChildren(h("div", { class: "page" }, draw(self)));
     },
     /** The player is typing in one of the page's fields (a poll must not redraw it away). */
@@ -154,15 +162,15 @@ function privateTablesPage() {
 }
 
 function privateTablePage(id) {
-  const state = { table: null, requests: [], settle: null, error: "", copied: false, bots: [], sentAway: new Set() };
+  const state = { table: null, requests: [], settle: null, error: "", copied: false, sentAway: new Set() };
   const refresh = async () => {
     const found = (await api("GET", "/api/private-tables")).tables.find((t) => t.id === id);
     state.table = found || null;
     if (found?.you_are_host) state.requests = await api("GET", `/api/private-tables/${id}/requests`);
     try { state.settle = await api("GET", `/api/private-tables/${id}/settle-up`); }
     catch { state.settle = null; } // nobody has sat yet, or the viewer never did
-    state.bots = botsAt(found);
-    for (const name of state.sentAway) if (!state.bots.includes(name)) state.sentAway.delete(name);
+    const bots = botsAt(found);
+    for (const name of state.sentAway) if (!bots.includes(name)) state.sentAway.delete(name);
   };
   const hostDoes = async (self, path, body, method = "POST") => {
     try { state.error = ""; await api(method, `/api/private-tables/${id}/${path}`, body); await refresh(); }
@@ -211,10 +219,11 @@ function privateTablePage(id) {
         table.bots_allowed && table.players + table.bots < table.seats
           ? h("button", { type: "button", class: "add-bot", onclick: () => hostDoes(self, "bots", { count: 1, kind: "basic" }) }, say("Aggiungi un bot", "Add a bot"))
           : null));
-      if (state.bots.length) {
+      const bots = botsAt(table);
+      if (bots.length) {
         // Each bot with its button to send it away (it leaves between hands).
         parts.push(h("h3", {}, say("Bot al tavolo", "Bots at the table")),
-          h("ul", { class: "bots" }, state.bots.map((name) => h("li", { "data-bot": name }, name, " ",
+          h("ul", { class: "bots" }, bots.map((name) => h("li", { "data-bot": name }, name, " ",
             state.sentAway.has(name)
               ? h("span", { class: "note leaving" }, say("esce a fine mano", "leaves after this hand"))
               : h("button", { type: "button", class: "remove-bot", "aria-label": say(`Manda via il bot ${name}`, `Send the bot ${name} away`),
@@ -253,6 +262,7 @@ function privateTablePage(id) {
         if (JSON.stringify(state, (_, v) => (v instanceof Set ? [...v] : v)) !== before && !self.editing()) self.redraw();
       });
     },
+    key: () => JSON.stringify(botsAt(state.table)), // a bot came or left: the seats event said so
     leave() {
       // Off the page: stop watching, unless the host went to sit at the table.
       const table = app.tables[String(id)];
@@ -371,9 +381,7 @@ function tournamentPage(id) {
       } catch (error) { state.error = error; }
       self.redraw();
     };
-    // The player's own table: one where they sit (a watched one is not theirs).
-    const mine = Object.keys(app.tables).filter((table) => t.tables.includes(Number(table))
-      && app.tables[table].seats.some((s) => s.name === app.me));
+    const mine = ownTables(t);
     return [
       h("h2", {}, t.name),
       h("dl", { class: "facts" },
@@ -382,7 +390,9 @@ function tournamentPage(id) {
         h("dt", {}, say("Fiches iniziali", "Starting chips")), h("dd", {}, t.starting_stack),
         h("dt", {}, words.t("players")), h("dd", { class: "entrants-count" }, `${t.registered}/${t.max_players}`),
         h("dt", {}, say("Montepremi", "Prize pool")), h("dd", {}, t.buy_in * (t.state === "registering" ? t.max_players : t.registered)),
-        h("dt", {}, say("Stato", "State")), h("dd", { class: "tournament-state", "data-state": t.state }, stateName)),
+        h("dt", {}, say("Stato", "State")), h("dd", { class: "tournament-state", "data-state": t.state }, stateName),
+        // A scheduled tournament starts at its time (a sit & go when it is full).
+        t.starts_at ? [h("dt", {}, say("Inizio", "Starts")), h("dd", { class: "starts-at" }, new Date(t.starts_at).toLocaleString(words.lang))] : null),
       state.error ? problem(state.error) : null,
       t.state === "registering"
         ? h("button", { type: "button", class: `primary ${t.you_are_registered ? "unregister" : "register"}`, onclick: register },
@@ -406,11 +416,18 @@ function tournamentPage(id) {
                 h("td", {}, s.place ?? "–"), h("td", {}, s.player), h("td", {}, s.place === null ? s.chips : "–"), h("td", { class: "prize" }, s.prize)))))
             : h("p", { class: "note" }, say("Dopo la partenza.", "Once it starts."))),
         h("section", { "aria-label": say("Tavoli", "Tables") }, h("h3", {}, say("Tavoli", "Tables")),
-          t.tables.length ? h("ul", { class: "tournament-tables" }, t.tables.map((table) => h("li", {},
-            `${say("Tavolo", "Table")} ${table} `,
-            mine.includes(String(table))
-              ? h("a", { href: `#table/${table}` }, say("il tuo", "yours"))
-              : h("button", { type: "button", class: "watch", "data-table": table, onclick: () => watch(table) }, say("Guarda", "Watch")))))
+          t.tables.length ? h("ul", { class: "tournament-tables" }, t.tables.map((table) => {
+            // Who sits there with their chips (a multi-table tournament moves them about).
+            const sitting = (t.seating || []).find((s) => s.id === table)?.players || [];
+            return h("li", { "data-table": table },
+              `${say("Tavolo", "Table")} ${table} `,
+              mine.includes(String(table))
+                ? h("a", { href: `#table/${table}`, class: "own-table" }, say("il tuo", "yours"))
+                : h("button", { type: "button", class: "watch", "data-table": table, "aria-label": `${say("Guarda il tavolo", "Watch table")} ${table}`,
+                  onclick: () => watch(table) }, say("Guarda", "Watch")),
+              sitting.length ? h("ul", { class: "table-players" }, sitting.map((p) => h("li", { "data-player": p.player },
+                `${p.player} · ${p.stack}`))) : null);
+          }))
             : h("p", { class: "note" }, "–"))),
     ];
   }, {
@@ -431,7 +448,14 @@ function tournamentPage(id) {
         if (JSON.stringify(state.t) !== before) self.redraw();
       });
     },
+    key: () => JSON.stringify(ownTables(state.t)), // the player's table came (its snapshot)
   });
+}
+
+/** The tournament's tables where the player sits (a watched one is not theirs). */
+function ownTables(t) {
+  return Object.keys(app.tables).filter((table) => (t?.tables || []).includes(Number(table))
+    && app.tables[table].seats.some((s) => s.name === app.me));
 }
 
 /** Watch a table as a spectator: the room sends its events, and no hole card. */
