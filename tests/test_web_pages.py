@@ -385,8 +385,9 @@ def test_a_sit_and_go_from_the_lobby_to_its_prizes(room: RunningServer, browser:
         # Full: it starts, and the page takes the player to the tournament's table.
         page.wait_for_selector(".seat.me", timeout=15_000)
         watching(browser, room, tid)  # while the player holds their first decision
-        # A tournament keeps its players to the end: "leave" takes the player to the lobby
-        # (the room refuses a leave there), and the tournament's page back to their table.
+        # A tournament keeps its players to the end: the table's button takes the player to
+        # the lobby, the seat kept, and the tournament's page back to their table.
+        assert page.inner_text("button.leave") == "Back to the lobby"
         page.click("button.leave")
         page.wait_for_selector(".play-now")
         person.go(f"#tournament/{tid}", "button.go-table")

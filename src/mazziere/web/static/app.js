@@ -22,6 +22,7 @@ const app = {
   current: null,     // the table on screen
   page: null,        // another page on screen (pages.js): private tables, hands, rules...
   leaving: new Set(), // tables left whose cash-out may come at the end of the hand playing
+  tournamentTables: new Set(), // tables of a tournament: its players stay to the end
 };
 
 // ------------------------------------------------------------------ REST
@@ -242,6 +243,7 @@ function receive(message) {
     // Not left after all (a tournament's table keeps its players to the end): the table is
     // followed again, in the background, for the player to come back to.
     app.leaving.delete(id);
+    app.tournamentTables.add(id);
     send({ type: "resume", table: id, last_seq: 0 });
     return;
   }
@@ -289,6 +291,7 @@ function receive(message) {
 function moved(message) {
   const from = app.tables[message.from_table];
   delete app.tables[message.from_table];
+  app.tournamentTables.add(message.table);
   const table = tableState(message.table);
   if (from) {
     table.rules = table.rules ?? from.rules;
@@ -638,11 +641,23 @@ function watchTournaments() {
     app.tournaments = now;
     if (started) {
       clearInterval(tournamentWatch); tournamentWatch = null;
+      await noteTournamentTables(waiting);
       await reopenSocket();
       const table = Object.keys(app.tables)[0];
       if (table) openTable(table);
     } else if (!app.current) render();
   }, 2000);
+}
+
+/** The tables of these tournaments (the room's `GET /api/tournaments/<id>` lists them). */
+async function noteTournamentTables(tournaments) {
+  await Promise.all(tournaments.map(async (t) => {
+    try {
+      for (const table of (await api("GET", `/api/tournaments/${t.id}`)).tables) app.tournamentTables.add(String(table));
+    } catch (error) {
+      console.warn("room:", error.message);
+    }
+  }));
 }
 
 async function refreshLobby() {
@@ -782,7 +797,8 @@ function renderTable(table) {
   const left = h("div", {}, title, felt, actionBar(table), hintBar(table), preActionBar(table), offerBar(table), controls(table),
     table.error ? h("p", { class: "error", role: "alert", "data-code": table.error.code },
       words.error(table.error.code, table.error.message, table.error.of || "")) : null,
-    h("button", { type: "button", class: "leave", onclick: () => leave(table) }, words.t("leave")), shortcutHelp());
+    h("button", { type: "button", class: "leave", onclick: () => leave(table) },
+      staysSeated(table) ? words.pick("Torna alla sala", "Back to the lobby") : words.t("leave")), shortcutHelp());
   main.replaceChildren(h("div", { class: "tablewrap" }, left, log));
   log.scrollTop = log.scrollHeight;
 }
@@ -993,7 +1009,8 @@ function controls(table) {
   const row = h("div", { class: "actions controls" },
     h("button", { type: "button", class: "sit-out", onclick: () => send({ type: out ? "sit_in" : "sit_out", table: table.id }) },
       out ? words.pick("Torno al gioco", "Sit back in") : words.pick("Salto le prossime mani", "Sit out")));
-  if (table.rules === "italian-classic") {
+  if (table.rules === "italian-classic" && !app.tournamentTables.has(table.id)) {
+    // (A tournament posts the invito for everyone: nothing to choose there.)
     const box = h("input", { type: "checkbox", checked: table.autoPost });
     box.addEventListener("change", () => {
       table.autoPost = box.checked;
@@ -1057,7 +1074,19 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
+/** A tournament's player: seated to the end, whether they watch the table or not. */
+function staysSeated(table) {
+  return app.tournamentTables.has(table.id) && table.seats.some((s) => s.name === app.me);
+}
+
 function leave(table) {
+  if (staysSeated(table)) {
+    // Back to the lobby, the seat kept (the table's page is one click away again).
+    app.current = null;
+    history.pushState(null, "", "#");
+    refreshLobby().then(render);
+    return;
+  }
   if (table.seats.some((s) => s.name === app.me)) {
     send({ type: "leave", table: table.id });
     app.leaving.add(table.id);
@@ -1106,6 +1135,7 @@ async function start() {
     showWho();
     const welcome = await connect(); // a player back at their tables finds them
     for (const id of welcome.tables) tableState(id);
+    await noteTournamentTables(app.tournaments.filter((t) => t.you_are_registered && t.state === "running"));
   }
   await route();
   // The clock of whoever is to act ticks between messages.

@@ -362,6 +362,7 @@ function tournamentPage(id) {
   const state = { t: null, error: "", going: false };
   const refresh = async () => {
     state.t = await api("GET", `/api/tournaments/${id}`);
+    for (const table of state.t.tables) app.tournamentTables.add(String(table));
     await session();
     showWho();
   };
