@@ -24,13 +24,20 @@ from mazziere.cli import main as cli_main
 from mazziere.game.core import Action, ActionKind, LegalActions
 from mazziere.history.phh import loads
 from mazziere.server import protocol as p
-from mazziere.tui.connect import RoomHttp, download_hand, join_table, session_file
+from mazziere.tui.connect import (
+    RoomHttp,
+    download_hand,
+    join_table,
+    join_tournament,
+    session_file,
+)
 from mazziere.tui.hints import describe
 from mazziere.tui.remote import RemoteSession
 from mazziere.tui.remote_app import RemotePlayApp, RoomLink
 from mazziere.tui.seen import SeenHand
-from tests.play_room import Room, running_room
+from tests.play_room import Person, Room, running_room, until
 from tests.server_process import free_port
+from tests.test_play_moments import shover
 from tests.tui_helpers import log_text, run_cli, table_text
 
 CARD = re.compile(r'"([2-9TJQKA][shdc])"')
@@ -348,7 +355,16 @@ def test_bad_connections_are_one_line_and_exit_code_2(
             f"the buy-in at {lobby['name']} is"
         ),
         ("--connect", room.address, "--rules", "omaha"): "unknown rule set 'omaha'",
-        ("--connect", room.address, "--tournament"): "--tournament is for games against bots",
+        ("--connect", room.address, "--tournament-id", "99999"): "the room has no tournament 99999",
+        ("--connect", room.address, "--tournament-id", "one"): (
+            "--tournament-id needs a tournament's number"
+        ),
+        ("--connect", room.address, "--tournament", "--table", "3"): (
+            "a tournament is played at its own table"
+        ),
+        ("--connect", room.address, "--tournament", "--hints"): "never offered in tournaments",
+        ("--connect", room.address, "--seed", "3"): "--seed is for games against bots",
+        ("--tournament-id", "3"): "--tournament-id needs --connect URL",
         ("--connect", room.address, "--table", str(lobby["id"]), "--hands-dir", "/proc/no/x"): (
             "cannot save the hand histories in /proc/no/x"
         ),
@@ -570,3 +586,95 @@ def test_a_client_started_mid_hand_tells_the_rest_of_it_right(
         after = [line.plain for line in told[1:]]  # told[0]: the hand's heading
         assert len(after) >= 2, (moment, after)
         assert after == [line.plain for line in whole[-len(after) :]], moment
+
+
+def tournament_key(session: RemoteSession) -> tuple[str, ...]:
+    """A sit & go that ends soon: all in whenever offered (``a`` asks again), else stand pat,
+    show, check or call."""
+    decision = session.my_decision()
+    if decision is None:
+        return ()
+    kinds = decision.legal.kinds
+    if ActionKind.ALL_IN in kinds:
+        return ("a", "a")
+    for kind, key in ((ActionKind.DRAW, "d"), (ActionKind.SHOW, "s")):
+        if kind in kinds:
+            return (key,)
+    return ("c",) if kinds & {ActionKind.CHECK, ActionKind.CALL} else ("f",)
+
+
+def test_a_sit_and_go_from_registration_to_the_prize(room: Room, tmp_path: Path) -> None:
+    """The terminal registers for the lobby's italian-32 sit & go (three browsers fill it),
+    waits for the start, plays its table to the end and shows the place and prize the room
+    gave, which the wallet received."""
+    with room.http() as http:
+        lobby = http.get("/api/tournaments", params={"state": "registering"}).json()
+    event = next(t for t in lobby["tournaments"] if t["rules"] == "italian-32")
+    said: list[str] = []
+
+    async def scenario() -> tuple[Any, RemoteSession, list[Person]]:
+        joining = asyncio.create_task(
+            asyncio.to_thread(
+                join_tournament, room.address, rules="italian-32", say=said.append,
+                sessions=tmp_path, poll_seconds=0.2,
+            )
+        )  # fmt: skip
+        await until(lambda: any("Waiting for" in line for line in said))
+        people = [Person(room, 60 + k) for k in range(event["max_players"] - 1)]
+        for person in people:
+            answer = person.post(f"/api/tournaments/{event['id']}/registration")
+            assert answer.status_code == 201, answer.text
+        registered = await joining
+        for person in people:
+            await person.connect()
+        await until(lambda: all(p.seen("welcome") for p in people))
+        for person in people:
+            person.plays.add(registered.table.id)
+            person.scripted[registered.table.id] = shover
+            await person.send(type="resume", table=registered.table.id, last_seq=0)
+        session = RemoteSession(
+            registered.table, buy_in=0, send=print, lang="en", tournament=registered.tournament
+        )
+        app = RemotePlayApp(
+            session,
+            socket=registered.socket,
+            cookie=registered.http.cookie_header(),
+            http=registered.http,
+            tick=False,
+        )
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 90
+        async with app.run_test(size=(120, 40)) as pilot:
+            while not session.over:
+                assert loop.time() < deadline, (len(session.hands), session.seats)
+                for key in tournament_key(session):
+                    await pilot.press(key)
+                await asyncio.sleep(0.02)
+            await pilot.pause()
+            shown = log_text(app)
+            await pilot.press("q")  # the tournament is over for the player: q quits at once
+            await pilot.pause()
+        for person in people:
+            await person.disconnect()
+            person.close()
+        return registered, session, [shown]
+
+    registered, session, (shown,) = asyncio.run(scenario())
+    assert registered.tournament.id == str(event["id"])
+    assert said[0] == f"Registered for {event['name']}: 100 + 10 (110) paid."
+    with room.http() as http:
+        details = http.get(f"/api/tournaments/{event['id']}").json()
+    (mine,) = [s for s in details["standings"] if s["player"] == session.me]
+    assert session.finish == (mine["place"], mine["prize"])
+    told = [line.plain for line in session.transcript if "Your tournament is over" in line.plain]
+    assert told == [
+        f"Your tournament is over: place {mine['place']} of 4"
+        + (f", prize {mine['prize']}" if mine["prize"] else ", no prize")
+    ]
+    assert told[0] in shown  # on the screen's log
+    # Every hand the player was dealt into was saved, the one that knocked them out too.
+    assert not [line.plain for line in session.transcript if "not saved" in line.plain]
+    balance = registered.http.expect("GET", "/api/account", what="account")["balance"]
+    assert balance == registered.account["balance"] - 110 + mine["prize"]
+    audit = room.audit()
+    assert audit["total"] == 0 and not audit["drifted"], audit

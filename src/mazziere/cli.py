@@ -985,8 +985,17 @@ def play(
         int | None, typer.Option(help="Starting chips (default: 1000; a sit & go: 1500).")
     ] = None,
     tournament: Annotated[
-        bool, typer.Option("--tournament", help="Play a sit & go instead of a cash table.")
+        bool,
+        typer.Option(
+            "--tournament",
+            help="Play a sit & go instead of a cash table (with --connect: register for one "
+            "of the room's, of --rules).",
+        ),
     ] = False,
+    tournament_id: Annotated[
+        str | None,
+        typer.Option(help="--connect: register for the room's sit & go of this number."),
+    ] = None,
     lang: Annotated[str, typer.Option(help="Language: it or en.")] = "it",
     seed: Annotated[int | None, typer.Option(help="Seed for a repeatable game.")] = None,
     four_colour: Annotated[
@@ -1055,11 +1064,14 @@ def play(
             four_colour=four_colour,
             hands_dir=hands_dir,
             hints=hints,
-            local_only={"--tournament": tournament, "--seed": seed is not None},
+            tournament=tournament_id if tournament_id is not None else tournament,
+            local_only={"--seed": seed is not None},
         )
         return
     if table is not None or invite is not None or name is not None or buy_in is not None:
         raise UsageProblem("--table, --invite, --name and --buy-in need --connect URL")
+    if tournament_id is not None:
+        raise UsageProblem("--tournament-id needs --connect URL")
     import random
     import secrets
     from pathlib import Path
@@ -1117,13 +1129,20 @@ def _play_connected(
     four_colour: bool,
     hands_dir: str | None,
     hints: bool,
+    tournament: str | bool,
     local_only: dict[str, bool],
 ) -> None:
     """``mazziere play --connect URL``: the terminal table at a seat of a running room."""
     import getpass
     from pathlib import Path
 
-    from mazziere.tui.connect import RoomTable, default_sessions_folder, join_table
+    from mazziere.tui.connect import (
+        RoomTable,
+        RoomTournament,
+        default_sessions_folder,
+        join_table,
+        join_tournament,
+    )
 
     given = [option for option, used in local_only.items() if used]
     if given:
@@ -1147,31 +1166,67 @@ def _play_connected(
             raise UsageProblem(f"pick a table from 1 to {len(tables)}, not {answer!r}")
         return tables[picked - 1]
 
-    joined = join_table(
-        url,
-        table=table,
-        invite=invite,
-        rules=rules if table is None and invite is None else None,
-        name=name,
-        password=password,
-        buy_in=buy_in,
-        choose=choose,  # type: ignore[arg-type]
-        say=typer.echo,
-        sessions=default_sessions_folder(),
-    )
+    def choose_event(events: list[RoomTournament]) -> RoomTournament | None:
+        if not interactive or len(events) == 1:
+            return None
+        for number, row in enumerate(events, start=1):
+            typer.echo(
+                f"{number:>3}. {row.name} · {row.rules} · {row.buy_in} + {row.fee} · "
+                f"{row.registered}/{row.max_players}"
+            )
+        answer = typer.prompt("Sit & go", default="1")
+        picked = int(answer) if answer.strip().isdigit() else 0
+        if not 1 <= picked <= len(events):
+            raise UsageProblem(f"pick a sit & go from 1 to {len(events)}, not {answer!r}")
+        return events[picked - 1]
+
+    event: RoomTournament | None = None
+    if tournament is not False:
+        if table is not None or invite is not None or buy_in is not None:
+            raise UsageProblem(
+                "a tournament is played at its own table: no --table, --invite or --buy-in"
+            )
+        if hints:
+            raise UsageProblem("--hints are never offered in tournaments")
+        registered = join_tournament(
+            url,
+            tournament=tournament if isinstance(tournament, str) else None,
+            rules=rules,
+            name=name,
+            password=password,
+            choose=choose_event,  # type: ignore[arg-type]
+            say=typer.echo,
+            sessions=default_sessions_folder(),
+        )
+        event = registered.tournament
+        room_table, socket, http, chips_in = (
+            registered.table, registered.socket, registered.http, 0,
+        )  # fmt: skip
+    else:
+        joined = join_table(
+            url,
+            table=table,
+            invite=invite,
+            rules=rules if table is None and invite is None else None,
+            name=name,
+            password=password,
+            buy_in=buy_in,
+            choose=choose,  # type: ignore[arg-type]
+            say=typer.echo,
+            sessions=default_sessions_folder(),
+        )
+        room_table, socket, http, chips_in = joined.table, joined.socket, joined.http, joined.buy_in
     # The terminal table is loaded once the room said yes (a refusal is told at once).
     from mazziere.tui.remote import RemoteSession
     from mazziere.tui.remote_app import RemotePlayApp
 
     session = RemoteSession(
-        joined.table, buy_in=joined.buy_in, send=lambda message: None, lang=lang,
-        four_colour=four_colour, hints=hints,
+        room_table, buy_in=chips_in, send=lambda message: None, lang=lang,
+        four_colour=four_colour, hints=hints, tournament=event,
     )  # fmt: skip
     folder = Path(hands_dir) if hands_dir is not None else None
     session.open_folder(folder)  # a folder that cannot be made stops us here (exit code 2)
-    app = RemotePlayApp(
-        session, socket=joined.socket, cookie=joined.http.cookie_header(), http=joined.http
-    )
+    app = RemotePlayApp(session, socket=socket, cookie=http.cookie_header(), http=http)
     app.run()
     words = session.words
     for number, reason in app.fetch_missing():
@@ -1182,11 +1237,29 @@ def _play_connected(
             err=True,
         )
     _say_saved(words, session.save(folder), len(session.kept))
-    where = joined.table.name
+    where = room_table.name
     if app.link.refused is not None:
         raise UsageProblem(f"the room refused the session: {app.link.refused}")
     if session.sit_refused is not None:
-        raise UsageProblem(f"cannot sit at {joined.table.name}: {session.sit_refused}")
+        raise UsageProblem(f"cannot sit at {where}: {session.sit_refused}")
+    if session.finish is not None:
+        place, prize = session.finish
+        typer.echo(
+            words.pick(
+                f"{where}: {place}° posto, premio {prize}.",
+                f"{where}: place {place}, prize {prize}.",
+            )
+        )
+        return
+    if event is not None and session.seated:
+        back = f"mazziere play --connect {url} --tournament-id {event.id}"
+        typer.echo(
+            words.pick(
+                f"Il torneo {where} va avanti senza di te: `{back}` ti riporta al tavolo.",
+                f"{where} goes on without you: `{back}` brings you back to its table.",
+            )
+        )
+        return
     if session.left:
         typer.echo(words.pick(f"Hai lasciato il tavolo {where}.", f"You left the table {where}."))
     elif session.seated:

@@ -432,6 +432,8 @@ class TableTask:
         self._hand_seed: bytes = b""
         self._tick_seed: bytes = b""
         self._announced_hand = 0
+        self._dealt_names: tuple[int, list[str]] = (0, [])
+        """The hand being played and its players' names by position, as it was dealt."""
         self._announced_records = 0
         self._ended_hand = 0
         self._ended_at = 0.0
@@ -996,7 +998,7 @@ class TableTask:
         if hand is not None and table.hand_number != self._announced_hand:
             self._announced_hand = table.hand_number
             self._announced_records = 0
-            hand_names = [self._name_at(seat) for seat in names]
+            hand_names = self._hand_names(table.hand_number, names)
             engine_hand: Any = hand
             stacks = engine_hand.setup.stacks  # every engine's hand has its setup
             start = HandStart(
@@ -1032,7 +1034,7 @@ class TableTask:
                 )
             )
         if hand is not None:
-            hand_names = [self._name_at(seat) for seat in names]
+            hand_names = self._hand_names(table.hand_number, names)
             for index in range(self._announced_records, len(hand.log)):
                 record = hand.log[index]
                 batch.records.append((table.hand_number, index, record.to_dict()))
@@ -1163,6 +1165,17 @@ class TableTask:
 
     def _name_at(self, seat: int) -> str:
         return self.table.seats[seat].name if seat in self.table.seats else "?"
+
+    def _hand_names(self, number: int, seats: list[int]) -> list[str]:
+        """The names of hand ``number``'s players by position (``seats``), as it was dealt: a
+        tournament takes an eliminated player's seat before the hand's end is told, and its
+        history must still name them (their download, their place in the hand)."""
+        names = [self._name_at(seat) for seat in seats]
+        known, dealt = self._dealt_names
+        if known == number and len(dealt) == len(names):
+            names = [dealt[i] if name == "?" else name for i, name in enumerate(names)]
+        self._dealt_names = (number, names)
+        return names
 
     def _owner(self, name: str) -> dict[str, Any]:
         seated = self.seated.get(name)

@@ -45,12 +45,15 @@ from mazziere.rules import RULESETS
 __all__ = [
     "ConnectError",
     "Joined",
+    "Registered",
     "RoomHttp",
     "RoomTable",
+    "RoomTournament",
     "default_sessions_folder",
     "download_hand",
     "invite_code",
     "join_table",
+    "join_tournament",
     "room_address",
     "session_file",
 ]
@@ -226,6 +229,22 @@ def join_table(
     """
     if table is not None and invite is not None:
         raise ConnectError("give --table or --invite, not both")
+    room, socket, account = _log_in(url, rules, name, password, sessions)
+    if invite is not None:
+        found = _invited(room, invite_code(invite), buy_in, wait_seconds, say)
+        chosen, buy_in = found
+    elif table is not None:
+        chosen = _lobby_table(room, table)
+    else:
+        chosen = _free_table(room, rules or "italian-classic", choose)
+    return Joined(room, socket, chosen, _buy_in(chosen, buy_in, account), account)
+
+
+def _log_in(
+    url: str, rules: str | None, name: str | None, password: str | None, sessions: Path | None
+) -> tuple[RoomHttp, str, dict[str, Any]]:
+    """The room's REST API with a session (logged in as ``name``, the last session with the
+    room, or a new guest), its WebSocket's address and the account."""
     if rules is not None and rules not in RULESETS:
         raise ConnectError(f"unknown rule set {rules!r}: one of {', '.join(sorted(RULESETS))}")
     if name is not None and not password:
@@ -243,14 +262,180 @@ def join_table(
         room.expect("POST", "/api/guest", what="cannot start as a guest")
     room.keep()
     account = room.expect("GET", "/api/account", what="cannot read the account")
-    if invite is not None:
-        found = _invited(room, invite_code(invite), buy_in, wait_seconds, say)
-        chosen, buy_in = found
-    elif table is not None:
-        chosen = _lobby_table(room, table)
+    return room, socket, account
+
+
+@dataclass(frozen=True, slots=True)
+class RoomTournament:
+    """A sit & go of the room as its lobby describes it."""
+
+    id: str
+    name: str
+    rules: str
+    buy_in: int
+    fee: int
+    max_players: int
+    registered: int
+    state: str
+
+
+def _tournament_of(data: dict[str, Any]) -> RoomTournament:
+    return RoomTournament(
+        id=str(data["id"]),
+        name=str(data.get("name") or data["id"]),
+        rules=str(data["rules"]),
+        buy_in=int(data.get("buy_in") or 0),
+        fee=int(data.get("fee") or 0),
+        max_players=int(data.get("max_players") or 0),
+        registered=int(data.get("registered") or 0),
+        state=str(data.get("state") or ""),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Registered:
+    """A tournament the player is registered for and which has started: where they sit."""
+
+    http: RoomHttp
+    socket: str
+    tournament: RoomTournament
+    table: RoomTable
+    """The player's table (the lobby's first level as its stakes)."""
+    account: dict[str, Any]
+
+
+TournamentChooser = Callable[[Sequence[RoomTournament]], RoomTournament | None]
+"""Asks the player which of the lobby's sit & gos to play (``None``: the first one)."""
+
+
+def join_tournament(
+    url: str,
+    *,
+    tournament: str | None = None,
+    rules: str | None = None,
+    name: str | None = None,
+    password: str | None = None,
+    choose: TournamentChooser | None = None,
+    wait_seconds: float = 3600.0,
+    say: Callable[[str], None] = lambda line: None,
+    sessions: Path | None = None,
+    poll_seconds: float = 1.0,
+) -> Registered:
+    """Register for a sit & go (``tournament``: its id; else one of ``rules`` open for
+    registration, picked by ``choose``), paying the buy-in and the fee from the balance, and
+    wait for it to start; raise :class:`ConnectError` if not.
+
+    A player registered already (a terminal started again) is not registered twice: the
+    command waits for the start, or goes back to the table of a tournament running.  Ctrl+C
+    while waiting unregisters (the buy-in and the fee come back) and says so.
+    """
+    room, socket, account = _log_in(url, rules, name, password, sessions)
+    if tournament is not None:
+        event = _tournament_by_id(room, tournament)
     else:
-        chosen = _free_table(room, rules or "italian-classic", choose)
-    return Joined(room, socket, chosen, _buy_in(chosen, buy_in, account), account)
+        event = _open_tournament(
+            room, rules or "italian-classic", str(account.get("name") or ""), choose
+        )
+    path = f"/api/tournaments/{event.id}"
+    data = room.expect("GET", path, what=f"cannot read tournament {event.id}")
+    if not data.get("you_are_registered"):
+        if event.state != "registering":
+            raise ConnectError(f"{event.name} is {event.state}: registration is closed")
+        status, answer = room.call("POST", f"{path}/registration")
+        if status != 201:
+            raise ConnectError(f"cannot register for {event.name}: {_reason(status, answer)}")
+        cost = event.buy_in + event.fee
+        say(f"Registered for {event.name}: {event.buy_in} + {event.fee} ({cost}) paid.")
+        data = room.expect("GET", path, what=f"cannot read tournament {event.id}")
+    deadline = time.monotonic() + wait_seconds
+    told = -1
+    try:
+        while data.get("state") == "registering":
+            count = int(data.get("registered") or 0)
+            if count != told:
+                say(
+                    f"Waiting for {event.name} to start: {count} of {event.max_players} "
+                    "players (Ctrl+C to unregister)…"
+                )
+                told = count
+            if time.monotonic() > deadline:
+                room.call("DELETE", f"{path}/registration")
+                raise ConnectError(f"{event.name} did not start in time: unregistered")
+            time.sleep(poll_seconds)
+            data = room.expect("GET", path, what=f"cannot read tournament {event.id}")
+    except KeyboardInterrupt:
+        status, answer = room.call("DELETE", f"{path}/registration")
+        if status == 200:
+            raise ConnectError(
+                f"stopped waiting: unregistered from {event.name}, buy-in and fee refunded"
+            ) from None
+        raise ConnectError(f"stopped waiting for {event.name}: {_reason(status, answer)}") from None
+    if data.get("state") != "running":
+        raise ConnectError(f"{event.name} is {data.get('state')}")
+    me = str(account.get("name") or "")
+    standing = next((s for s in data.get("standings") or () if s.get("player") == me), None)
+    if standing is not None and standing.get("place") is not None:
+        raise ConnectError(
+            f"you are out of {event.name}: place {standing['place']}, prize {standing['prize']}"
+        )
+    tables = [str(t) for t in data.get("tables") or ()]
+    if not tables:
+        raise ConnectError(f"{event.name} has no table to play at")
+    levels = data.get("levels") or [{}]
+    table = RoomTable(
+        id=tables[0],
+        name=event.name,
+        rules=event.rules,
+        seats=int(data.get("seats") or 0),
+        min_buy_in=0,
+        max_buy_in=0,
+        stakes=Stakes(
+            small_blind=int(levels[0].get("small_blind") or 0),
+            big_blind=int(levels[0].get("big_blind") or 0),
+            ante=int(levels[0].get("ante") or 0),
+        ),
+    )
+    return Registered(room, socket, _tournament_of(data), table, account)
+
+
+def _tournament_by_id(room: RoomHttp, tournament: str) -> RoomTournament:
+    if not tournament.isdigit() or not 1 <= int(tournament) < 2**31:
+        raise ConnectError(f"--tournament-id needs a tournament's number, not {tournament!r}")
+    status, data = room.call("GET", f"/api/tournaments/{int(tournament)}")
+    if status == 404:
+        raise ConnectError(f"the room has no tournament {tournament}")
+    if status != 200 or not isinstance(data, dict):
+        raise ConnectError(f"cannot open tournament {tournament}: {_reason(status, data)}")
+    return _tournament_of(data)
+
+
+def _open_tournament(
+    room: RoomHttp, rules: str, me: str, choose: TournamentChooser | None
+) -> RoomTournament:
+    """The sit & go of ``rules`` the player is in already (registered, or still playing it),
+    else one open for registration."""
+    data = room.expect("GET", f"/api/tournaments?rules={rules}", what="cannot read the lobby")
+    for row in data.get("tournaments") or ():
+        if not row.get("you_are_registered") or row.get("state") not in ("registering", "running"):
+            continue
+        if row.get("state") == "running":
+            details = room.expect("GET", f"/api/tournaments/{int(row['id'])}", what="lobby")
+            standing = [s for s in details.get("standings") or () if s.get("player") == me]
+            if standing and standing[0].get("place") is not None:
+                continue  # out of it already
+        return _tournament_of(row)
+    data = room.expect(
+        "GET", f"/api/tournaments?rules={rules}&state=registering", what="cannot read the lobby"
+    )
+    events = [
+        _tournament_of(row)
+        for row in data.get("tournaments") or ()
+        if int(row.get("registered") or 0) < int(row.get("max_players") or 0)
+    ]
+    if not events:
+        raise ConnectError(f"no sit & go of {rules} is open for registration in the room now")
+    picked = choose(events) if choose is not None else None
+    return picked if picked is not None else events[0]
 
 
 def download_hand(

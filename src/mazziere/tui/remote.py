@@ -49,7 +49,8 @@ from mazziere.room.clock import Clock
 from mazziere.room.table import OfferKind, SeatStatus
 from mazziere.rules import Game, find_rules
 from mazziere.server import protocol as p
-from mazziere.tui.connect import RoomTable
+from mazziere.tui.connect import RoomTable, RoomTournament
+from mazziere.tui.render import chips
 from mazziere.tui.seen import SeenHand
 from mazziere.tui.session import (
     HandsFolder,
@@ -129,7 +130,8 @@ class RemoteSession:
 
     ``buy_in``: the chips brought when sitting down (and when buying in again
     after losing them all).  ``hints``: the player asked for the room's hints
-    (shown where the room offers them).
+    (shown where the room offers them).  ``tournament``: the sit & go whose
+    table this is (the player was seated by the room when it started).
     """
 
     def __init__(
@@ -141,9 +143,17 @@ class RemoteSession:
         lang: str = "it",
         four_colour: bool = False,
         hints: bool = False,
+        tournament: RoomTournament | None = None,
         clock: Clock | None = None,
     ) -> None:
         self.room_table = table
+        self.tournament = tournament
+        """The sit & go this table plays (``None``: a cash table)."""
+        self.finish: tuple[int, int] | None = None
+        """In a tournament, once the player's place is known: the place and the prize."""
+        self.standing_due = False
+        """A tournament's hand ended (or the player's seat went): the standings are to be read
+        (``GET /api/tournaments/<id>``) to know whether the player's tournament is over."""
         self.table_id = table.id
         self.buy_in = buy_in
         self.send = send
@@ -235,6 +245,8 @@ class RemoteSession:
             self.carried_pot = message.carried_pot
             if not self.seated and any(s.get("name") == self.me for s in self.seats):
                 self.seated = True
+            if self.tournament is not None and self.my_seat() is None:
+                self.standing_due = True  # out, or the table closed at the end
         elif isinstance(message, p.HandStarted):
             self._hand_started(message)
         elif isinstance(message, p.HandRecord):
@@ -292,11 +304,17 @@ class RemoteSession:
             self.words,
             number=hand.number,
             dealer=hand.names[-1],
-            stakes=self.words.stakes(self.room_table.stakes, self.rules),
+            stakes=self._stakes(),
             carried=hand.carried,
             parol_pot=hand.parol_pot,
             opening=hand.opening,
         )
+
+    def _stakes(self) -> str:
+        """The table's stakes; a sit & go's rise by level (its forced bets say them)."""
+        if self.tournament is not None:
+            return self.words.pick("torneo sit & go", "sit & go")
+        return self.words.stakes(self.room_table.stakes, self.rules)
 
     def _hand_ended(self, message: p.HandEnded) -> None:
         hand, narrator = self.hand, self._narrator
@@ -339,6 +357,8 @@ class RemoteSession:
         if hand.me is not None:
             self.dealt_in.append(hand.number)
             self.to_download.append(hand.number)
+        if self.tournament is not None:
+            self.standing_due = True
 
     def _snapshot(self, message: p.Snapshot) -> None:
         """The table now, after a resume (or a first look): seats, the hand, the turn."""
@@ -394,8 +414,10 @@ class RemoteSession:
         """What to send on a (new) connection after the room's welcome: sit down the first
         time, otherwise resume after the last event seen and repeat an unanswered action."""
         table = self.table_id
-        if self.left or self.sit_refused is not None:
+        if self.left or self.sit_refused is not None or self.finish is not None:
             return []
+        if self.tournament is not None and not self.seq:
+            return [p.Watch(table=table)]  # the room seated the player when it started
         if not self.seated:
             return [p.Watch(table=table), p.Sit(table=table, buy_in=self.buy_in)]
         # Back at a seat kept from an earlier sitting: the table as it is now, not its past.
@@ -426,13 +448,30 @@ class RemoteSession:
 
     @property
     def over(self) -> bool:
-        """A cash table always deals on."""
-        return False
+        """A cash table always deals on; a tournament is over for the player once their place
+        is known."""
+        return self.finish is not None
 
     @property
     def is_tournament(self) -> bool:
-        """This client sits at cash tables."""
-        return False
+        """Whether this is a sit & go's table."""
+        return self.tournament is not None
+
+    def finished(self, place: int, prize: int) -> None:
+        """The room's standings gave the player's place (and prize): say it, once."""
+        if self.finish is not None:
+            return
+        self.finish = (place, prize)
+        assert self.tournament is not None
+        entrants = self.tournament.max_players
+        won = chips(prize)
+        line = self.words.pick(
+            f"Torneo finito per te: {place}° posto su {entrants}"
+            + (f", premio {won}" if prize else ", nessun premio"),
+            f"Your tournament is over: place {place} of {entrants}"
+            + (f", prize {won}" if prize else ", no prize"),
+        )
+        self.note(Text(line, style="bold green" if prize else "bold"))
 
     def _my_turn(self) -> p.Turn | None:
         turn = self.turn
@@ -488,6 +527,8 @@ class RemoteSession:
 
     def rebuy(self) -> None:
         """Out of chips: buy in again for the sitting's buy-in (the room's top-up)."""
+        if self.tournament is not None:
+            raise PlayError(self.words.pick("nei tornei non si ricompra", "no rebuys here"))
         if self.my_status() is not SeatStatus.BUSTED:
             raise PlayError(self.words.pick("hai ancora fiches", "you still have chips"))
         self.send(p.TopUp(table=self.table_id, amount=self.buy_in))
@@ -564,8 +605,7 @@ class RemoteSession:
     def snapshot(self) -> Snapshot:
         """What the screen shows now: the seats, the hand as the seat saw it, the turn."""
         words = self.words
-        stakes = words.stakes(self.room_table.stakes, self.rules)
-        title = f"Mazziere · {self.rules.name} · {self.room_table.name} · {stakes}"
+        title = f"Mazziere · {self.rules.name} · {self.room_table.name} · {self._stakes()}"
         if self.me:
             title += f" · {self.me}"
         if not self.connected:

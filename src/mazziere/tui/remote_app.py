@@ -247,6 +247,7 @@ class RemotePlayApp(PlayApp):
         """The room's hint of the player's current turn (its action id, the line)."""
         self._hints_refusal = ""
         """Why the room last said hints are not offered here (told once in the log)."""
+        self._asking_standings = False
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -266,6 +267,40 @@ class RemotePlayApp(PlayApp):
             self.exit(None)
             return
         self._fetch_histories()
+        self._read_standings()
+        self._after_change()
+
+    # ---------------------------------------------------------- tournaments
+
+    def _read_standings(self) -> None:
+        """A sit & go: after each hand, whether the player's tournament is over (the room's
+        standings give the place and the prize)."""
+        session = self.remote
+        if session.tournament is None or not session.standing_due or self.http is None:
+            return
+        if session.finish is not None or self._asking_standings:
+            return
+        session.standing_due = False
+        self._asking_standings = True
+        self.run_worker(self._standings(), group="standings", exit_on_error=False)
+
+    async def _standings(self) -> None:
+        assert self.http is not None and self.remote.tournament is not None
+        path = f"/api/tournaments/{self.remote.tournament.id}"
+        try:
+            status, data = await asyncio.to_thread(self.http.call, "GET", path)
+        except ConnectError:
+            status, data = 0, None
+        finally:
+            self._asking_standings = False
+        if status == 200 and isinstance(data, dict):
+            mine = next(
+                (s for s in data.get("standings") or () if s.get("player") == self.remote.me),
+                None,
+            )
+            if mine is not None and mine.get("place") is not None:
+                self.remote.finished(int(mine["place"]), int(mine.get("prize") or 0))
+        self._read_standings()  # a hand that ended meanwhile
         self._after_change()
 
     # ------------------------------------------------------- hand histories
@@ -390,7 +425,23 @@ class RemotePlayApp(PlayApp):
         """The room deals by itself."""
 
     def action_quit_game(self) -> None:
-        """Leave the table and quit (asked again during a hand)."""
+        """Leave the table and quit (asked again during a hand).  A sit & go's table is not
+        left: quitting (asked again) lets the room's clock play the player's turns."""
+        if self.remote.is_tournament:
+            if self.remote.over or self._quit_asked:
+                self.run_worker(self.action_quit(), exit_on_error=False)
+                return
+            self._quit_asked = True
+            self.message = Text(
+                self.words.pick(
+                    "Premi q di nuovo per uscire: il torneo va avanti, il tempo gioca per te "
+                    "(lo stesso comando ti riporta al tavolo)",
+                    "Press q again to quit: the tournament goes on, the clock plays for you "
+                    "(the same command brings you back)",
+                ),
+                style="bold yellow",
+            )
+            return
         if self.remote.in_hand and not self._quit_asked:
             self._quit_asked = True
             self.message = Text(
@@ -424,6 +475,26 @@ class RemotePlayApp(PlayApp):
         status = session.my_status()
         if not session.connected:
             text.append(words.pick("Connessione al tavolo…", "Connecting to the table…"))
+            return text
+        if session.finish is not None:
+            place, prize = session.finish
+            text.append(
+                words.pick(
+                    f"Torneo finito: {place}° posto, premio {prize} · [h] mani · [q] esci",
+                    f"Tournament over: place {place}, prize {prize} · [h] hands · [q] quit",
+                )
+            )
+            return text
+        if session.is_tournament:
+            if status is None and session.seated:
+                text.append(words.pick("Sei fuori dal torneo…", "You are out…"))
+                return text
+            text.append(
+                words.pick(
+                    "[o] salta le prossime mani · [h] mani · [q] esci (il posto resta)",
+                    "[o] sit out · [h] hands · [q] quit (the seat stays)",
+                )
+            )
             return text
         if status is SeatStatus.BUSTED:
             text.append(words.pick("Senza fiches · [r] ricompra · ", "No chips · [r] buy in · "))
