@@ -6,6 +6,7 @@ Every command reports bad input as one line on stderr and exits with code 2.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sys
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
@@ -1315,6 +1316,14 @@ def serve(
     port: Annotated[int | None, typer.Option(help="Port to listen on (default 8000).")] = None,
     database_url: DatabaseUrlOption = None,
     config: ConfigOption = None,
+    access_log: Annotated[
+        bool,
+        typer.Option(
+            "--access-log",
+            help="Log every request and WebSocket opened (off: thousands of players "
+            "reconnecting make it the server's busiest line).",
+        ),
+    ] = False,
 ) -> None:
     """Run the online room: accounts, lobby, tables (migrations are applied at start)."""
     import uvicorn
@@ -1329,15 +1338,30 @@ def serve(
     from mazziere.server.play import table_service
 
     raise_open_files_limit()  # one socket per player: thousands of them
+    if not access_log:
+        # uvicorn says each WebSocket opened on its error log, not the access log.
+        logging.getLogger("uvicorn.error").addFilter(_not_a_websocket_opened)
     app = create_app(settings, services=[table_service])
     uvicorn.run(
         app,
         host=settings.host,
         port=settings.port,
         log_level="info",
+        access_log=access_log,
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,  # doubles the memory of a socket for small messages
     )
+
+
+def _not_a_websocket_opened(record: logging.LogRecord) -> bool:
+    """Whether a log line of uvicorn's is kept: not a WebSocket's opening (``--access-log``).
+
+    >>> line = logging.LogRecord("uvicorn.error", logging.INFO, "", 0,
+    ...                          '%s - "WebSocket %s" [accepted]', ("127.0.0.1:5", "/ws"), None)
+    >>> _not_a_websocket_opened(line)
+    False
+    """
+    return not (record.levelno == logging.INFO and str(record.msg).startswith('%s - "WebSocket'))
 
 
 def _shown_url(url: str) -> str:

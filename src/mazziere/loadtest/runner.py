@@ -82,6 +82,9 @@ class Report:
     chats: int
     lost: int
     server_cpu_percent: float | None
+    server_cpu_ms_per_action: float | None
+    """The server's CPU time (ms of one core) over the actions played: the figure that
+    decides how many players a core holds, and the one the machine's load moves least."""
     server_peak_mb: float | None
     server_rss_warm_mb: float | None
     server_rss_end_mb: float | None
@@ -108,7 +111,8 @@ class Report:
             f"hands/s {self.hands_per_s:.2f}, actions/s {self.actions_per_s:.1f}, "
             f"chats {self.chats}, reconnects {self.reconnects}",
             f"errors {self.errors}" + (f" ({codes})" if codes else ""),
-            f"server: CPU {maybe(self.server_cpu_percent, '%')} of one core, peak memory "
+            f"server: CPU {maybe(self.server_cpu_percent, '%')} of one core "
+            f"({maybe(self.server_cpu_ms_per_action, ' ms')} per action), peak memory "
             f"{maybe(self.server_peak_mb, ' MB')}, RSS {maybe(self.server_rss_warm_mb, ' MB')} "
             f"after warm-up -> {maybe(self.server_rss_end_mb, ' MB')} at the end "
             f"(growth {maybe(self.memory_growth_percent, '%')})",
@@ -359,6 +363,11 @@ def _measure(
         if cpu_before is None or cpu_after is None
         else 100.0 * (cpu_after - cpu_before) / elapsed
     )
+    per_action = (
+        None
+        if cpu_before is None or cpu_after is None or not totals["actions"]
+        else 1000.0 * (cpu_after - cpu_before) / totals["actions"]
+    )
     growth = (
         None
         if rss_warm is None or rss_end is None or rss_warm == 0
@@ -383,6 +392,7 @@ def _measure(
         chats=totals["chats"],
         lost=totals["lost"],
         server_cpu_percent=None if cpu is None else round(cpu, 1),
+        server_cpu_ms_per_action=None if per_action is None else round(per_action, 3),
         server_peak_mb=server.peak_mb(),
         server_rss_warm_mb=rss_warm,
         server_rss_end_mb=rss_end,

@@ -96,8 +96,17 @@ async def ledger_account(
     if found is not None:
         return found
     account = LedgerAccount(key=key, owner_id=owner_id, balance=0, may_go_negative=key == GRANTS)
-    session.add(account)
-    await session.flush()
+    try:
+        async with session.begin_nested():
+            session.add(account)
+    except IntegrityError:
+        # Another transaction made it meanwhile (the first guests of a fresh room, all at
+        # once, each paid from ``grants``): PostgreSQL let this insert wait for that one's
+        # commit, then refused it on the unique key.  Only the savepoint is undone.
+        found = await session.scalar(select(LedgerAccount).where(LedgerAccount.key == key))
+        if found is None:
+            raise
+        return found
     return account
 
 
