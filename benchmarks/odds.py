@@ -15,7 +15,12 @@
    50th and 99th percentiles and the worst, in milliseconds, of the wall
    clock (what a player waits; other jobs on the machine lengthen it) and of
    this process's CPU time (the worst is the first decision of a deck, which
-   builds its tables).
+   builds its tables);
+5. the first decision of a fresh process (each rule set in a new Python),
+   and the slowest of its first two hands: cold, and after
+   :func:`mazziere.bots.strong.warm_up` (what ``mazziere serve``, ``play``,
+   ``duel`` and ``simulate`` do before the first deal), with the warm-up's
+   own time.
 
 Timings alternate between the contenders round after round
 (:func:`benchmarks.timing.alternating_medians`) and the medians are kept;
@@ -212,6 +217,71 @@ def bot_decisions(hands: int) -> None:
             )
 
 
+_FIRST_DECISION = """
+import json, sys, time
+from mazziere.bots.base import BOTS
+from mazziere.bots.strong import StrongBot, warm_up
+from mazziere.duel import duel
+
+rules, warm = sys.argv[1], sys.argv[2] == "warm"
+spent = {}
+if warm:
+    start, start_cpu = time.perf_counter(), time.process_time()
+    warm_up(rules, [2])
+    spent["warm_up"] = (time.perf_counter() - start, time.process_time() - start_cpu)
+
+class FirstTimed(StrongBot):
+    def act(self, situation):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        action = super().act(situation)
+        took = (time.perf_counter() - start, time.process_time() - start_cpu)
+        spent.setdefault("first", took)
+        spent["slowest"] = max(spent.get("slowest", took), took)
+        return action
+
+BOTS["strong"] = FirstTimed
+duel(rules, ("strong", "basic"), hands=2, seed=11)
+print(json.dumps(spent))
+"""
+
+
+def first_decisions(repeats: int) -> None:
+    """The strong bot's first decision in a new process, and the slowest of its first two
+    hands (heads up, the duel's first deal played twice): cold, and after ``warm_up``;
+    medians of ``repeats`` processes each."""
+    import json
+    import subprocess
+    import sys
+
+    print(
+        f"5. the strong bot's first decision in a fresh process and the slowest of its first "
+        f"two hands, cold and after warm_up (heads up; median of {repeats} processes; "
+        f"{load_average()})"
+    )
+    for rules in ("holdem", "italian-classic", "italian-32"):
+        runs: dict[str, list[dict[str, list[float]]]] = {"cold": [], "warm": []}
+        for _ in range(repeats):
+            for kind in ("cold", "warm"):  # alternated: the load falls on both alike
+                done = subprocess.run(
+                    [sys.executable, "-c", _FIRST_DECISION, rules, kind],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                runs[kind].append(json.loads(done.stdout.splitlines()[-1]))
+        for kind in ("cold", "warm"):
+            line = f"   {rules:<16} {kind}"
+            for which in ("first", "slowest"):
+                wall = statistics.median(r[which][0] for r in runs[kind]) * 1000
+                cpu = statistics.median(r[which][1] for r in runs[kind]) * 1000
+                line += f"  {which} wall {wall:6.1f} ms CPU {cpu:5.1f} ms"
+            if kind == "warm":
+                warm_wall = statistics.median(r["warm_up"][0] for r in runs[kind])
+                warm_cpu = statistics.median(r["warm_up"][1] for r in runs[kind])
+                line += f"   (warm_up: wall {warm_wall:.2f} s, CPU {warm_cpu:.2f} s)"
+            print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5, help="rounds per figure (median kept)")
@@ -223,6 +293,7 @@ def main() -> None:
     monte_carlo(args.repeats, 200_000 if args.quick else 1_000_000)
     italian_draws(args.repeats, 20 if args.quick else 100)
     bot_decisions(100 if args.quick else 400)
+    first_decisions(1 if args.quick else args.repeats)
 
 
 if __name__ == "__main__":

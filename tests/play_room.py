@@ -61,6 +61,7 @@ class Room:
             "MAZZIERE_PASSWORD_PROFILE": "CHEAPEST",
             "MAZZIERE_BOT_SECONDS": "0",
             "MAZZIERE_NEXT_HAND_SECONDS": "0",
+            "MAZZIERE_WARM_UP_BOTS": "false",  # seconds of CPU for each of the suite's servers
             "XDG_DATA_HOME": str(self.folder / "data"),
             **self.env,
         }

@@ -45,6 +45,7 @@ def serve(settings: Settings, folder: Path, *, timeout: float = 60.0) -> Iterato
     env = {
         **os.environ,
         "MAZZIERE_PASSWORD_PROFILE": settings.password_profile,
+        "MAZZIERE_WARM_UP_BOTS": "false",  # seconds of CPU for each of the suite's servers
         "XDG_DATA_HOME": str(folder / "data"),
     }
     if settings.database_schema is not None:

@@ -117,3 +117,76 @@ def test_a_duel_is_repeatable_zero_sum_and_reports_an_interval() -> None:
     }
     with pytest.raises(ValueError, match="two bots"):
         duel("holdem", ("basic",), hands=10)
+
+
+def _built() -> tuple[int, int, int]:
+    """How many tables the strong bot and the draw odds have built in this process."""
+    from mazziere.bots import strong
+    from mazziere.odds import italian
+
+    return (
+        strong._opponent_finals.cache_info().misses,
+        strong._preflop_order.cache_info().misses,
+        len(italian._CACHE),
+    )
+
+
+@pytest.mark.parametrize("rules", ["holdem", "italian-32"])
+def test_after_the_warm_up_no_decision_builds_a_table(rules: str) -> None:
+    from mazziere.bots.strong import warm_up
+
+    warm_up(rules, [2])
+    before = _built()
+    duel(rules, ("strong", "basic"), hands=6, seed=5)  # heads up: the decks of two players
+    assert _built() == before
+
+
+def test_the_server_builds_the_bots_tables_as_it_starts(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``mazziere serve``'s warm-up service: for the rule sets and sizes of the room's tables,
+    in a thread, before the tables deal (here one italian-32 table of two seats)."""
+    import asyncio
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from mazziere.bots import strong
+    from mazziere.server.app import create_app
+    from mazziere.server.settings import Settings
+    from mazziere.server.storage import Database
+    from mazziere.server.storage.models import RoomTable
+    from mazziere.server.warm import warm_up_bots
+
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}",
+        open_default_lobby=False,
+        password_profile="CHEAPEST",
+    )
+
+    async def one_table() -> None:
+        db = Database(settings.database_url)
+        await db.upgrade()
+        async with db.session() as session:
+            session.add(
+                RoomTable(
+                    name="Due", rules="italian-32", seats=2, small_blind=5, big_blind=10,
+                    min_buy_in=100, max_buy_in=400,
+                )
+            )  # fmt: skip
+            await session.commit()
+        await db.dispose()
+
+    asyncio.run(one_table())
+    strong._PREPARED.discard(("italian-32", 2))  # as in a new process
+    said = ""
+    with TestClient(create_app(settings, services=[warm_up_bots])):
+        for _ in range(600):
+            said += capsys.readouterr().out
+            if "Bots ready" in said:
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("the bots' tables were not built in a minute")
+    assert said.startswith("Bots ready: italian-32 (2-2 players) in "), said
+    assert ("italian-32", 2) in strong._PREPARED

@@ -532,6 +532,10 @@ def duel(
         raise UsageProblem(f"--bots needs two bots, not {len(names)}")
     if not 2 <= hands <= 10_000_000:
         raise UsageProblem(f"--hands must be 2 to 10000000, not {hands}")
+    if "strong" in names:
+        from mazziere.bots.strong import warm_up
+
+        warm_up(rule_set, [2])  # its tables before the first deal (heads up)
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -616,6 +620,11 @@ def simulate(
         rule_set.check_players(players)
         if not 1 <= hands <= 10_000_000:
             raise UsageProblem(f"--hands must be 1 to 10000000, not {hands}")
+    if "strong" in kinds:
+        from mazziere.bots.strong import warm_up
+
+        # Its tables before the first deal (hands/s then counts the hands only).
+        warm_up(rule_set, [] if tournament else range(players, 1, -1))
     console = Console(stderr=True)
     total = tournaments if tournament else hands
     with Progress(
@@ -1098,6 +1107,16 @@ def play(
     else:
         table_rng, bot_rng = random.Random(seed), random.Random(f"{seed} bots")
     session = PlaySession(config, clock=SystemClock(), rng=table_rng, bot_rng=bot_rng)
+    if bots == "strong" or hints:
+        import threading
+
+        from mazziere.bots.strong import warm_up
+
+        # The strong bot's (and the hints') tables, built while the screen opens: the
+        # table's size first, then each smaller one as players go broke.
+        threading.Thread(
+            target=warm_up, args=(rules, range(players, 1, -1)), name="warm-up", daemon=True
+        ).start()
     folder = Path(hands_dir) if hands_dir is not None else None
     session.open_folder(folder)  # a folder that cannot be made stops us here (exit code 2)
     PlayApp(session, hands_dir=folder).run()
@@ -1336,12 +1355,13 @@ def serve(
     )
     from mazziere.server.app import raise_open_files_limit
     from mazziere.server.play import table_service
+    from mazziere.server.warm import warm_up_bots
 
     raise_open_files_limit()  # one socket per player: thousands of them
     if not access_log:
         # uvicorn says each WebSocket opened on its error log, not the access log.
         logging.getLogger("uvicorn.error").addFilter(_not_a_websocket_opened)
-    app = create_app(settings, services=[table_service])
+    app = create_app(settings, services=[warm_up_bots, table_service])
     uvicorn.run(
         app,
         host=settings.host,

@@ -414,4 +414,36 @@ def _prepare_italian(rules: RuleSet, players: int) -> None:
     _PREPARED.add(key)
 
 
+def warm_up(rules: str | RuleSet, players: Sequence[int] = ()) -> None:
+    """Build now what the strong bot's first decision at a table of ``rules`` would build, and
+    the learners' hints with it, for hands of each number of ``players`` in turn (default:
+    every number the rule set deals to).
+
+    Hold'em: the holdings in order of strength, the top ranges and the evaluator's first
+    boards; Poker all'italiana: each deck's tables (:func:`_prepare_italian`, which the draw
+    odds of the hints read too).  Pure computation: a server runs it in a thread at start,
+    ``mazziere play``/``duel``/``simulate`` before the first deal with strong bots.
+
+    >>> warm_up("italian-32", [2])
+    >>> ("italian-32", 2) in _PREPARED
+    True
+    """
+    rule_set = find_rules(rules)
+    counts = list(dict.fromkeys(players)) or sorted(rule_set.deck_lowest_rank, reverse=True)
+    if rule_set.game is Game.HOLDEM:
+        for width in (1.0, 0.6, 0.3, 0.22, 0.07):
+            _top_range(width)
+        for board in ([], [0, 5, 10], [0, 5, 10, 15]):  # a Monte Carlo equity, an exact one
+            holdem_equity(
+                ["AhKh", _top_range(0.22)],
+                board=board,
+                trials=HOLDEM_TRIALS,
+                exact_limit=HOLDEM_EXACT,
+                rng=1,
+            )
+        return
+    for count in counts:
+        _prepare_italian(rule_set, count)
+
+
 BOTS["strong"] = StrongBot

@@ -75,6 +75,9 @@ class Settings(BaseSettings):
     """WebSockets one account may have open at once."""
     bot_seconds: float = Field(default=0.8, ge=0)
     """How long a bot takes to act (0 in tests)."""
+    warm_up_bots: bool = True
+    """Build the strong bot's tables in the background at start (``mazziere serve``), so its
+    first decision at each deck does not hold the tables up (server/warm.py)."""
     next_hand_seconds: float = Field(default=2.0, ge=0)
     """The pause between the end of a hand and the next deal."""
     """Open the default tables and sit & gos when the database has none."""
