@@ -350,8 +350,10 @@ async def run_chain(settings: Settings, folder: Path, chain: tuple[str, ...]) ->
     interrupted: set[tuple[int, int]] = set()
     people: list[Player] = []
     began = time.monotonic()
+    phase = ["preparing"]
 
     def mark(what: str) -> None:  # where the time goes (pytest -s shows it)
+        phase[0] = what
         print(f"{time.monotonic() - began:6.1f} s  {what}", flush=True)
 
     try:
@@ -394,6 +396,8 @@ async def run_chain(settings: Settings, folder: Path, chain: tuple[str, ...]) ->
         assert not differences, differences
         assert interrupted, "no crash caught a hand being played"
         mark("checked")
+    except AssertionError as error:  # say where, with the server's last words
+        raise AssertionError(f"{error}\nwhile: {phase[0]}\n{room.log()[-4000:]}") from error
     finally:
         room.stop()
         for person in people:

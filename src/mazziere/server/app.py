@@ -76,6 +76,8 @@ def create_app(
             schema=settings.database_schema,
             sqlite_synchronous=settings.sqlite_synchronous,
         )
+        if settings.test_refuse_writes_while is not None:  # tests only
+            crash.refuse_writes_while(db.engine, settings.test_refuse_writes_while)
         try:
             await db.upgrade()
             if settings.open_default_lobby:

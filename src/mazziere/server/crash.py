@@ -1,4 +1,5 @@
-"""Crash points: named moments where a test has the server kill itself (SIGKILL).
+"""Crash points: named moments where a test has the server kill itself (SIGKILL); and a
+database that refuses writes (:func:`refuse_writes_while`).
 
 A room must survive being killed at any moment without losing or making a chip.  To
 check it at the moments that matter most, the server knows a few named points (below);
@@ -28,8 +29,13 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from pathlib import Path
+from typing import Any
 
-__all__ = ["ARMED", "POINTS", "arm", "parse", "reached"]
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+__all__ = ["ARMED", "POINTS", "arm", "parse", "reached", "refuse_writes_while"]
 
 POINTS: dict[str, str] = {
     "seed-stored": "a hand was dealt and its seed, set-up and seats committed; nobody has "
@@ -102,3 +108,30 @@ def reached(point: str) -> None:
     print(f"crash point {point} reached (time {ARMED.count}): killing the server", flush=True)
     sys.stderr.flush()
     os.kill(os.getpid(), signal.SIGKILL)
+
+
+def refuse_writes_while(engine: AsyncEngine, flag: Path) -> None:
+    """Tests only: while the file ``flag`` exists, every connection ``engine`` hands out is
+    read-only, so the database refuses writes as a full disk or a read-only file would.
+
+    SQLite: ``PRAGMA query_only`` (its ``BEGIN IMMEDIATE`` then fails: "attempt to write a
+    readonly database"); PostgreSQL: ``SET TRANSACTION READ ONLY`` (each write fails:
+    "cannot execute INSERT in a read-only transaction").  The errors are the databases'
+    own; only the switch, set each time a connection leaves the pool, is the test's.
+    """
+    sqlite = engine.dialect.name == "sqlite"
+
+    def checkout(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+        refusing = flag.exists()
+        if not sqlite and not refusing:
+            return
+        cursor = dbapi_connection.cursor()
+        if sqlite:
+            cursor.execute(f"PRAGMA query_only={int(refusing)}")
+        else:
+            # The driver begins the connection's next transaction with this statement, and
+            # the one who took the connection goes on in that transaction.
+            cursor.execute("SET TRANSACTION READ ONLY")
+        cursor.close()
+
+    event.listen(engine.sync_engine, "checkout", checkout)

@@ -45,6 +45,7 @@ __all__ = [
     "HandEnded",
     "HandRecord",
     "HandStarted",
+    "Held",
     "Leave",
     "OfferMade",
     "Ping",
@@ -106,6 +107,8 @@ class ErrorCode(StrEnum):
     UNAUTHENTICATED = "unauthenticated"
     INTERNAL = "internal"
     """The room failed; the message changed nothing."""
+    STORAGE_UNAVAILABLE = "storage_unavailable"
+    """The table is held: the database refuses writes for now (see :class:`Held`)."""
 
 
 class ProtocolError(Exception):
@@ -407,6 +410,23 @@ class ChatSaid(_Event):
     text: str
 
 
+class Held(_Message):
+    """The table is held, or goes on again.  ``held``: the database refuses writes (a full
+    disk, a read-only file, a lost connection), so the table's last change was not stored:
+    nothing of it is announced, the turn waits and the table's clock stands still; the room
+    retries every ``retry_seconds`` (doubling up to half a minute) and meanwhile refuses
+    what is sent to the table with ``storage_unavailable``.  Not held: the change was stored
+    and its events follow.  Not a table event (no ``seq``): it changes nothing at the table."""
+
+    type: Literal["held"] = "held"
+    table: str
+    held: bool
+    message: str
+    retry_seconds: float | None = Field(
+        default=None, description="When the room tries to store again (held only)."
+    )
+
+
 ServerMessage = Annotated[
     Welcome
     | Ack
@@ -420,7 +440,8 @@ ServerMessage = Annotated[
     | HandEnded
     | OfferMade
     | TableState
-    | ChatSaid,
+    | ChatSaid
+    | Held,
     Field(discriminator="type"),
 ]
 """Any message the room sends."""
@@ -522,6 +543,8 @@ def _code_doc(code: ErrorCode) -> str:
         ErrorCode.RATE_LIMITED: "too many messages",
         ErrorCode.UNAUTHENTICATED: "no valid session",
         ErrorCode.INTERNAL: "the room failed; nothing changed",
+        ErrorCode.STORAGE_UNAVAILABLE: "the table is held: the database refuses writes for "
+        "now (message `held`); nothing changed, send it again when it goes on",
     }
     return docs[code]
 

@@ -85,6 +85,10 @@ class Settings(BaseSettings):
     """Tests only: the crash point armed at start, ``point`` or ``point@n`` (the server
     kills itself there: :mod:`mazziere.server.crash`); never set in production."""
 
+    test_refuse_writes_while: Path | None = None
+    """Tests only: while this file exists the room's database transactions are read-only
+    (the database refuses writes: :func:`mazziere.server.crash.refuse_writes_while`)."""
+
     @field_validator("test_crash_at")
     @classmethod
     def _known_crash_point(cls, spec: str | None) -> str | None:

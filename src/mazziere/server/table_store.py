@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from mazziere.room.structure import Stakes
@@ -47,9 +49,15 @@ from mazziere.server.storage.models import (
     TournamentStanding,
     utc_now,
 )
-from mazziere.server.tables import Batch, HostControls, StoredCommand, TableStore
+from mazziere.server.tables import (
+    Batch,
+    HostControls,
+    StoredCommand,
+    StoreUnavailableError,
+    TableStore,
+)
 
-__all__ = ["DatabaseTableStore"]
+__all__ = ["DatabaseTableStore", "refusing_writes"]
 
 log = logging.getLogger(__name__)
 
@@ -379,8 +387,30 @@ class DatabaseTableStore(TableStore):
         )
 
 
+def refusing_writes(error: BaseException) -> bool:
+    """Whether the database refused for a reason of its own, which passes (a full disk, a
+    read-only file or transaction, a lost connection, no connection free in time), rather
+    than because of the batch (a constraint: a wallet that cannot pay; a bug).
+
+    >>> from sqlalchemy.exc import IntegrityError, OperationalError
+    >>> refusing_writes(OperationalError("INSERT", {}, Exception("database or disk is full")))
+    True
+    >>> refusing_writes(IntegrityError("UPDATE", {}, Exception("CHECK constraint failed")))
+    False
+    """
+    if isinstance(error, IntegrityError | db_ledger.InsufficientFundsError):
+        return False
+    return isinstance(error, DBAPIError | PoolTimeoutError | OSError | TimeoutError)
+
+
 def _fail(queued: _Queued, error: Exception) -> None:
-    """Wake the table whose batch was not stored, with the reason (its task rebuilds)."""
+    """Wake the table whose batch was not stored, with the reason: the database refusing
+    writes for now (the table holds and tries again), or the batch itself (it rebuilds)."""
     if not queued.done.done():
         log.warning("table %s: a batch was not stored: %r", queued.table_id, error)
-        queued.done.set_exception(error)
+        if refusing_writes(error):
+            unavailable = StoreUnavailableError(str(error).splitlines()[0])
+            unavailable.__cause__ = error
+            queued.done.set_exception(unavailable)
+        else:
+            queued.done.set_exception(error)

@@ -64,6 +64,7 @@ __all__ = [
     "MemoryStore",
     "Move",
     "Player",
+    "StoreUnavailableError",
     "StoredCommand",
     "TableClock",
     "TableConfig",
@@ -80,6 +81,11 @@ SEATING_LABEL = b"mazziere/seating/v1"
 
 RECENT_EVENTS = 2_000
 """Events a table keeps for clients that come back (older gaps get a snapshot)."""
+
+HOLD_RETRY_SECONDS = (0.5, 30.0)
+"""A held table tries to store again after the first wait, then after twice as long each
+time, up to the second (a database back after a blip is used at once, one down for long is
+not hammered)."""
 
 
 # ------------------------------------------------------------------ the clock
@@ -193,6 +199,13 @@ class HostControls:
     stakes: Stakes
 
 
+class StoreUnavailableError(Exception):
+    """The database refuses writes for now (a full disk, a read-only file, a lost
+    connection): nothing of the batch was stored, and the same batch may be tried again.
+
+    A batch that can never be stored (a wallet that cannot pay) raises anything else."""
+
+
 class TableStore(abc.ABC):
     """Where a table's commands live; :class:`MemoryStore` for tests, the database for the
     server (:mod:`mazziere.server.storage.tables`)."""
@@ -203,7 +216,8 @@ class TableStore(abc.ABC):
 
     @abc.abstractmethod
     async def commit(self, table_id: int, batch: Batch) -> None:
-        """Store ``batch`` all at once, or raise and store nothing."""
+        """Store ``batch`` all at once, or raise and store nothing
+        (:class:`StoreUnavailableError` when trying again later may succeed)."""
 
     @abc.abstractmethod
     async def wallet(self, account_id: int) -> int:
@@ -450,6 +464,8 @@ class TableTask:
         self._stakes_taken: Stakes | None = None
         self._controls_shown = self._controls()
         self._replaying = False
+        self.held = False
+        """The database refuses writes: the table waits for its last change to be stored."""
         self._idle = False
         """A tick found nothing to deal: wait for a command (or an offer's deadline)."""
 
@@ -513,6 +529,16 @@ class TableTask:
         running = self._task
         if running is None or running.done():
             raise RuntimeError(f"table {self.id} is not running")
+        if self.held and outbox is not None:
+            # Not queued behind the change that waits for the database: refused at once.
+            kind = getattr(message, "type", None)
+            refusal = self._error(
+                p.ErrorCode.STORAGE_UNAVAILABLE,
+                "the table is held: the database refuses writes for now",
+                of=kind,
+            )
+            outbox.offer(p.dump(refusal))
+            return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         await self.queue.put(_Request(player, message, outbox, done))
         await asyncio.wait({done, running}, return_when=asyncio.FIRST_COMPLETED)
@@ -820,7 +846,7 @@ class TableTask:
         events, batch = self._execute(command)
         if crash.ARMED.point:
             self._crash_points(command, batch, stored=False, level=level)
-        await self.store.commit(self.table_id, batch)
+        await self._store(batch)
         if crash.ARMED.point:
             self._crash_points(command, batch, stored=True, level=level)
         for event in events:
@@ -829,6 +855,48 @@ class TableTask:
             # The pause that shows the showdown counts from when the players hear of the end:
             # a slow commit (the hand's history) must not use it up and deal at once.
             self._ended_at = self.clock.now()
+
+    async def _store(self, batch: Batch) -> None:
+        """Store the batch; while the database refuses writes, hold the table and retry.
+
+        Held, the table announces nothing of the change (it is not stored), takes no other
+        command (the turn waits: this task is busy here) and its clock stands still, so the
+        player to act finds their time as they left it; the players are told (``held``),
+        and told again when it goes on.  Killed meanwhile, the server resumes the table
+        from what was stored, without the change."""
+        try:
+            await self.store.commit(self.table_id, batch)
+            return
+        except StoreUnavailableError as error:
+            reason = error
+        held_at = self.clock.now()
+        wait, longest = HOLD_RETRY_SECONDS
+        self.held = True
+        log.error("table %s held: the database refuses writes (%s)", self.id, reason)
+        await self._tell_held(f"the database refuses writes: {reason}", wait)
+        while True:
+            await asyncio.sleep(wait)
+            try:
+                await self.store.commit(self.table_id, batch)
+                break
+            except StoreUnavailableError as error:
+                wait = min(2 * wait, longest)
+                log.warning("table %s still held (%s); next try in %.1f s", self.id, error, wait)
+        self.held = False
+        self.clock.run(held_at)  # the table's time stood still while it was held
+        log.warning("table %s goes on: the database stores again", self.id)
+        await self._tell_held(None, None)
+
+    async def _tell_held(self, reason: str | None, retry: float | None) -> None:
+        """Every follower hears that the table is held (``reason``) or goes on (``None``);
+        not an event of the table (no sequence number: a replay never makes it)."""
+        message = p.Held(
+            table=self.id,
+            held=reason is not None,
+            message=reason or "the database stores again: the table goes on",
+            retry_seconds=retry,
+        )
+        await self.bus.publish(TableEvent(self.id, self.seq, p.dump(message)))
 
     def _crash_points(
         self, command: StoredCommand, batch: Batch, *, stored: bool, level: int

@@ -1,0 +1,150 @@
+"""A database that refuses writes holds the table, on SQLite and on PostgreSQL.
+
+The real server runs with ``MAZZIERE_TEST_REFUSE_WRITES_WHILE`` naming a file: while the
+file exists, its database transactions are read-only (SQLite ``PRAGMA query_only``,
+PostgreSQL ``SET TRANSACTION READ ONLY``), and the database refuses every write with its
+own error, as a full disk or a read-only file would.  Two people play heads-up Hold'em
+over real WebSockets.  At a turn the file appears and the player acts: the table must not
+go on with an action it could not store.  Each person hears ``held`` and nothing of the
+action (no record, no next turn, no ack), and a message sent to the held table is refused
+with ``storage_unavailable``.  The file goes: the table stores the action, says it goes
+on, and only then announces it.  Held a second time, the server is killed (SIGKILL) and
+started again with writes allowed: the table resumes from what was stored, waiting for
+the same turn, as if the unstored action had never been sent.  The ledger sums to zero.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+from typing import Any
+
+from mazziere.server.settings import Settings
+from tests.play_room import Person, Room, until
+
+
+def passive(turn: dict[str, Any]) -> dict[str, Any]:
+    kinds = turn["legal"]["kinds"]
+    return {"kind": "check" if "check" in kinds else "call" if "call" in kinds else "show"}
+
+
+def my_turn(person: Person, table: str) -> dict[str, Any] | None:
+    """The turn this person is to play now (from a turn or a snapshot), if any."""
+    for message in reversed(person.messages):
+        if message.get("table") != table:
+            continue
+        if message["type"] == "turn":
+            return message if message["name"] == person.name else None
+        if message["type"] == "snapshot":
+            turn = message.get("turn")
+            return turn if turn is not None and turn["name"] == person.name else None
+    return None
+
+
+def actor(people: list[Person], table: str) -> tuple[Person, dict[str, Any]]:
+    for person in people:
+        turn = my_turn(person, table)
+        if turn is not None:
+            return person, turn
+    raise AssertionError("nobody is to act")
+
+
+def since(person: Person, mark: int, kind: str) -> list[dict[str, Any]]:
+    return [m for m in person.messages[mark:] if m["type"] == kind]
+
+
+async def hold(
+    people: list[Person], table: str, flag: Path
+) -> tuple[Person, dict[str, Any], list[int]]:
+    """The file appears and the player to act acts: every person hears ``held`` and nothing
+    else of the table; a chat at the held table is refused."""
+    await until(lambda: any(my_turn(p, table) for p in people))
+    person, turn = actor(people, table)
+    flag.touch()
+    marks = [len(p.messages) for p in people]
+    await person.send(type="act", table=table, action_id=turn["action_id"], **passive(turn))
+    await until(lambda: all(since(p, m, "held") for p, m in zip(people, marks, strict=True)))
+    other = next(p for p in people if p is not person)
+    await other.send(type="chat", table=table, text="anyone there?")
+    await until(lambda: any(e["code"] == "storage_unavailable" for e in other.errors))
+    await asyncio.sleep(1.5)  # the room retries meanwhile (0.5 s, then 1 s, ...)
+    for who, mark in zip(people, marks, strict=True):
+        heard = who.messages[mark:]
+        assert [m["type"] for m in heard if m.get("table") == table and "seq" in m] == []
+        assert not since(who, mark, "ack")
+        held = since(who, mark, "held")[0]
+        assert held["held"] and held["table"] == table and held["retry_seconds"] > 0
+    return person, turn, marks
+
+
+async def play_on(people: list[Person], table: str, actions: int) -> None:
+    """Both check or call for ``actions`` more actions (or to the end of the hand)."""
+    for _ in range(actions):
+        await until(lambda: any(my_turn(p, table) for p in people))
+        person, turn = actor(people, table)
+        mark = len(person.messages)
+        await person.send(type="act", table=table, action_id=turn["action_id"], **passive(turn))
+        await until(lambda p=person, m=mark: bool(since(p, m, "ack")))
+
+
+def test_a_table_holds_while_the_database_refuses_writes(
+    room_settings: Settings, tmp_path: Path
+) -> None:
+    flag = tmp_path / "read-only"
+    room = Room(room_settings.database_url, tmp_path, room_settings.database_schema)
+    room.env = {"MAZZIERE_TEST_REFUSE_WRITES_WHILE": str(flag)}
+    room.start()
+    people: list[Person] = []
+
+    async def scenario() -> None:
+        table = next(t for t in room.tables() if t["rules"] == "holdem")
+        tid = str(table["id"])
+        people.extend(Person(room, seed) for seed in (71, 72))
+        for seat, person in enumerate(people, start=1):
+            await person.connect()
+            person.scripted[tid] = lambda person, turn: False  # the test plays every turn
+            person.plays.add(tid)
+            await person.send(type="sit", table=tid, buy_in=table["max_buy_in"], seat=seat)
+        await play_on(people, tid, 2)
+
+        # Held, then the database takes writes again: stored, "goes on", then announced.
+        person, turn, marks = await hold(people, tid, flag)
+        flag.unlink()
+        await until(lambda: all(
+            any(not h["held"] for h in since(p, m, "held"))
+            for p, m in zip(people, marks, strict=True)
+        ))  # fmt: skip
+        await until(lambda: bool(since(person, marks[people.index(person)], "ack")))
+        for who, mark in zip(people, marks, strict=True):
+            heard = [m for m in who.messages[mark:] if m["type"] in ("held", "record")]
+            assert [m["type"] for m in heard][:3] == ["held", "held", "record"], heard
+            assert heard[2]["record"]["type"] == "action"  # the action stored, announced
+        acked = since(person, marks[people.index(person)], "ack")[0]
+        assert acked["action_id"] == turn["action_id"] and not acked["repeated"]
+        await play_on(people, tid, 1)
+
+        # Held again, and the server is killed: the unstored action never happened.
+        person, turn, marks = await hold(people, tid, flag)
+        room.stop(signal.SIGKILL)
+        flag.unlink()
+        room.start()
+        for who in people:
+            await who.disconnect()
+            await who.connect()
+            await who.send(type="resume", table=tid, last_seq=who.last_seq(tid))
+        await until(lambda: all(p.seen("snapshot", tid) for p in people))
+        waiting = people[0].seen("snapshot", tid)[-1]["turn"]
+        assert waiting["action_id"] == turn["action_id"] and waiting["name"] == turn["name"]
+        await play_on(people, tid, 1)
+        for who in people:
+            await who.disconnect()
+
+    try:
+        asyncio.run(scenario())
+        audit = room.audit()
+        assert audit["total"] == 0 and not audit["drifted"], audit
+    finally:
+        room.stop()
+        for person in people:
+            person.close()
