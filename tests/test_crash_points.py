@@ -3,7 +3,7 @@ its restart is the room that was stored.
 
 One room plays three tables at once: a Hold'em cash table (two people and a bot), an
 italian-32 cash table (three people: bets and draws) and a Hold'em sit & go of three
-people whose levels last two hands.  The server is started with a crash point armed
+people whose levels last one hand each.  The server is started with a crash point armed
 (``MAZZIERE_TEST_CRASH_AT``, :mod:`mazziere.server.crash`), the people play until it dies
 there, and then, with the process dead, the database itself is checked:
 
@@ -166,7 +166,7 @@ async def prepare(settings: Settings) -> None:
             await create_tournament(
                 session,
                 TournamentSpec(name="Crash sit & go", rules="holdem", buy_in=100, fee=10,
-                               starting_stack=1_000, seats=3, max_players=3, level_length=2),
+                               starting_stack=1_000, seats=3, max_players=3, level_length=1),
                 lobby=True,
             )  # fmt: skip
             await session.commit()
@@ -314,7 +314,7 @@ def start_armed(room: Room, point: str) -> bool:
     return True
 
 
-async def wait_for_death(room: Room, point: str, seconds: float = 90.0) -> None:
+async def wait_for_death(room: Room, point: str, seconds: float = 150.0) -> None:
     process = room.process
     assert process is not None
     deadline = time.monotonic() + seconds
