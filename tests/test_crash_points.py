@@ -135,14 +135,23 @@ class Player(Person):
         self.heard[key] = (kind, shown)
 
     async def rejoin(self) -> None:
-        """After a restart: a new socket, and every table asked for from its first event."""
+        """A new socket; the tables the welcome lists (and those played before) asked for
+        from their first event.  The server may die again meanwhile (its next crash point):
+        then the person rejoins after that restart."""
         await self.disconnect()
+        welcomed = len(self.seen("welcome"))
         try:
             await self.connect()
+            for _ in range(400):
+                if len(self.seen("welcome")) > welcomed or self.closed.is_set():
+                    break
+                await asyncio.sleep(0.05)
+            if len(self.seen("welcome")) > welcomed:
+                self.plays.update(self.seen("welcome")[-1]["tables"])
             for table in sorted(self.plays):
                 await self.send(type="resume", table=table, last_seq=0)
         except (OSError, InvalidMessage, ConnectionClosed):
-            pass  # the server died again meanwhile (its next crash point): rejoin after it
+            pass
 
 
 # ------------------------------------------------------------- the database
@@ -292,12 +301,7 @@ async def seat_everyone(room: Room) -> list[Player]:
         answer = person.post(f"/api/tournaments/{event['id']}/registration")
         assert answer.status_code == 201, answer.text
     for person in entrants:
-        await person.connect()
-    await until(lambda: all(p.seen("welcome") and p.seen("welcome")[-1]["tables"]
-                            for p in entrants))  # fmt: skip
-    for person in entrants:
-        person.plays.update(person.seen("welcome")[-1]["tables"])
-        await person.rejoin()
+        await person.rejoin()  # the welcome lists the sit & go's table
     return people + entrants
 
 
