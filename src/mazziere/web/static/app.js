@@ -590,12 +590,15 @@ function renderLobby() {
   });
   const events = app.tournaments.filter((t) => (app.filter === null || app.filter === t.rules) && t.state !== "finished");
   const tournaments = h("section", { class: "tournaments" },
-    h("h2", {}, "Sit & go"),
+    h("h2", {}, words.pick("Tornei e sit & go", "Tournaments and sit & gos")),
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, words.t("name")), h("th", {}, words.t("rules")),
         h("th", {}, "Buy-in"), h("th", {}, words.pick("Fiches", "Chips")), h("th", {}, words.t("players")), h("th", {}))),
       h("tbody", {}, events.map((t) => h("tr", { "data-tournament": t.id },
-        h("td", {}, h("a", { href: `#tournament/${t.id}`, class: "tournament-link" }, t.name)), h("td", {}, words.t(t.rules)), h("td", {}, `${t.buy_in} + ${t.fee}`),
+        h("td", {}, h("a", { href: `#tournament/${t.id}`, class: "tournament-link" }, t.name),
+          // A scheduled tournament starts at its time; a sit & go when it is full.
+          t.starts_at ? h("span", { class: "note starts-at" }, ` · ${words.pick("alle", "at")} ${new Date(t.starts_at).toLocaleTimeString(words.lang, { hour: "2-digit", minute: "2-digit" })}`) : null),
+        h("td", {}, words.t(t.rules)), h("td", {}, `${t.buy_in} + ${t.fee}`),
         h("td", {}, t.starting_stack), h("td", {}, `${t.registered}/${t.max_players}`),
         h("td", {}, t.state !== "registering" ? words.pick("in corso", "running")
           : h("button", { type: "button", class: isRegistered(t) ? "unregister" : "register", onclick: () => register(t) },
