@@ -210,7 +210,7 @@ function tableState(id) {
   if (!app.tables[id]) {
     const row = app.lobby.find((t) => String(t.id) === id);
     app.tables[id] = {
-      id, rules: row?.rules ?? null, name: row?.name ?? id, seatCount: row?.seats ?? 6,
+      id, rules: row?.rules ?? null, name: row?.name ?? null, seatCount: row?.seats ?? 6,
       maxBuyIn: row?.max_buy_in ?? 0, autoPost: true, offer: null,
       seq: 0, seats: [], carried: 0, hand: null, turn: null, turnAt: 0, log: [],
       marked: new Set(), confirmingFold: false, error: null, // the room's last refusal here
@@ -794,7 +794,8 @@ function renderTable(table) {
     hand && hand.ended ? showdownBanner(table) : null,
     !pots.length && table.carried ? h("div", { class: "pot" }, `${words.t("carried")}: ${table.carried}`) : null);
   const felt = h("div", { class: "felt" }, h("div", { class: "oval" }), centre, seatNodes);
-  const title = h("h2", {}, `${table.name} · ${words.t(table.rules || "")}`);
+  // A table out of the lobby's list (a tournament's, one watched) is named by its number.
+  const title = h("h2", {}, `${table.name ?? `${words.pick("Tavolo", "Table")} ${table.id}`} · ${words.t(table.rules || "")}`);
   const log = h("div", { class: "log", role: "log", "aria-live": "polite" },
     table.log.map((line) => h("p", { class: line.kind }, line.text)));
   const left = h("div", {}, title, felt, actionBar(table), hintBar(table), preActionBar(table), offerBar(table), controls(table),
