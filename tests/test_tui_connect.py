@@ -454,7 +454,7 @@ def test_each_hand_is_saved_as_the_room_lets_the_player_see_it(room: Room, tmp_p
         dealt = [a for a in history["actions"] if a.startswith(f"d dh p{them} ")]
         assert dealt and all(set(a.split()[-1]) == {"?"} for a in dealt), dealt
     assert host.session.save() == folder
-    number = friend.session.dealt_in[0]
+    _, number = friend.session.dealt_in[0]
     told = [line.plain for line in friend.session.transcript if "not saved" in line.plain]
     assert told[0].startswith(f"Hand {number} not saved: cannot reach the room at {nobody.base}")
     assert friend.session.save() is None  # nothing came: no folder was made
@@ -635,6 +635,8 @@ def test_a_sit_and_go_from_registration_to_the_prize(room: Room, tmp_path: Path)
         session = RemoteSession(
             registered.table, buy_in=0, send=print, lang="en", tournament=registered.tournament
         )
+        session.tournament_tables = registered.tables
+        session.open_folder(tmp_path / "hands")
         app = RemotePlayApp(
             session,
             socket=registered.socket,
@@ -654,6 +656,7 @@ def test_a_sit_and_go_from_registration_to_the_prize(room: Room, tmp_path: Path)
             shown = log_text(app)
             await pilot.press("q")  # the tournament is over for the player: q quits at once
             await pilot.pause()
+        assert await asyncio.to_thread(app.fetch_missing) == []  # as the command does
         for person in people:
             await person.disconnect()
             person.close()
@@ -672,8 +675,14 @@ def test_a_sit_and_go_from_registration_to_the_prize(room: Room, tmp_path: Path)
         + (f", prize {mine['prize']}" if mine["prize"] else ", no prize")
     ]
     assert told[0] in shown  # on the screen's log
-    # Every hand the player was dealt into was saved, the one that knocked them out too.
+    # Every hand the player was dealt into was saved, the one that knocked them out too
+    # (named by its table: a tournament's tables number their hands each).
     assert not [line.plain for line in session.transcript if "not saved" in line.plain]
+    assert registered.table.id in registered.tables
+    (folder,) = (tmp_path / "hands").iterdir()
+    assert sorted(path.name for path in folder.iterdir()) == sorted(
+        f"hand-{table}-{number:04d}.phh" for table, number in session.dealt_in
+    )
     balance = registered.http.expect("GET", "/api/account", what="account")["balance"]
     assert balance == registered.account["balance"] - 110 + mine["prize"]
     audit = room.audit()

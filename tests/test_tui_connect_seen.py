@@ -140,3 +140,26 @@ def test_the_first_event_after_a_snapshot_of_a_new_table_is_not_dropped() -> Non
     session.receive(p.HandStarted(table="4", seq=1, hand=9, rules="holdem", names=["ann"],
                                   seats=[1], button=1, commitment="00"))  # fmt: skip
     assert session.hand.number == 1  # seen already: not applied twice
+
+
+def test_a_tournament_client_follows_the_table_the_room_seated_it_at() -> None:
+    from mazziere.room.structure import Stakes
+    from mazziere.server import protocol as p
+    from mazziere.tui.connect import RoomTable, RoomTournament
+    from mazziere.tui.remote import RemoteSession
+
+    table = RoomTable(
+        id="4", name="Torneo", rules="italian-32", seats=5, min_buy_in=0, max_buy_in=0,
+        stakes=Stakes(small_blind=5, big_blind=10),
+    )  # fmt: skip
+    event = RoomTournament(
+        id="9", name="Torneo", rules="italian-32", buy_in=100, fee=10, max_players=8,
+        registered=8, state="running",
+    )  # fmt: skip
+    sent: list[object] = []
+    session = RemoteSession(table, buy_in=0, send=sent.append, lang="en", tournament=event)
+    session.tournament_tables = ("4", "5")
+    # The welcome lists the player's tables: a cash table of theirs and the tournament's 5.
+    session.receive(p.Welcome(player="ann", tables=["2", "5"]))
+    assert session.table_id == "5" and session.seated
+    assert session.rejoin() == [p.Watch(table="5")]  # never a sit: the room seated them

@@ -1244,6 +1244,8 @@ def _play_connected(
         room_table, buy_in=chips_in, send=lambda message: None, lang=lang,
         four_colour=four_colour, hints=hints, tournament=event,
     )  # fmt: skip
+    if event is not None:
+        session.tournament_tables = registered.tables
     folder = Path(hands_dir) if hands_dir is not None else None
     session.open_folder(folder)  # a folder that cannot be made stops us here (exit code 2)
     app = RemotePlayApp(session, socket=socket, cookie=http.cookie_header(), http=http)

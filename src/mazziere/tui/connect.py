@@ -302,6 +302,8 @@ class Registered:
     table: RoomTable
     """The player's table (the lobby's first level as its stakes)."""
     account: dict[str, Any]
+    tables: tuple[str, ...] = ()
+    """Every table of the tournament when it started (a multi-table one has several)."""
 
 
 TournamentChooser = Callable[[Sequence[RoomTournament]], RoomTournament | None]
@@ -381,6 +383,12 @@ def join_tournament(
     tables = [str(t) for t in data.get("tables") or ()]
     if not tables:
         raise ConnectError(f"{event.name} has no table to play at")
+    # The player's own table, where the room lists who sits where (else the room's welcome
+    # on the WebSocket says which of them is theirs).
+    for seated in data.get("seating") or ():
+        if me in {str(s.get("name") or s.get("player")) for s in seated.get("players") or ()}:
+            tables.insert(0, str(seated.get("id")))
+            break
     levels = data.get("levels") or [{}]
     table = RoomTable(
         id=tables[0],
@@ -395,7 +403,9 @@ def join_tournament(
             ante=int(levels[0].get("ante") or 0),
         ),
     )
-    return Registered(room, socket, _tournament_of(data), table, account)
+    return Registered(
+        room, socket, _tournament_of(data), table, account, tuple(dict.fromkeys(tables))
+    )
 
 
 def _tournament_by_id(room: RoomHttp, tournament: str) -> RoomTournament:

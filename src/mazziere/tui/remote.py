@@ -183,11 +183,14 @@ class RemoteSession:
         """The room's last refusal, in its words, until the screen took it."""
         self.hands: list[PlayedHand] = []
         self.transcript: list[Text] = []
-        self.dealt_in: list[int] = []
-        """The hands the player was dealt into that ended, in order: each one's history is
-        fetched from the room (``GET /api/hands/<id>/phh``) and saved (:meth:`keep_history`)."""
-        self.to_download: list[int] = []
+        self.dealt_in: list[tuple[str, int]] = []
+        """The hands the player was dealt into that ended (table, number), in order: each one's
+        history is fetched from the room (``GET /api/hands/<id>/phh``) and saved
+        (:meth:`keep_history`)."""
+        self.to_download: list[tuple[str, int]] = []
         """Of those, the ones whose download has not been started."""
+        self.tournament_tables: tuple[str, ...] = ()
+        """A tournament's tables when it started (the player's is among them)."""
         self.kept: list[PlayedHand] = []
         """The hands whose history came from the room, as the sitting's folder holds them."""
         self.started = datetime.now()
@@ -203,7 +206,17 @@ class RemoteSession:
         """One message from the room, parsed (:func:`~mazziere.server.protocol.parse_server`)."""
         if isinstance(message, p.Welcome):
             self.me = message.player
+            if self.tournament is not None and self.table_id not in message.tables:
+                # The room seated the player at another of the tournament's tables.
+                mine = [t for t in message.tables if t in self.tournament_tables]
+                if mine:
+                    self._follow(mine[0])
             self.seated = self.seated or self.table_id in message.tables
+            return
+        if getattr(message, "type", None) == "moved":
+            # A tournament moved the player (the protocol's ``moved``): the new table's
+            # snapshot comes next.
+            self._follow(str(getattr(message, "table", self.table_id)), told=True)
             return
         if isinstance(message, p.Ack):
             self._acknowledged(message)
@@ -352,11 +365,12 @@ class RemoteSession:
                 phh="",  # the room's history of it, once fetched (keep_history)
                 stacks=tuple(int(s) for s in result_stacks),
                 payoffs=tuple(int(x) for x in payoffs),
+                table=self.table_id if self.tournament is not None else "",
             )
         )
         if hand.me is not None:
-            self.dealt_in.append(hand.number)
-            self.to_download.append(hand.number)
+            self.dealt_in.append((self.table_id, hand.number))
+            self.to_download.append((self.table_id, hand.number))
         if self.tournament is not None:
             self.standing_due = True
 
@@ -580,21 +594,44 @@ class RemoteSession:
         self._saving.open(base)
         self._saving.write(self.kept)
 
-    def keep_history(self, number: int, phh: str) -> None:
-        """The room's history of hand ``number`` (what this player saw): saved at once."""
-        if any(played.number == number for played in self.kept):
+    def _table_of(self, played: PlayedHand) -> str:
+        return played.table or self.table_id
+
+    def keep_history(self, table: str, number: int, phh: str) -> None:
+        """The room's history of hand ``number`` of ``table`` (what this player saw): saved
+        at once."""
+        if any((self._table_of(k), k.number) == (table, number) for k in self.kept):
             return  # fetched twice (a download finished after quitting)
         for index, played in enumerate(self.hands):
-            if played.number == number:
+            if (self._table_of(played), played.number) == (table, number):
                 self.hands[index] = replace(played, phh=phh)
                 self.kept.append(self.hands[index])
                 break
         self._saving.write(self.kept)
 
-    def not_kept(self) -> list[int]:
-        """The hands dealt into whose history has not been saved (yet)."""
-        kept = {played.number for played in self.kept}
-        return [number for number in dict.fromkeys(self.dealt_in) if number not in kept]
+    def _follow(self, table: str, *, told: bool = False) -> None:
+        """Play on at ``table`` (a tournament moved the player): its events from its start."""
+        if table == self.table_id:
+            return
+        self.table_id = table
+        self.seq = 0
+        self.seats = []
+        self.hand = None
+        self.turn = None
+        self.offer = None
+        self.pending = None
+        if told:
+            self.note(
+                Text(
+                    self.words.pick(f"Cambi tavolo: ora al {table}", f"Moved to table {table}"),
+                    style="bold yellow",
+                )
+            )
+
+    def not_kept(self) -> list[tuple[str, int]]:
+        """The hands dealt into (table, number) whose history has not been saved (yet)."""
+        kept = {(self._table_of(played), played.number) for played in self.kept}
+        return [hand for hand in dict.fromkeys(self.dealt_in) if hand not in kept]
 
     def save(self, folder: Path | str | None = None) -> Path | None:
         """Make sure every hand fetched is written; the sitting's folder (``None``: none)."""

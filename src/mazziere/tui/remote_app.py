@@ -310,13 +310,13 @@ class RemotePlayApp(PlayApp):
         if self.http is None:
             return
         while self.remote.to_download:
-            number = self.remote.to_download.pop(0)
-            self.run_worker(self._fetch(number), group="histories", exit_on_error=False)
+            table, number = self.remote.to_download.pop(0)
+            self.run_worker(self._fetch(table, number), group="histories", exit_on_error=False)
 
-    async def _fetch(self, number: int) -> None:
+    async def _fetch(self, table: str, number: int) -> None:
         assert self.http is not None
         try:
-            phh = await asyncio.to_thread(download_hand, self.http, self.remote.table_id, number)
+            phh = await asyncio.to_thread(download_hand, self.http, table, number)
         except ConnectError as error:
             line = self.words.pick(
                 f"Mano {number} non salvata: {error}", f"Hand {number} not saved: {error}"
@@ -324,7 +324,7 @@ class RemotePlayApp(PlayApp):
             self.message = Text(line, style="red")
             self.remote.note(Text(line, style="red"))  # the log keeps it after the status goes
         else:
-            self.remote.keep_history(number, phh)
+            self.remote.keep_history(table, number, phh)
         self._after_change()
 
     def fetch_missing(self) -> list[tuple[int, str]]:
@@ -333,13 +333,13 @@ class RemotePlayApp(PlayApp):
         failed: list[tuple[int, str]] = []
         if self.http is None:
             return failed
-        for number in self.remote.not_kept():
+        for table, number in self.remote.not_kept():
             try:
-                phh = download_hand(self.http, self.remote.table_id, number)
+                phh = download_hand(self.http, table, number)
             except ConnectError as error:
                 failed.append((number, str(error)))
             else:
-                self.remote.keep_history(number, phh)
+                self.remote.keep_history(table, number, phh)
         return failed
 
     # ---------------------------------------------------------------- hints

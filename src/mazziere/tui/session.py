@@ -175,6 +175,9 @@ class PlayedHand:
     phh: str
     stacks: tuple[int, ...]
     payoffs: tuple[int, ...]
+    table: str = ""
+    """A room's table it was played at, when a sitting plays at more than one (a
+    tournament's moves): its file then names the table, as hand numbers are the table's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1007,8 +1010,10 @@ def new_hands_folder(base: Path, name: str) -> Path:
 
 
 def write_hand(folder: Path, played: PlayedHand) -> Path:
-    """``played`` as ``hand-NNNN.phh`` in ``folder``; a file already there is never replaced."""
-    path = folder / f"hand-{played.number:04d}.phh"
+    """``played`` as ``hand-NNNN.phh`` (``hand-TABLE-NNNN.phh`` with its table) in ``folder``;
+    a file already there is never replaced."""
+    table = f"{played.table}-" if played.table else ""
+    path = folder / f"hand-{table}{played.number:04d}.phh"
     with path.open("x", encoding="utf-8") as file:
         file.write(played.phh)
     return path
