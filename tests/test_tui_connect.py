@@ -687,3 +687,44 @@ def test_a_sit_and_go_from_registration_to_the_prize(room: Room, tmp_path: Path)
     assert balance == registered.account["balance"] - 110 + mine["prize"]
     audit = room.audit()
     assert audit["total"] == 0 and not audit["drifted"], audit
+
+
+def test_waiting_for_a_sit_and_go_and_ctrl_c_unregisters(room: Room, tmp_path: Path) -> None:
+    """The command as a user runs it: it registers for the lobby's sit & go, says it waits;
+    Ctrl+C gives the buy-in and fee back and says so in one line (exit code 2)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    def open_event() -> dict[str, Any]:
+        with room.http() as http:
+            lobby = http.get("/api/tournaments", params={"state": "registering"}).json()
+        return next(t for t in lobby["tournaments"] if t["rules"] == "italian-classic")
+
+    before = open_event()
+    command = [sys.executable, "-m", "mazziere.cli", "play", "--connect", room.address,
+               "--tournament", "--rules", "italian-classic", "--lang", "en"]  # fmt: skip
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        said = [process.stdout.readline(), process.stdout.readline()]
+        assert said[0].startswith(f"Registered for {before['name']}: 100 + 10 (110) paid."), said
+        assert said[1].startswith(f"Waiting for {before['name']} to start: 1 of 4 players"), said
+        assert open_event()["registered"] == before["registered"] + 1
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 2, err
+    assert err.splitlines() == [
+        f"mazziere: error: stopped waiting: unregistered from {before['name']}, "
+        "buy-in and fee refunded"
+    ]
+    assert open_event()["registered"] == before["registered"]
