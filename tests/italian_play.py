@@ -92,7 +92,7 @@ class Chain:
                 **stakes,  # type: ignore[arg-type]
                 **arguments,  # type: ignore[arg-type]
             )
-            in_play = sum(stacks) + hand.setup.carried_pot
+            in_play = sum(stacks) + hand.setup.carried.pot
             while not hand.is_over:
                 hand.apply(random_action(hand, self.rng))
                 rake = sum(r.amount for r in hand.log if isinstance(r, RakeTaken))

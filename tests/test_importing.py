@@ -43,7 +43,7 @@ def test_our_exported_hands_imported_replay_to_our_stacks() -> None:
         assert _same_but_odd_chips(hand, stacks), to_pokerstars(hand, header)
         showdowns += any(a.endswith(" sm") for a in imported.hand["actions"])
     assert showdowns > 5  # mucked hands at a showdown are read as mucks
-    assert sum(any(h.setup.antes) for h, _ in hands) > 10
+    assert sum(any(h.setup.stakes.antes) for h, _ in hands) > 10
 
 
 BROKEN = """PokerStars Hand #2: Hold'em Limit (1/2)

@@ -153,9 +153,9 @@ def _same_actions(hand: HoldemHand, history: Any) -> bool:
     """
     phh = to_phh(hand)
     setup = hand.setup
-    antes = [min(a, s) for a, s in zip(setup.antes, setup.stacks, strict=True)]
+    antes = [min(a, s) for a, s in zip(setup.stakes.antes, setup.stacks, strict=True)]
     left = [s - a for s, a in zip(setup.stacks, antes, strict=True)]
-    blinds = [min(b, s) for b, s in zip(setup.blinds, left, strict=True)]
+    blinds = [min(b, s) for b, s in zip(setup.stakes.blinds, left, strict=True)]
     if hand.n == 2:  # PHH lists heads-up posts the other way round
         antes.reverse()
         blinds.reverse()
@@ -209,7 +209,7 @@ def _antes_or_straddles(count: int, seed: int) -> list[tuple[HoldemHand, HandHea
     hands = []
     while len(hands) < count:
         hand, header = _random_hand(rng, counts)
-        if any(hand.setup.antes) or len([b for b in hand.setup.blinds if b]) > 2:
+        if any(hand.setup.stakes.antes) or len([b for b in hand.setup.stakes.blinds if b]) > 2:
             hands.append((hand, header))
     return hands
 
@@ -226,7 +226,7 @@ def test_the_stock_parser_cannot_judge_antes_or_straddles() -> None:
     outcomes: Counter[str] = Counter()
     for hand, header in _antes_or_straddles(150, seed=11):
         text = to_pokerstars(hand, header)
-        straddled = len([b for b in hand.setup.blinds if b]) > 2
+        straddled = len([b for b in hand.setup.stakes.blinds if b]) > 2
         kind = "straddles" if straddled else "antes"
         try:
             history = _pokerkit_read(text, unit=Decimal(header.unit), parser=PokerStarsParser)
@@ -261,7 +261,7 @@ def test_many_hands_in_one_file_are_all_read() -> None:
     plain = [
         (hand, header)
         for hand, header in hands
-        if not any(hand.setup.antes) and len([b for b in hand.setup.blinds if b]) == 2
+        if not any(hand.setup.stakes.antes) and len([b for b in hand.setup.stakes.blinds if b]) == 2
     ]
     text = to_pokerstars_many(plain)
     with warnings.catch_warnings():

@@ -23,7 +23,6 @@ dealer's left, then a second; burn, flop, burn, turn, burn, river):
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from bisect import bisect_left
 from collections.abc import Sequence
@@ -57,6 +56,7 @@ __all__ = [
     "HandStarted",
     "HoldemHand",
     "HoldemSetup",
+    "HoldemStakes",
     "HoldemView",
     "Street",
 ]
@@ -82,8 +82,8 @@ _NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TU
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class HoldemSetup:
-    """Everything that defines a hand before the cards: the first record of its log.
+class HoldemStakes:
+    """A table's terms, the same hand after hand and checked once (:func:`holdem_stakes`).
 
     ``antes[i]`` and ``blinds[i]`` are what position ``i`` posts.  A negative
     blind is posted (its absolute value, live) but does not decide who acts
@@ -92,32 +92,49 @@ class HoldemSetup:
     for all-in levels.
     """
 
-    stacks: tuple[int, ...]
     antes: tuple[int, ...]
     blinds: tuple[int, ...]
     min_bet: int
-    antes_dead: bool = False
-    min_raise_rule: MinRaiseRule = MinRaiseRule.LARGEST_INCREMENT
+    antes_dead: bool
+    min_raise_rule: MinRaiseRule
+    ask_show: bool
+    rules: RuleSet
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HoldemSetup:
+    """Everything that defines a hand before the cards: the first record of its log.
+
+    ``stacks`` are before any chip is posted; ``stakes`` are the table's (the
+    same object hand after hand).
+    """
+
+    stakes: HoldemStakes
+    stacks: tuple[int, ...]
     rake: Rake | None = None
-    ask_show: bool = False
-    rules: RuleSet = HOLDEM
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON."""
-        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        data["rules"] = self.rules.name
-        data["min_raise_rule"] = self.min_raise_rule.value
-        if self.rake is not None:
-            data["rake"] = {
-                "percent": str(self.rake.percent),
-                "cap": self.rake.cap,
-                "cap_by_players": {str(k): v for k, v in self.rake.cap_by_players.items()},
-                "unit": self.rake.unit,
-                "no_flop_no_drop": self.rake.no_flop_no_drop,
-            }
-        for key in ("stacks", "antes", "blinds"):
-            data[key] = list(data[key])
-        return data
+        """Plain data for JSON, one level deep."""
+        stakes, rake = self.stakes, self.rake
+        return {
+            "stacks": list(self.stacks),
+            "antes": list(stakes.antes),
+            "blinds": list(stakes.blinds),
+            "min_bet": stakes.min_bet,
+            "antes_dead": stakes.antes_dead,
+            "min_raise_rule": stakes.min_raise_rule.value,
+            "rake": None
+            if rake is None
+            else {
+                "percent": str(rake.percent),
+                "cap": rake.cap,
+                "cap_by_players": {str(k): v for k, v in rake.cap_by_players.items()},
+                "unit": rake.unit,
+                "no_flop_no_drop": rake.no_flop_no_drop,
+            },
+            "ask_show": stakes.ask_show,
+            "rules": stakes.rules.name,
+        }
 
 
 @as_record
@@ -144,6 +161,56 @@ def _per_position(name: str, values: int | Sequence[int], n: int) -> tuple[int, 
     if len(result) != n:
         raise HandSetupError(f"{name} needs one amount per player ({n}), got {len(result)}")
     return result
+
+
+@functools.lru_cache(maxsize=256, typed=True)
+def holdem_stakes(
+    rules: RuleSet,
+    players: int,
+    *,
+    blinds: tuple[int, ...],
+    ante: int | tuple[int, ...],
+    min_bet: int | None,
+    antes_dead: bool,
+    min_raise_rule: MinRaiseRule,
+    ask_show: bool,
+) -> HoldemStakes:
+    """The terms of a table of ``players``, checked once for each table's stakes (a table
+    deals hand after hand with the same; ``typed``: ``True`` is not the chip 1).
+
+    ``blinds`` is ``(small, big)`` or one amount per position; ``ante`` one
+    amount for all or one per position; ``min_bet`` defaults to the big blind,
+    else the largest post, else the ante.
+
+    >>> stakes = holdem_stakes(HOLDEM, 3, blinds=(1, 2), ante=0, min_bet=None,
+    ...                        antes_dead=False, min_raise_rule=MinRaiseRule.LARGEST_INCREMENT,
+    ...                        ask_show=False)
+    >>> stakes.blinds, stakes.antes, stakes.min_bet
+    ((1, 2, 0), (0, 0, 0), 2)
+    """
+    n = players
+    check_chips("blinds", blinds, signed=True)  # (before the padding: zeros are whole chips)
+    if len(blinds) == 2 and n != 2:
+        blinds = (blinds[0], blinds[1]) + (0,) * (n - 2)
+    elif len(blinds) == 2:
+        blinds = (blinds[1], blinds[0])  # heads-up: position 0 is the big blind
+    per_ante = _per_position("ante", ante, n)
+    check_chips("antes", per_ante)
+    per_blind = _per_position("blinds", blinds, n)
+    if min_bet is None:  # the big blind, else the largest post, else the ante
+        big = abs(per_blind[0 if n == 2 else 1]) if n >= 2 else 0
+        min_bet = big or max([*map(abs, per_blind), *per_ante], default=0)
+    else:
+        check_chips("the minimum bet", (min_bet,))
+    return HoldemStakes(
+        antes=per_ante,
+        blinds=per_blind,
+        min_bet=min_bet,
+        antes_dead=antes_dead,
+        min_raise_rule=min_raise_rule,
+        ask_show=ask_show,
+        rules=rules,
+    )
 
 
 def _blind_kind(position: int, amount: int, blinds: Sequence[int]) -> str:
@@ -207,33 +274,17 @@ class HoldemHand(BettingHand):
         ask_show: bool = False,
         rules: str | RuleSet = HOLDEM,
     ) -> None:
-        rule_set = find_rules(rules)
-        n = len(stacks)
-        blinds = tuple(blinds)
-        check_chips("blinds", blinds, signed=True)  # (before the padding: zeros are whole chips)
-        if len(blinds) == 2 and n != 2:
-            blinds = (blinds[0], blinds[1]) + (0,) * (n - 2)
-        elif len(blinds) == 2:
-            blinds = (blinds[1], blinds[0])  # heads-up: position 0 is the big blind
-        per_ante = _per_position("ante", ante, n)
-        check_chips("antes", per_ante)
-        per_blind = _per_position("blinds", blinds, n)
-        if min_bet is None:  # the big blind, else the largest post, else the ante
-            big = abs(per_blind[0 if n == 2 else 1]) if n >= 2 else 0
-            min_bet = big or max([*map(abs, per_blind), *per_ante], default=0)
-        else:
-            check_chips("the minimum bet", (min_bet,))
-        setup = HoldemSetup(
-            stacks=tuple(stacks),
-            antes=per_ante,
-            blinds=per_blind,
+        stakes = holdem_stakes(
+            find_rules(rules),
+            len(stacks),
+            blinds=tuple(blinds),
+            ante=ante if isinstance(ante, int) else tuple(ante),
             min_bet=min_bet,
             antes_dead=antes_dead,
             min_raise_rule=min_raise_rule,
-            rake=rake,
             ask_show=ask_show,
-            rules=rule_set,
         )
+        setup = HoldemSetup(stakes=stakes, stacks=tuple(stacks), rake=rake)
         self._start(setup, deck, rng)
 
     @classmethod
@@ -245,9 +296,10 @@ class HoldemHand(BettingHand):
         rng: RandomSource | None = None,
     ) -> HoldemHand:
         """A new hand with this setup (the first record of another hand's log, say)."""
-        check_chips("antes", setup.antes)
-        check_chips("blinds", setup.blinds, signed=True)
-        check_chips("the minimum bet", (setup.min_bet,))
+        stakes = setup.stakes
+        check_chips("antes", stakes.antes)
+        check_chips("blinds", stakes.blinds, signed=True)
+        check_chips("the minimum bet", (stakes.min_bet,))
         hand = cls.__new__(cls)
         hand._start(setup, deck, rng)
         return hand
@@ -260,27 +312,28 @@ class HoldemHand(BettingHand):
     ) -> None:
         """Start the hand; its amounts are known to be whole chips (checked by whoever made
         ``setup``: the constructor or :meth:`from_setup`)."""
-        rule_set = setup.rules
+        stakes = setup.stakes
+        rule_set = stakes.rules
         if rule_set.game is not Game.HOLDEM:
             raise HandSetupError(f"{rule_set.name} is not a Hold'em rule set")
         n = len(setup.stacks)
         if n >= 2:
             rule_set.check_players(n)
-        if setup.min_bet <= 0:
+        if stakes.min_bet <= 0:
             raise HandSetupError("the minimum bet must be positive")
         if deck is None and rng is None:
             raise HandSetupError("give a card order (deck) or a random source (rng)")
         super().__init__(
             setup.stacks,
             structure=rule_set.betting_structure,
-            min_raise_rule=setup.min_raise_rule,
+            min_raise_rule=stakes.min_raise_rule,
             odd_chip=rule_set.odd_chip,
             rake=setup.rake,
             rng=rng,
         )
         self.setup = setup
         self.rules = rule_set
-        self.ask_show = setup.ask_show
+        self.ask_show = stakes.ask_show
         self.street = None
         self.board = []
         self._stock = Stock(_deck(rule_set), order=deck, rng=rng)
@@ -288,17 +341,17 @@ class HoldemHand(BettingHand):
         self._showdown_pots: tuple[Pot, ...] = ()
         self._last_aggressor: int | None = None
         self.log.append(HandStarted((setup,)))
-        if any(setup.antes):
+        if any(stakes.antes):
             posted = [0] * n
-            for position, amount in enumerate(setup.antes):
+            for position, amount in enumerate(stakes.antes):
                 if amount:
                     record = self._post_forced(
-                        position, amount, kind="ante", live=False, levels=not setup.antes_dead
+                        position, amount, kind="ante", live=False, levels=not stakes.antes_dead
                     )
                     posted[position] = record.amount
-            if not setup.antes_dead and any(posted):
+            if not stakes.antes_dead and any(posted):
                 self._return_unmatched_ante(posted)
-        blinds = setup.blinds
+        blinds = stakes.blinds
         for position in (1, 0) if n == 2 else range(n):  # heads-up, the button's blind first
             amount = blinds[position]
             if amount and self.stacks[position]:
@@ -338,14 +391,14 @@ class HoldemHand(BettingHand):
         if street is _STREET_PREFLOP:
             # The big blind is the opening bet: a raise is at least the minimum bet
             # more than the largest blind or straddle (a short blind changes nothing).
-            self._begin_round(self._preflop_first(), min_bet=self.setup.min_bet)
+            self._begin_round(self._preflop_first(), min_bet=self.setup.stakes.min_bet)
         else:
             self._deal_board(street)
-            self._begin_round(0, min_bet=self.setup.min_bet)
+            self._begin_round(0, min_bet=self.setup.stakes.min_bet)
 
     def _preflop_first(self) -> int:
         """First asked pre-flop: left of the largest blind or straddle (negative posts aside)."""
-        blinds = self.setup.blinds
+        blinds = self.setup.stakes.blinds
         bets = self.bets
         if min(blinds) >= 0:
             # No negative post: the last of the largest bets (in C calls; ties go to the later).

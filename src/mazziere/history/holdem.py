@@ -421,8 +421,8 @@ def to_phh(hand: HoldemHand, *, unit: Decimal | int = 1, **fields: Any) -> PhhHa
         value = chips * scale
         return int(value) if value == value.to_integral_value() else value
 
-    antes = [amount(a) for a in setup.antes]
-    blinds = [amount(b) for b in setup.blinds]
+    antes = [amount(a) for a in setup.stakes.antes]
+    blinds = [amount(b) for b in setup.stakes.blinds]
     if hand.n == 2:
         antes.reverse()
         blinds.reverse()
@@ -447,10 +447,10 @@ def to_phh(hand: HoldemHand, *, unit: Decimal | int = 1, **fields: Any) -> PhhHa
     return PhhHand(
         {
             "variant": "NT",
-            "ante_trimming_status": not setup.antes_dead,
+            "ante_trimming_status": not setup.stakes.antes_dead,
             "antes": antes,
             "blinds_or_straddles": blinds,
-            "min_bet": amount(setup.min_bet),
+            "min_bet": amount(setup.stakes.min_bet),
             "starting_stacks": [amount(s) for s in setup.stacks],
             "actions": actions,
             **fields,

@@ -458,18 +458,19 @@ def dumps_italian(hand: ItalianHand, *, extra: Mapping[str, object] | None = Non
     ``extra``: more fields to write (``players``, ``table``, ...).
     """
     setup = hand.setup
+    stakes, carried = setup.stakes, setup.carried
     rules = hand.rules
     n = hand.n
     blinds = [0] * n
     for position, amount in enumerate(hand.blinds):
         blinds[position] = amount
-    for position, amount in enumerate(setup.posts):
+    for position, amount in enumerate(carried.posts):
         blinds[position] += amount
     fields: dict[str, object] = {
-        "variant": variant_code(rules, setup.structure),
-        "antes": [setup.invito] * n,
+        "variant": variant_code(rules, stakes.structure),
+        "antes": [stakes.invito] * n,
         "blinds_or_straddles": blinds,
-        "min_bet": setup.min_bet,
+        "min_bet": stakes.min_bet,
         "starting_stacks": list(setup.stacks),
     }
     if rules.uses_invito:
@@ -479,17 +480,17 @@ def dumps_italian(hand: ItalianHand, *, extra: Mapping[str, object] | None = Non
         fields["_rules"] = rules.name
     if rules.opening_ladder:
         fields["_opening"] = rules.opening_ladder[
-            min(setup.opening_level, len(rules.opening_ladder) - 1)
+            min(carried.opening_level, len(rules.opening_ladder) - 1)
         ].symbol
-    if setup.parol_pot:
+    if carried.parol_pot:
         fields["_parol_pot"] = True
-    if setup.carried_pot:
-        fields["_carried_pot"] = setup.carried_pot
-    if any(setup.carried_shares):
-        fields["_carried_shares"] = list(setup.carried_shares)
-    if any(setup.dead_money):
-        fields["_dead_money"] = list(setup.dead_money)
-    if not setup.rake and rules.rake_per_unit:
+    if carried.pot:
+        fields["_carried_pot"] = carried.pot
+    if any(carried.shares):
+        fields["_carried_shares"] = list(carried.shares)
+    if any(carried.dead_money):
+        fields["_dead_money"] = list(carried.dead_money)
+    if not stakes.rake and rules.rake_per_unit:
         fields["_rake"] = False
     fields.update(extra or {})
     out = [f"{key} = {_toml(value)}" for key, value in fields.items()]

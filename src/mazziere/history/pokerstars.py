@@ -329,9 +329,10 @@ class _Writer:
         hand, header = self.hand, self.header
         setup = hand.setup
         n = hand.n
-        pair = sorted(max(b, 0) for b in setup.blinds[:2])  # heads-up: big blind first
-        small, big = pair if n == 2 else (max(setup.blinds[0], 0), max(setup.blinds[1], 0))
-        stakes = f"{self.money(small)}/{self.money(big or setup.min_bet)}"
+        blinds = setup.stakes.blinds
+        pair = sorted(max(b, 0) for b in blinds[:2])  # heads-up: big blind first
+        small, big = pair if n == 2 else (max(blinds[0], 0), max(blinds[1], 0))
+        stakes = f"{self.money(small)}/{self.money(big or setup.stakes.min_bet)}"
         when = self.seating.when()
         game = "Hold'em No Limit"
         table = None

@@ -334,7 +334,7 @@ class StatsBook:
             elif isinstance(record, Discarded):
                 players[record.position].draws += 1
                 players[record.position].cards_changed += len(record.cards)
-        parol_pot = hand.setup.parol_pot
+        parol_pot = hand.setup.carried.parol_pot
         for position, who in enumerate(players):
             who.italian_hands += 1
             who.parol_hands += position in said_parol

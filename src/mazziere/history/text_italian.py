@@ -86,14 +86,16 @@ class _ItalianWriter:
         hand, header = self.hand, self.header
         setup = hand.setup
         rules = hand.rules
-        title = f"Poker all'italiana {rules.name} (invito {setup.invito})"
-        if setup.buio:
-            title = f"Poker all'italiana {rules.name} (buio {setup.buio})"
+        title = f"Poker all'italiana {rules.name} (invito {setup.stakes.invito})"
+        if setup.stakes.buio:
+            title = f"Poker all'italiana {rules.name} (buio {setup.stakes.buio})"
         opening = ""
         if rules.opening_ladder:
             ladder = rules.opening_ladder
-            opening = f" - opening {ladder[min(setup.opening_level, len(ladder) - 1)].symbol}"
-        if setup.parol_pot:
+            opening = (
+                f" - opening {ladder[min(setup.carried.opening_level, len(ladder) - 1)].symbol}"
+            )
+        if setup.carried.parol_pot:
             opening += " - parol pot"
         table = None
         if header.tournament is not None:  # as PokerStars: the tournament, then the game
@@ -102,8 +104,8 @@ class _ItalianWriter:
         first = f"Mazziere Hand #{header.hand_id}: {title}{opening}{self.seating.when()}"
         self.lines.append(first)
         self.lines.extend(self.seating.table_lines(setup.stacks, hand.button, table))
-        if setup.carried_pot:
-            self.lines.append(f"Carried pot {self.money(setup.carried_pot)}")
+        if setup.carried.pot:
+            self.lines.append(f"Carried pot {self.money(setup.carried.pot)}")
         self.body()
         self.summary()
         return "\n".join(self.lines) + "\n"

@@ -38,9 +38,11 @@ from __future__ import annotations
 from mazziere.game.italian.carry import ItalianCarry, NextHand, next_hand
 from mazziere.game.italian.hand import BLIND_NAMES, CannotDiscardError, ItalianHand
 from mazziere.game.italian.setup import (
+    CarriedIn,
     Discarded,
     HandStarted,
     ItalianSetup,
+    ItalianStakes,
     ItalianTable,
     PotCarried,
     StockReshuffled,
@@ -52,11 +54,13 @@ from mazziere.game.italian.view import ItalianView
 __all__ = [
     "BLIND_NAMES",
     "CannotDiscardError",
+    "CarriedIn",
     "Discarded",
     "HandStarted",
     "ItalianCarry",
     "ItalianHand",
     "ItalianSetup",
+    "ItalianStakes",
     "ItalianTable",
     "ItalianView",
     "NextHand",

@@ -44,7 +44,6 @@ from mazziere.game.italian.setup import (
     Discarded,
     HandStarted,
     ItalianSetup,
-    ItalianStakes,
     ItalianTable,
     PotCarried,
     italian_setup,
@@ -164,7 +163,7 @@ class ItalianHand(ItalianParol):
         odd_chips: Sequence[int] | None = None,
     ) -> None:
         rule_set = find_rules(rules)
-        setup, stakes = italian_setup(
+        setup, table = italian_setup(
             rule_set,
             stacks,
             invito=invito,
@@ -180,7 +179,7 @@ class ItalianHand(ItalianParol):
             rake=rake,
             ask_show=ask_show,
         )
-        self._start(setup, rule_set, stakes, deck=deck, rng=rng, odd_chips=odd_chips)
+        self._start(setup, rule_set, table, deck=deck, rng=rng, odd_chips=odd_chips)
 
     @classmethod
     def from_setup(
@@ -192,24 +191,32 @@ class ItalianHand(ItalianParol):
         odd_chips: Sequence[int] | None = None,
     ) -> ItalianHand:
         """A new hand with this setup (the first record of another hand's log, say)."""
-        rule_set = find_rules(setup.rules)
-        stakes = italian_stakes(
+        stakes, carried = setup.stakes, setup.carried
+        rule_set = find_rules(stakes.rules)
+        n = len(setup.stacks)
+        checked = italian_stakes(
             rule_set,
-            len(setup.stacks),
-            invito=setup.invito,
-            buio=setup.buio,
-            min_bet=setup.min_bet,
-            parol_pot=setup.parol_pot,
+            n,
+            invito=stakes.invito,
+            buio=stakes.buio,
+            min_bet=stakes.min_bet,
+            structure=stakes.structure,
+            parol_pot=carried.parol_pot,
+            rake=stakes.rake,
+            ask_show=stakes.ask_show,
         )
+        if checked != stakes:
+            raise HandSetupError(f"the stakes of this setup are not {rule_set.name}'s: {stakes}")
         hand = cls.__new__(cls)
-        hand._start(setup, rule_set, stakes, deck=deck, rng=rng, odd_chips=odd_chips)
+        table = italian_table(rule_set, n)
+        hand._start(setup, rule_set, table, deck=deck, rng=rng, odd_chips=odd_chips)
         return hand
 
     def _start(
         self,
         setup: ItalianSetup,
         rule_set: RuleSet,
-        stakes: ItalianStakes,
+        table: ItalianTable,
         *,
         deck: Sequence[Card] | None,
         rng: RandomSource | None,
@@ -219,25 +226,26 @@ class ItalianHand(ItalianParol):
             raise HandSetupError("give a card order (deck) or a random source (rng)")
         if rule_set.parole_splits_pot and rng is None and odd_chips is None:
             raise HandSetupError("a parole split draws odd chips: give rng or odd_chips")
+        stakes, carried = setup.stakes, setup.carried
         super().__init__(
             setup.stacks,
-            structure=setup.structure,
+            structure=stakes.structure,
             min_raise_rule=MinRaiseRule.LARGEST_INCREMENT,
             odd_chip=rule_set.odd_chip,
             rng=rng if rng is not None else _NO_RANDOM,
         )
         n = self.n
-        table = self._table = italian_table(rule_set, n)  # (after the core checked the stacks)
-        if setup.rake:
+        self._table = table
+        if stakes.rake:
             self.rake = table.rake
         self.setup = setup
         self.rules = rule_set
-        self.ask_show = setup.ask_show
+        self.ask_show = stakes.ask_show
         self.ranking = table.ranking
-        self.opening_level = setup.opening_level
-        self.parol_pot = setup.parol_pot
+        self.opening_level = carried.opening_level
+        self.parol_pot = carried.parol_pot
         self.opening: Rank | None = opening_minimum(
-            rule_set, setup.opening_level, parol_pot=setup.parol_pot
+            rule_set, carried.opening_level, parol_pot=carried.parol_pot
         )
         """The smallest pair that opens this hand (``None``: no opening requirement)."""
         self.betting_round = 0
@@ -272,26 +280,26 @@ class ItalianHand(ItalianParol):
         self.blinds: tuple[int, ...] = stakes.blinds
         """The forced blinds from the dealer's left (italian-32: buio, controbuio, over)."""
         self.log.append(HandStarted((setup,)))
-        self.carried = setup.carried_pot
-        if any(setup.dead_money):
-            for position, amount in enumerate(setup.dead_money):
+        self.carried = carried.pot
+        if any(carried.dead_money):
+            for position, amount in enumerate(carried.dead_money):
                 if amount:
                     self._post_forced(position, amount, kind="dead", live=False, levels=False)
-        if setup.invito:
+        if stakes.invito:
             for position in range(n):
                 if self.stacks[position]:
-                    self._post_forced(position, setup.invito, kind="invito", live=False)
+                    self._post_forced(position, stakes.invito, kind="invito", live=False)
         for position, amount in enumerate(self.blinds):
             if self.stacks[position]:
                 self._post_forced(position, amount, kind=BLIND_NAMES[position])
-        if any(setup.posts):
-            for position, amount in enumerate(setup.posts):
+        if any(carried.posts):
+            for position, amount in enumerate(carried.posts):
                 if amount and self.stacks[position]:
                     self._post_forced(position, amount, kind="post")
         if (
             rule_set.blind_opening_raises
-            and setup.opening_level == 0
-            and (not setup.parol_pot or rule_set.parol_pot_blind_opening)
+            and carried.opening_level == 0
+            and (not carried.parol_pot or rule_set.parol_pot_blind_opening)
             and self._offer_blind(0)
         ):
             return
@@ -479,14 +487,16 @@ class ItalianHand(ItalianParol):
             self.call_only = [p != last for p in range(n)]
             self._blind_lock = True
             self._begin_round(
-                last + 1, min_bet=self.setup.min_bet, increment=increment, aggressor=last
+                last + 1, min_bet=self.setup.stakes.min_bet, increment=increment, aggressor=last
             )
         elif self.blinds:
             last = len(self.blinds) - 1
             big = self.blinds[-1]
-            self._begin_round(last + 1, min_bet=self.setup.min_bet, increment=big, aggressor=last)
+            self._begin_round(
+                last + 1, min_bet=self.setup.stakes.min_bet, increment=big, aggressor=last
+            )
         else:
-            min_bet = self.setup.min_bet
+            min_bet = self.setup.stakes.min_bet
             if self.parol_pot and self.rules.parol_pot_min_bet_is_pot:
                 min_bet = max(min_bet, self.total_pot)
             self._begin_round(0, min_bet=min_bet)
@@ -566,7 +576,7 @@ class ItalianHand(ItalianParol):
         # The first to speak opens the showdown if nobody bets; set before the round
         # starts, since it ends at once when at most one player can bet.
         self._last_first = first % self.n
-        self._begin_round(first, min_bet=self.setup.min_bet)
+        self._begin_round(first, min_bet=self.setup.stakes.min_bet)
         if self.phase is _PHASE_BETTING and self.actor is not None:
             self._last_first = self.actor
 
@@ -641,7 +651,7 @@ class ItalianHand(ItalianParol):
         rules = self.rules
         if self._outcome == "won":
             return self._table.pot_won
-        carried = self.setup.carried_shares
+        carried = self.setup.carried.shares
         shares = tuple(carried[p] + self.committed[p] + self.dead[p] for p in range(n))
         if self._outcome == "dead":
             level = next_opening_level(rules, self.opening_level, pot_won=False)
@@ -724,7 +734,7 @@ class ItalianHand(ItalianParol):
             drawn=tuple(self.drawn),
             opening=self.opening,
             parol_pot=self.parol_pot,
-            carried_pot=self.setup.carried_pot,
+            carried_pot=self.setup.carried.pot,
             blind_raisers=tuple(self.blind_raisers),
         )
 

@@ -3,7 +3,6 @@ own, and the numbers of a rule set at a table (worked out once)."""
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from mazziere.game.italian.rules import (
 from mazziere.rules import BettingStructure, Game, MinimumBet, RuleSet
 
 __all__ = [
+    "CarriedIn",
     "Discarded",
     "HandStarted",
     "ItalianSetup",
@@ -43,41 +43,77 @@ __all__ = [
 ]
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItalianStakes:
+    """A table's terms, the same for every hand dealt there and checked once
+    (:func:`italian_stakes`): the rule set (its name), the stakes, the forced blinds they
+    make, the smallest opening bet, the betting structure and the table's options."""
+
+    rules: str
+    invito: int
+    buio: int
+    min_bet: int
+    blinds: tuple[int, ...]
+    """The forced blinds from the dealer's left (italian-32: buio, controbuio, over)."""
+    structure: BettingStructure
+    rake: bool
+    ask_show: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CarriedIn:
+    """What the hands before leave this one (most hands: nothing, the table's
+    :attr:`ItalianTable.nothing_carried`).
+
+    ``opening_level`` counts the dead hands since the pot was last won;
+    ``parol_pot``: this hand plays a parol pot.  ``pot`` is in the main pot
+    from the start (dead hands, a parol pot, forfeited invitos), of which
+    ``shares[i]`` came from position ``i``.  ``dead_money[i]`` is paid by
+    position ``i`` before the deal and is no bet (a parol pot's adeguamento, a
+    missed blind's dead part); ``posts[i]`` is a live post (italian-32: a
+    player back from missing blinds, or new).
+    """
+
+    opening_level: int
+    parol_pot: bool
+    pot: int
+    shares: tuple[int, ...]
+    dead_money: tuple[int, ...]
+    posts: tuple[int, ...]
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ItalianSetup:
     """Everything that defines a hand before the cards: the first record of its log.
 
     Positions run clockwise from the dealer's left; the dealer is the last.
-    ``stacks`` are before any chip is posted.  ``carried_pot`` is in the main
-    pot from the start (dead hands, a parol pot, forfeited invitos), of which
-    ``carried_shares[i]`` came from position ``i``.  ``dead_money[i]`` is paid
-    by position ``i`` before the deal and is no bet (a parol pot's adeguamento,
-    a missed blind's dead part); ``posts[i]`` is a live post (italian-32: a
-    player back from missing blinds, or new).
+    ``stacks`` are before any chip is posted; ``stakes`` are the table's (the
+    same object hand after hand), ``carried`` what the hands before left.
     """
 
-    rules: str
+    stakes: ItalianStakes
     stacks: tuple[int, ...]
-    invito: int = 0
-    buio: int = 0
-    min_bet: int
-    structure: BettingStructure
-    opening_level: int = 0
-    parol_pot: bool = False
-    carried_pot: int = 0
-    carried_shares: tuple[int, ...] = ()
-    dead_money: tuple[int, ...] = ()
-    posts: tuple[int, ...] = ()
-    rake: bool = True
-    ask_show: bool = False
+    carried: CarriedIn
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON."""
-        data = dataclasses.asdict(self)
-        data["structure"] = self.structure.value
-        for key in ("stacks", "carried_shares", "dead_money", "posts"):
-            data[key] = list(data[key])
-        return data
+        """Plain data for JSON, one level deep."""
+        stakes, carried = self.stakes, self.carried
+        return {
+            "rules": stakes.rules,
+            "stacks": list(self.stacks),
+            "invito": stakes.invito,
+            "buio": stakes.buio,
+            "min_bet": stakes.min_bet,
+            "structure": stakes.structure.value,
+            "opening_level": carried.opening_level,
+            "parol_pot": carried.parol_pot,
+            "carried_pot": carried.pot,
+            "carried_shares": list(carried.shares),
+            "dead_money": list(carried.dead_money),
+            "posts": list(carried.posts),
+            "rake": stakes.rake,
+            "ask_show": stakes.ask_show,
+        }
 
 
 @as_record
@@ -152,6 +188,8 @@ class ItalianTable:
     """The carry after a pot is won: nothing carried, the ladder back at the bottom."""
     opening_tests: Mapping[Rank, OpeningTest]
     """The opening test of each smallest pair that may open a hand (none: no requirement)."""
+    nothing_carried: CarriedIn
+    """What a hand after a won pot brings: nothing (most hands' :attr:`ItalianSetup.carried`)."""
 
 
 @functools.cache
@@ -196,29 +234,34 @@ def italian_table(rules: RuleSet, players: int) -> ItalianTable:
                 if minimum is not None
             }
         ),
+        nothing_carried=CarriedIn(
+            opening_level=0, parol_pot=False, pot=0, shares=zeros, dead_money=zeros, posts=zeros
+        ),
     )
-
-
-@dataclass(frozen=True, slots=True)
-class ItalianStakes:
-    """The stakes of a table of a rule set, once checked (:func:`italian_stakes`): what every
-    hand there posts and the smallest opening bet."""
-
-    blinds: tuple[int, ...]
-    """The forced blinds from the dealer's left (italian-32: buio, controbuio, over)."""
-    min_bet: int
 
 
 @functools.lru_cache(maxsize=256, typed=True)
 def italian_stakes(
-    rules: RuleSet, players: int, *, invito: int, buio: int, min_bet: int | None, parol_pot: bool
+    rules: RuleSet,
+    players: int,
+    *,
+    invito: int,
+    buio: int,
+    min_bet: int | None,
+    structure: BettingStructure | None,
+    parol_pot: bool,
+    rake: bool,
+    ask_show: bool,
 ) -> ItalianStakes:
-    """The stakes of ``rules`` for ``players`` dealt in, checked once for each table's stakes
-    (a table deals hand after hand with the same; ``typed``: ``True`` is not the chip 1).
+    """The terms of a table of ``rules`` for ``players`` dealt in, checked once for each
+    table (a table deals hand after hand with the same; ``typed``: ``True`` is not the chip
+    1).  ``parol_pot``: the hand plays a parol pot, which needs no invito.
 
     >>> from mazziere.rules import ITALIAN_32
-    >>> italian_stakes(ITALIAN_32, 5, invito=0, buio=50, min_bet=None, parol_pot=False)
-    ItalianStakes(blinds=(50, 100, 200), min_bet=200)
+    >>> stakes = italian_stakes(ITALIAN_32, 5, invito=0, buio=50, min_bet=None, structure=None,
+    ...                         parol_pot=False, rake=True, ask_show=False)
+    >>> stakes.blinds, stakes.min_bet, stakes.structure.value
+    ((50, 100, 200), 200, 'no-limit')
     """
     if rules.game is not Game.ITALIAN:
         raise HandSetupError(f"{rules.name} is not a rule set of Poker all'italiana")
@@ -241,7 +284,16 @@ def italian_stakes(
         raise HandSetupError("give a positive minimum bet (min_bet)")
     if parol_pot and not rules.parol:
         raise HandSetupError(f"{rules.name} has no parol pot")
-    return ItalianStakes(blinds=blinds, min_bet=min_bet)
+    return ItalianStakes(
+        rules=rules.name,
+        invito=invito,
+        buio=buio,
+        min_bet=min_bet,
+        blinds=blinds,
+        structure=structure or rules.betting_structure,
+        rake=rake,
+        ask_show=ask_show,
+    )
 
 
 def italian_setup(
@@ -260,49 +312,51 @@ def italian_setup(
     posts: Sequence[int] | None = None,
     rake: bool = True,
     ask_show: bool = False,
-) -> tuple[ItalianSetup, ItalianStakes]:
+) -> tuple[ItalianSetup, ItalianTable]:
     """The setup of a hand of ``rules`` with these stakes, once they are checked, and the
-    table's stakes (what the hand posts): :class:`ItalianHand` takes the same arguments.
-    The table's stakes are checked once (:func:`italian_stakes`), what changes from hand
-    to hand here."""
+    numbers of its rule set at its table: :class:`ItalianHand` takes the same arguments.
+    The table's terms are checked once (:func:`italian_stakes`); what the hands before
+    left, when they left something, hand by hand."""
     n = len(stacks)
     stakes = italian_stakes(
-        rules, n, invito=invito, buio=buio, min_bet=min_bet, parol_pot=parol_pot
+        rules,
+        n,
+        invito=invito,
+        buio=buio,
+        min_bet=min_bet,
+        structure=structure,
+        parol_pot=parol_pot,
+        rake=rake,
+        ask_show=ask_show,
     )
     check_chips("stacks", stacks)
     check_chips("the invito, buio and carried pot", [carried_pot, opening_level])
-    shares = _per_position("carried_shares", carried_shares, n)
-    if sum(shares) > carried_pot:
-        raise HandSetupError(
-            f"the carried shares ({sum(shares)}) exceed the carried pot ({carried_pot})"
-        )
-    dead = _per_position("dead_money", dead_money, n)
-    if dead_money is not None:  # (none: nothing to pay)
+    table = italian_table(rules, n)
+    carried = table.nothing_carried
+    given = (carried_shares, dead_money, posts)
+    if opening_level or parol_pot or carried_pot or given != (None, None, None):
+        shares = _per_position("carried_shares", carried_shares, n)
+        if sum(shares) > carried_pot:
+            raise HandSetupError(
+                f"the carried shares ({sum(shares)}) exceed the carried pot ({carried_pot})"
+            )
+        dead = _per_position("dead_money", dead_money, n)
         for position, (stack, due) in enumerate(zip(stacks, dead, strict=True)):
             if due > stack:
                 raise HandSetupError(
                     f"position {position} cannot pay {due} with {stack}: it does not take part"
                 )
-    live_posts = _per_position("posts", posts, n)
-    if posts is not None:  # (none: no posts)
+        live_posts = _per_position("posts", posts, n)
         if any(live_posts) and not rules.missed_blind_penalties:
             raise HandSetupError(f"{rules.name} has no missed-blind posts")
         if any(live_posts[: len(stakes.blinds)]):
             raise HandSetupError("a player in a blind position posts that blind, not a post")
-    setup = ItalianSetup(
-        rules=rules.name,
-        stacks=tuple(stacks),
-        invito=invito,
-        buio=buio,
-        min_bet=stakes.min_bet,
-        structure=structure or rules.betting_structure,
-        opening_level=opening_level,
-        parol_pot=parol_pot,
-        carried_pot=carried_pot,
-        carried_shares=shares,
-        dead_money=dead,
-        posts=live_posts,
-        rake=rake,
-        ask_show=ask_show,
-    )
-    return setup, stakes
+        carried = CarriedIn(
+            opening_level=opening_level,
+            parol_pot=parol_pot,
+            pot=carried_pot,
+            shares=shares,
+            dead_money=dead,
+            posts=live_posts,
+        )
+    return ItalianSetup(stakes=stakes, stacks=tuple(stacks), carried=carried), table
