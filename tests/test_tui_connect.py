@@ -457,6 +457,10 @@ def test_each_hand_is_saved_as_the_room_lets_the_player_see_it(room: Room, tmp_p
     _, number = friend.session.dealt_in[0]
     told = [line.plain for line in friend.session.transcript if "not saved" in line.plain]
     assert told[0].startswith(f"Hand {number} not saved: cannot reach the room at {nobody.base}")
+    # On quitting, the command asks once more: the room is still not there, said once.
+    failed = friend.app.fetch_missing()
+    assert [number for number, _ in failed] == [number for _, number in friend.session.dealt_in]
+    assert len({reason for _, reason in failed}) == 1
     assert friend.session.save() is None  # nothing came: no folder was made
     # The host asked for hints where the room offers none (a person at the table): told once.
     refused = [line.plain for line in host.session.transcript if "No hints" in line.plain]

@@ -1251,10 +1251,18 @@ def _play_connected(
     app = RemotePlayApp(session, socket=socket, cookie=http.cookie_header(), http=http)
     app.run()
     words = session.words
+    unsaved: dict[str, list[str]] = {}
     for number, reason in app.fetch_missing():
+        unsaved.setdefault(reason, []).append(str(number))
+    for reason, numbers in unsaved.items():  # one line for each reason
+        listed = ", ".join(numbers)
         typer.echo(
             words.pick(
-                f"Mano {number} non salvata: {reason}", f"Hand {number} not saved: {reason}"
+                f"Mani {listed} non salvate: {reason}", f"Hands {listed} not saved: {reason}"
+            )
+            if len(numbers) > 1
+            else words.pick(
+                f"Mano {listed} non salvata: {reason}", f"Hand {listed} not saved: {reason}"
             ),
             err=True,
         )

@@ -333,11 +333,17 @@ class RemotePlayApp(PlayApp):
         failed: list[tuple[int, str]] = []
         if self.http is None:
             return failed
+        unreachable: str | None = None
         for table, number in self.remote.not_kept():
+            if unreachable is not None:  # the room is gone: no use waiting for it again
+                failed.append((number, unreachable))
+                continue
             try:
                 phh = download_hand(self.http, table, number)
             except ConnectError as error:
                 failed.append((number, str(error)))
+                if str(error).startswith("cannot reach"):
+                    unreachable = str(error)
             else:
                 self.remote.keep_history(table, number, phh)
         return failed
