@@ -79,8 +79,12 @@ log = logging.getLogger(__name__)
 SEATING_LABEL = b"mazziere/seating/v1"
 """The label of the stream that seats a sit & go's players (from its start seed)."""
 
-RECENT_EVENTS = 2_000
-"""Events a table keeps for clients that come back (older gaps get a snapshot)."""
+RECENT_EVENTS = 300
+"""Events a table keeps for clients that come back (older gaps get a snapshot).
+
+About three hands at a full table: a dropped socket is back within seconds, and a client
+gone longer needs the table as it is, which the snapshot gives.  (Two thousand events a
+table were most of a busy room's memory and of what its garbage collector went through.)"""
 
 HOLD_RETRY_SECONDS = (0.5, 30.0)
 """A held table tries to store again after the first wait, then after twice as long each
@@ -1105,18 +1109,22 @@ class TableTask:
             hand_names = self._hand_names(table.hand_number, names)
             for index in range(self._announced_records, len(hand.log)):
                 record = hand.log[index]
-                batch.records.append((table.hand_number, index, record.to_dict()))
+                stored = record.to_dict()
+                batch.records.append((table.hand_number, index, stored))
                 seq = self._next_seq()
+                public_record = record.seen_by(None)
                 public = p.HandRecord(
                     table=self.id,
                     seq=seq,
                     hand=table.hand_number,
-                    record=record.seen_by(None).to_dict(),
+                    # Most records hide nothing (seen_by gives the record itself): its plain
+                    # data once (the message validates a copy of it).
+                    record=stored if public_record is record else public_record.to_dict(),
                 )
                 private: dict[str, BaseModel] = {}
                 for position, player in enumerate(hand_names):
                     seen = record.seen_by(position)
-                    if seen != record.seen_by(None):
+                    if seen != public_record:
                         private[player] = p.HandRecord(
                             table=self.id, seq=seq, hand=table.hand_number, record=seen.to_dict()
                         )
