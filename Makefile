@@ -68,8 +68,12 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict $(MYPY_PATHS)
 
+# Two test processes (pytest-xdist), each test file kept in one of them (its module's server
+# and browser started once): much of the suite waits on servers, browsers and sockets, so
+# the two cores of a small machine are both kept busy. `make test TEST_WORKERS=0` runs in one.
+TEST_WORKERS ?= 2
 test: lint
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 # A comma in $(call ...) would split the argument: the extras go through a variable.
 BENCH_EXTRAS := .[dev,bench]
