@@ -325,7 +325,8 @@ def join_tournament(
 ) -> Registered:
     """Register for a sit & go (``tournament``: its id; else one of ``rules`` open for
     registration, picked by ``choose``), paying the buy-in and the fee from the balance, and
-    wait for it to start; raise :class:`ConnectError` if not.
+    wait for it to start (a sit & go for ``wait_seconds`` at most, a scheduled tournament
+    until its time); raise :class:`ConnectError` if not.
 
     A player registered already (a terminal started again) is not registered twice: the
     command waits for the start, or goes back to the table of a tournament running.  Ctrl+C
@@ -351,16 +352,18 @@ def join_tournament(
         data = room.expect("GET", path, what=f"cannot read tournament {event.id}")
     deadline = time.monotonic() + wait_seconds
     told = -1
+    starts = data.get("starts_at")  # a scheduled tournament starts then, full or not
     try:
         while data.get("state") == "registering":
             count = int(data.get("registered") or 0)
             if count != told:
+                when = f" at {starts}" if starts else ""
                 say(
-                    f"Waiting for {event.name} to start: {count} of {event.max_players} "
+                    f"Waiting for {event.name} to start{when}: {count} of {event.max_players} "
                     "players (Ctrl+C to unregister)…"
                 )
                 told = count
-            if time.monotonic() > deadline:
+            if starts is None and time.monotonic() > deadline:
                 room.call("DELETE", f"{path}/registration")
                 raise ConnectError(f"{event.name} did not start in time: unregistered")
             time.sleep(poll_seconds)
