@@ -96,6 +96,10 @@ class Player(Person):
         self.differences: list[str] = []
         self.cash: dict[str, int] = {}
         """Cash tables (id -> minimum buy-in) where this person tops up when broke."""
+        self.catching_up: set[str] = set()
+        """Tables asked for again and not yet caught up (until their snapshot): the turns
+        and offers of the past are heard, not played (hundreds of stale actions would
+        also run into the socket's rate limit and hold the current turn up)."""
 
     async def _react(self, message: dict[str, Any]) -> None:
         table = message.get("table")
@@ -103,11 +107,17 @@ class Player(Person):
         if table is not None and "seq" in message and kind != "snapshot":
             self._remember(table, message)
         if kind == "snapshot" and table in self.plays:
+            self.catching_up.discard(table)
             turn = message.get("turn")
             if turn is not None and turn["name"] == self.name and turn["legal"] is not None:
                 await super()._react(turn)
+            for offer in message["state"]["offers"]:
+                if offer["name"] == self.name:
+                    await super()._react({"type": "offer", "table": table, **offer})
             for seat in message["state"]["seats"]:
                 await self._broke(table, seat)
+            return
+        if table in self.catching_up and kind in ("turn", "offer"):
             return
         if kind == "seats" and table in self.plays:
             for seat in message["seats"]:
@@ -149,6 +159,7 @@ class Player(Person):
             if len(self.seen("welcome")) > welcomed:
                 self.plays.update(self.seen("welcome")[-1]["tables"])
             for table in sorted(self.plays):
+                self.catching_up.add(table)
                 await self.send(type="resume", table=table, last_seq=0)
         except (OSError, InvalidMessage, ConnectionClosed):
             pass

@@ -8,7 +8,9 @@ over real WebSockets.  At a turn the file appears and the player acts: the table
 go on with an action it could not store.  Each person hears ``held`` and nothing of the
 action (no record, no next turn, no ack), and a message sent to the held table is refused
 with ``storage_unavailable``.  The file goes: the table stores the action, says it goes
-on, and only then announces it.  Held a second time, the server is killed (SIGKILL) and
+on, and only then announces it.  On PostgreSQL the server's connections are then
+terminated (``pg_terminate_backend``: a lost connection), and the next action is held
+until a new connection stores it.  Held a second time, the server is killed (SIGKILL) and
 started again with writes allowed: the table resumes from what was stored, waiting for
 the same turn, as if the unstored action had never been sent.  The ledger sums to zero.
 """
@@ -16,12 +18,16 @@ the same turn, as if the unstored action had never been sent.  The ledger sums t
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 from mazziere.server.settings import Settings
 from tests.play_room import Person, Room, until
+from tests.server_db import POSTGRES_URL
 
 
 def passive(turn: dict[str, Any]) -> dict[str, Any]:
@@ -78,6 +84,42 @@ async def hold(
     return person, turn, marks
 
 
+def database_ports(pid: int, port: int = 5432) -> list[int]:
+    """The local ports of the process's TCP connections to ``port`` (Linux's /proc)."""
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        with_target = os.readlink(f"/proc/{pid}/fd/{fd}") if fd.isdigit() else ""
+        if with_target.startswith("socket:["):
+            inodes.add(with_target[8:-1])
+    ports = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table, encoding="ascii") as lines:
+            for line in list(lines)[1:]:
+                fields = line.split()
+                local, remote, inode = fields[1], fields[2], fields[9]
+                if inode in inodes and int(remote.rsplit(":", 1)[1], 16) == port:
+                    ports.append(int(local.rsplit(":", 1)[1], 16))
+    return ports
+
+
+async def terminate_connections(room: Room) -> int:
+    """End the server's PostgreSQL sessions from the database's side (a lost connection);
+    how many there were."""
+    assert room.process is not None
+    ports = database_ports(room.process.pid)
+    dsn = POSTGRES_URL.replace("postgresql+asyncpg://", "postgresql://", 1)
+    connection = await asyncpg.connect(dsn)
+    try:
+        ended = await connection.fetch(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE client_port = ANY($1::int[]) AND pid <> pg_backend_pid()",
+            ports,
+        )
+    finally:
+        await connection.close()
+    return sum(1 for row in ended if row[0])
+
+
 async def play_on(people: list[Person], table: str, actions: int) -> None:
     """Both check or call for ``actions`` more actions (or to the end of the hand)."""
     for _ in range(actions):
@@ -123,6 +165,22 @@ def test_a_table_holds_while_the_database_refuses_writes(
         acked = since(person, marks[people.index(person)], "ack")[0]
         assert acked["action_id"] == turn["action_id"] and not acked["repeated"]
         await play_on(people, tid, 1)
+
+        if room_settings.database_schema is not None:
+            # PostgreSQL: the server's connections are cut.  The next write (the action, or
+            # the deal of the next hand) fails and holds the table until a new connection
+            # stores it: nothing is announced in between.
+            marks = [len(p.messages) for p in people]
+            assert await terminate_connections(room) > 0
+            await play_on(people, tid, 2)
+            for who, mark in zip(people, marks, strict=True):
+                order = [
+                    ("held", m["held"]) if m["type"] == "held" else "event"
+                    for m in who.messages[mark:]
+                    if m["type"] == "held" or (m.get("table") == tid and "seq" in m)
+                ]
+                start = order.index(("held", True))
+                assert order[start + 1] == ("held", False), order
 
         # Held again, and the server is killed: the unstored action never happened.
         person, turn, marks = await hold(people, tid, flag)
