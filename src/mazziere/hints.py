@@ -32,7 +32,7 @@ from typing import Any
 from mazziere.cards import Card
 from mazziere.odds import draw_odds, holdem_equity
 from mazziere.odds.italian import DrawOption
-from mazziere.rules import Category, Game, find_rules
+from mazziere.rules import Category, find_rules
 
 __all__ = ["Hint", "work_out"]
 
@@ -95,7 +95,7 @@ def work_out(
     if not cards or opponents < 1:
         return None
     rule_set = find_rules(rules)
-    if rule_set.game is Game.HOLDEM:
+    if rule_set.traits.board:  # equity against random hands, with the board
         hand = "".join(str(c) for c in cards)
         result = holdem_equity(
             [hand, *["any"] * opponents],

@@ -22,6 +22,7 @@ from types import MappingProxyType
 from mazziere.cards import Deck, Rank
 
 __all__ = [
+    "GAME_TRAITS",
     "HOLDEM",
     "ITALIAN_32",
     "ITALIAN_CLASSIC",
@@ -30,6 +31,7 @@ __all__ = [
     "Category",
     "FlushOrder",
     "Game",
+    "GameTraits",
     "LastRoundFirst",
     "MinimumBet",
     "OddChipRule",
@@ -46,6 +48,43 @@ class Game(StrEnum):
 
     HOLDEM = "holdem"
     ITALIAN = "italian"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameTraits:
+    """What a client, the statistics or the room does differently for a game, read by name:
+    one per game (:data:`GAME_TRAITS`; a rule set's :attr:`RuleSet.traits`), so that the
+    callers ask what a game has, never which game it is.
+
+    >>> find_rules("italian-32").traits.draw, find_rules("holdem").traits.draw
+    (True, False)
+    """
+
+    board: bool
+    """Community cards dealt face up (Hold'em): a hand is valued with the board."""
+    draw: bool
+    """A draw between two betting rounds (Poker all'italiana): the cards are numbered for
+    the discard and shown sorted high to low, and a hand is valued from its own five."""
+    italian_terms: bool
+    """Bets and checks have the Italian names of their round (apro, punto, buio, passo...)."""
+    asks_show: bool
+    """At the showdown a player who may muck is asked whether to show (RULES.md, Showdown);
+    otherwise the cards speak."""
+    three_bets: bool
+    """A re-raise of the first betting round counts as a 3-bet in the statistics (Hold'em)."""
+
+
+GAME_TRAITS: Mapping[Game, GameTraits] = MappingProxyType(
+    {
+        Game.HOLDEM: GameTraits(
+            board=True, draw=False, italian_terms=False, asks_show=False, three_bets=True
+        ),
+        Game.ITALIAN: GameTraits(
+            board=False, draw=True, italian_terms=True, asks_show=True, three_bets=False
+        ),
+    }
+)
+"""Game -> what differs in it for the callers that serve every game."""
 
 
 class Category(StrEnum):
@@ -251,6 +290,11 @@ class RuleSet:
         # By name: equal rule sets have equal names (their mappings are not hashable), and
         # the engine keeps the numbers of each (rule set, player count) by rule set.
         return hash(self.name)
+
+    @property
+    def traits(self) -> GameTraits:
+        """What differs in this rule set's game for a client (:data:`GAME_TRAITS`)."""
+        return GAME_TRAITS[self.game]
 
     def check_players(self, players: int) -> None:
         """Raise :class:`WrongPlayerCountError` unless ``players`` may be dealt in.

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from mazziere.game.core import (
     ActionKind,
@@ -49,7 +49,7 @@ from mazziere.game.core import (
     PotAwarded,
     Record,
 )
-from mazziere.game.holdem import BoardDealt, HoldemHand
+from mazziere.game.holdem import BoardDealt
 from mazziere.game.italian import Discarded, ItalianHand
 from mazziere.history.phh import PHHError, PhhHand
 
@@ -245,7 +245,7 @@ class StatsBook:
             if isinstance(record, PotAwarded):
                 for winner, share in zip(record.winners, record.shares, strict=True):
                     won[winner] += share
-        italian = isinstance(hand, ItalianHand)
+        traits = hand.rules.traits
         saw_later = self._second_part(hand)
         raises = 0
         voluntary: set[int] = set()
@@ -262,7 +262,7 @@ class StatsBook:
             if kind is ActionKind.ALL_IN:
                 kind = ActionKind.RAISE
             if not later:
-                if raises == 1 and not italian and record.position not in faced_one:
+                if raises == 1 and traits.three_bets and record.position not in faced_one:
                     faced_one.add(record.position)
                     who.three_bet_chances += 1
                     who.three_bets += kind in _WAGERS
@@ -297,9 +297,8 @@ class StatsBook:
                 who.showdowns += 1
                 who.showdowns_won += won[position] > 0
             who.net += result.payoffs[position] * scale
-        if italian:
-            assert isinstance(hand, ItalianHand)
-            self._italian(hand, players, scale)
+        if traits.draw:  # (Poker all'italiana's own figures)
+            self._italian(cast(ItalianHand, hand), players, scale)
 
     @staticmethod
     def _second_part(hand: BettingHand) -> Record | None:
@@ -309,7 +308,7 @@ class StatsBook:
         all'italiana: the first discard (before it, the blind opening and the
         opening round).
         """
-        marker: type = BoardDealt if isinstance(hand, HoldemHand) else Discarded
+        marker: type = BoardDealt if hand.rules.traits.board else Discarded
         return next((r for r in hand.log if isinstance(r, marker)), None)
 
     @staticmethod

@@ -9,8 +9,9 @@ The table decides who is dealt in, by position, and what each posts
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from mazziere.cards import Card, RandomSource
 from mazziere.game.core import BettingHand, Rake
@@ -83,9 +84,7 @@ def new_hand(spec: HandSpec) -> BettingHand:
     >>> type(hand).__name__, hand.bets
     ('ItalianHand', [5, 10, 0])
     """
-    if spec.rules.game is Game.HOLDEM:
-        return _holdem(spec)
-    return _italian(spec)
+    return _HAND_MAKERS[spec.rules.game](spec)
 
 
 def _holdem(spec: HandSpec) -> BettingHand:
@@ -147,6 +146,12 @@ def _italian(spec: HandSpec) -> BettingHand:
     )
 
 
+_HAND_MAKERS: Mapping[Game, Callable[[HandSpec], BettingHand]] = MappingProxyType(
+    {Game.HOLDEM: _holdem, Game.ITALIAN: _italian}
+)
+"""Game -> how a hand of it is made from a :class:`HandSpec` (the one place that knows)."""
+
+
 def carry_of(hand: BettingHand, names: tuple[str, ...], previous: Carry = NO_CARRY) -> Carry:
     """What ``hand`` (over) leaves to the next hand, positions turned into ``names``.
 
@@ -164,11 +169,12 @@ def carry_of(hand: BettingHand, names: tuple[str, ...], previous: Carry = NO_CAR
     carried on; a parol pot's price for them is what a parol player put in
     beyond their share.
     """
-    from mazziere.game.italian import ItalianHand
+    from mazziere.game.italian import ItalianCarry
 
-    if not isinstance(hand, ItalianHand):
+    # A game whose pots may go unwon hands its carry on in the result (Poker all'italiana).
+    carry = hand.result.extra.get("carry") if hand.result is not None else None
+    if not isinstance(carry, ItalianCarry):
         return NO_CARRY
-    carry = hand.carry
     if not carry.pot:
         return Carry(opening=carry.opening_level)
     shares = {name: carry.shares[p] for p, name in enumerate(names) if carry.shares[p]}

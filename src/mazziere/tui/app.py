@@ -38,7 +38,7 @@ from mazziere.cards import Card
 from mazziere.game.core import Action, ActionKind, IllegalActionError, LegalActions
 from mazziere.room.errors import RoomError
 from mazziere.room.table import OfferKind, SeatStatus
-from mazziere.rules import Game
+from mazziere.rules import GameTraits
 from mazziere.tui.hints import Hints
 from mazziere.tui.render import (
     big_cards,
@@ -81,9 +81,9 @@ def write_lines(log: RichLog, lines: list[Text], console: Console) -> None:
             log.write(piece)
 
 
-def _sorted_hand(cards: tuple[Card, ...], rules_game: Game) -> tuple[Card, ...]:
-    """The player's cards as shown: Italian hands sorted high to low, Hold'em as dealt."""
-    if rules_game is Game.ITALIAN:
+def _sorted_hand(cards: tuple[Card, ...], traits: GameTraits) -> tuple[Card, ...]:
+    """The player's cards as shown: sorted high to low in a game with a draw, else as dealt."""
+    if traits.draw:
         return tuple(sorted(cards, reverse=True))
     return cards
 
@@ -445,7 +445,7 @@ class PlayApp(App[Path | None]):
         words = self.words
         session = self.session
         text = Text()
-        cards = _sorted_hand(snap.my_cards, session.rules.game)
+        cards = _sorted_hand(snap.my_cards, session.rules.traits)
         if not cards:
             status = session.my_status()
             if snap.in_hand and status is not None:
@@ -464,7 +464,7 @@ class PlayApp(App[Path | None]):
         ):
             text.append("\n")
             text.append_text(line)
-        if session.rules.game is Game.ITALIAN:
+        if session.rules.traits.draw:  # the cards' numbers, for the discard
             text.append("\n")
             for index in range(len(cards)):
                 if index in self.marked:
@@ -480,7 +480,7 @@ class PlayApp(App[Path | None]):
         snap_board = None
         current = session.table.hand
         try:
-            if session.rules.game is Game.ITALIAN:
+            if not session.rules.traits.board:  # valued from the player's own five
                 if len(cards) != 5 or current is None:
                     return None
                 return evaluate(cards, rules=session.rules, players=current.n).describe(
@@ -960,7 +960,7 @@ class PlayApp(App[Path | None]):
         legal = self._legal()
         if legal is None or ActionKind.DRAW not in legal.kinds:
             return
-        cards = _sorted_hand(self.session.snapshot().my_cards, self.session.rules.game)
+        cards = _sorted_hand(self.session.snapshot().my_cards, self.session.rules.traits)
         discards = tuple(cards[i] for i in sorted(self.marked) if i < len(cards))
         self._send(Action(ActionKind.DRAW, cards=discards))
 

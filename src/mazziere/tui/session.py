@@ -55,7 +55,7 @@ from mazziere.room.registration import TournamentSettings, TournamentState
 from mazziere.room.structure import ForcedBets, Schedule, Stakes, forced_bets
 from mazziere.room.table import Decision, Offer, OfferKind, Seat, SeatStatus, Table
 from mazziere.room.tournament import Tournament
-from mazziere.rules import Game, RuleSet, find_rules
+from mazziere.rules import RuleSet, find_rules
 from mazziere.tui.render import chips
 from mazziere.tui.telling import (
     hand_context,
@@ -440,7 +440,7 @@ class PlaySession:
     def _asks_show(self) -> bool:
         """Poker all'italiana asks a player who may muck at the showdown whether to show
         (RULES.md, Showdown); Hold'em's cards speak."""
-        return self.rules.game is Game.ITALIAN
+        return self.rules.traits.asks_show
 
     def _deal(self) -> bool:
         if self.event is not None:
@@ -539,7 +539,7 @@ class PlaySession:
             me=me,
             words=self.words,
             four_colour=self.config.four_colour,
-            opening=self.rules.game is Game.ITALIAN and getattr(hand, "opening", None) is not None,
+            opening=getattr(hand, "opening", None) is not None,  # (an Italian opening requirement)
         )
         current = _Hand(hand, plan, table.hand_number, names, me, narrator)
         self._current = current

@@ -53,7 +53,7 @@ from mazziere.game.core import (
 from mazziere.game.holdem import BoardDealt
 from mazziere.game.italian import Discarded, PotCarried, StockReshuffled
 from mazziere.room.structure import Stakes
-from mazziere.rules import Game, RuleSet
+from mazziere.rules import RuleSet
 from mazziere.tui.render import cards_text, chips
 
 __all__ = ["LANGUAGES", "Context", "Narrator", "UnknownLanguageError", "Words"]
@@ -128,7 +128,7 @@ class Words:
         >>> Words("it").action(ActionKind.DRAW, context, legal, discards=3)
         'Cambio 3 carte'
         """
-        italian = context.rules.game is Game.ITALIAN
+        italian = context.rules.traits.italian_terms
         if kind is ActionKind.DRAW:
             if not discards:
                 return self.pick("Servito", "Stand pat")
@@ -252,7 +252,7 @@ class Narrator:
         self.me = me
         self.words = words
         self.four_colour = four_colour
-        self.italian = rules.game is Game.ITALIAN
+        self.draws = rules.traits.draw
         self.opening = opening and bool(rules.opening_ladder)
         """Whether the first round has an opening requirement (classic: yes)."""
         self._state = _State()
@@ -302,9 +302,9 @@ class Narrator:
         """
         state = self._state
         drawn = list(getattr(view, "drawn", None) or ())
-        state.dealt = not self.italian or int(getattr(view, "betting_round", 1)) >= 1
+        state.dealt = not self.draws or int(getattr(view, "betting_round", 1)) >= 1
         state.drawn = any(count is not None for count in drawn)
-        state.last_round = self.italian and int(getattr(view, "betting_round", 0)) == 2
+        state.last_round = self.draws and int(getattr(view, "betting_round", 0)) == 2
         mine = drawn[self.me] if self.me is not None and self.me < len(drawn) else None
         state.received = bool(mine)
         state.blind_raises = len(getattr(view, "blind_raisers", None) or ())
@@ -322,7 +322,7 @@ class Narrator:
         if cards is None:
             return None
         try:
-            if self.italian:
+            if self.draws:
                 value = evaluate(cards, rules=self.rules, players=len(self.names))
             else:
                 if len(self._state.board) < 5:
@@ -363,7 +363,7 @@ class Narrator:
                 out.append(self._pots_line(record.pots))
         elif isinstance(record, CardsShown):
             state.shown[record.position] = tuple(c for c in record.cards if c is not None)
-            if self.italian or len(state.board) == 5:
+            if self.draws or len(state.board) == 5:
                 out.append(self._shown(record))
             else:
                 state.pending.append(record)
@@ -515,16 +515,16 @@ class Narrator:
         p = record.position
         to = chips(record.to)
         added = chips(record.added)
-        before_deal = self.italian and not state.dealt
+        before_deal = self.draws and not state.dealt
         # After a blind opening the pot is open: nobody needs the opening cards any more.
         opening_round = (
-            self.italian
+            self.draws
             and self.opening
             and state.dealt
             and not state.drawn
             and not state.blind_raises
         )
-        if self.italian and state.drawn:
+        if self.draws and state.drawn:
             state.last_round = True
         it = self.words.it
         if kind is ActionKind.FOLD:
@@ -534,7 +534,7 @@ class Narrator:
                 line = self._declined_blind(p)
             elif opening_round:
                 line = self._verb(p, "passa la parola", "passi la parola", "passes", "pass")
-            elif self.italian and self.rules.forced_blinds:
+            elif self.rules.traits.italian_terms and self.rules.forced_blinds:
                 line = self._verb(p, "dice cip", "dici cip", "checks", "check")
             else:
                 line = self._verb(p, "bussa", "bussi", "checks", "check")
