@@ -43,88 +43,21 @@ mazziere.game.errors.AmountTooSmallError: raise to at least 20, not 15
 
 from __future__ import annotations
 
-from mazziere.game.actions import NO_ACTIONS, Action, ActionKind, LegalActions
-from mazziere.game.betting import BettingHand
-from mazziere.game.errors import (
-    ActionNotOfferedError,
-    AmountTooLargeError,
-    AmountTooSmallError,
-    CannotBetError,
-    CannotCheckError,
-    CannotMuckError,
-    CannotRaiseError,
-    DeckExhaustedError,
-    HandOverError,
-    HandSetupError,
-    IllegalActionError,
-    InvalidAmountError,
-    NothingToCallError,
-    NotYourTurnError,
-    UndeterminedHandError,
-    WrongPhaseError,
-)
-from mazziere.game.hand import Hand, MinRaiseRule, Phase, check_chips
-from mazziere.game.pots import HandResult, Pot, PotResult, Rake, build_pots, split_pot
-from mazziere.game.records import (
-    BetsCollected,
-    CardBurned,
-    CardsMucked,
-    CardsShown,
-    ForcedBet,
-    HoleCardsDealt,
-    PlayerActed,
-    PotAwarded,
-    RakeTaken,
-    Record,
-    UncalledBetReturned,
-    as_record,
-)
-from mazziere.game.stock import RandomDraws, Stock
+# Each module's public names (its __all__), re-exported as they are.
+from mazziere.game import actions, betting, errors, hand, pots, records, stock
+from mazziere.game.actions import *  # noqa: F403
+from mazziere.game.betting import *  # noqa: F403
+from mazziere.game.errors import *  # noqa: F403
+from mazziere.game.hand import *  # noqa: F403
+from mazziere.game.pots import *  # noqa: F403
+from mazziere.game.records import *  # noqa: F403
+from mazziere.game.stock import *  # noqa: F403
 
-__all__ = [
-    "NO_ACTIONS",
-    "Action",
-    "ActionKind",
-    "ActionNotOfferedError",
-    "AmountTooLargeError",
-    "AmountTooSmallError",
-    "BetsCollected",
-    "BettingHand",
-    "CannotBetError",
-    "CannotCheckError",
-    "CannotMuckError",
-    "CannotRaiseError",
-    "CardBurned",
-    "CardsMucked",
-    "CardsShown",
-    "DeckExhaustedError",
-    "ForcedBet",
-    "Hand",
-    "HandOverError",
-    "HandResult",
-    "HandSetupError",
-    "HoleCardsDealt",
-    "IllegalActionError",
-    "InvalidAmountError",
-    "LegalActions",
-    "MinRaiseRule",
-    "NotYourTurnError",
-    "NothingToCallError",
-    "Phase",
-    "PlayerActed",
-    "Pot",
-    "PotAwarded",
-    "PotResult",
-    "Rake",
-    "RakeTaken",
-    "RandomDraws",
-    "Record",
-    "Stock",
-    "UncalledBetReturned",
-    "UndeterminedHandError",
-    "WrongPhaseError",
-    "as_record",
-    "build_pots",
-    "check_chips",
-    "split_pot",
-]
+__all__: list[str] = []
+__all__ += actions.__all__
+__all__ += betting.__all__
+__all__ += errors.__all__
+__all__ += hand.__all__
+__all__ += pots.__all__
+__all__ += records.__all__
+__all__ += stock.__all__

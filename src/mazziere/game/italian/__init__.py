@@ -35,38 +35,15 @@ the over.
 
 from __future__ import annotations
 
-from mazziere.game.italian.carry import ItalianCarry, NextHand, next_hand
-from mazziere.game.italian.hand import BLIND_NAMES, CannotDiscardError, ItalianHand
-from mazziere.game.italian.setup import (
-    CarriedIn,
-    Discarded,
-    HandStarted,
-    ItalianSetup,
-    ItalianStakes,
-    ItalianTable,
-    PotCarried,
-    StockReshuffled,
-    italian_setup,
-    italian_table,
-)
-from mazziere.game.italian.view import ItalianView
+# Each module's public names (its __all__), re-exported as they are.
+from mazziere.game.italian import carry, hand, setup, view
+from mazziere.game.italian.carry import *  # noqa: F403
+from mazziere.game.italian.hand import *  # noqa: F403
+from mazziere.game.italian.setup import *  # noqa: F403
+from mazziere.game.italian.view import *  # noqa: F403
 
-__all__ = [
-    "BLIND_NAMES",
-    "CannotDiscardError",
-    "CarriedIn",
-    "Discarded",
-    "HandStarted",
-    "ItalianCarry",
-    "ItalianHand",
-    "ItalianSetup",
-    "ItalianStakes",
-    "ItalianTable",
-    "ItalianView",
-    "NextHand",
-    "PotCarried",
-    "StockReshuffled",
-    "italian_setup",
-    "italian_table",
-    "next_hand",
-]
+__all__: list[str] = []
+__all__ += carry.__all__
+__all__ += hand.__all__
+__all__ += setup.__all__
+__all__ += view.__all__

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from typing import Unpack
 
 from mazziere.cards import Card, RandomSource, Rank
 from mazziere.game.core import (
@@ -45,14 +46,13 @@ from mazziere.game.italian.setup import (
     HandStarted,
     ItalianSetup,
     ItalianTable,
+    ItalianTerms,
     PotCarried,
     italian_setup,
-    italian_stakes,
-    italian_table,
 )
 from mazziere.game.italian.stock import DrawStock
 from mazziere.game.italian.view import ItalianView
-from mazziere.rules import BettingStructure, RuleSet, find_rules
+from mazziere.rules import RuleSet, find_rules
 
 __all__ = ["BLIND_NAMES", "CannotDiscardError", "ItalianHand"]
 
@@ -62,14 +62,12 @@ _ACTIONKIND_BET = ActionKind.BET
 _ACTIONKIND_CALL = ActionKind.CALL
 _ACTIONKIND_CHECK = ActionKind.CHECK
 _ACTIONKIND_DRAW = ActionKind.DRAW
-_ACTIONKIND_FOLD = ActionKind.FOLD
 _ACTIONKIND_PAROL = ActionKind.PAROL
 _ACTIONKIND_RAISE = ActionKind.RAISE
 _ACTIONKIND_TIMEOUT = ActionKind.TIMEOUT
 _PHASE_BETTING = Phase.BETTING
 _PHASE_DEALING = Phase.DEALING
 _PHASE_DRAW = Phase.DRAW
-_PHASE_OVER = Phase.OVER
 
 _PAROL = frozenset({_ACTIONKIND_PAROL})
 _DRAW_KINDS = frozenset({_ACTIONKIND_DRAW, _ACTIONKIND_TIMEOUT})
@@ -146,39 +144,13 @@ class ItalianHand(ItalianParol):
         rules: str | RuleSet,
         stacks: Sequence[int],
         *,
-        invito: int = 0,
-        buio: int = 0,
-        min_bet: int | None = None,
-        structure: BettingStructure | None = None,
-        opening_level: int = 0,
-        parol_pot: bool = False,
-        carried_pot: int = 0,
-        carried_shares: Sequence[int] | None = None,
-        dead_money: Sequence[int] | None = None,
-        posts: Sequence[int] | None = None,
-        rake: bool = True,
-        ask_show: bool = False,
         deck: Sequence[Card] | None = None,
         rng: RandomSource | None = None,
         odd_chips: Sequence[int] | None = None,
+        **terms: Unpack[ItalianTerms],
     ) -> None:
         rule_set = find_rules(rules)
-        setup, table = italian_setup(
-            rule_set,
-            stacks,
-            invito=invito,
-            buio=buio,
-            min_bet=min_bet,
-            structure=structure,
-            opening_level=opening_level,
-            parol_pot=parol_pot,
-            carried_pot=carried_pot,
-            carried_shares=carried_shares,
-            dead_money=dead_money,
-            posts=posts,
-            rake=rake,
-            ask_show=ask_show,
-        )
+        setup, table = italian_setup(rule_set, stacks, **terms)
         self._start(setup, rule_set, table, deck=deck, rng=rng, odd_chips=odd_chips)
 
     @classmethod
@@ -191,24 +163,11 @@ class ItalianHand(ItalianParol):
         odd_chips: Sequence[int] | None = None,
     ) -> ItalianHand:
         """A new hand with this setup (the first record of another hand's log, say)."""
-        stakes, carried = setup.stakes, setup.carried
-        rule_set = find_rules(stakes.rules)
-        n = len(setup.stacks)
-        checked = italian_stakes(
-            rule_set,
-            n,
-            invito=stakes.invito,
-            buio=stakes.buio,
-            min_bet=stakes.min_bet,
-            structure=stakes.structure,
-            parol_pot=carried.parol_pot,
-            rake=stakes.rake,
-            ask_show=stakes.ask_show,
-        )
-        if checked != stakes:
-            raise HandSetupError(f"the stakes of this setup are not {rule_set.name}'s: {stakes}")
+        rule_set = find_rules(setup.stakes.rules)
+        checked, table = italian_setup(rule_set, setup.stacks, **setup.terms())
+        if checked != setup:
+            raise HandSetupError(f"this setup is not one of {rule_set.name}: {setup}")
         hand = cls.__new__(cls)
-        table = italian_table(rule_set, n)
         hand._start(setup, rule_set, table, deck=deck, rng=rng, odd_chips=odd_chips)
         return hand
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from mazziere.cards import Card, Rank
 from mazziere.evaluate import Ranking, ranking_for
@@ -35,6 +35,7 @@ __all__ = [
     "ItalianSetup",
     "ItalianStakes",
     "ItalianTable",
+    "ItalianTerms",
     "PotCarried",
     "StockReshuffled",
     "italian_setup",
@@ -95,25 +96,49 @@ class ItalianSetup:
     stacks: tuple[int, ...]
     carried: CarriedIn
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON, one level deep."""
+    def terms(self) -> ItalianTerms:
+        """The terms that make this setup again with its stacks (:func:`italian_setup`)."""
         stakes, carried = self.stakes, self.carried
-        return {
-            "rules": stakes.rules,
-            "stacks": list(self.stacks),
-            "invito": stakes.invito,
-            "buio": stakes.buio,
-            "min_bet": stakes.min_bet,
-            "structure": stakes.structure.value,
-            "opening_level": carried.opening_level,
-            "parol_pot": carried.parol_pot,
-            "carried_pot": carried.pot,
-            "carried_shares": list(carried.shares),
-            "dead_money": list(carried.dead_money),
-            "posts": list(carried.posts),
-            "rake": stakes.rake,
-            "ask_show": stakes.ask_show,
-        }
+        return ItalianTerms(
+            invito=stakes.invito,
+            buio=stakes.buio,
+            min_bet=stakes.min_bet,
+            structure=stakes.structure,
+            opening_level=carried.opening_level,
+            parol_pot=carried.parol_pot,
+            carried_pot=carried.pot,
+            carried_shares=carried.shares,
+            dead_money=carried.dead_money,
+            posts=carried.posts,
+            rake=stakes.rake,
+            ask_show=stakes.ask_show,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON: the rule set, the stacks and the terms."""
+        data: dict[str, Any] = {"rules": self.stakes.rules, "stacks": self.stacks, **self.terms()}
+        data["structure"] = self.stakes.structure.value
+        for key in ("stacks", "carried_shares", "dead_money", "posts"):
+            data[key] = list(data[key])
+        return data
+
+
+class ItalianTerms(TypedDict, total=False):
+    """The terms of a hand that :class:`ItalianHand` takes by keyword and passes on to
+    :func:`italian_setup` (whose defaults they are)."""
+
+    invito: int
+    buio: int
+    min_bet: int | None
+    structure: BettingStructure | None
+    opening_level: int
+    parol_pot: bool
+    carried_pot: int
+    carried_shares: Sequence[int] | None
+    dead_money: Sequence[int] | None
+    posts: Sequence[int] | None
+    rake: bool
+    ask_show: bool
 
 
 @as_record
