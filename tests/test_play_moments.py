@@ -195,7 +195,9 @@ def shover(person: Person, turn: dict[str, Any]) -> dict[str, Any] | None:
 async def play_sit_and_go(room: Room) -> tuple[dict[str, Any], list[Person]]:
     with room.http() as http:
         lobby = http.get("/api/tournaments", params={"state": "registering"}).json()
-    event = next(t for t in lobby["tournaments"] if t["rules"] == "italian-32")
+    event = next(
+        t for t in lobby["tournaments"] if t["rules"] == "italian-32" and t["starts_at"] is None
+    )  # the sit & go (not the scheduled tournament)
     people = [Person(room, 30 + k) for k in range(event["max_players"])]
     for person in people:
         answer = person.post(f"/api/tournaments/{event['id']}/registration")

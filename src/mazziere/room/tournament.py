@@ -28,7 +28,7 @@ and each table's :attr:`~mazziere.room.table.Table.decision` says who must act.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
 from mazziere.cards import RandomSource
@@ -249,6 +249,9 @@ class Tournament:
         self._unpaid: list[tuple[list[str], int]] = []
         self._final_table_pending = False
         self.final_table: int | None = None
+        self.table_opened: Callable[[TournamentTable], None] | None = None
+        """Told of each table as it opens, before anyone sits or a hand is dealt there (who
+        drives the tables gives it its cards and its own random source)."""
 
     # ------------------------------------------------------------ reading
 
@@ -318,6 +321,8 @@ class Tournament:
         self.tables[self._next_table] = table
         self._every_table.append(table)
         self._next_table += 1
+        if self.table_opened is not None:
+            self.table_opened(table)
         return table
 
     def _issue_chips(self, name: str) -> None:
@@ -397,14 +402,15 @@ class Tournament:
         ):
             self._finalize_entrants()
 
-    def start_hands(self) -> list[TournamentTable]:
-        """Deal a hand at every table that can play; return the tables now in a hand."""
+    def start_hands(self, waiting: Collection[int] = ()) -> list[TournamentTable]:
+        """Deal a hand at every table that can play, but the tables numbered in ``waiting``
+        (still showing their last hand); return the tables now in a hand."""
         if self.state is not TournamentState.RUNNING:
             return []
         if self._final_table_pending:
             self._form_final_table()
         for table in list(self.tables.values()):
-            if not table.in_hand:
+            if not table.in_hand and table.number not in waiting:
                 table.start_hand()
         return [t for t in self.tables.values() if t.in_hand]
 

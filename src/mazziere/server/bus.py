@@ -96,6 +96,11 @@ class Bus(abc.ABC):
         """``outbox`` no longer receives the events of ``table``."""
 
     @abc.abstractmethod
+    def move(self, player: str, source: str, destination: str) -> None:
+        """``player``'s connections follow ``destination`` instead of ``source`` (a
+        tournament moved them to another of its tables)."""
+
+    @abc.abstractmethod
     def connected(self, player: str) -> bool:
         """Whether ``player`` has at least one connection open."""
 
@@ -150,6 +155,12 @@ class LocalBus(Bus):
             followers.remove(outbox)
         if not followers:
             self._followers.pop(table, None)
+
+    def move(self, player: str, source: str, destination: str) -> None:
+        """Each connection of ``player``: from ``source``'s followers to ``destination``'s."""
+        for outbox in list(self._players.get(player, ())):
+            self.unfollow(source, outbox)
+            self.follow(destination, outbox)
 
     def connected(self, player: str) -> bool:
         """Whether ``player`` has a connection open."""

@@ -8,7 +8,8 @@ change it pays for.
 
 from __future__ import annotations
 
-from typing import Annotated
+import datetime as dt
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel
@@ -90,6 +91,9 @@ class TournamentOut(BaseModel):
     state: str
     level_unit: str
     you_are_registered: bool = False
+    starts_at: dt.datetime | None = None
+    """A scheduled tournament's start (registration is open until then); ``None``: a sit &
+    go, which starts when full."""
 
 
 class TournamentsOut(BaseModel):
@@ -217,6 +221,7 @@ async def _tournament_out(
         state=tournament.state,
         level_unit=tournament.level_unit,
         you_are_registered=mine,
+        starts_at=tournament.starts_at,
     )
 
 
@@ -273,6 +278,21 @@ class StandingOut(BaseModel):
     prize: int
 
 
+class TournamentSeatOut(BaseModel):
+    """A player at one of a tournament's tables."""
+
+    player: str
+    seat: int
+    stack: int
+
+
+class TournamentTableOut(BaseModel):
+    """One of a running tournament's tables and who sits there."""
+
+    id: int
+    players: list[TournamentSeatOut]
+
+
 class TournamentDetailsOut(TournamentOut):
     """A tournament with its levels, its players and their standings."""
 
@@ -285,6 +305,8 @@ class TournamentDetailsOut(TournamentOut):
     field while it registers."""
     tables: list[int] = []
     """The tables its players sit at now."""
+    seating: list[TournamentTableOut] = []
+    """Those tables with their players and stacks (as of the last command each stored)."""
 
 
 @router.get("/tables/{table_id}", summary="One table of the lobby")
@@ -352,13 +374,7 @@ async def get_tournament(
         if entrants
         else []
     )
-    tables = sorted(
-        {
-            standing.table_id
-            for standing, _ in rows
-            if standing.table_id is not None and standing.place is None
-        }
-    )
+    seating = await _seating(db, tournament, rows) if tournament.state == "running" else []
     return TournamentDetailsOut(
         **summary.model_dump(),
         levels=levels,
@@ -366,8 +382,38 @@ async def get_tournament(
         standings=standings,
         prize_pool=pool,
         payouts=payouts,
-        tables=tables if tournament.state == "running" else [],
+        tables=[table.id for table in seating],
+        seating=seating,
     )
+
+
+async def _seating(
+    db: AsyncSession, tournament: Tournament, standings: list[Any]
+) -> list[TournamentTableOut]:
+    """A running tournament's tables with players: a sit & go's table (its standings say
+    which), a multi-table tournament's open tables."""
+    ids = {s.table_id for s, _ in standings if s.table_id is not None and s.place is None}
+    ids |= set(
+        await db.scalars(
+            select(RoomTable.id).where(
+                RoomTable.tournament_id == tournament.id, RoomTable.state != "closed"
+            )
+        )
+    )
+    if not ids:
+        return []
+    seats = await db.execute(
+        select(Seat, Account)
+        .join(Account, Account.id == Seat.account_id)
+        .where(Seat.table_id.in_(ids))
+        .order_by(Seat.table_id, Seat.seat)
+    )
+    tables: dict[int, list[TournamentSeatOut]] = {}
+    for seat, account in seats:
+        tables.setdefault(seat.table_id, []).append(
+            TournamentSeatOut(player=account.display_name, seat=seat.seat, stack=seat.stack)
+        )
+    return [TournamentTableOut(id=i, players=players) for i, players in sorted(tables.items())]
 
 
 @router.post(
@@ -384,6 +430,8 @@ async def register(
     tournament = await _tournament_for_update(db, tournament_id)
     if tournament.state != "registering":
         raise ApiError(409, "registration_closed", f"the tournament is {tournament.state}")
+    if tournament.starts_at is not None and tournament.starts_at <= room.now():
+        raise ApiError(409, "registration_closed", "the tournament is starting")
     already = await db.scalar(
         select(TournamentRegistration.id).where(
             TournamentRegistration.tournament_id == tournament.id,

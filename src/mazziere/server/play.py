@@ -11,9 +11,13 @@ what they stored is the room.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import dataclasses
+import datetime as dt
 import gc
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
@@ -21,14 +25,17 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, FastAPI, WebSocket
 from pydantic import BaseModel
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.fair import FairnessError, verify
+from mazziere.room.seating import tables_needed
 from mazziere.room.structure import Stakes
 from mazziere.server.accounts import account_from_cookies
 from mazziere.server.bus import LocalBus
 from mazziere.server.context import RoomContext
-from mazziere.server.storage.lobby import tournament_settings
+from mazziere.server.storage.lobby import open_scheduled, start_scheduled, tournament_settings
 from mazziere.server.storage.models import (
+    Account,
     RoomTable,
     Tournament,
     TournamentRegistration,
@@ -42,12 +49,15 @@ from mazziere.server.tables import (
     TableService,
     TournamentConfig,
 )
+from mazziere.server.tournaments import MultiTableConfig, TournamentTableTask, TournamentTask
 from mazziere.server.ws import Limits, Play
 
 __all__ = ["YOUNG_COLLECTION_EVERY", "TableWatcher", "router", "table_config", "table_service"]
 
 YOUNG_COLLECTION_EVERY = 10_000
 """New objects between two collections of the garbage collector's youngest generation."""
+
+log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/api", tags=["fairness"])
 
@@ -107,6 +117,8 @@ class TableWatcher:
     def __init__(self, service: TableService, room: RoomContext) -> None:
         self.service = service
         self.room = room
+        self.tournaments: dict[int, TournamentTask] = {}
+        """The multi-table tournaments running, by id."""
 
     @property
     def _pause(self) -> float:
@@ -142,15 +154,133 @@ class TableWatcher:
         return reply.answer
 
     async def tournament_changed(self, tournament_id: int) -> None:
-        """A sit & go that filled starts: its table, its task, its first hand."""
+        """A sit & go that filled, or a scheduled tournament at its time, starts: its
+        tables, its task, its first hands."""
         async with self.room.db.session() as session:
             tournament = await session.get(Tournament, tournament_id)
             if tournament is None or tournament.state != "running":
+                return
+            if tournament.starts_at is not None:
+                multi = await self._multi_table_config(session, tournament)
+                await session.commit()
+                if tournament_id not in self.tournaments:
+                    await self._open_multi_table(multi)
                 return
             config = await self._tournament_config(session, tournament)
             await session.commit()
         if config is not None and str(config.table_id) not in self.service.tasks:
             await self.service.open(config)
+
+    async def _open_multi_table(self, config: MultiTableConfig) -> None:
+        """Rebuild a multi-table tournament from its log and run its task; its tables are
+        found by ``/ws`` like any other."""
+
+        def register(table: TournamentTableTask) -> None:
+            self.service.tasks[table.id] = table
+
+        task = TournamentTask(config, self.service.store, self.service.bus, register=register)
+        await task.begin()
+        await task.rebuild()
+        self.tournaments[config.id] = task
+        task.start()
+
+    async def _multi_table_config(
+        self, session: AsyncSession, tournament: Tournament
+    ) -> MultiTableConfig:
+        """A scheduled tournament's players and table rows (made at its start: the tables
+        its field needs, and one more for the final table)."""
+        accounts = list(
+            await session.scalars(
+                select(Account)
+                .join(TournamentRegistration, TournamentRegistration.account_id == Account.id)
+                .where(TournamentRegistration.tournament_id == tournament.id)
+                .order_by(TournamentRegistration.id)
+            )
+        )
+        rows = list(
+            await session.scalars(
+                select(RoomTable.id)
+                .where(RoomTable.tournament_id == tournament.id)
+                .order_by(RoomTable.id)
+            )
+        )
+        if not rows:
+            count = tables_needed(len(accounts), tournament.seats)
+            for number in range(1, count + 1 + (count > 1)):
+                table = RoomTable(
+                    name=f"{tournament.name} #{tournament.id} table {number}",
+                    rules=tournament.rules,
+                    seats=tournament.seats,
+                    min_buy_in=tournament.starting_stack,
+                    max_buy_in=tournament.starting_stack,
+                    bots_allowed=False,
+                    private=True,
+                    lobby=False,
+                    state="open",
+                    tournament_id=tournament.id,
+                )
+                session.add(table)
+                await session.flush()
+                rows.append(table.id)
+            for account in accounts:
+                session.add(
+                    TournamentStanding(
+                        tournament_id=tournament.id,
+                        account_id=account.id,
+                        chips=tournament.starting_stack,
+                    )
+                )
+            await session.flush()
+        settings = await tournament_settings(session, tournament)
+        return MultiTableConfig(
+            id=tournament.id,
+            table_ids=tuple(rows),
+            settings=dataclasses.replace(settings, starts_at=0.0),
+            players=tuple((a.id, a.display_name) for a in accounts),
+            next_hand_seconds=self._pause,
+        )
+
+    async def start_due(self) -> None:
+        """Scheduled tournaments at their time start (or are cancelled and refunded), and
+        the lobby's next ones open."""
+        settings = self.room.settings
+        every = int(getattr(settings, "scheduled_every_seconds", 0))
+        now = self.room.now()
+        started = []
+        async with self.room.db.session() as session:
+            due = list(
+                await session.scalars(
+                    select(Tournament)
+                    .where(
+                        Tournament.state == "registering",
+                        Tournament.starts_at.is_not(None),
+                        Tournament.starts_at <= now,
+                    )
+                    .with_for_update()
+                )
+            )
+            for tournament in due:
+                if await start_scheduled(session, tournament, now):
+                    started.append(tournament.id)
+            if every and settings.open_default_lobby:
+                await open_scheduled(
+                    session,
+                    now=now,
+                    every=dt.timedelta(seconds=every),
+                    level_hands=int(getattr(settings, "scheduled_level_hands", 10)),
+                )
+            await session.commit()
+        for tournament_id in started:
+            await self.tournament_changed(tournament_id)
+
+    async def keep_schedule(self) -> None:
+        """Every second: :meth:`start_due`, until the server stops."""
+        while True:
+            try:
+                await self.start_due()
+            except Exception:
+                log.exception("the tournament schedule failed; trying again")
+            await asyncio.sleep(1.0)
 
     async def _tournament_config(
         self, session: object, tournament: Tournament
@@ -232,7 +362,10 @@ async def _tournament_tables(session: object) -> set[int]:
     found = await session.scalars(
         select(TournamentStanding.table_id).where(TournamentStanding.table_id.is_not(None))
     )
-    return {int(t) for t in found if t is not None}
+    of_multi = await session.scalars(
+        select(RoomTable.id).where(RoomTable.tournament_id.is_not(None))
+    )
+    return {int(t) for t in found if t is not None} | {int(t) for t in of_multi}
 
 
 @asynccontextmanager
@@ -266,6 +399,7 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
     for tournament in running:
         await watcher.tournament_changed(tournament.id)
     room.watcher = watcher
+    schedule = asyncio.create_task(watcher.keep_schedule(), name="tournament schedule")
     limits = Limits(
         per_second=settings.ws_messages_per_second,
         burst=settings.ws_message_burst,
@@ -287,4 +421,9 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
         yield
     finally:
         app.state.play = None
+        schedule.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await schedule
+        for task in watcher.tournaments.values():
+            await task.stop()
         await service.stop()

@@ -47,6 +47,7 @@ __all__ = [
     "HandStarted",
     "Held",
     "Leave",
+    "Moved",
     "OfferMade",
     "Ping",
     "Pong",
@@ -314,6 +315,19 @@ class Pong(_Message):
     type: Literal["pong"] = "pong"
 
 
+class Moved(_Message):
+    """A tournament moved the player to another of its tables: the connection follows
+    ``table`` from now on (no longer ``from_table``), and a ``snapshot`` of it comes next."""
+
+    type: Literal["moved"] = "moved"
+    table: str = Field(description="The table the player sits at now.")
+    from_table: str
+    seat: int
+    reason: Literal["balance", "break", "final_table"] = Field(
+        description="Tables balanced, the old table broken, or the final table drawn."
+    )
+
+
 class _Event(_Message):
     table: str
     seq: int = Field(ge=1, description="This table's sequence number.")
@@ -432,6 +446,7 @@ ServerMessage = Annotated[
     | Ack
     | Error
     | Pong
+    | Moved
     | Snapshot
     | SeatsChanged
     | HandStarted

@@ -80,6 +80,11 @@ class Settings(BaseSettings):
     first decision at each deck does not hold the tables up (server/warm.py)."""
     next_hand_seconds: float = Field(default=2.0, ge=0)
     """The pause between the end of a hand and the next deal."""
+    scheduled_every_seconds: int = Field(default=3_600, ge=0)
+    """The lobby's scheduled multi-table tournaments of each rule set start this often
+    (the next one opens as one starts); 0: the room opens none."""
+    scheduled_level_hands: int = Field(default=10, ge=1)
+    """The length of a level of the lobby's scheduled tournaments, in hands."""
     """Open the default tables and sit & gos when the database has none."""
     test_crash_at: str | None = None
     """Tests only: the crash point armed at start, ``point`` or ``point@n`` (the server

@@ -169,20 +169,21 @@ class DatabaseTableStore(TableStore):
         seats: dict[int, list[dict[str, Any]]] = {}
         now = utc_now()
         async with self.db.engine.begin() as connection:
-            for queued in group:
-                table_id, batch = queued.table_id, queued.batch
-                seq = learnt.next_seq.get(table_id) or self._next.get(table_id)
-                if seq is None:
-                    top = await connection.scalar(
-                        select(func.max(_COMMANDS.c.seq)).where(_COMMANDS.c.table_id == table_id)
-                    )
-                    seq = int(top or 0) + 1
-                command = batch.command
-                commands.append(
-                    {"table_id": table_id, "seq": seq, "kind": command.kind, "at": command.at,
-                     "data": command.data}
-                )  # fmt: skip
-                learnt.next_seq[table_id] = seq + 1
+            for table_id, batch in _parts(group):
+                if batch.logged:
+                    seq = learnt.next_seq.get(table_id) or self._next.get(table_id)
+                    if seq is None:
+                        top = await connection.scalar(
+                            select(func.max(_COMMANDS.c.seq))
+                            .where(_COMMANDS.c.table_id == table_id)
+                        )  # fmt: skip
+                        seq = int(top or 0) + 1
+                    command = batch.command
+                    commands.append(
+                        {"table_id": table_id, "seq": seq, "kind": command.kind,
+                         "at": command.at, "data": command.data}
+                    )  # fmt: skip
+                    learnt.next_seq[table_id] = seq + 1
                 hand_id: int | None = None
                 if batch.hand_start is not None:
                     hand_id = await self._start_hand(connection, table_id, batch, learnt, now)
@@ -221,6 +222,10 @@ class DatabaseTableStore(TableStore):
                     ]  # fmt: skip
                 if batch.standings is not None:
                     await self._standings(connection, table_id, batch.standings, now)
+                if batch.closed:
+                    await connection.execute(
+                        update(_TABLES).where(_TABLES.c.id == table_id).values(state="closed")
+                    )
                 await self._seating(connection, table_id, batch)
             await connection.execute(insert(_COMMANDS), commands)
             if hand_seats:
@@ -401,6 +406,15 @@ def refusing_writes(error: BaseException) -> bool:
     if isinstance(error, IntegrityError | db_ledger.InsufficientFundsError):
         return False
     return isinstance(error, DBAPIError | PoolTimeoutError | OSError | TimeoutError)
+
+
+def _parts(group: list[_Queued]) -> list[tuple[int, Batch]]:
+    """Every batch of the group by table, a multi-table tournament's parts after its own."""
+    found = []
+    for queued in group:
+        found.append((queued.table_id, queued.batch))
+        found.extend(queued.batch.parts)
+    return found
 
 
 def _fail(queued: _Queued, error: Exception) -> None:

@@ -72,6 +72,8 @@ __all__ = [
     "TableStore",
     "TableTask",
     "TournamentConfig",
+    "TournamentTableConfig",
+    "mirror_tournament_money",
 ]
 
 log = logging.getLogger(__name__)
@@ -192,6 +194,13 @@ class Batch:
     status, account, bot)."""
     stakes: Stakes | None = None
     """The stakes a deal took from the host's change (the table row's stakes from now on)."""
+    parts: list[tuple[int, Batch]] = field(default_factory=list)
+    """A multi-table tournament's command: what it wrote at each of its tables (by table
+    id), stored in the same transaction; their command is the one in the tournament's log."""
+    logged: bool = True
+    """Whether ``command`` is stored in the table's log (a part's is the tournament's)."""
+    closed: bool = False
+    """The table closed with this command (a tournament's table broken or finished)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +355,21 @@ class TournamentConfig:
 
     def __post_init__(self) -> None:
         if tables_needed(len(self.players), self.settings.seats) != 1:
-            raise ValueError("the table service plays tournaments of one table (sit & gos)")
+            raise ValueError("a sit & go is played at one table")
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentTableConfig(TournamentConfig):
+    """One table of a multi-table tournament: its row (``table_id``) and the room table it
+    plays.  The tournament's own task (:mod:`mazziere.server.tournaments`) owns the
+    tournament, its clock and every one of its tables; this table's task only speaks for
+    it (its events, turn ids, snapshots)."""
+
+    room_table: Any = None
+
+    def __post_init__(self) -> None:
+        if self.room_table is None:
+            raise ValueError("a tournament's table plays a room table")
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,7 +454,14 @@ class TableTask:
         self.table: Table
         config = self.config
         self.seated: dict[str, _Seated] = {}
-        if isinstance(config, TournamentConfig):
+        if isinstance(config, TournamentTableConfig):
+            # The tournament's task made the table, with its own random source, on the
+            # tournament's clock; its players are seated by the tournament.
+            self.table = config.room_table
+            self.clock = config.room_table.clock
+            self.rng = config.room_table.rng
+            self.tournament = config.room_table.tournament
+        elif isinstance(config, TournamentConfig):
             self.tournament = Tournament(config.settings, clock=self.clock, rng=self.rng)
             for account, name in config.players:
                 self.tournament.register(name)
@@ -1293,30 +1323,17 @@ class TableTask:
                 batch.moves.append(Move("rake", table_key, "house", entry.amount, None))
         self._ledger_seen = len(ledger)
         tournament = self.tournament
-        if tournament is None:
-            return
+        if tournament is None or isinstance(self.config, TournamentTableConfig):
+            return  # a multi-table tournament's money is its own task's
         assert isinstance(self.config, TournamentConfig)
-        pool = f"tournament:{self.config.id}"
-        for index in range(self._money_seen, len(tournament.money)):
-            entry = tournament.money[index]
-            if entry.kind is EntryKind.PRIZE and entry.destination.kind is AccountKind.PLAYER:
-                # Eliminated players have left the table, not the tournament: their prize
-                # goes to the account they registered with.
-                account = dict((n, a) for a, n in self.config.players)[entry.destination.owner]
-                batch.moves.append(Move("prize", pool, wallet_key(account), entry.amount, account))
-        self._money_seen = len(tournament.money)
-        if tournament.state is TournamentState.FINISHED and not self._standings_stored:
-            self._standings_stored = True
-            batch.standings = [
-                {
-                    "tournament": self.config.id,
-                    "account": dict((n, a) for a, n in self.config.players)[f.name],
-                    "name": f.name,
-                    "place": f.place,
-                    "prize": f.prize,
-                }
-                for f in tournament.standings()
-            ]
+        self._money_seen, self._standings_stored = mirror_tournament_money(
+            tournament,
+            self.config.id,
+            self.config.players,
+            batch,
+            seen=self._money_seen,
+            standings_stored=self._standings_stored,
+        )
 
     # ------------------------------------------------------------- replies
 
@@ -1382,6 +1399,43 @@ class TableTask:
         """The player is back."""
         if self.table.is_seated(name):
             self.table.reconnect(name)
+
+
+def mirror_tournament_money(
+    tournament: Tournament,
+    tournament_id: int,
+    players: Sequence[tuple[int, str]],
+    batch: Batch,
+    *,
+    seen: int,
+    standings_stored: bool,
+) -> tuple[int, bool]:
+    """The tournament's prizes since its money entry ``seen`` as movements of the database's
+    ledger (prize pool to wallet), and its standings once it has finished (unless
+    ``standings_stored``), added to ``batch``; returns the new ``seen`` and
+    ``standings_stored``.  The registrations were paid through the lobby: not mirrored."""
+    accounts = {name: account for account, name in players}
+    pool = f"tournament:{tournament_id}"
+    for index in range(seen, len(tournament.money)):
+        entry = tournament.money[index]
+        if entry.kind is EntryKind.PRIZE and entry.destination.kind is AccountKind.PLAYER:
+            # Eliminated players have left the table, not the tournament: their prize
+            # goes to the account they registered with.
+            account = accounts[entry.destination.owner]
+            batch.moves.append(Move("prize", pool, wallet_key(account), entry.amount, account))
+    if tournament.state is TournamentState.FINISHED and not standings_stored:
+        standings_stored = True
+        batch.standings = [
+            {
+                "tournament": tournament_id,
+                "account": accounts[f.name],
+                "name": f.name,
+                "place": f.place,
+                "prize": f.prize,
+            }
+            for f in tournament.standings()
+        ]
+    return len(tournament.money), standings_stored
 
 
 def _stakes_data(stakes: Stakes) -> dict[str, int]:

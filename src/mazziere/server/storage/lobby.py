@@ -9,8 +9,9 @@ table or a tournament may be are written once, in :mod:`mazziere.room`.
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -19,9 +20,16 @@ from mazziere.room.cash import CashSettings
 from mazziere.room.clock import TimeSettings
 from mazziere.room.registration import TournamentSettings
 from mazziere.room.structure import Level, Schedule, Stakes
-from mazziere.server.storage.models import RoomTable, Tournament, TournamentLevel
+from mazziere.server.storage import ledger
+from mazziere.server.storage.models import (
+    RoomTable,
+    Tournament,
+    TournamentLevel,
+    TournamentRegistration,
+)
 
 __all__ = [
+    "DEFAULT_SCHEDULED",
     "DEFAULT_SIT_AND_GOS",
     "DEFAULT_TABLES",
     "TableSpec",
@@ -31,7 +39,9 @@ __all__ = [
     "create_tournament",
     "new_invite_code",
     "open_default_lobby",
+    "open_scheduled",
     "reopen_sit_and_go",
+    "start_scheduled",
     "table_stakes",
     "tournament_levels",
     "tournament_settings",
@@ -67,6 +77,7 @@ class TournamentSpec:
     max_players: int
     level_unit: str = "hands"
     level_length: int = 10
+    min_players: int = 2
 
 
 DEFAULT_TABLES = tuple(
@@ -97,6 +108,24 @@ DEFAULT_SIT_AND_GOS = (
     ),
 )  # fmt: skip
 """A sit & go of each rule set; a new one opens whenever one starts."""
+
+DEFAULT_SCHEDULED = (
+    TournamentSpec(
+        name="Torneo Hold'em", rules="holdem", buy_in=200, fee=20, starting_stack=1_500,
+        seats=6, max_players=60, min_players=4,
+    ),
+    TournamentSpec(
+        name="Torneo Classica", rules="italian-classic", buy_in=200, fee=20,
+        starting_stack=1_000, seats=5, max_players=50, min_players=4,
+    ),
+    TournamentSpec(
+        name="Torneo 32 carte", rules="italian-32", buy_in=200, fee=20, starting_stack=2_000,
+        seats=5, max_players=50, min_players=4,
+    ),
+)  # fmt: skip
+"""The lobby's scheduled multi-table tournament of each rule set: registration is open
+until its start, which seats every player registered over as many tables as they need
+(:func:`open_scheduled`, :func:`start_scheduled`)."""
 
 
 def table_stakes(table: RoomTable) -> Stakes:
@@ -171,26 +200,37 @@ def _schedule(spec: TournamentSpec) -> Schedule:
 
 
 async def create_tournament(
-    session: AsyncSession, spec: TournamentSpec, *, lobby: bool = False
+    session: AsyncSession,
+    spec: TournamentSpec,
+    *,
+    lobby: bool = False,
+    starts_at: dt.datetime | None = None,
 ) -> Tournament:
-    """Add a sit & go with the standard schedule of its rule set, levels stored."""
+    """Add a tournament with the standard schedule of its rule set, levels stored: a sit &
+    go (it starts when full), or a scheduled tournament when it ``starts_at`` a time."""
     settings = TournamentSettings(
         rules=spec.rules,
         buy_in=spec.buy_in,
         fee=spec.fee,
         starting_stack=spec.starting_stack,
         seats=spec.seats,
+        min_players=spec.min_players,
         max_players=spec.max_players,
         schedule=_schedule(spec),
         name=spec.name,
+        starts_at=None if starts_at is None else 0.0,
     )  # the room's own checks
-    return await _store_tournament(session, settings, lobby=lobby)
+    return await _store_tournament(session, settings, lobby=lobby, starts_at=starts_at)
 
 
 async def _store_tournament(
-    session: AsyncSession, settings: TournamentSettings, *, lobby: bool
+    session: AsyncSession,
+    settings: TournamentSettings,
+    *,
+    lobby: bool,
+    starts_at: dt.datetime | None = None,
 ) -> Tournament:
-    assert settings.max_players is not None  # a sit & go
+    assert settings.max_players is not None  # the room caps every field
     tournament = Tournament(
         name=settings.name,
         rules=settings.rule_set.name,
@@ -202,6 +242,7 @@ async def _store_tournament(
         max_players=settings.max_players,
         level_unit=settings.schedule.unit.value,
         lobby=lobby,
+        starts_at=starts_at,
         state="registering",
     )
     session.add(tournament)
@@ -257,6 +298,61 @@ async def reopen_sit_and_go(session: AsyncSession, started: Tournament) -> Tourn
     """A new lobby sit & go like ``started`` (which has just filled)."""
     settings = await tournament_settings(session, started)
     return await _store_tournament(session, settings, lobby=True)
+
+
+async def open_scheduled(
+    session: AsyncSession, *, now: dt.datetime, every: dt.timedelta, level_hands: int
+) -> list[Tournament]:
+    """Open the lobby's next scheduled tournament of each rule set that has none open for
+    registration: ``every`` after the last one's start (or from ``now``, if that is past)."""
+    opened = []
+    for spec in DEFAULT_SCHEDULED:
+        of_rules = (
+            Tournament.lobby.is_(True),
+            Tournament.starts_at.is_not(None),
+            Tournament.rules == spec.rules,
+        )
+        waiting = await session.scalar(
+            select(Tournament.id).where(*of_rules, Tournament.state == "registering").limit(1)
+        )
+        if waiting is not None:
+            continue
+        last = await session.scalar(select(func.max(Tournament.starts_at)).where(*of_rules))
+        starts = now + every if last is None or last + every <= now else last + every
+        starts = starts.replace(microsecond=0)
+        sized = replace(spec, level_length=level_hands)
+        opened.append(await create_tournament(session, sized, lobby=True, starts_at=starts))
+    return opened
+
+
+async def start_scheduled(session: AsyncSession, tournament: Tournament, now: dt.datetime) -> bool:
+    """A scheduled tournament whose time has come: it runs if enough players registered
+    (``True``), otherwise it is cancelled and every buy-in and fee is refunded."""
+    registered = list(
+        await session.scalars(
+            select(TournamentRegistration.account_id)
+            .where(TournamentRegistration.tournament_id == tournament.id)
+            .order_by(TournamentRegistration.id)
+        )
+    )
+    if len(registered) >= tournament.min_players:
+        tournament.state = "running"
+        tournament.started_at = now
+        return True
+    for account_id in registered:
+        wallet = ledger.wallet_key(account_id)
+        for amount, source in (
+            (tournament.buy_in, ledger.tournament_key(tournament.id)),
+            (tournament.fee, ledger.HOUSE),
+        ):
+            if amount:
+                await ledger.move(
+                    session, ledger.Kind.REFUND, source, wallet, amount,
+                    account_id=account_id, tournament_id=tournament.id,
+                )  # fmt: skip
+    tournament.state = "cancelled"
+    tournament.finished_at = now
+    return False
 
 
 async def open_default_lobby(session: AsyncSession) -> bool:

@@ -248,6 +248,8 @@ class RoomTable(Base):
     state: Mapped[str] = mapped_column(String(8), default="open")
     next_stakes: Mapped[dict[str, Any] | None]
     """A stakes change the host asked for, applied before the next hand."""
+    tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    """A table of a multi-table tournament (migration 0004; a sit & go's table has none)."""
     created_at: Mapped[dt.datetime] = mapped_column(default=utc_now)
 
 
