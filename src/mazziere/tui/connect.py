@@ -444,6 +444,7 @@ def _open_tournament(
         _tournament_of(row)
         for row in data.get("tournaments") or ()
         if int(row.get("registered") or 0) < int(row.get("max_players") or 0)
+        and row.get("starts_at") is None  # a sit & go, not a scheduled tournament
     ]
     if not events:
         raise ConnectError(f"no sit & go of {rules} is open for registration in the room now")
