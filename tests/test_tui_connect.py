@@ -613,7 +613,9 @@ def test_a_sit_and_go_from_registration_to_the_prize(room: Room, tmp_path: Path)
     gave, which the wallet received."""
     with room.http() as http:
         lobby = http.get("/api/tournaments", params={"state": "registering"}).json()
-    event = next(t for t in lobby["tournaments"] if t["rules"] == "italian-32")
+    event = next(
+        t for t in lobby["tournaments"] if t["rules"] == "italian-32" and t["starts_at"] is None
+    )  # the sit & go (not the scheduled tournament)
     said: list[str] = []
 
     async def scenario() -> tuple[Any, RemoteSession, list[Person]]:
