@@ -32,7 +32,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -73,6 +73,7 @@ __all__ = [
     "TableTask",
     "TournamentConfig",
     "TournamentTableConfig",
+    "commit_or_hold",
     "mirror_tournament_money",
 ]
 
@@ -891,39 +892,17 @@ class TableTask:
             self._ended_at = self.clock.now()
 
     async def _store(self, batch: Batch) -> None:
-        """Store the batch; while the database refuses writes, hold the table and retry.
+        """Store the batch; while the database refuses writes, the table is held
+        (:func:`commit_or_hold`)."""
+        await commit_or_hold(
+            self.store, self.table_id, batch, clock=self.clock, hold=self.hold, what=self.id
+        )
 
-        Held, the table announces nothing of the change (it is not stored), takes no other
-        command (the turn waits: this task is busy here) and its clock stands still, so the
-        player to act finds their time as they left it; the players are told (``held``),
-        and told again when it goes on.  Killed meanwhile, the server resumes the table
-        from what was stored, without the change."""
-        try:
-            await self.store.commit(self.table_id, batch)
-            return
-        except StoreUnavailableError as error:
-            reason = error
-        held_at = self.clock.now()
-        wait, longest = HOLD_RETRY_SECONDS
-        self.held = True
-        log.error("table %s held: the database refuses writes (%s)", self.id, reason)
-        await self._tell_held(f"the database refuses writes: {reason}", wait)
-        while True:
-            await asyncio.sleep(wait)
-            try:
-                await self.store.commit(self.table_id, batch)
-                break
-            except StoreUnavailableError as error:
-                wait = min(2 * wait, longest)
-                log.warning("table %s still held (%s); next try in %.1f s", self.id, error, wait)
-        self.held = False
-        self.clock.run(held_at)  # the table's time stood still while it was held
-        log.warning("table %s goes on: the database stores again", self.id)
-        await self._tell_held(None, None)
-
-    async def _tell_held(self, reason: str | None, retry: float | None) -> None:
-        """Every follower hears that the table is held (``reason``) or goes on (``None``);
-        not an event of the table (no sequence number: a replay never makes it)."""
+    async def hold(self, reason: str | None, retry: float | None) -> None:
+        """The table is held (``reason``: the database refuses writes) or goes on (``None``):
+        every follower hears it (not an event of the table, no sequence number: a replay
+        never makes it); meanwhile what is sent to the table is refused."""
+        self.held = reason is not None
         message = p.Held(
             table=self.id,
             held=reason is not None,
@@ -1436,6 +1415,47 @@ def mirror_tournament_money(
             for f in tournament.standings()
         ]
     return len(tournament.money), standings_stored
+
+
+async def commit_or_hold(
+    store: TableStore,
+    key: int,
+    batch: Batch,
+    *,
+    clock: TableClock,
+    hold: Callable[[str | None, float | None], Awaitable[None]],
+    what: str,
+) -> None:
+    """Store ``batch`` under ``key``; while the database refuses writes, hold and retry.
+
+    Held, the caller's task waits here: it announces nothing of the change (it is not
+    stored) and takes no other command (the turn waits), and its ``clock`` stands still,
+    so the player to act finds their time as they left it.  ``hold(reason, retry)`` tells
+    the players (once held, once it goes on: ``hold(None, None)``).  The same batch is
+    tried again after :data:`HOLD_RETRY_SECONDS`' first wait, then twice as long each
+    time.  Killed meanwhile, the server resumes from what was stored, without the change.
+    A batch that can never be stored raises (the caller rebuilds from what was stored).
+    """
+    try:
+        await store.commit(key, batch)
+        return
+    except StoreUnavailableError as error:
+        reason = error
+    held_at = clock.now()
+    wait, longest = HOLD_RETRY_SECONDS
+    log.error("table %s held: the database refuses writes (%s)", what, reason)
+    await hold(f"the database refuses writes: {reason}", wait)
+    while True:
+        await asyncio.sleep(wait)
+        try:
+            await store.commit(key, batch)
+            break
+        except StoreUnavailableError as error:
+            wait = min(2 * wait, longest)
+            log.warning("table %s still held (%s); next try in %.1f s", what, error, wait)
+    clock.run(held_at)  # the table's time stood still while it was held
+    log.warning("table %s goes on: the database stores again", what)
+    await hold(None, None)
 
 
 def _stakes_data(stakes: Stakes) -> dict[str, int]:
