@@ -50,6 +50,8 @@ POINTS: dict[str, str] = {
     "prizes); the next hand is not dealt and nobody has heard of the end",
     "level-change": "a tournament's tick dealt the first hand of a new level; killed before "
     "the deal is stored",
+    "table-break": "a multi-table tournament broke a table: the command that closed it and "
+    "moved its players committed, nobody told of the moves yet",
 }
 """Each crash point and the moment it stands for."""
 

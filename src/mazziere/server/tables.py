@@ -566,13 +566,7 @@ class TableTask:
             raise RuntimeError(f"table {self.id} is not running")
         if self.held and outbox is not None:
             # Not queued behind the change that waits for the database: refused at once.
-            kind = getattr(message, "type", None)
-            refusal = self._error(
-                p.ErrorCode.STORAGE_UNAVAILABLE,
-                "the table is held: the database refuses writes for now",
-                of=kind,
-            )
-            outbox.offer(p.dump(refusal))
+            outbox.offer(p.dump(self.held_refusal(message)))
             return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         await self.queue.put(_Request(player, message, outbox, done))
@@ -895,7 +889,20 @@ class TableTask:
         """Store the batch; while the database refuses writes, the table is held
         (:func:`commit_or_hold`)."""
         await commit_or_hold(
-            self.store, self.table_id, batch, clock=self.clock, hold=self.hold, what=self.id
+            self.store,
+            self.table_id,
+            batch,
+            clock=self.clock,
+            hold=self.hold,
+            what=f"table {self.id}",
+        )
+
+    def held_refusal(self, message: Any) -> p.Error:
+        """The answer to a message sent to the table while it is held."""
+        return self._error(
+            p.ErrorCode.STORAGE_UNAVAILABLE,
+            "the table is held: the database refuses writes for now",
+            of=getattr(message, "type", None),
         )
 
     async def hold(self, reason: str | None, retry: float | None) -> None:
@@ -1443,7 +1450,7 @@ async def commit_or_hold(
         reason = error
     held_at = clock.now()
     wait, longest = HOLD_RETRY_SECONDS
-    log.error("table %s held: the database refuses writes (%s)", what, reason)
+    log.error("%s held: the database refuses writes (%s)", what, reason)
     await hold(f"the database refuses writes: {reason}", wait)
     while True:
         await asyncio.sleep(wait)
@@ -1452,9 +1459,9 @@ async def commit_or_hold(
             break
         except StoreUnavailableError as error:
             wait = min(2 * wait, longest)
-            log.warning("table %s still held (%s); next try in %.1f s", what, error, wait)
+            log.warning("%s still held (%s); next try in %.1f s", what, error, wait)
     clock.run(held_at)  # the table's time stood still while it was held
-    log.warning("table %s goes on: the database stores again", what)
+    log.warning("%s goes on: the database stores again", what)
     await hold(None, None)
 
 

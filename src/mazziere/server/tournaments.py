@@ -40,6 +40,7 @@ from mazziere.room.registration import TournamentSettings
 from mazziere.room.structure import LevelUnit
 from mazziere.room.tournament import Tournament, TournamentState
 from mazziere.room.tournament import TournamentTable as RoomTournamentTable
+from mazziere.server import crash
 from mazziere.server import protocol as p
 from mazziere.server.bus import Bus, Outbox, TableEvent
 from mazziere.server.tables import (
@@ -53,6 +54,7 @@ from mazziere.server.tables import (
     TournamentTableConfig,
     _Request,
     _Seated,
+    commit_or_hold,
     mirror_tournament_money,
 )
 
@@ -151,6 +153,8 @@ class TournamentTask:
         self.queue: asyncio.Queue[tuple[TournamentTableTask, _Request]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
+        self.held = False
+        """The database refuses writes: every table waits for the last command to be stored."""
         self._fresh(bytes(32))
 
     def _fresh(self, start_seed: bytes) -> None:
@@ -254,6 +258,9 @@ class TournamentTask:
         running = self._task
         if running is None or running.done():
             raise RuntimeError(f"table {lane.id} is not running")
+        if self.held and outbox is not None:  # refused at once, not queued behind the hold
+            outbox.offer(p.dump(lane.held_refusal(message)))
+            return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         await self.queue.put((lane, _Request(player, message, outbox, done)))
         await asyncio.wait({done, running}, return_when=asyncio.FIRST_COMPLETED)
@@ -333,8 +340,18 @@ class TournamentTask:
             command.data["table"] = lane.number
         before = self.where()
         ended = {number: t._ended_hand for number, t in self.tables.items()}
+        live = {n for n, t in self.tables.items() if t.live} if crash.ARMED.point else set()
         events, batch = self._execute(command)
-        await self.store.commit(self.config.log_table_id, batch)
+        await commit_or_hold(
+            self.store,
+            self.config.log_table_id,
+            batch,
+            clock=self.clock,
+            hold=self._hold,
+            what=f"tournament {self.config.id}",
+        )
+        if crash.ARMED.point and any(not self.tables[n].live for n in live):
+            crash.reached("table-break")  # tests only: stored, nobody told of the moves
         for event in events:
             await self.bus.publish(event)
         now = self.clock.now()
@@ -342,6 +359,12 @@ class TournamentTask:
             if table._ended_hand != ended.get(number, 0):
                 table._ended_at = now  # the showdown's pause counts from when it is heard
         await self._tell_moves(before)
+
+    async def _hold(self, reason: str | None, retry: float | None) -> None:
+        """Every table is held (``reason``) or goes on (``None``), and its followers told."""
+        self.held = reason is not None
+        for lane in self._live():
+            await lane.hold(reason, retry)
 
     def _execute(self, command: StoredCommand) -> tuple[list[TableEvent], Batch]:
         """Apply ``command`` to the tournament, then each table's events and rows."""
