@@ -313,23 +313,25 @@ class ItalianHand(ItalianParol):
         self.actor = position
         return True
 
-    def _in_blind_phase(self) -> bool:
-        return self.phase is _PHASE_DEALING
+    # The blind opening goes through the core's actions (a bet is the buio, a raise the next
+    # blind, a check declines): the core's hooks below answer for it before the deal.
 
     def _verify_blind(self, kind: ActionKind, amount: object, position: int | None) -> int:
-        actor = self.actor
-        assert actor is not None
+        """Check a decision before the deal against the legal actions (the blind, of
+        ``min_to`` chips, or a check): what it posts (0: none), or the precise error."""
+        legal = self.legal_actions()
+        actor = legal.position
         if position is not None and position != actor:
             raise NotYourTurnError(f"it is position {actor}'s turn, not {position}'s")
         if kind in (_ACTIONKIND_CHECK, _ACTIONKIND_TIMEOUT):
             return 0
-        due = self._blind_amount()
+        due = legal.min_to
         name = BLIND_NAMES[len(self.blind_raisers)]
-        if kind is _ACTIONKIND_BET and self.blind_raisers:
+        if kind is _ACTIONKIND_BET and kind not in legal.kinds:
             raise CannotBetError(f"there is a blind bet already: the {name} raises to {due}")
-        if kind is _ACTIONKIND_RAISE and not self.blind_raisers:
+        if kind is _ACTIONKIND_RAISE and kind not in legal.kinds:
             raise CannotRaiseError(f"there is no blind to raise: the buio bets {due}")
-        if kind not in (_ACTIONKIND_BET, _ACTIONKIND_RAISE):
+        if kind not in legal.kinds:
             raise ActionNotOfferedError(
                 f"before the deal position {actor} may only make the {name} ({due}) or check"
             )
@@ -341,8 +343,9 @@ class ItalianHand(ItalianParol):
             raise AmountTooLargeError(f"the {name} is {due}, not {amount}")
         return due
 
-    def _blind(self, kind: ActionKind, amount: object, position: int | None) -> PlayerActed:
-        due = self._verify_blind(kind, amount, position)
+    def _post_blind(self, due: int, kind: ActionKind) -> PlayerActed:
+        """Make a verified decision before the deal: post ``due`` as the next blind, or
+        (0) decline it, and deal when nobody else is asked."""
         actor = self.actor
         assert actor is not None
         if not due:
@@ -364,68 +367,34 @@ class ItalianHand(ItalianParol):
             self._deal()
         return record
 
-    def verify_bet(self, amount: int, position: int | None = None) -> None:
-        """Raise unless the player to act may bet ``amount`` (before the deal: the buio)."""
-        if self._in_blind_phase():
-            self._verify_blind(_ACTIONKIND_BET, amount, position)
-            return
-        super().verify_bet(amount, position)
+    def _options(self, position: int | None, kind: ActionKind | None = None) -> LegalActions:
+        if kind is _ACTIONKIND_CHECK and self.phase is _PHASE_DEALING:
+            self._verify_blind(kind, None, position)  # a check declines the blind
+            return self.legal_actions()
+        return BettingHand._options(self, position, kind)
 
-    def bet(self, amount: int, position: int | None = None) -> PlayerActed:
-        """Bet (open, punto); before the deal, the buio."""
-        if self.phase is _PHASE_DEALING:  # _in_blind_phase(), inlined
-            return self._blind(_ACTIONKIND_BET, amount, position)
-        record = BettingHand.bet(self, amount, position)
+    def _wager_options(self, to: object, position: int | None, kind: ActionKind) -> int:
+        if self.phase is _PHASE_DEALING:
+            return self._verify_blind(kind, to, position)
+        return BettingHand._wager_options(self, to, position, kind)
+
+    def _wager(self, to: int, kind: ActionKind) -> PlayerActed:
+        if self.phase is _PHASE_DEALING:
+            return self._post_blind(to, kind)
+        record = BettingHand._wager(self, to, kind)
         if record.all_in:
             self._all_in_raisers.add(record.position)
-        return record
-
-    def verify_raise_to(self, amount: int, position: int | None = None) -> None:
-        """Raise unless the player to act may raise to ``amount`` (before the deal: a blind)."""
-        if self._in_blind_phase():
-            self._verify_blind(_ACTIONKIND_RAISE, amount, position)
-            return
-        super().verify_raise_to(amount, position)
-
-    def raise_to(self, amount: int, position: int | None = None) -> PlayerActed:
-        """Raise (rilancio); before the deal, the controbuio or the over."""
-        if self.phase is _PHASE_DEALING:  # _in_blind_phase(), inlined
-            return self._blind(_ACTIONKIND_RAISE, amount, position)
-        record = BettingHand.raise_to(self, amount, position)
-        if record.all_in:
-            self._all_in_raisers.add(record.position)
-        if self._blind_lock:
-            self._unlock_after_blind(record)
-        return record
-
-    def all_in(self, position: int | None = None) -> PlayerActed:
-        """Put the whole stack in."""
-        record = super().all_in(position)
-        if record.kind is not _ACTIONKIND_CALL:
-            self._all_in_raisers.add(record.position)
-        self._unlock_after_blind(record)
-        return record
-
-    def _unlock_after_blind(self, record: PlayerActed) -> None:
-        # Once the last blind raiser raises again, betting goes on normally.
-        if self._blind_lock and record.kind is _ACTIONKIND_RAISE:
+        if self._blind_lock and kind is _ACTIONKIND_RAISE:
+            # Once the last blind raiser raises again, betting goes on normally.
             self._blind_lock = False
             self.call_only = [False] * self.n
             self._legal = None  # worked out with the lock on
+        return record
 
-    def verify_check(self, position: int | None = None) -> None:
-        """Raise unless the player to act may check (before the deal: decline the blind)."""
-        if self._in_blind_phase():
-            self._verify_blind(_ACTIONKIND_CHECK, None, position)
-            return
-        super().verify_check(position)
-
-    def check(self, position: int | None = None, *, timed_out: bool = False) -> PlayerActed:
-        """Check (passo, busso, cip); before the deal, decline the blind."""
+    def _check_as(self, kind: ActionKind, timed_out: bool = False) -> PlayerActed:
         if self.phase is _PHASE_DEALING:
-            kind = _ACTIONKIND_TIMEOUT if timed_out else _ACTIONKIND_CHECK
-            return self._blind(kind, None, position)
-        return BettingHand.check(self, position, timed_out=timed_out)
+            return self._post_blind(0, _ACTIONKIND_TIMEOUT if timed_out else kind)
+        return BettingHand._check_as(self, kind, timed_out)
 
     # ------------------------------------------------------------------ deal
 
@@ -549,7 +518,7 @@ class ItalianHand(ItalianParol):
             self.verify_draw(action.cards, position)
         elif kind is _ACTIONKIND_TIMEOUT and self.phase is _PHASE_DRAW:
             self.verify_draw((), position)
-        elif kind is _ACTIONKIND_TIMEOUT and self._in_blind_phase():
+        elif kind is _ACTIONKIND_TIMEOUT and self.phase is _PHASE_DEALING:
             self._verify_blind(kind, None, position)
         else:
             super()._verify_other(action, position)
@@ -562,8 +531,8 @@ class ItalianHand(ItalianParol):
             return self.draw(action.cards, position)
         if kind is _ACTIONKIND_TIMEOUT and self.phase is _PHASE_DRAW:
             return self.draw((), position, timed_out=True)
-        if kind is _ACTIONKIND_TIMEOUT and self._in_blind_phase():
-            return self._blind(kind, None, position)
+        if kind is _ACTIONKIND_TIMEOUT and self.phase is _PHASE_DEALING:
+            return self.check(position, timed_out=True)  # declines the blind
         return super()._apply_other(action, position)
 
     def _legal_other(self) -> LegalActions:
