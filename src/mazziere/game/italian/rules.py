@@ -19,7 +19,9 @@ False
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 
 from mazziere.cards import Rank
 from mazziere.evaluate import (
@@ -229,8 +231,23 @@ class OpeningTest:
         self._minimum = int(minimum) - 2  # as the rank part of a card int
         self._lowest = rules.lowest_rank(players)
         self._bilateral = rules.bilateral_draw_opens
-        self._by_ranks: dict[int, bool] = {}
-        """Rank part of an Italian sum -> the answer (hands with at most three cards of a suit)."""
+        self._by_ranks: Mapping[int, bool] = MappingProxyType(
+            self._answers_by_ranks(rules, players)
+        )
+        """Rank part of an Italian sum -> the answer, for every hand with at most three cards
+        of a suit (no flush, no straight-flush draw: the ranks decide), worked out once."""
+
+    def _answers_by_ranks(self, rules: RuleSet, players: int) -> dict[int, bool]:
+        answers: dict[int, bool] = {}
+        ranks = sorted({card >> 2 for card in rules.deck(players)})
+        for hand in itertools.combinations_with_replacement(ranks, 5):
+            if hand.count(hand[0]) == 5:
+                continue  # (five of a rank: no such hand)
+            # The suits in turn: equal ranks (side by side) differ, no suit has three cards.
+            cards = tuple(rank << 2 | index % 4 for index, rank in enumerate(hand))
+            total = sum(ITALIAN_KEY[card] for card in cards)
+            answers[total >> ITALIAN_RANK_SHIFT] = self._test(cards)
+        return answers
 
     @staticmethod
     @functools.cache
@@ -240,18 +257,13 @@ class OpeningTest:
 
     def __call__(self, cards: Sequence[int]) -> bool:
         # Without four cards of a suit there is no flush and no straight-flush draw:
-        # the answer depends on the ranks alone, and is worked out once for each
-        # multiset of ranks.
+        # the answer depends on the ranks alone, worked out for each multiset of ranks.
         key = ITALIAN_KEY
         first, second, third, fourth, fifth = cards
         total = key[first] + key[second] + key[third] + key[fourth] + key[fifth]
         if (total >> ITALIAN_SUIT_SHIFT) & 4095 in _FOUR_OF_A_SUIT:
             return self._test(cards)
-        ranks = total >> ITALIAN_RANK_SHIFT
-        known = self._by_ranks.get(ranks)
-        if known is None:
-            known = self._by_ranks[ranks] = self._test(cards)
-        return known
+        return self._by_ranks[total >> ITALIAN_RANK_SHIFT]
 
     def _test(self, cards: Sequence[int]) -> bool:
         ranking = self._ranking
