@@ -706,7 +706,11 @@ def test_waiting_for_a_sit_and_go_and_ctrl_c_unregisters(room: Room, tmp_path: P
     def open_event() -> dict[str, Any]:
         with room.http() as http:
             lobby = http.get("/api/tournaments", params={"state": "registering"}).json()
-        return next(t for t in lobby["tournaments"] if t["rules"] == "italian-classic")
+        return next(
+            t
+            for t in lobby["tournaments"]
+            if t["rules"] == "italian-classic" and t["starts_at"] is None  # the sit & go
+        )
 
     before = open_event()
     command = [sys.executable, "-m", "mazziere.cli", "play", "--connect", room.address,

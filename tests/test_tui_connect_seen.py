@@ -163,3 +163,33 @@ def test_a_tournament_client_follows_the_table_the_room_seated_it_at() -> None:
     session.receive(p.Welcome(player="ann", tables=["2", "5"]))
     assert session.table_id == "5" and session.seated
     assert session.rejoin() == [p.Watch(table="5")]  # never a sit: the room seated them
+
+
+def test_a_tournament_client_follows_a_move_to_the_new_tables_snapshot() -> None:
+    from mazziere.room.structure import Stakes
+    from mazziere.server import protocol as p
+    from mazziere.tui.connect import RoomTable, RoomTournament
+    from mazziere.tui.remote import RemoteSession
+
+    table = RoomTable(
+        id="4", name="Torneo", rules="holdem", seats=6, min_buy_in=0, max_buy_in=0,
+        stakes=Stakes(small_blind=5, big_blind=10),
+    )  # fmt: skip
+    event = RoomTournament(
+        id="9", name="Torneo", rules="holdem", buy_in=100, fee=10, max_players=12,
+        registered=12, state="running",
+    )  # fmt: skip
+    session = RemoteSession(table, buy_in=0, send=lambda message: None, lang="en",
+                            tournament=event)  # fmt: skip
+    session.receive(p.Welcome(player="ann", tables=["4"]))
+    session.receive(p.SeatsChanged(table="4", seq=40, seats=[{"seat": 1, "name": "ann"}]))
+    session.receive(p.Moved(table="7", from_table="4", seat=3, reason="break"))
+    assert session.table_id == "7" and session.seq == 0 and session.hand is None
+    assert session.transcript[-1].plain == "Moved to table 7 (the table broke)"
+    # The old table's events no longer count; the new one's snapshot (at its own seq) does.
+    session.receive(p.SeatsChanged(table="4", seq=41, seats=[]))
+    session.receive(
+        p.Snapshot(table="7", seq=12, state={"seats": [{"seat": 3, "name": "ann"}], "hand": 0})
+    )
+    assert session.seq == 12 and session.my_seat() == {"seat": 3, "name": "ann"}
+    assert session.rejoin() == [p.Resume(table="7", last_seq=12)]

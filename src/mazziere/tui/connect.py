@@ -375,6 +375,13 @@ def join_tournament(
                 f"stopped waiting: unregistered from {event.name}, buy-in and fee refunded"
             ) from None
         raise ConnectError(f"stopped waiting for {event.name}: {_reason(status, answer)}") from None
+    # Started: the room seats the field as its tables open (their seating a moment later).
+    seated_by = time.monotonic() + 60.0
+    while data.get("state") == "running" and not data.get("tables"):
+        if time.monotonic() > seated_by:
+            raise ConnectError(f"{event.name} has no table to play at")
+        time.sleep(poll_seconds)
+        data = room.expect("GET", path, what=f"cannot read tournament {event.id}")
     if data.get("state") != "running":
         raise ConnectError(f"{event.name} is {data.get('state')}")
     me = str(account.get("name") or "")
@@ -384,8 +391,6 @@ def join_tournament(
             f"you are out of {event.name}: place {standing['place']}, prize {standing['prize']}"
         )
     tables = [str(t) for t in data.get("tables") or ()]
-    if not tables:
-        raise ConnectError(f"{event.name} has no table to play at")
     # The player's own table, where the room lists who sits where (else the room's welcome
     # on the WebSocket says which of them is theirs).
     for seated in data.get("seating") or ():

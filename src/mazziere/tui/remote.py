@@ -213,10 +213,9 @@ class RemoteSession:
                     self._follow(mine[0])
             self.seated = self.seated or self.table_id in message.tables
             return
-        if getattr(message, "type", None) == "moved":
-            # A tournament moved the player (the protocol's ``moved``): the new table's
-            # snapshot comes next.
-            self._follow(str(getattr(message, "table", self.table_id)), told=True)
+        if isinstance(message, p.Moved):
+            if message.from_table == self.table_id:  # the new table's snapshot comes next
+                self._follow(message.table, told=True, reason=message.reason)
             return
         if isinstance(message, p.Ack):
             self._acknowledged(message)
@@ -609,7 +608,7 @@ class RemoteSession:
                 break
         self._saving.write(self.kept)
 
-    def _follow(self, table: str, *, told: bool = False) -> None:
+    def _follow(self, table: str, *, told: bool = False, reason: str = "") -> None:
         """Play on at ``table`` (a tournament moved the player): its events from its start."""
         if table == self.table_id:
             return
@@ -621,9 +620,16 @@ class RemoteSession:
         self.offer = None
         self.pending = None
         if told:
+            why = {
+                "balance": self.words.pick(" (si bilanciano i tavoli)", " (tables balanced)"),
+                "break": self.words.pick(" (il tavolo chiude)", " (the table broke)"),
+                "final_table": self.words.pick(" (tavolo finale)", " (the final table)"),
+            }.get(reason, "")
             self.note(
                 Text(
-                    self.words.pick(f"Cambi tavolo: ora al {table}", f"Moved to table {table}"),
+                    self.words.pick(
+                        f"Cambi tavolo: ora al {table}{why}", f"Moved to table {table}{why}"
+                    ),
                     style="bold yellow",
                 )
             )
