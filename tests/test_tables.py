@@ -448,3 +448,31 @@ def test_a_snapshot_gives_the_turn_the_time_it_has_left() -> None:
         await task.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_snapshot_offers_the_raise_no_more_once_its_window_has_shut() -> None:
+    async def scenario() -> None:
+        store = MemoryStore({1: 10_000, 2: 10_000})
+        task = TableTask(config("italian-32"), store, LocalBus(), bot_seconds=0.0)
+        await task.rebuild()
+        task.start()
+        anna, bruno = Inbox("anna"), Inbox("bruno")
+        await task.submit(ANNA, p.Sit(table="1", buy_in=1000, seat=1), anna)
+        await task.submit(BRUNO, p.Sit(table="1", buy_in=1000, seat=3), bruno)
+        await until(lambda: my_turn(anna, "anna") or my_turn(anna, "bruno"))
+        announced = my_turn(anna, "anna") or my_turn(anna, "bruno")
+        assert announced is not None
+        player, inbox = (ANNA, anna) if announced["name"] == "anna" else (BRUNO, bruno)
+        assert "raise" in inbox.last("turn")["legal"]["kinds"]
+        window = task.table.time.raise_window_seconds
+        assert window is not None
+        task.clock.run(task.clock.now() + window + 1)  # the window shut, the decision goes on
+        back = Inbox(player.name)
+        await task.submit(player, p.Resume(table="1", last_seq=task.seq), back)
+        turn = back.last("snapshot")["turn"]
+        assert turn["action_id"] == announced["action_id"]
+        assert "raise" not in turn["legal"]["kinds"]
+        assert turn["legal"]["kinds"]  # calling or folding is still theirs to do
+        await task.stop()
+
+    asyncio.run(scenario())

@@ -1356,14 +1356,16 @@ class TableTask:
             turn = mine if player == public.name else public
             decision_now = self.table.decision
             if decision_now is not None:
-                # The turn as announced, with its clock as it stands now (not its start).
+                # The turn as announced, with its clock as it stands now (not its start), and
+                # to its player what they may do now (italian-32's raise window may have shut).
                 now = self.clock.now()
-                turn = turn.model_copy(
-                    update={
-                        "deadline": decision_now.timer.time_left(now),
-                        "time_bank": decision_now.timer.bank_left(now),
-                    }
-                )
+                update: dict[str, Any] = {
+                    "deadline": decision_now.timer.time_left(now),
+                    "time_bank": decision_now.timer.bank_left(now),
+                }
+                if turn.legal is not None:
+                    update["legal"] = decision_now.legal.to_dict()
+                turn = turn.model_copy(update=update)
         following = self.next_stakes
         return p.Snapshot(
             table=self.id,
