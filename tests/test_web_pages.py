@@ -14,7 +14,9 @@ Italian and English, at phone width.  Any console error fails the test.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import datetime as dt
 import re
 import threading
 import time
@@ -58,11 +60,17 @@ def prepare(url: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    folder = tmp_path_factory.mktemp("web-pages")
-    url = f"sqlite+aiosqlite:///{folder / 'room.db'}"
+def database(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The room's database (SQLite): prepared, then served by :func:`room`."""
+    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('web-pages-db') / 'room.db'}"
     prepare(url)
-    settings = Settings(database_url=url, password_profile="CHEAPEST")
+    return url
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory, database: str) -> Iterator[RunningServer]:
+    folder = tmp_path_factory.mktemp("web-pages")
+    settings = Settings(database_url=database, password_profile="CHEAPEST")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MAZZIERE_BOT_SECONDS", "0.05")
         patch.setenv("MAZZIERE_NEXT_HAND_SECONDS", "1")
@@ -513,6 +521,139 @@ def test_a_hand_is_replayed_step_by_step_and_downloaded(room: RunningServer, bro
         page.wait_for_selector(".replay-controls[aria-label='Steps of the hand']")
     finally:
         person.close()
+
+
+class Field(threading.Thread):
+    """Scripted players over real WebSockets (tests/play_room.py's Person), in a thread: each
+    pushes all-in whenever it may, and plays at whichever table the tournament moves it to."""
+
+    def __init__(self, room: RunningServer, count: int) -> None:
+        super().__init__(daemon=True)
+        from tests.play_room import Person, Room
+
+        port = urlparse(room.address).port
+        assert port is not None
+        self.people = [
+            Person(Room(url="", folder=Path("."), port=port), 20 + k) for k in range(count)
+        ]
+        self.stop = threading.Event()
+        self.answered: set[tuple[str, int]] = set()
+        """The turns (table, id) taken up from a snapshot."""
+
+    def run(self) -> None:
+        asyncio.run(self._play())
+
+    async def _play(self) -> None:
+        for person in self.people:
+            await person.connect()
+        while not self.stop.is_set():
+            for person in self.people:
+                tables = [t for w in person.seen("welcome") for t in w["tables"]]
+                tables += [m["table"] for m in person.seen("moved")]
+                for table in tables:
+                    if table not in person.plays:
+                        person.plays.add(table)
+                        person.scripted[table] = shover
+                        await person.send(type="resume", table=table, last_seq=0)
+                # A snapshot (moved, or resumed) may carry this person's waiting turn.
+                for message in person.seen("snapshot"):
+                    turn = message.get("turn")
+                    if not turn or turn["name"] != person.name or not turn["legal"]:
+                        continue
+                    if (message["table"], turn["action_id"]) not in self.answered:
+                        self.answered.add((message["table"], turn["action_id"]))
+                        await person._react(turn)
+            await asyncio.sleep(0.1)
+        for person in self.people:
+            await person.disconnect()
+
+
+def test_a_multi_table_tournament_takes_the_player_to_the_final_table(
+    room: RunningServer, database: str, browser: Any
+) -> None:
+    """Six players in a scheduled tournament of five-seat tables: two tables of three, and
+    the first player out leaves five, who fit at the final table, drawn afresh: everyone is
+    moved there.  The browser's player folds to every bet (never the one out); five scripted
+    players over WebSockets push all-in.  The tournament's page lists its tables and who sits
+    at each; the table page follows the move."""
+    field = Field(room, 5)
+    person = Tab(browser, room.address, "en")
+    page = person.page
+    spectator = Tab(browser, room.address, "en")
+    tid = scheduled(database, seconds=8)  # the time to register everyone, and some
+    try:
+        person.go(f"#tournament/{tid}", ".tournament-state[data-state=registering]")
+        assert page.locator(".starts-at").count() == 1
+        page.click("button.register")
+        page.wait_for_selector("button.unregister")
+        for someone in field.people:
+            answer = someone.post(f"/api/tournaments/{tid}/registration")
+            assert answer.status_code == 201, answer.text
+        # At its time it starts, and the page takes the player to their table.
+        page.wait_for_selector(".seat.me", timeout=30_000)
+        first = page.evaluate("location.hash")
+        # Its page lists its two tables, three players at each, each a click to watch (the
+        # others are not there yet: nobody is out before they are).
+        spectator.go(f"#tournament/{tid}", ".tournament-state[data-state=running]")
+        tables = spectator.page.locator(".tournament-tables > li[data-table]")
+        sync_api.expect(tables).to_have_count(2)
+        sync_api.expect(
+            spectator.page.locator(".tournament-tables .table-players li")
+        ).to_have_count(6)
+        assert spectator.page.locator(".tournament-tables button.watch").count() == 2
+        field.start()  # the others connect now: their welcome names their tables
+        # The player folds to every bet until the tournament moves them.
+        deadline = time.monotonic() + 60
+        while not page.locator(".log p.moved").count():
+            assert time.monotonic() < deadline, "nobody was moved"
+            person.act(("check", "draw", "muck", "fold"))
+            page.wait_for_timeout(200)
+        said = page.inner_text(".log p.moved")
+        final = re.fullmatch(r"The final table: you sit at table (\d+), seat (\d+)", said)
+        assert final, said
+        # The page went with them: the final table, their seat there.
+        page.wait_for_function(f"location.hash === '#table/{final[1]}'")
+        assert first != f"#table/{final[1]}"
+        page.wait_for_selector(".seat.me")
+        assert page.get_attribute(".seat.me", "data-seat") == final[2]
+        sync_api.expect(
+            spectator.page.locator(".tournament-tables > li[data-table]")
+        ).to_have_count(1, timeout=10_000)  # the final table (its page reads it every 3 s)
+        person.screenshot("tournament-final-table")
+    finally:
+        field.stop.set()
+        if field.is_alive():
+            field.join(10)
+        for someone in field.people:
+            someone.close()
+        spectator.close()
+        person.close()
+
+
+def scheduled(url: str, seconds: float) -> int:
+    """A scheduled Italian tournament (32 cards, five seats, six places) of this test's
+    own, starting in ``seconds``: its id."""
+    from mazziere.server.storage import Database
+    from mazziere.server.storage.lobby import TournamentSpec, create_tournament
+
+    async def run() -> int:
+        db = Database(url)
+        try:
+            async with db.session() as session:
+                spec = TournamentSpec(
+                    name="Torneo lampo", rules="italian-32", buy_in=100, fee=10,
+                    starting_stack=400, seats=5, max_players=6, min_players=4, level_length=2,
+                )  # fmt: skip
+                start = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=seconds)
+                tournament = await create_tournament(session, spec, starts_at=start)
+                await session.commit()
+                return int(tournament.id)
+        finally:
+            await db.dispose()
+
+    # In a thread of its own: Playwright's event loop runs in this one.
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, run()).result()
 
 
 def won_hand(page: Any, carried: set[int]) -> int | None:

@@ -296,7 +296,7 @@ function moved(message) {
   if (from) {
     table.rules = table.rules ?? from.rules;
     table.seatCount = from.seatCount;
-    table.log = from.log;
+    table.log = [...from.log]; // (what is still said of the old table's last hand stays there)
     table.autoPost = from.autoPost;
   }
   const where = words.pick(`tavolo ${message.table}, posto ${message.seat}`, `table ${message.table}, seat ${message.seat}`);
