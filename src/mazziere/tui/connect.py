@@ -357,11 +357,13 @@ def join_tournament(
         while data.get("state") == "registering":
             count = int(data.get("registered") or 0)
             if count != told:
-                when = f" at {starts}" if starts else ""
-                say(
-                    f"Waiting for {event.name} to start{when}: {count} of {event.max_players} "
-                    "players (Ctrl+C to unregister)…"
+                # A scheduled tournament starts at its time with whoever registered by then.
+                field = (
+                    f" at {starts}: {count} registered"
+                    if starts
+                    else f": {count} of {event.max_players} players"
                 )
+                say(f"Waiting for {event.name} to start{field} (Ctrl+C to unregister)…")
                 told = count
             if starts is None and time.monotonic() > deadline:
                 room.call("DELETE", f"{path}/registration")

@@ -476,7 +476,7 @@ class RemoteSession:
             return
         self.finish = (place, prize)
         assert self.tournament is not None
-        entrants = self.tournament.max_players
+        entrants = self.tournament.registered or self.tournament.max_players  # when it began
         won = chips(prize)
         line = self.words.pick(
             f"Torneo finito per te: {place}° posto su {entrants}"
