@@ -3,7 +3,9 @@ its restart is the room that was stored.
 
 One room plays three tables at once: a Hold'em cash table (two people and a bot), an
 italian-32 cash table (three people: bets and draws) and a Hold'em sit & go of three
-people whose levels last one hand each.  The server is started with a crash point armed
+people whose levels last one hand each; from the ``table-break`` run on, seven more play
+the lobby's scheduled Hold'em tournament over two tables (the first one out breaks both
+to draw the final table).  The server is started with a crash point armed
 (``MAZZIERE_TEST_CRASH_AT``, :mod:`mazziere.server.crash`), the people play until it dies
 there, and then, with the process dead, the database itself is checked:
 
@@ -17,7 +19,8 @@ then the server is started again with the next point armed (the last start with 
 everybody reconnects and asks for the whole table again (``resume`` from 0), and every
 event a person had heard before the crash is heard again the same (an event sent was an
 event stored).  At the end every hand that was being played at a crash has finished, the
-sit & go has gone on to its end and paid its prizes, and the checks above pass once more.
+sit & go and the multi-table tournament have gone on to their end and paid their prizes,
+and the checks above pass once more.
 
 The chain shares one room across all the points, so a start of the server (the slow part)
 serves two points at once: the restart after one crash is the run armed for the next.
@@ -26,6 +29,7 @@ serves two points at once: the restart after one crash is the run armed for the 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import signal
 import time
@@ -57,12 +61,14 @@ from mazziere.server.storage.models import (
 )
 from mazziere.server.table_store import DatabaseTableStore
 from mazziere.server.tables import StoredCommand, TableTask, TournamentConfig
+from mazziere.server.tournaments import MultiTableConfig, TournamentTask
 from tests.play_room import Person, Room, until
 from tests.server_db import backend_settings
 
 SQLITE_CHAIN = (
     "level-change",
     "between-tournament-hands",
+    "table-break",
     "seed-stored",
     "mid-betting",
     "mid-draw",
@@ -77,12 +83,15 @@ COMPARED = ("hand_started", "record", "hand_ended")
 """Events that a replay makes again exactly (turns and seats are compared in part)."""
 
 
-NOT_CHAINED = {"table-break"}
-"""Points of a multi-table tournament, which this room does not play (see docs)."""
+SCHEDULE = {"MAZZIERE_SCHEDULED_EVERY_SECONDS": "10", "MAZZIERE_SCHEDULED_LEVEL_HANDS": "2"}
+"""The lobby's scheduled multi-table tournaments start every 10 s, levels of two hands."""
+MTT_PLAYERS = 7
+"""Two tables of six seats; the first one out leaves six, who are moved to the final table
+(both tables broken)."""
 
 
 def test_every_point_is_in_a_chain() -> None:
-    assert set(SQLITE_CHAIN) | NOT_CHAINED == set(POINTS), "a point the harness never kills at"
+    assert set(SQLITE_CHAIN) == set(POINTS), "a point the harness never kills at"
     assert set(POSTGRES_CHAIN) <= set(POINTS)
 
 
@@ -100,6 +109,8 @@ class Player(Person):
         self.differences: list[str] = []
         self.cash: dict[str, int] = {}
         """Cash tables (id -> minimum buy-in) where this person tops up when broke."""
+        self.shoves = False
+        """All-in now and then at every table it plays (a tournament that ends soon)."""
         self.catching_up: set[str] = set()
         """Tables asked for again and not yet caught up (until their snapshot): the turns
         and offers of the past are heard, not played (hundreds of stale actions would
@@ -110,6 +121,10 @@ class Player(Person):
         kind = message["type"]
         if table is not None and "seq" in message and kind != "snapshot":
             self._remember(table, message)
+        if kind == "moved":  # a multi-table tournament moved this person: play there
+            self.plays.add(message["table"])
+            if self.shoves:
+                self.scripted[message["table"]] = shove
         if kind == "snapshot" and table in self.plays:
             self.catching_up.discard(table)
             turn = message.get("turn")
@@ -215,6 +230,25 @@ class Replayed(TableTask):
         return events, batch
 
 
+class ReplayedTournament(TournamentTask):
+    """A multi-table tournament rebuilt here from its log, keeping each table's records."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.replayed: dict[tuple[int, int, int], Any] = {}
+        self.twice: list[tuple[int, int, int]] = []
+        super().__init__(*args, **kwargs)
+
+    def _execute(self, command: StoredCommand) -> Any:
+        events, batch = super()._execute(command)
+        for table_id, part in batch.parts:
+            for number, index, record in part.records:
+                key = (table_id, number, index)
+                if key in self.replayed:
+                    self.twice.append(key)
+                self.replayed[key] = json.loads(json.dumps(record))
+        return events, batch
+
+
 def chips_at(task: TableTask) -> int:
     """The chips on the table by its own room ledger: every stack and every pot."""
     balances = task.table.ledger.balances()
@@ -246,7 +280,15 @@ async def check_storage(settings: Settings) -> dict[str, Any]:
                 stored[(table_id, hand, index)] = data
             tables = list(await session.scalars(select(RoomTable)))
             configs: list[Any] = []
+            watcher = TableWatcher(None, SimpleNamespace(settings=settings))  # type: ignore[arg-type]
+            multi = {row.tournament_id for row in tables if row.tournament_id is not None}
+            for tournament_id in multi:
+                tournament = await session.get(Tournament, tournament_id)
+                assert tournament is not None
+                configs.append(await watcher._multi_table_config(session, tournament))
             for row in tables:
+                if row.tournament_id is not None:
+                    continue  # a multi-table tournament's (replayed from its log, above)
                 tournament_id = await session.scalar(
                     select(TournamentStanding.tournament_id).where(
                         TournamentStanding.table_id == row.id
@@ -257,16 +299,24 @@ async def check_storage(settings: Settings) -> dict[str, Any]:
                     continue
                 tournament = await session.get(Tournament, tournament_id)
                 assert tournament is not None
-                watcher = TableWatcher(None, SimpleNamespace(settings=settings))  # type: ignore[arg-type]
                 configs.append(await watcher._tournament_config(session, tournament))
             commands = await session.execute(
                 select(TableCommand.table_id, TableCommand.kind, TableCommand.data)
             )
-            acts = [(t, d["name"], d["action_id"]) for t, k, d in commands if k == "act"]
+            acts = [(t, d.get("table"), d["name"], d["action_id"])
+                    for t, k, d in commands if k == "act"]  # fmt: skip
             assert len(acts) == len(set(acts)), "an action stored twice"
         store = DatabaseTableStore(db)
         replayed_keys: set[tuple[int, int, int]] = set()
         for config in configs:
+            if isinstance(config, MultiTableConfig):
+                tournament_task = ReplayedTournament(config, store, LocalBus())
+                await tournament_task.rebuild()
+                assert not tournament_task.twice, f"tournament {config.id}: records made twice"
+                for key, record in tournament_task.replayed.items():
+                    replayed_keys.add(key)
+                    assert stored.get(key) == record, f"tournament {config.id}: record {key}"
+                continue
             task = Replayed(config, store, LocalBus(), bot_seconds=0)
             if not await store.load(task.table_id):
                 continue
@@ -345,10 +395,52 @@ async def wait_for_death(room: Room, point: str, seconds: float = 150.0) -> None
     assert f"crash point {point} reached" in room.log()
 
 
-def finished_tournament(room: Room) -> bool:
+def finished_tournaments(room: Room, ids: set[int]) -> bool:
+    """Whether the sit & go and the tournaments ``ids`` have finished."""
     with room.http() as http:
         found = http.get("/api/tournaments", params={"state": "finished"}).json()
-    return any(t["name"] == "Crash sit & go" for t in found["tournaments"])
+    done = {t["id"] for t in found["tournaments"]}
+    sit_and_go = any(t["name"] == "Crash sit & go" for t in found["tournaments"])
+    return sit_and_go and ids <= done
+
+
+def shove(person: Person, turn: dict[str, Any]) -> dict[str, Any] | None:
+    """All-in now and then, so that the multi-table tournament loses a player soon."""
+    if "all-in" in turn["legal"]["kinds"] and person.rng.random() < 0.3:
+        return {"kind": "all-in"}
+    return None  # the person's usual policy
+
+
+async def start_multi_table(room: Room) -> tuple[int, list[Player]]:
+    """Seven people register for the lobby's next scheduled Hold'em tournament (one that
+    leaves them five seconds to do so), and join its tables when it starts."""
+    while True:
+        with room.http() as http:
+            lobby = http.get("/api/tournaments", params={"state": "registering"}).json()
+        found = [t for t in lobby["tournaments"] if t["rules"] == "holdem" and t["starts_at"]]
+        if found:
+            left = dt.datetime.fromisoformat(found[0]["starts_at"]) - dt.datetime.now(dt.UTC)
+            if left > dt.timedelta(seconds=5):
+                break
+        await asyncio.sleep(0.5)
+    event = found[0]
+    entrants = [Player(room, 2_000 + k) for k in range(MTT_PLAYERS)]
+    for person in entrants:
+        answer = person.post(f"/api/tournaments/{event['id']}/registration")
+        assert answer.status_code == 201, answer.text
+
+    def running() -> bool:
+        with room.http() as http:
+            state = http.get(f"/api/tournaments/{event['id']}").json()["state"]
+        return bool(state == "running")
+
+    await until(running, 60)
+    for person in entrants:
+        person.shoves = True
+        await person.rejoin()
+        for table in person.plays:
+            person.scripted[table] = shove
+    return int(event["id"]), entrants
 
 
 async def hands_finished(settings: Settings, hands: set[tuple[int, int]]) -> bool:
@@ -368,6 +460,7 @@ async def run_chain(settings: Settings, folder: Path, chain: tuple[str, ...]) ->
     room = Room(settings.database_url, folder, settings.database_schema)
     interrupted: set[tuple[int, int]] = set()
     people: list[Player] = []
+    multi_tables: set[int] = set()
     began = time.monotonic()
     phase = ["preparing"]
 
@@ -378,7 +471,7 @@ async def run_chain(settings: Settings, folder: Path, chain: tuple[str, ...]) ->
     try:
         for number, point in enumerate(chain):
             mark(f"start armed at {point}")
-            room.env = {"MAZZIERE_TEST_CRASH_AT": point}
+            room.env = {"MAZZIERE_TEST_CRASH_AT": point, **SCHEDULE}
             if not start_armed(room, point):
                 pass  # dead before it answered: a table rebuilt at start got there at once
             elif number == 0:
@@ -386,20 +479,26 @@ async def run_chain(settings: Settings, folder: Path, chain: tuple[str, ...]) ->
             else:
                 for person in people:
                     await person.rejoin()
+            if point == "table-break":
+                multi, entrants = await start_multi_table(room)
+                people.extend(entrants)
+                multi_tables.add(multi)
             mark("playing")
             await wait_for_death(room, point)
             mark("dead")
             room.process = None
             found = await check_storage(settings)
             interrupted |= found["playing"]
-        room.env = {}
+        room.env = dict(SCHEDULE)
         mark("checked; start unarmed")
         room.start()
         mark("playing to the end")
         for person in people:
             await person.rejoin()
-        for _ in range(600):
-            if finished_tournament(room) and await hands_finished(settings, interrupted):
+        for _ in range(1_200):
+            if finished_tournaments(room, multi_tables) and await hands_finished(
+                settings, interrupted
+            ):
                 break
             await asyncio.sleep(0.1)
         else:
