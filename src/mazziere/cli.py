@@ -1004,7 +1004,9 @@ def play(
     ] = False,
     tournament_id: Annotated[
         str | None,
-        typer.Option(help="--connect: register for the room's sit & go of this number."),
+        typer.Option(
+            help="--connect: register for (or go back to) the room's tournament of this number."
+        ),
     ] = None,
     lang: Annotated[str, typer.Option(help="Language: it or en.")] = "it",
     seed: Annotated[int | None, typer.Option(help="Seed for a repeatable game.")] = None,
