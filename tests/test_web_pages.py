@@ -679,6 +679,7 @@ def won_hand(page: Any, carried: set[int]) -> int | None:
 
 
 PAGES = {
+    "#": (".play-now", "Play now", "Gioca ora"),  # the lobby
     "#private": ("form.create-private", "Private tables", "Tavoli privati"),
     "#hands": (".page h2", "Your hands", "Le tue mani"),
     "#tournament/1": (".levels", "Structure", "Struttura"),
