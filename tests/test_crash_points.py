@@ -76,8 +76,8 @@ SQLITE_CHAIN = (
 )
 """Every point, the tournament's first (the sit & go must still be playing)."""
 
-POSTGRES_CHAIN = ("between-tournament-hands", "pot-awarded", "mid-draw")
-"""A quick subset on PostgreSQL: a kill inside a transaction, a post-commit one, a draw."""
+POSTGRES_CHAIN = ("between-tournament-hands", "pot-awarded")
+"""A quick subset on PostgreSQL: a kill after a commit, and one inside a transaction."""
 
 COMPARED = ("hand_started", "record", "hand_ended")
 """Events that a replay makes again exactly (turns and seats are compared in part)."""
