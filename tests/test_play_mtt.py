@@ -160,8 +160,8 @@ async def scenario(room: Room, how: signal.Signals) -> tuple[dict[str, Any], lis
     def moved() -> list[dict[str, Any]]:
         return [m for p in people for m in p.seen("moved")]
 
-    await until(lambda: bool(moved()), seconds=60)  # the first one out breaks a table
-    assert {m["reason"] for m in moved()} == {"break"}, moved()
+    # The first ones out break a table (twelve fit in two): its players are moved.
+    await until(lambda: any(m["reason"] == "break" for m in moved()), seconds=60)
     await restart(room, people, event["id"], how)
     for tries in range(1200):
         now = details(room, event["id"])
