@@ -172,6 +172,10 @@ async def scenario(room: Room, how: signal.Signals) -> tuple[dict[str, Any], lis
             assert audit["total"] == 0 and not audit["drifted"], audit
             stacks = [s["stack"] for t in now["seating"] for s in t["players"]]
             assert not now["seating"] or sum(stacks) == chips, now["seating"]
+            # Places are given as players finish: below everyone still seated.
+            placed = [s for s in now["standings"] if s["place"] is not None]
+            assert all(s["chips"] == 0 for s in placed)
+            assert all(s["place"] > len(stacks) for s in placed) or not now["seating"]
         await asyncio.sleep(0.1)
     else:
         raise AssertionError(f"the tournament did not finish: {now}")

@@ -354,11 +354,16 @@ async def get_tournament(
             .where(TournamentStanding.tournament_id == tournament.id)
         )
     )
+    seating = await _seating(db, tournament, rows) if tournament.state == "running" else []
+    # The chips of a player still in are those in front of them at their table now.
+    stacks = {seat.player: seat.stack for table in seating for seat in table.players}
     standings = sorted(
         (
             StandingOut(
                 player=account.display_name,
-                chips=standing.chips,
+                chips=stacks.get(account.display_name, standing.chips)
+                if standing.place is None
+                else 0,
                 place=standing.place,
                 prize=standing.prize,
             )
@@ -374,7 +379,6 @@ async def get_tournament(
         if entrants
         else []
     )
-    seating = await _seating(db, tournament, rows) if tournament.state == "running" else []
     return TournamentDetailsOut(
         **summary.model_dump(),
         levels=levels,

@@ -220,6 +220,8 @@ class DatabaseTableStore(TableStore):
                          "sitting_out": seat["status"] == "sitting-out", "joined_at": now}
                         for seat in batch.seats
                     ]  # fmt: skip
+                if batch.places:
+                    await self._places(connection, batch.places, now)
                 if batch.standings is not None:
                     await self._standings(connection, table_id, batch.standings, now)
                 if batch.closed:
@@ -347,6 +349,39 @@ class DatabaseTableStore(TableStore):
             hand_id=hand_id,
         )
 
+    async def _places(
+        self,
+        connection: AsyncConnection,
+        places: list[dict[str, Any]],
+        now: dt.datetime,
+        *,
+        keep_placed: bool = False,
+    ) -> None:
+        """Players who finished a tournament: their place and prize, as they happen
+        (``keep_placed``: not those placed already, at the end)."""
+        for finish in places:
+            place = int(finish["place"])
+            values = {"place": place, "prize": int(finish["prize"]), "chips": 0,
+                      "eliminated_at": None if place == 1 else now}  # fmt: skip
+            mine = (
+                _STANDINGS.c.tournament_id == int(finish["tournament"]),
+                _STANDINGS.c.account_id == int(finish["account"]),
+            )
+            unplaced = (_STANDINGS.c.place.is_(None),) if keep_placed else ()
+            changed = await connection.execute(
+                update(_STANDINGS).where(*mine, *unplaced).values(**values)
+            )
+            if changed.rowcount == 0 and not await connection.scalar(
+                select(func.count()).select_from(_STANDINGS).where(*mine)
+            ):
+                await connection.execute(
+                    insert(_STANDINGS).values(
+                        tournament_id=int(finish["tournament"]),
+                        account_id=int(finish["account"]),
+                        **values,
+                    )
+                )
+
     async def _standings(
         self,
         connection: AsyncConnection,
@@ -354,37 +389,14 @@ class DatabaseTableStore(TableStore):
         standings: list[dict[str, Any]],
         now: dt.datetime,
     ) -> None:
-        """A tournament that ended: places and prizes, the tournament finished, its table
-        closed."""
-        tournament_id = None
-        for finish in standings:
-            tournament_id = int(finish["tournament"])
-            account_id = int(finish["account"])
-            place = int(finish["place"])
-            values = {
-                "place": place,
-                "prize": int(finish["prize"]),
-                "chips": 0,
-                "eliminated_at": None if place == 1 else now,
-            }
-            changed = await connection.execute(
-                update(_STANDINGS)
-                .where(
-                    _STANDINGS.c.tournament_id == tournament_id,
-                    _STANDINGS.c.account_id == account_id,
-                )
-                .values(**values)
-            )
-            if changed.rowcount == 0:
-                await connection.execute(
-                    insert(_STANDINGS).values(
-                        tournament_id=tournament_id, account_id=account_id, **values
-                    )
-                )
-        if tournament_id is not None:
+        """A tournament that ended: every place and prize not written yet, the tournament
+        finished, its table closed."""
+        await self._places(connection, standings, now, keep_placed=True)
+        tournament_ids = {int(finish["tournament"]) for finish in standings}
+        if tournament_ids:
             await connection.execute(
                 update(_TOURNAMENTS)
-                .where(_TOURNAMENTS.c.id == tournament_id)
+                .where(_TOURNAMENTS.c.id.in_(tournament_ids))
                 .values(state="finished", finished_at=now)
             )
         await connection.execute(

@@ -190,6 +190,9 @@ class Batch:
     hand_end: HandEnd | None = None
     standings: list[dict[str, Any]] | None = None
     """A tournament that ended: each player's account, name, place and prize."""
+    places: list[dict[str, Any]] = field(default_factory=list)
+    """Players who finished a tournament with this command (account, name, place, prize):
+    its standings as they happen."""
     seats: list[dict[str, Any]] | None = None
     """The seats as they are after the command, when they changed (name, seat, stack,
     status, account, bot)."""
@@ -492,6 +495,7 @@ class TableTask:
         # A tournament's registrations were paid through the lobby: not mirrored again.
         self._money_seen = len(self.tournament.money) if self.tournament is not None else 0
         self._standings_stored = False
+        self._placed = 0
         self.paused = False
         """The host paused the table: no new hand is dealt (the one playing goes on)."""
         self.next_stakes: Stakes | None = None
@@ -1312,12 +1316,13 @@ class TableTask:
         if tournament is None or isinstance(self.config, TournamentTableConfig):
             return  # a multi-table tournament's money is its own task's
         assert isinstance(self.config, TournamentConfig)
-        self._money_seen, self._standings_stored = mirror_tournament_money(
+        self._money_seen, self._placed, self._standings_stored = mirror_tournament_money(
             tournament,
             self.config.id,
             self.config.players,
             batch,
             seen=self._money_seen,
+            placed=self._placed,
             standings_stored=self._standings_stored,
         )
 
@@ -1396,13 +1401,21 @@ def mirror_tournament_money(
     batch: Batch,
     *,
     seen: int,
+    placed: int,
     standings_stored: bool,
-) -> tuple[int, bool]:
+) -> tuple[int, int, bool]:
     """The tournament's prizes since its money entry ``seen`` as movements of the database's
-    ledger (prize pool to wallet), and its standings once it has finished (unless
-    ``standings_stored``), added to ``batch``; returns the new ``seen`` and
-    ``standings_stored``.  The registrations were paid through the lobby: not mirrored."""
+    ledger (prize pool to wallet), the places of the players who finished since the first
+    ``placed``, and its standings once it has finished (unless ``standings_stored``), added
+    to ``batch``; returns the new ``seen``, ``placed`` and ``standings_stored``.  The
+    registrations were paid through the lobby: not mirrored."""
     accounts = {name: account for account, name in players}
+    finishes = list(tournament.finishes.values())
+    batch.places.extend(
+        {"tournament": tournament_id, "account": accounts[f.name], "name": f.name,
+         "place": f.place, "prize": f.prize}
+        for f in finishes[placed:]
+    )  # fmt: skip
     pool = f"tournament:{tournament_id}"
     for index in range(seen, len(tournament.money)):
         entry = tournament.money[index]
@@ -1423,7 +1436,7 @@ def mirror_tournament_money(
             }
             for f in tournament.standings()
         ]
-    return len(tournament.money), standings_stored
+    return len(tournament.money), len(finishes), standings_stored
 
 
 async def commit_or_hold(

@@ -174,6 +174,7 @@ class TournamentTask:
         self.tournament.registration.start_now()
         self._money_seen = len(self.tournament.money)
         self._standings_stored = False
+        self._placed = 0
         self._sync_seats()
 
     def _opened(self, table: RoomTournamentTable) -> None:
@@ -398,12 +399,13 @@ class TournamentTask:
                 lane.closed = part.closed = True  # broken, or the tournament is over
             if _wrote(part):
                 batch.parts.append((lane.table_id, part))
-        self._money_seen, self._standings_stored = mirror_tournament_money(
+        self._money_seen, self._placed, self._standings_stored = mirror_tournament_money(
             self.tournament,
             self.config.id,
             self.config.players,
             batch,
             seen=self._money_seen,
+            placed=self._placed,
             standings_stored=self._standings_stored,
         )
         return events, batch
