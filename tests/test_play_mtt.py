@@ -23,9 +23,9 @@ from mazziere.server.settings import Settings
 from tests.play_room import Person, Room, until
 
 PLAYERS = 13
-EVERY_SECONDS = 10
+EVERY_SECONDS = 14
 """The lobby's scheduled tournaments start this often."""
-REGISTERING_SECONDS = 5
+REGISTERING_SECONDS = 9
 """The time the test leaves itself to register everyone."""
 
 
