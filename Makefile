@@ -70,10 +70,11 @@ lint: $(STAMP)
 
 # Two test processes (pytest-xdist), each test file kept in one of them (its module's server
 # and browser started once): much of the suite waits on servers, browsers and sockets, so
-# the two cores of a small machine are both kept busy. `make test TEST_WORKERS=0` runs in one.
+# the two cores of a small machine are both kept busy. `make test TEST_WORKERS=0` runs in
+# one. The 20 slowest tests are listed at the end.
 TEST_WORKERS ?= 2
 test: lint
-	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=20
 
 # A comma in $(call ...) would split the argument: the extras go through a variable.
 BENCH_EXTRAS := .[dev,bench]
