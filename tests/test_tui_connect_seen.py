@@ -38,7 +38,7 @@ def state(seen: SeenHand) -> dict[str, Any]:
         "folded": seen.folded,
         "hole": [list(cards) for cards in seen.hole],
     }
-    if not seen.italian:
+    if not seen.draw_game:
         out.update(board=seen.board, street=seen.street)
     else:
         out.update(
@@ -103,7 +103,7 @@ def check_random_hand(rules: str, seed: int) -> None:
             fed[viewer] = len(game.log)
             view: Any = game.view(viewer)
             where = (rules, seed, viewer, len(game.log))
-            assert state(mine) == view_state(view, mine.italian), where
+            assert state(mine) == view_state(view, mine.draw_game), where
             if not game.is_over:
                 assert (mine.total_pot, mine.phase) == (view.total_pot, view.phase), where
 

@@ -47,7 +47,7 @@ from rich.text import Text
 from mazziere.game.core import Action, ActionKind, LegalActions
 from mazziere.room.clock import Clock
 from mazziere.room.table import OfferKind, SeatStatus
-from mazziere.rules import Game, find_rules
+from mazziere.rules import find_rules
 from mazziere.server import protocol as p
 from mazziere.tui.connect import RoomTable, RoomTournament
 from mazziere.tui.render import chips
@@ -289,7 +289,6 @@ class RemoteSession:
             me=me,
             words=self.words,
             four_colour=self.config.four_colour,
-            opening=self.rules.game is Game.ITALIAN,
         )
         self._lines = []
         self.turn = None
@@ -698,7 +697,7 @@ class RemoteSession:
             pots=hand.pots,
             total_pot=hand.total_pot,
             bets=sum(hand.bets),
-            board=tuple(hand.board) if self.rules.game is Game.HOLDEM else None,
+            board=tuple(hand.board) if self.rules.traits.board else None,
             my_cards=cards,
             drawn=has_drawn(hand, hand.me),
             phase=hand.phase,

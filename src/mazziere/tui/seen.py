@@ -53,7 +53,7 @@ from mazziere.game.core import (
 from mazziere.game.holdem import BoardDealt, Street
 from mazziere.game.italian import Discarded, PotCarried, StockReshuffled
 from mazziere.game.italian.rules import opening_minimum
-from mazziere.rules import Game, RuleSet, find_rules
+from mazziere.rules import RuleSet, find_rules
 
 __all__ = ["RecordError", "SeenHand", "record_from_dict"]
 
@@ -172,7 +172,8 @@ class SeenHand:
         me: int | None,
     ) -> None:
         self.rules = find_rules(rules) if isinstance(rules, str) else rules
-        self.italian = self.rules.game is Game.ITALIAN
+        # The draw game's own state: the opening minimum, blind openings, the draw, parol.
+        self.draw_game = self.rules.traits.draw
         self.number = number
         self.names = list(names)
         self.seats = list(seats)
@@ -227,7 +228,7 @@ class SeenHand:
         self.carried = int(setup.get("carried_pot") or 0)
         self.total_pot = self.carried
         self.parol_pot = bool(setup.get("parol_pot"))
-        if self.italian:
+        if self.draw_game:
             level = int(setup.get("opening_level") or 0)
             self.opening = opening_minimum(self.rules, level, parol_pot=self.parol_pot)
         else:
@@ -257,7 +258,7 @@ class SeenHand:
         elif isinstance(record, BetsCollected):
             self.pots = record.pots
             self.bets = [0] * self.n
-            if self.italian and self.betting_round == 1 and self._still_in() > 1:
+            if self.draw_game and self.betting_round == 1 and self._still_in() > 1:
                 self.phase = Phase.DRAW
         elif isinstance(record, BoardDealt):
             self.board.extend(card for card in record.cards if card is not None)
@@ -281,7 +282,7 @@ class SeenHand:
         if record.kind is ActionKind.FOLD:
             self.folded[p] = True
         if (
-            self.italian
+            self.draw_game
             and self.betting_round == 0
             and record.kind in (ActionKind.BET, ActionKind.RAISE)
         ):
@@ -322,7 +323,7 @@ class SeenHand:
         self.phase = Phase(game.get("phase", self.phase.value))
         if game.get("street") is not None:
             self.street = Street(game["street"])
-        if self.italian:
+        if self.draw_game:
             self.betting_round = int(game.get("betting_round") or 0)
             self.drawn = [None if d is None else int(d) for d in game.get("drawn") or self.drawn]
             self.parol_pot = bool(game.get("parol_pot"))

@@ -24,7 +24,7 @@ from rich.text import Text
 
 from mazziere.cards import Card, Rank
 from mazziere.game.core import Phase
-from mazziere.rules import Game, RuleSet
+from mazziere.rules import RuleSet
 from mazziere.tui.render import chips
 from mazziere.tui.words import Context, Words
 
@@ -41,7 +41,7 @@ __all__ = [
 
 def hand_context(rules: RuleSet, view: Any) -> Context:
     """How to name the actions now (the opening round, the blind opening)."""
-    if rules.game is not Game.ITALIAN:
+    if not rules.traits.italian_terms:
         return Context(rules)
     blind = None
     if view.phase is Phase.DEALING:
@@ -101,7 +101,7 @@ def hand_notes(words: Words, rules: RuleSet, view: Any) -> tuple[str, ...]:
     if street is not None:
         notes.append(str(street.value).capitalize())
     round_number = getattr(view, "betting_round", None)
-    if rules.game is Game.ITALIAN and view.phase is Phase.DRAW:
+    if rules.traits.draw and view.phase is Phase.DRAW:
         notes.append(words.pick("Cambio carte", "Draw"))
     elif round_number == 2 and view.phase is Phase.BETTING:
         notes.append(words.pick("Secondo giro", "Last round"))
