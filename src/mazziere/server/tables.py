@@ -87,7 +87,8 @@ RECENT_EVENTS = 300
 
 About three hands at a full table: a dropped socket is back within seconds, and a client
 gone longer needs the table as it is, which the snapshot gives.  (Two thousand events a
-table were most of a busy room's memory and of what its garbage collector went through.)"""
+table, 400,000 events at 200 tables once full after some twenty minutes of play, were
+a quarter of the objects the garbage collector followed after four minutes, and growing.)"""
 
 HOLD_RETRY_SECONDS = (0.5, 30.0)
 """A held table tries to store again after the first wait, then after twice as long each
