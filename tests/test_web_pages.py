@@ -68,10 +68,20 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 @pytest.fixture(scope="module")
-def room(tmp_path_factory: pytest.TempPathFactory, database: str) -> Iterator[RunningServer]:
+def refuse_writes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """While this file exists the room's database refuses every write (a test-only setting,
+    as a full disk or a read-only file would)."""
+    return tmp_path_factory.mktemp("web-pages-refusal") / "refuse-writes"
+
+
+@pytest.fixture(scope="module")
+def room(
+    tmp_path_factory: pytest.TempPathFactory, database: str, refuse_writes: Path
+) -> Iterator[RunningServer]:
     folder = tmp_path_factory.mktemp("web-pages")
     settings = Settings(database_url=database, password_profile="CHEAPEST")
     with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MAZZIERE_TEST_REFUSE_WRITES_WHILE", str(refuse_writes))
         patch.setenv("MAZZIERE_BOT_SECONDS", "0.05")
         patch.setenv("MAZZIERE_NEXT_HAND_SECONDS", "1")
         with serve(settings, folder) as server:
@@ -167,6 +177,48 @@ def test_the_rules_pages_in_italian_and_english_at_phone_width(
         # Nothing wider than the phone's screen.
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
+        person.close()
+
+
+def test_a_held_table_says_so_in_italian_and_goes_on(
+    room: RunningServer, refuse_writes: Path, browser: Any
+) -> None:
+    """The database refuses writes at a player's turn: the table is held, said on the page;
+    another player's message meanwhile is refused (storage_unavailable), said in Italian
+    (the player who acted waits for their action to be stored); once the database takes
+    writes again the table goes on with the action stored."""
+    person = seated(browser, room, "it", "holdem")
+    page = person.page
+    other = Tab(browser, room.address, "it")
+    try:
+        table = page.evaluate("location.hash").removeprefix("#table/")
+        other.go(f"#sit/{table}", ".seat.me")
+        page.wait_for_selector(".actions button[data-kind]", timeout=30_000)  # my turn
+        refuse_writes.touch()
+        try:
+            assert person.act(("check", "call", "fold"))
+            for someone in (person, other):
+                held = someone.page.locator("p.held")
+                held.wait_for()
+                assert held.inner_text().startswith("Il tavolo è fermo"), held.inner_text()
+            other.page.click(".controls button.sit-out")  # a message to the held table
+            refusal = other.page.locator("p.error[data-code=storage_unavailable]")
+            refusal.wait_for()
+            assert refusal.inner_text() == (
+                "Il tavolo è fermo finché la sala non riesce a salvare: niente è cambiato, "
+                "riprova quando riparte."
+            )
+            person.screenshot("table-held")
+        finally:
+            refuse_writes.unlink()
+        page.locator("p.held").wait_for(state="detached", timeout=30_000)  # stored: on it goes
+        page.wait_for_selector(".log p >> text=/^Tu (bussi|vedi|passi)/")
+        for someone in (person, other):
+            # The pages' own requests meanwhile (the balance, the hints) were answered 500
+            # by a room whose database refused them; the browser logs each of those itself.
+            someone.errors = [e for e in someone.errors if "status of 500" not in e]
+    finally:
+        other.close()
         person.close()
 
 

@@ -214,6 +214,7 @@ function tableState(id) {
       maxBuyIn: row?.max_buy_in ?? 0, autoPost: true, offer: null,
       seq: 0, seats: [], carried: 0, hand: null, turn: null, turnAt: 0, log: [],
       marked: new Set(), confirmingFold: false, error: null, // the room's last refusal here
+      held: null, // the room's held message while the table waits for its database
       pre: null, // a pre-action chosen before the turn: { kind, amount }
       hintsOffered: false, hintsOn: false, hint: null, // hints for learners (the room decides)
     };
@@ -255,6 +256,18 @@ function receive(message) {
   }
   if (message.type === "ack" && MOVES_CHIPS.has(message.of)) refreshBalance();
   if (message.type === "moved") { moved(message); return; }
+  if (message.type === "held") {
+    // The room cannot store the table's last change (its database refuses writes): the
+    // table waits, its clock stopped, until it can; nothing of that change is shown.
+    const held = app.tables[id];
+    if (!held) return;
+    const now = performance.now();
+    if (message.held && !held.held) held.heldAt = now;
+    if (!message.held && held.held) held.turnAt += now - held.heldAt; // the clock stood still
+    held.held = message.held ? message : null;
+    render();
+    return;
+  }
   if (!id || message.type === "ack" || message.type === "pong") return;
   if (app.leaving.has(id)) {
     // A table left: its events are no longer drawn; once the seat is gone, the chips are back.
@@ -798,7 +811,10 @@ function renderTable(table) {
   const title = h("h2", {}, `${table.name ?? `${words.pick("Tavolo", "Table")} ${table.id}`} · ${words.t(table.rules || "")}`);
   const log = h("div", { class: "log", role: "log", "aria-live": "polite" },
     table.log.map((line) => h("p", { class: line.kind }, line.text)));
-  const left = h("div", {}, title, felt, actionBar(table), hintBar(table), preActionBar(table), offerBar(table), controls(table),
+  const held = table.held ? h("p", { class: "held", role: "status" }, words.pick(
+    "Il tavolo è fermo: la sala non riesce a salvare le mosse e riprova da sola. Niente è perso; il tempo di chi deve agire non corre.",
+    "The table is held: the room cannot store its moves for now and keeps trying. Nothing is lost, and the clock of whoever is to act stands still.")) : null;
+  const left = h("div", {}, title, held, felt, actionBar(table), hintBar(table), preActionBar(table), offerBar(table), controls(table),
     table.error ? h("p", { class: "error", role: "alert", "data-code": table.error.code },
       words.error(table.error.code, table.error.message, table.error.of || "")) : null,
     h("button", { type: "button", class: "leave", onclick: () => leave(table) },
@@ -832,7 +848,7 @@ function cardNode(table, code, mine, best = null) {
 function clockText(table) {
   const turn = table.turn;
   if (!turn) return "";
-  const gone = (performance.now() - table.turnAt) / 1000;
+  const gone = ((table.held ? table.heldAt : performance.now()) - table.turnAt) / 1000;
   const left = Math.max(0, Math.ceil(turn.deadline - gone));
   const bank = Math.ceil(turn.time_bank - Math.max(0, gone - turn.deadline));
   return left > 0 ? words.t("seconds", left) : words.t("bank", Math.max(0, bank));

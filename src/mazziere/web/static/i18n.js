@@ -91,6 +91,7 @@ const ERRORS_IT = {
   not_your_turn: "Non tocca a te.",
   stale_action: "Quel turno è finito.",
   illegal_action: "Le regole (o il tempo) non lo permettono ora.",
+  storage_unavailable: "Il tavolo è fermo finché la sala non riesce a salvare: niente è cambiato, riprova quando riparte.",
   // the page's or the room's fault
   malformed: "Messaggio non valido.",
   unknown_type: "Messaggio non valido.",
