@@ -31,6 +31,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from mazziere.server.security import CSRF_COOKIE
 from tests.server_process import free_port
 
+ASK_AGAIN_SECONDS = 3.0
+"""How long a test person waits for a top-up or a call for bots to show before asking again."""
+
 
 @dataclass
 class Room:
@@ -160,8 +163,9 @@ class Person:
         self._reader: asyncio.Task[None] | None = None
         self.errors: list[dict[str, Any]] = []
         self._pending: dict[str, dict[str, Any]] = {}
-        self.topping: dict[str, bool] = {}
-        self.calling: dict[str, bool] = {}
+        self.topping: dict[str, float] = {}
+        self.calling: dict[str, float] = {}
+        """table -> when this person last asked to top up / called bots there (:meth:`due`)."""
         self.closed = asyncio.Event()
 
     def post(self, path: str, body: Any = None) -> Any:
@@ -209,6 +213,19 @@ class Person:
             pass
         finally:
             self.closed.set()
+
+    def due(self, asked: dict[str, float], table: str) -> bool:
+        """Whether to ask (again) at ``table``: never asked, or asked ASK_AGAIN_SECONDS ago.
+
+        A flag reset only by a later ``seats`` message left a test waiting for ever when the
+        room refused the request or nothing was dealt any more to send one (a table left
+        with one player and no bots); so a request not yet seen through is repeated.
+        """
+        now = time.monotonic()
+        if now - asked.get(table, -ASK_AGAIN_SECONDS) < ASK_AGAIN_SECONDS:
+            return False
+        asked[table] = now
+        return True
 
     def seen(self, kind: str, table: str | None = None) -> list[dict[str, Any]]:
         return [

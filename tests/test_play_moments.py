@@ -27,6 +27,8 @@ from tests.play_room import Person, Room, safe
 MAX_HANDS = 150
 """The most hands a table plays looking for its moments."""
 
+MOMENTS_SECONDS = 300
+"""A table that stops dealing fails the test instead of holding up the suite."""
 BOTS = {"holdem": 2, "italian-classic": 1, "italian-32": 1}
 """The bots that sit with the two people at each table (called again when they leave broke)."""
 
@@ -173,16 +175,14 @@ async def rebuy(people: list[Person], tid: str, table: dict[str, Any]) -> None:
     if not seats:
         return
     missing = len(people) + BOTS[table["rules"]] - len(seats[-1]["seats"])
-    if missing > 0 and not people[0].calling.get(tid):
+    if missing > 0 and people[0].due(people[0].calling, tid):
         await people[0].send(type="add_bots", table=tid, count=missing, kind="random")
-    people[0].calling[tid] = missing > 0
     for role, person in enumerate(people):
         mine = [s for s in seats[-1]["seats"] if s["name"] == person.name]
         busted = bool(mine) and mine[0]["status"] == "busted"
-        if busted and not person.topping.get(tid):
+        if busted and person.due(person.topping, tid):
             amount = table["min_buy_in"] if role == 0 else table["max_buy_in"]
             await person.send(type="top_up", table=tid, amount=amount)
-        person.topping[tid] = busted
 
 
 def shover(person: Person, turn: dict[str, Any]) -> dict[str, Any] | None:
@@ -238,7 +238,7 @@ def run(settings: Settings, folder: Path) -> None:
     room = Room(settings.database_url, folder, settings.database_schema)
     room.start()
     try:
-        found = asyncio.run(play_moments(room))
+        found = asyncio.run(asyncio.wait_for(play_moments(room), timeout=MOMENTS_SECONDS))
         for rules, moments in MOMENTS.items():
             assert found[rules] == set(moments), (rules, set(moments) - found[rules])
         finished, people = asyncio.run(play_sit_and_go(room))

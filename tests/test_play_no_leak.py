@@ -83,17 +83,12 @@ async def keep_playing(
             latest = seats[-1]["seats"]
             for person in people:
                 mine = [s for s in latest if s["name"] == person.name]
-                if mine and mine[0]["status"] == "busted" and not person.topping.get(table):
-                    person.topping[table] = True
+                busted = mine and mine[0]["status"] == "busted"
+                if busted and person.due(person.topping, table):
                     await person.send(type="top_up", table=table, amount=buy_ins[table])
-                elif mine and mine[0]["status"] != "busted":
-                    person.topping[table] = False
-            if len(latest) < 4 and not people[0].calling.get(table):
-                people[0].calling[table] = True
+            if len(latest) < 4 and people[0].due(people[0].calling, table):
                 await people[0].send(type="add_bots", table=table, count=4 - len(latest),
                                      kind="random")  # fmt: skip
-            elif len(latest) >= 4:
-                people[0].calling[table] = False
         await asyncio.sleep(0.05)
 
 
