@@ -23,6 +23,7 @@ import json
 import os
 import re
 import sqlite3
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -83,12 +84,17 @@ async def keep_playing(
             latest = seats[-1]["seats"]
             for person in people:
                 mine = [s for s in latest if s["name"] == person.name]
-                busted = mine and mine[0]["status"] == "busted"
-                if busted and person.due(person.topping, table):
+                if mine and mine[0]["status"] == "busted" and not person.topping.get(table):
+                    person.topping[table] = time.monotonic()
                     await person.send(type="top_up", table=table, amount=buy_ins[table])
-            if len(latest) < 4 and people[0].due(people[0].calling, table):
+                elif mine and mine[0]["status"] != "busted":
+                    person.topping[table] = 0.0
+            if len(latest) < 4 and not people[0].calling.get(table):
+                people[0].calling[table] = time.monotonic()
                 await people[0].send(type="add_bots", table=table, count=4 - len(latest),
                                      kind="random")  # fmt: skip
+            elif len(latest) >= 4:
+                people[0].calling[table] = 0.0
         await asyncio.sleep(0.05)
 
 
