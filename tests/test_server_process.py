@@ -74,7 +74,10 @@ def test_the_real_server_registers_logs_in_and_pays_a_tournament_through_the_led
         assert {t["rules"] for t in anna.get("/api/tables?rules=italian-32")["tables"]} == {
             "italian-32"
         }
-        (sit_and_go,) = anna.get("/api/tournaments?rules=holdem&state=registering")["tournaments"]
+        registering = anna.get("/api/tournaments?rules=holdem&state=registering")["tournaments"]
+        # The lobby's sit & go (it starts when full) and its scheduled tournament (at a time).
+        (sit_and_go,) = [t for t in registering if t["starts_at"] is None]
+        assert [t["starts_at"] is not None for t in registering].count(True) == 1, registering
 
         joined = anna.post(f"/api/tournaments/{sit_and_go['id']}/registration")
         assert joined.status_code == 201, joined.text
@@ -96,8 +99,12 @@ def test_the_real_server_registers_logs_in_and_pays_a_tournament_through_the_led
         assert audit["entries"] == 8
 
         # Six players race for the four places of a sit & go: four get in, and pay.
-        (race,) = anna.get("/api/tournaments?rules=italian-classic&state=registering")[
-            "tournaments"
+        (race,) = [
+            t
+            for t in anna.get("/api/tournaments?rules=italian-classic&state=registering")[
+                "tournaments"
+            ]
+            if t["starts_at"] is None
         ]
         players = [Browser(server.address) for _ in range(6)]
         try:

@@ -524,7 +524,7 @@ def moment_of(hand: SeenHand | None) -> str | None:
     flop."""
     if hand is None or hand.is_over:
         return None
-    if hand.italian:
+    if hand.draw_game:
         return {1: "dealt", 2: "drawn"}.get(hand.betting_round)
     return "flop" if len(hand.board) == 3 else None
 
