@@ -207,16 +207,9 @@ class TableWatcher:
         if not rows:
             count = tables_needed(len(accounts), tournament.seats)
             for number in range(1, count + 1 + (count > 1)):
-                table = RoomTable(
-                    name=f"{tournament.name} #{tournament.id} table {number}",
-                    rules=tournament.rules,
-                    seats=tournament.seats,
-                    min_buy_in=tournament.starting_stack,
-                    max_buy_in=tournament.starting_stack,
-                    bots_allowed=False,
-                    private=True,
-                    lobby=False,
-                    state="open",
+                table = _tournament_table(
+                    tournament,
+                    f"{tournament.name} #{tournament.id} table {number}",
                     tournament_id=tournament.id,
                 )
                 session.add(table)
@@ -303,17 +296,7 @@ class TableWatcher:
         )
         accounts = [row[0] for row in rows]
         if table_id is None:
-            table = RoomTable(
-                name=f"{tournament.name} #{tournament.id}",
-                rules=tournament.rules,
-                seats=tournament.seats,
-                min_buy_in=tournament.starting_stack,
-                max_buy_in=tournament.starting_stack,
-                bots_allowed=False,
-                private=True,
-                lobby=False,
-                state="open",
-            )
+            table = _tournament_table(tournament, f"{tournament.name} #{tournament.id}")
             session.add(table)
             await session.flush()
             table_id = table.id
@@ -427,3 +410,22 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
         for task in watcher.tournaments.values():
             await task.stop()
         await service.stop()
+
+
+def _tournament_table(
+    tournament: Tournament, name: str, *, tournament_id: int | None = None
+) -> RoomTable:
+    """A table row of a tournament's: out of the lobby, no bots, every seat bought in with
+    the starting stack (``tournament_id`` marks a multi-table tournament's rows)."""
+    return RoomTable(
+        name=name,
+        rules=tournament.rules,
+        seats=tournament.seats,
+        min_buy_in=tournament.starting_stack,
+        max_buy_in=tournament.starting_stack,
+        bots_allowed=False,
+        private=True,
+        lobby=False,
+        state="open",
+        tournament_id=tournament_id,
+    )
