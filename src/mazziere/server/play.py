@@ -178,7 +178,13 @@ class TableWatcher:
         def register(table: TournamentTableTask) -> None:
             self.service.tasks[table.id] = table
 
-        task = TournamentTask(config, self.service.store, self.service.bus, register=register)
+        task = TournamentTask(
+            config,
+            self.service.store,
+            self.service.bus,
+            register=register,
+            seat_index=self.service.seat_index,
+        )
         await task.begin()
         await task.rebuild()
         self.tournaments[config.id] = task

@@ -32,7 +32,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -392,6 +392,60 @@ class _Seated:
     bot: str | None
 
 
+SeatIndex = dict[str, dict[str, None]]
+"""Who sits where in the whole room: each name's tables, in the order they sat there."""
+
+
+class Seating(MutableMapping[str, _Seated]):
+    """The players seated at one table, kept in the room's :data:`SeatIndex` as they come
+    and go: a connection opening or closing finds its player's tables at once, not by
+    asking each of thousands of tables.
+
+    >>> where: SeatIndex = {}
+    >>> seating = Seating("7", where)
+    >>> seating["anna"] = _Seated("anna", 1, None)
+    >>> where, "anna" in seating
+    ({'anna': {'7': None}}, True)
+    >>> seating.clear()
+    >>> where
+    {}
+    """
+
+    __slots__ = ("_seated", "_table", "_where")
+
+    def __init__(self, table: str, where: SeatIndex) -> None:
+        self._table = table
+        self._where = where
+        self._seated: dict[str, _Seated] = {}
+
+    def __getitem__(self, name: str) -> _Seated:
+        return self._seated[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._seated
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self._seated.get(name, default)
+
+    def __setitem__(self, name: str, seated: _Seated) -> None:
+        self._seated[name] = seated
+        self._where.setdefault(name, {})[self._table] = None
+
+    def __delitem__(self, name: str) -> None:
+        del self._seated[name]
+        tables = self._where.get(name)
+        if tables is not None:
+            tables.pop(self._table, None)
+            if not tables:
+                del self._where[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._seated)
+
+    def __len__(self) -> int:
+        return len(self._seated)
+
+
 @dataclass(frozen=True, slots=True)
 class SyncControls:
     """Not a client's message: the service asks the task to read its host's controls again."""
@@ -436,6 +490,7 @@ class TableTask:
         *,
         bot_seconds: float = 0.8,
         bot_rng: Any = None,
+        seat_index: SeatIndex | None = None,
     ) -> None:
         self.config = config
         self.table_id = config.table_id if isinstance(config, TournamentConfig) else config.id
@@ -446,6 +501,7 @@ class TableTask:
         self.bot_rng = bot_rng if bot_rng is not None else secrets.SystemRandom()
         self.queue: asyncio.Queue[_Request] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self.seated = Seating(self.id, {} if seat_index is None else seat_index)
         self._fresh(bytes(32))
 
     def _fresh(self, start_seed: bytes) -> None:
@@ -458,7 +514,7 @@ class TableTask:
         self.tournament: Tournament | None = None
         self.table: Table
         config = self.config
-        self.seated: dict[str, _Seated] = {}
+        self.seated.clear()
         if isinstance(config, TournamentTableConfig):
             # The tournament's task made the table, with its own random source, on the
             # tournament's clock; its players are seated by the tournament.
@@ -1523,10 +1579,13 @@ class TableService:
         self.bus = bus
         self.bot_seconds = bot_seconds
         self.tasks: dict[str, TableTask] = {}
+        self.seat_index: SeatIndex = {}
 
     async def open(self, config: TableConfig | TournamentConfig) -> TableTask:
         """Rebuild a table from its stored commands and start its task."""
-        task = TableTask(config, self.store, self.bus, bot_seconds=self.bot_seconds)
+        task = TableTask(
+            config, self.store, self.bus, bot_seconds=self.bot_seconds, seat_index=self.seat_index
+        )
         await task.begin()
         await task.rebuild()
         self.tasks[task.id] = task
@@ -1545,7 +1604,7 @@ class TableService:
 
     def tables_of(self, name: str) -> list[str]:
         """The tables where ``name`` sits."""
-        return [t.id for t in self.tasks.values() if name in t.seated]
+        return [table for table in self.seat_index.get(name, ()) if table in self.tasks]
 
     async def stop(self) -> None:
         """Stop every task."""

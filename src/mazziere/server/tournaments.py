@@ -47,6 +47,7 @@ from mazziere.server.tables import (
     SEATING_LABEL,
     Batch,
     Player,
+    SeatIndex,
     StoredCommand,
     TableClock,
     TableStore,
@@ -99,7 +100,9 @@ class TournamentTableTask(TableTask):
     snapshots) and hands every command to the tournament's task."""
 
     def __init__(self, owner: TournamentTask, config: TournamentTableConfig) -> None:
-        super().__init__(config, owner.store, owner.bus, bot_seconds=0.0)
+        super().__init__(
+            config, owner.store, owner.bus, bot_seconds=0.0, seat_index=owner.seat_index
+        )
         self.owner = owner
         self.closed = False
         """Its row is closed (the table was broken, or the tournament is over)."""
@@ -145,10 +148,12 @@ class TournamentTask:
         bus: Bus,
         *,
         register: Callable[[TournamentTableTask], None] | None = None,
+        seat_index: SeatIndex | None = None,
     ) -> None:
         self.config = config
         self.store = store
         self.bus = bus
+        self.seat_index: SeatIndex = {} if seat_index is None else seat_index
         self._register = register
         self.queue: asyncio.Queue[tuple[TournamentTableTask, _Request]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
