@@ -151,7 +151,7 @@ def test_the_host_pauses_resumes_and_changes_the_stakes(app_client: TestClient) 
         "invito 20",
         "invito 50",
     )
-    on_app(app_client, lambda s: seating.stakes_taken(s, table["id"], Stakes(ante=50)))
+    on_app(app_client, lambda s: s.run_sync(seating.stakes_taken, table["id"], Stakes(ante=50)))
     after = host.get(f"/api/invites/{table['invite_code']}").json()
     assert (after["stakes"]["label"], after["next_stakes"]) == ("invito 50", None)
 
@@ -171,7 +171,7 @@ async def _sit(session: Any, table_id: int, account: int, buy_in: int) -> None:
         list(await session.scalars(Seat.__table__.select().where(Seat.table_id == table_id)))
     )
     session.add(Seat(table_id=table_id, seat=seat, account_id=account, stack=buy_in))
-    await seating.leave_waiting_list(session, table_id, account)
+    await session.run_sync(seating.leave_waiting_list, table_id, account)
 
 
 def test_the_settle_up_shows_buy_ins_cash_outs_and_results(app_client: TestClient) -> None:

@@ -77,7 +77,8 @@ def create_app(
             sqlite_synchronous=settings.sqlite_synchronous,
         )
         if settings.test_refuse_writes_while is not None:  # tests only
-            crash.refuse_writes_while(db.engine, settings.test_refuse_writes_while)
+            for engine in db.engines:
+                crash.refuse_writes_while(engine, settings.test_refuse_writes_while)
         try:
             await db.upgrade()
             if settings.open_default_lobby:

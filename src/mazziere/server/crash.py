@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.engine import Engine
 
 __all__ = ["ARMED", "POINTS", "arm", "parse", "reached", "refuse_writes_while"]
 
@@ -112,7 +112,7 @@ def reached(point: str) -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def refuse_writes_while(engine: AsyncEngine, flag: Path) -> None:
+def refuse_writes_while(engine: Engine, flag: Path) -> None:
     """Tests only: while the file ``flag`` exists, every connection ``engine`` hands out is
     read-only, so the database refuses writes as a full disk or a read-only file would.
 
@@ -136,4 +136,4 @@ def refuse_writes_while(engine: AsyncEngine, flag: Path) -> None:
             cursor.execute("SET TRANSACTION READ ONLY")
         cursor.close()
 
-    event.listen(engine.sync_engine, "checkout", checkout)
+    event.listen(engine, "checkout", checkout)

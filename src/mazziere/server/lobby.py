@@ -624,7 +624,7 @@ async def leave_waiting_list(
     me = viewer.account.id
     if me not in await seating.waiting_accounts(db, table.id):
         raise ApiError(409, "not_waiting", "you are not on the waiting list")
-    await seating.leave_waiting_list(db, table.id, me)
+    await db.run_sync(seating.leave_waiting_list, table.id, me)
     out = await _waiting_out(db, table.id, me)
     await db.commit()
     await room.watcher.table_changed(table.id)

@@ -28,10 +28,11 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.orm import Session
 
 from mazziere.room.structure import Stakes
 from mazziere.server import crash
@@ -70,6 +71,23 @@ _SEATS = cast(Table, Seat.__table__)
 _STANDINGS = cast(Table, TournamentStanding.__table__)
 _TOURNAMENTS = cast(Table, Tournament.__table__)
 _TABLES = cast(Table, RoomTable.__table__)
+
+# The statements of every group, made once (each new one costs its cache key again).
+_INSERT_COMMANDS = insert(_COMMANDS)
+_INSERT_HAND_SEATS = insert(_HAND_SEATS)
+_INSERT_ACTIONS = insert(_HAND_ACTIONS)
+_INSERT_SEATS = insert(_SEATS)
+_INSERT_HAND = insert(_HANDS).returning(_HANDS.c.id)
+_HAND_FINISHED = (
+    update(_HANDS)
+    .where(_HANDS.c.id == bindparam("hand"))
+    .values(
+        result=bindparam("result"),
+        history=bindparam("history"),
+        state="finished",
+        finished_at=bindparam("finished_at"),
+    )
+)
 
 
 @dataclass(slots=True)
@@ -161,84 +179,10 @@ class DatabaseTableStore(TableStore):
                         _fail(queued, alone)
 
     async def _write(self, group: list[_Queued]) -> None:
-        """One transaction for the whole group: a statement per kind of row, not per row."""
+        """One transaction for the whole group (:meth:`_write_rows`), then every table of
+        it is woken; what the transaction found out is kept only once it committed."""
         learnt = _Learnt()
-        commands: list[dict[str, Any]] = []
-        hand_seats: list[dict[str, Any]] = []
-        actions: list[dict[str, Any]] = []
-        seats: dict[int, list[dict[str, Any]]] = {}
-        now = utc_now()
-        async with self.db.engine.begin() as connection:
-            for table_id, batch in _parts(group):
-                if batch.logged:
-                    seq = learnt.next_seq.get(table_id) or self._next.get(table_id)
-                    if seq is None:
-                        top = await connection.scalar(
-                            select(func.max(_COMMANDS.c.seq))
-                            .where(_COMMANDS.c.table_id == table_id)
-                        )  # fmt: skip
-                        seq = int(top or 0) + 1
-                    command = batch.command
-                    commands.append(
-                        {"table_id": table_id, "seq": seq, "kind": command.kind,
-                         "at": command.at, "data": command.data}
-                    )  # fmt: skip
-                    learnt.next_seq[table_id] = seq + 1
-                hand_id: int | None = None
-                if batch.hand_start is not None:
-                    hand_id = await self._start_hand(connection, table_id, batch, learnt, now)
-                    hand_seats.extend(
-                        {"hand_id": hand_id, "seat": seat["seat"], "account_id": seat["account"],
-                         "bot": seat["bot"], "name": seat["name"], "stack": seat["stack"]}
-                        for seat in batch.hand_start.seats
-                    )  # fmt: skip
-                for number, index, record in batch.records:
-                    hand_id = await self._hand_id(connection, table_id, number, learnt)
-                    actions.append(
-                        {"hand_id": hand_id, "number": index, "seat": None,
-                         "kind": str(record.get("type", "record"))[:24], "data": record,
-                         "created_at": now}
-                    )  # fmt: skip
-                end = batch.hand_end
-                if end is not None:
-                    hand_id = await self._hand_id(connection, table_id, end.number, learnt)
-                    await connection.execute(
-                        update(_HANDS)
-                        .where(_HANDS.c.id == hand_id)
-                        .values(result=end.result, history=end.history, state="finished",
-                                finished_at=now)
-                    )  # fmt: skip
-                    crash.reached("pot-awarded")  # tests only: inside the transaction
-                for move in batch.moves:
-                    await self._move(
-                        connection, move, table_id=table_id, hand_id=hand_id, learnt=learnt
-                    )
-                if batch.seats is not None:
-                    seats[table_id] = [
-                        {"table_id": table_id, "seat": seat["seat"], "account_id": seat["account"],
-                         "bot": seat["bot"], "stack": seat["stack"],
-                         "sitting_out": seat["status"] == "sitting-out", "joined_at": now}
-                        for seat in batch.seats
-                    ]  # fmt: skip
-                if batch.places:
-                    await self._places(connection, batch.places, now)
-                if batch.standings is not None:
-                    await self._standings(connection, table_id, batch.standings, now)
-                if batch.closed:
-                    await connection.execute(
-                        update(_TABLES).where(_TABLES.c.id == table_id).values(state="closed")
-                    )
-                await self._seating(connection, table_id, batch)
-            await connection.execute(insert(_COMMANDS), commands)
-            if hand_seats:
-                await connection.execute(insert(_HAND_SEATS), hand_seats)
-            if actions:
-                await connection.execute(insert(_HAND_ACTIONS), actions)
-            if seats:
-                await connection.execute(delete(_SEATS).where(_SEATS.c.table_id.in_(list(seats))))
-                rows = [row for table_rows in seats.values() for row in table_rows]
-                if rows:
-                    await connection.execute(insert(_SEATS), rows)
+        await self.db.transaction(lambda connection: self._write_rows(connection, group, learnt))
         self.groups += 1
         self._next.update(learnt.next_seq)
         self._hands.update(learnt.hands)
@@ -247,9 +191,86 @@ class DatabaseTableStore(TableStore):
             if not queued.done.done():
                 queued.done.set_result(None)
 
-    async def _start_hand(
+    def _write_rows(self, connection: Connection, group: list[_Queued], learnt: _Learnt) -> None:
+        """The group's rows: a statement per kind of row, not per row (synchronous: it runs
+        in the database's writer thread, or on the async engine through ``run_sync``;
+        nothing here touches the event loop)."""
+        commands: list[dict[str, Any]] = []
+        hand_seats: list[dict[str, Any]] = []
+        actions: list[dict[str, Any]] = []
+        seats: dict[int, list[dict[str, Any]]] = {}
+        now = utc_now()
+        for table_id, batch in _parts(group):
+            if batch.logged:
+                seq = learnt.next_seq.get(table_id) or self._next.get(table_id)
+                if seq is None:
+                    top = connection.scalar(
+                        select(func.max(_COMMANDS.c.seq)).where(_COMMANDS.c.table_id == table_id)
+                    )
+                    seq = int(top or 0) + 1
+                command = batch.command
+                commands.append(
+                    {"table_id": table_id, "seq": seq, "kind": command.kind,
+                     "at": command.at, "data": command.data}
+                )  # fmt: skip
+                learnt.next_seq[table_id] = seq + 1
+            hand_id: int | None = None
+            if batch.hand_start is not None:
+                hand_id = self._start_hand(connection, table_id, batch, learnt, now)
+                hand_seats.extend(
+                    {"hand_id": hand_id, "seat": seat["seat"], "account_id": seat["account"],
+                     "bot": seat["bot"], "name": seat["name"], "stack": seat["stack"]}
+                    for seat in batch.hand_start.seats
+                )  # fmt: skip
+            for number, index, record in batch.records:
+                hand_id = self._hand_id(connection, table_id, number, learnt)
+                actions.append(
+                    {"hand_id": hand_id, "number": index, "seat": None,
+                     "kind": str(record.get("type", "record"))[:24], "data": record,
+                     "created_at": now}
+                )  # fmt: skip
+            end = batch.hand_end
+            if end is not None:
+                hand_id = self._hand_id(connection, table_id, end.number, learnt)
+                connection.execute(
+                    _HAND_FINISHED,
+                    {"hand": hand_id, "result": end.result, "history": end.history,
+                     "finished_at": now},
+                )  # fmt: skip
+                crash.reached("pot-awarded")  # tests only: inside the transaction
+            for move in batch.moves:
+                self._move(connection, move, table_id=table_id, hand_id=hand_id, learnt=learnt)
+            if batch.seats is not None:
+                seats[table_id] = [
+                    {"table_id": table_id, "seat": seat["seat"], "account_id": seat["account"],
+                     "bot": seat["bot"], "stack": seat["stack"],
+                     "sitting_out": seat["status"] == "sitting-out", "joined_at": now}
+                    for seat in batch.seats
+                ]  # fmt: skip
+            if batch.places:
+                self._places(connection, batch.places, now)
+            if batch.standings is not None:
+                self._standings(connection, table_id, batch.standings, now)
+            if batch.closed:
+                connection.execute(
+                    update(_TABLES).where(_TABLES.c.id == table_id).values(state="closed")
+                )
+            self._seating(connection, table_id, batch)
+        if commands:
+            connection.execute(_INSERT_COMMANDS, commands)
+        if hand_seats:
+            connection.execute(_INSERT_HAND_SEATS, hand_seats)
+        if actions:
+            connection.execute(_INSERT_ACTIONS, actions)
+        if seats:
+            connection.execute(delete(_SEATS).where(_SEATS.c.table_id.in_(list(seats))))
+            rows = [row for table_rows in seats.values() for row in table_rows]
+            if rows:
+                connection.execute(_INSERT_SEATS, rows)
+
+    def _start_hand(
         self,
-        connection: AsyncConnection,
+        connection: Connection,
         table_id: int,
         batch: Batch,
         learnt: _Learnt,
@@ -257,65 +278,59 @@ class DatabaseTableStore(TableStore):
     ) -> int:
         start = batch.hand_start
         assert start is not None
-        hand_id = await connection.scalar(
-            insert(_HANDS)
-            .values(
-                table_id=table_id,
-                tournament_id=start.tournament,
-                number=start.number,
-                rules=start.rules,
-                seed=start.seed,
-                commitment=start.commitment,
-                setup=start.setup,
-                state="playing",
-                started_at=now,
-            )
-            .returning(_HANDS.c.id)
+        hand_id = connection.scalar(
+            _INSERT_HAND,
+            {
+                "table_id": table_id,
+                "tournament_id": start.tournament,
+                "number": start.number,
+                "rules": start.rules,
+                "seed": start.seed,
+                "commitment": start.commitment,
+                "setup": start.setup,
+                "state": "playing",
+                "started_at": now,
+            },
         )
         assert hand_id is not None
         learnt.hands[(table_id, start.number)] = int(hand_id)
         return int(hand_id)
 
-    async def _seating(self, connection: AsyncConnection, table_id: int, batch: Batch) -> None:
+    def _seating(self, connection: Connection, table_id: int, batch: Batch) -> None:
         """The stakes a private table took at this deal, and a player seated leaving the
         waiting list (:mod:`~mazziere.server.storage.seating`, in the group's transaction)."""
         sat = batch.command.kind == "sit" and batch.command.data.get("account") is not None
         if batch.stakes is None and not sat:
             return
-        session = AsyncSession(bind=connection, join_transaction_mode="create_savepoint")
-        try:
+        with Session(bind=connection, join_transaction_mode="create_savepoint") as session:
             if batch.stakes is not None:
-                await seating.stakes_taken(session, table_id, batch.stakes)
+                seating.stakes_taken(session, table_id, batch.stakes)
             if sat:
                 account = int(batch.command.data["account"])
-                await seating.leave_waiting_list(session, table_id, account)
-            await session.commit()  # releases its savepoint; the group commits it all
-        finally:
-            await session.close()
+                seating.leave_waiting_list(session, table_id, account)
+            session.commit()  # releases its savepoint; the group commits it all
 
-    async def _hand_id(
-        self, connection: AsyncConnection, table_id: int, number: int, learnt: _Learnt
-    ) -> int:
+    def _hand_id(self, connection: Connection, table_id: int, number: int, learnt: _Learnt) -> int:
         known = learnt.hands.get((table_id, number)) or self._hands.get((table_id, number))
         if known is not None:
             return known
-        found = await connection.scalar(
+        found = connection.scalar(
             select(_HANDS.c.id).where(_HANDS.c.table_id == table_id, _HANDS.c.number == number)
         )
         assert found is not None, f"hand {number} of table {table_id} was never stored"
         learnt.hands[(table_id, number)] = int(found)
         return int(found)
 
-    async def _ledger_id(self, connection: AsyncConnection, key: str, learnt: _Learnt) -> int:
+    def _ledger_id(self, connection: Connection, key: str, learnt: _Learnt) -> int:
         """The ledger account ``key`` (made with a zero balance if it does not exist yet)."""
         known = learnt.ledger.get(key) or self._ledger.get(key)
         if known is not None:
             return known
-        found = await connection.scalar(
+        found = connection.scalar(
             select(_LEDGER_ACCOUNTS.c.id).where(_LEDGER_ACCOUNTS.c.key == key)
         )
         if found is None:
-            found = await connection.scalar(
+            found = connection.scalar(
                 insert(_LEDGER_ACCOUNTS)
                 .values(key=key, owner_id=None, balance=0, may_go_negative=key == db_ledger.GRANTS)
                 .returning(_LEDGER_ACCOUNTS.c.id)
@@ -324,9 +339,9 @@ class DatabaseTableStore(TableStore):
         learnt.ledger[key] = int(found)
         return int(found)
 
-    async def _move(
+    def _move(
         self,
-        connection: AsyncConnection,
+        connection: Connection,
         move: Any,
         *,
         table_id: int,
@@ -335,9 +350,9 @@ class DatabaseTableStore(TableStore):
     ) -> None:
         """One movement of the ledger (:func:`~mazziere.server.storage.ledger.move_between`)."""
         db_ledger.check_movement(move.source, move.destination, move.amount)
-        paying = await self._ledger_id(connection, move.source, learnt)
-        receiving = await self._ledger_id(connection, move.destination, learnt)
-        await db_ledger.move_between(
+        paying = self._ledger_id(connection, move.source, learnt)
+        receiving = self._ledger_id(connection, move.destination, learnt)
+        db_ledger.move_between(
             connection,
             db_ledger.Kind(move.kind),
             source=move.source,
@@ -349,9 +364,9 @@ class DatabaseTableStore(TableStore):
             hand_id=hand_id,
         )
 
-    async def _places(
+    def _places(
         self,
-        connection: AsyncConnection,
+        connection: Connection,
         places: list[dict[str, Any]],
         now: dt.datetime,
         *,
@@ -368,13 +383,13 @@ class DatabaseTableStore(TableStore):
                 _STANDINGS.c.account_id == int(finish["account"]),
             )
             unplaced = (_STANDINGS.c.place.is_(None),) if keep_placed else ()
-            changed = await connection.execute(
+            changed = connection.execute(
                 update(_STANDINGS).where(*mine, *unplaced).values(**values)
             )
-            if changed.rowcount == 0 and not await connection.scalar(
+            if changed.rowcount == 0 and not connection.scalar(
                 select(func.count()).select_from(_STANDINGS).where(*mine)
             ):
-                await connection.execute(
+                connection.execute(
                     insert(_STANDINGS).values(
                         tournament_id=int(finish["tournament"]),
                         account_id=int(finish["account"]),
@@ -382,26 +397,24 @@ class DatabaseTableStore(TableStore):
                     )
                 )
 
-    async def _standings(
+    def _standings(
         self,
-        connection: AsyncConnection,
+        connection: Connection,
         table_id: int,
         standings: list[dict[str, Any]],
         now: dt.datetime,
     ) -> None:
         """A tournament that ended: every place and prize not written yet, the tournament
         finished, its table closed."""
-        await self._places(connection, standings, now, keep_placed=True)
+        self._places(connection, standings, now, keep_placed=True)
         tournament_ids = {int(finish["tournament"]) for finish in standings}
         if tournament_ids:
-            await connection.execute(
+            connection.execute(
                 update(_TOURNAMENTS)
                 .where(_TOURNAMENTS.c.id.in_(tournament_ids))
                 .values(state="finished", finished_at=now)
             )
-        await connection.execute(
-            update(_TABLES).where(_TABLES.c.id == table_id).values(state="closed")
-        )
+        connection.execute(update(_TABLES).where(_TABLES.c.id == table_id).values(state="closed"))
 
 
 def refusing_writes(error: BaseException) -> bool:

@@ -18,9 +18,10 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import cast
 
-from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.server.storage.models import LedgerAccount, LedgerEntry, utc_now
 
@@ -132,17 +133,19 @@ async def move(
     paying = await ledger_account(session, source)
     receiving = await ledger_account(session, destination)
     async with session.begin_nested():
-        await move_between(
-            await session.connection(),
-            kind,
-            source=source,
-            paying_id=paying.id,
-            receiving_id=receiving.id,
-            amount=amount,
-            account_id=account_id,
-            table_id=table_id,
-            tournament_id=tournament_id,
-            hand_id=hand_id,
+        await session.run_sync(
+            lambda sync: move_between(
+                sync.connection(),
+                kind,
+                source=source,
+                paying_id=paying.id,
+                receiving_id=receiving.id,
+                amount=amount,
+                account_id=account_id,
+                table_id=table_id,
+                tournament_id=tournament_id,
+                hand_id=hand_id,
+            )
         )
     await session.refresh(paying)
     await session.refresh(receiving)
@@ -162,8 +165,8 @@ def check_movement(source: str, destination: str, amount: int) -> None:
         raise ValueError("a movement needs two different accounts")
 
 
-async def move_between(
-    connection: AsyncConnection,
+def move_between(
+    connection: Connection,
     kind: Kind,
     *,
     source: str,
@@ -175,37 +178,48 @@ async def move_between(
     tournament_id: int | None = None,
     hand_id: int | None = None,
 ) -> None:
-    """The movement itself, in SQLAlchemy Core on ``connection`` (the table service's group
-    commits write many in one transaction): both balances and the entry.
+    """The movement itself, in SQLAlchemy Core on a synchronous ``connection`` (the table
+    service's group commits write many in one transaction; a session reaches it through
+    ``run_sync``, as :func:`move` does): both balances and the entry.
 
     The paying account is debited first, so the database's CHECK refuses an overdraft
     before anything else is written: :class:`InsufficientFundsError`.
     """
-    balance = _ACCOUNTS.c.balance
     try:
-        await connection.execute(
-            update(_ACCOUNTS).where(_ACCOUNTS.c.id == paying_id).values(balance=balance - amount)
-        )
+        connection.execute(_DEBIT, {"account": paying_id, "amount": amount})
     except IntegrityError as exc:
         if "balance_not_negative" in str(exc.orig):
             raise InsufficientFundsError(source, amount) from None
         raise
-    await connection.execute(
-        update(_ACCOUNTS).where(_ACCOUNTS.c.id == receiving_id).values(balance=balance + amount)
+    connection.execute(_CREDIT, {"account": receiving_id, "amount": amount})
+    connection.execute(
+        _ENTRY,
+        {
+            "created_at": utc_now(),
+            "kind": Kind(kind).value,
+            "from_id": paying_id,
+            "to_id": receiving_id,
+            "amount": amount,
+            "account_id": account_id,
+            "table_id": table_id,
+            "tournament_id": tournament_id,
+            "hand_id": hand_id,
+        },
     )
-    await connection.execute(
-        insert(_ENTRIES).values(
-            created_at=utc_now(),
-            kind=Kind(kind).value,
-            from_id=paying_id,
-            to_id=receiving_id,
-            amount=amount,
-            account_id=account_id,
-            table_id=table_id,
-            tournament_id=tournament_id,
-            hand_id=hand_id,
-        )
-    )
+
+
+# Made once: a statement built anew each time costs its cache key again (with its values).
+_DEBIT = (
+    update(_ACCOUNTS)
+    .where(_ACCOUNTS.c.id == bindparam("account"))
+    .values(balance=_ACCOUNTS.c.balance - bindparam("amount"))
+)
+_CREDIT = (
+    update(_ACCOUNTS)
+    .where(_ACCOUNTS.c.id == bindparam("account"))
+    .values(balance=_ACCOUNTS.c.balance + bindparam("amount"))
+)
+_ENTRY = insert(_ENTRIES)
 
 
 async def balance(session: AsyncSession, key: str) -> int:

@@ -13,6 +13,7 @@ import datetime as dt
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from mazziere.room.structure import Stakes
 from mazziere.server.storage.models import RoomTable, Seat, SeatRequest, WaitingEntry, utc_now
@@ -112,22 +113,25 @@ async def sit_refusal(
     return None
 
 
-async def leave_waiting_list(session: AsyncSession, table_id: int, account_id: int) -> None:
-    """The player leaves the table's waiting list (the table service calls it once they sit)."""
-    await session.execute(
+def leave_waiting_list(session: Session, table_id: int, account_id: int) -> None:
+    """The player leaves the table's waiting list (the table service calls it once they sit;
+    synchronous, as the table service's transactions are: an async session calls it through
+    ``run_sync``)."""
+    session.execute(
         delete(WaitingEntry).where(
             WaitingEntry.table_id == table_id, WaitingEntry.account_id == account_id
         )
     )
 
 
-async def stakes_taken(session: AsyncSession, table_id: int, stakes: Stakes) -> None:
-    """A deal took ``stakes`` (the host's change): the table's stakes from now on.
+def stakes_taken(session: Session, table_id: int, stakes: Stakes) -> None:
+    """A deal took ``stakes`` (the host's change): the table's stakes from now on
+    (synchronous, in the table service's transaction).
 
     The pending change is cleared only if it is the one taken: a change the host
     asked for meanwhile stays pending, and the table takes it at its next deal.
     """
-    table = await session.get(RoomTable, table_id)
+    table = session.get(RoomTable, table_id)
     if table is None:
         return
     table.small_blind, table.big_blind, table.ante = (
@@ -135,4 +139,4 @@ async def stakes_taken(session: AsyncSession, table_id: int, stakes: Stakes) -> 
     )  # fmt: skip
     if table.next_stakes is not None and Stakes(**table.next_stakes) == stakes:
         table.next_stakes = None
-    await session.flush()
+    session.flush()
