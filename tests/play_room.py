@@ -6,7 +6,7 @@ and stops it at the end of the block (SIGINT), or lets a test stop it
 harder (:meth:`Room.stop` with SIGTERM or SIGKILL) and start it again on
 the same database.  :class:`Person` is a browser: a guest account over
 REST, then one WebSocket carrying all its tables; it keeps every message it
-receives and plays the turns announced to it with a seeded policy.
+receives (a batch's one by one) and plays the turns announced to it with a seeded policy.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from typing import Any
 import httpx2 as httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from mazziere.server.protocol import unbatch
 from mazziere.server.security import CSRF_COOKIE
 from tests.server_process import free_port
 
@@ -151,8 +152,12 @@ class Person:
         assert answer.status_code == 201, answer.text
         self.account: dict[str, Any] = answer.json()["account"]
         self.name: str = self.account["name"] or f"guest-{self.account['id']}"
+        self.frames: list[str] = []
+        """Every frame received, as it came (one message, or a batch of several)."""
         self.messages: list[dict[str, Any]] = []
         self.texts: list[str] = []
+        """Each message of ``messages`` as JSON text: a batch's written out one by one, so a
+        check of what a message shows reads that message alone."""
         self.ws: ClientConnection | None = None
         self.plays: set[str] = set()
         self.hole: dict[str, list[str]] = {}
@@ -205,10 +210,11 @@ class Person:
         try:
             async for text in ws:
                 assert isinstance(text, str)
-                message = json.loads(text)
-                self.texts.append(text)
-                self.messages.append(message)
-                await self._react(message)
+                self.frames.append(text)
+                for message in unbatch(json.loads(text)):
+                    self.texts.append(json.dumps(message))
+                    self.messages.append(message)
+                    await self._react(message)
         except Exception:  # the server went away: the test reconnects or ends
             pass
         finally:

@@ -1,12 +1,16 @@
-"""Helpers for REST tests: a test client that speaks the room's CSRF protocol."""
+"""Helpers for REST tests: a test client that speaks the room's CSRF protocol, and the
+messages of its WebSockets one at a time."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from typing import Any
 
 import httpx2 as httpx
 from fastapi.testclient import TestClient
 
+from mazziere.server.protocol import unbatch
 from mazziere.server.security import CSRF_COOKIE
 
 
@@ -65,3 +69,10 @@ def error_code(answer: Any) -> str:
     """The error code of a refused request."""
     code: str = answer.json()["error"]["code"]
     return code
+
+
+def inbox(ws: Any) -> Iterator[dict[str, Any]]:
+    """Every message the room sends on the test client's socket ``ws``, in order, one at a
+    time (a batch's one by one); ``next`` raises what ``receive_text`` raises (a close)."""
+    while True:
+        yield from unbatch(json.loads(ws.receive_text()))

@@ -19,7 +19,7 @@ from mazziere.server.app import create_app
 from mazziere.server.play import table_service
 from mazziere.server.security import CSRF_COOKIE, SESSION_COOKIE
 from mazziere.server.settings import Settings
-from tests.server_client import RoomClient, error_code
+from tests.server_client import RoomClient, error_code, inbox
 from tests.test_server_private import HOME_GAME
 from tests.test_web_pages_hands import stored_hand
 
@@ -226,11 +226,8 @@ def _ws(client: TestClient, browser: RoomClient) -> Any:
     return client.websocket_connect("/ws", headers={"cookie": cookie})
 
 
-def _answer(ws: Any) -> dict[str, Any]:
-    while True:
-        message: dict[str, Any] = json.loads(ws.receive_text())
-        if message["type"] in ("ack", "error", "snapshot"):
-            return message
+def _answer(messages: Iterator[dict[str, Any]]) -> dict[str, Any]:
+    return next(m for m in messages if m["type"] in ("ack", "error", "snapshot"))
 
 
 def test_seat_actions_belong_to_the_seated_player(app_client: TestClient) -> None:
@@ -239,13 +236,15 @@ def test_seat_actions_belong_to_the_seated_player(app_client: TestClient) -> Non
     table = next(t for t in tables if t["rules"] == "holdem")
     tid = str(table["id"])
     with _ws(app_client, people[OWNER]) as mine:
-        json.loads(mine.receive_text())  # welcome
+        mine_in = inbox(mine)
+        assert next(mine_in)["type"] == "welcome"
         mine.send_text(json.dumps({"type": "sit", "v": 1, "table": tid,
                                    "buy_in": table["max_buy_in"]}))  # fmt: skip
-        assert _answer(mine)["type"] == "ack"
+        assert _answer(mine_in)["type"] == "ack"
         for role in (OTHER, GUEST):
             with _ws(app_client, people[role]) as theirs:
-                assert json.loads(theirs.receive_text())["type"] == "welcome"
+                theirs_in = inbox(theirs)
+                assert next(theirs_in)["type"] == "welcome"
                 for message in (
                     {"type": "act", "table": tid, "action_id": 1, "kind": "fold"},
                     {"type": "leave", "table": tid},
@@ -254,10 +253,10 @@ def test_seat_actions_belong_to_the_seated_player(app_client: TestClient) -> Non
                     {"type": "add_bots", "table": tid, "count": 1},
                 ):
                     theirs.send_text(json.dumps({"v": 1, **message}))
-                    answer = _answer(theirs)
+                    answer = _answer(theirs_in)
                     assert answer["code"] == "not_seated", (role, message, answer)
         mine.send_text(json.dumps({"type": "leave", "v": 1, "table": tid}))
-        assert _answer(mine)["type"] == "ack"
+        assert _answer(mine_in)["type"] == "ack"
     with _ws(app_client, people[STRANGER]) as nobody:
         refused = json.loads(nobody.receive_text())
         assert refused["code"] == "unauthenticated"

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from mazziere.server.protocol import MAX_MESSAGE_BYTES, ErrorCode
+from mazziere.server.protocol import MAX_MESSAGE_BYTES, ErrorCode, unbatch
 from mazziere.server.settings import Settings
 from tests.play_room import Person, Room
 from tests.server_db import room_settings  # noqa: F401  (the fixture)
@@ -54,7 +54,7 @@ class Fuzzer:
     async def _read(self, ws: ClientConnection) -> None:
         try:
             async for text in ws:
-                self.got.append(json.loads(text))
+                self.got.extend(unbatch(json.loads(text)))
         except ConnectionClosed:
             pass
 

@@ -6,18 +6,23 @@ import json
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from mazziere.server.protocol import (
     MAX_MESSAGE_BYTES,
     Act,
+    Batch,
     ErrorCode,
     HandStarted,
+    Pong,
     ProtocolError,
     Turn,
     dump,
+    dump_batch,
     parse_client,
     parse_server,
     schema_markdown,
+    unbatch,
 )
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"
@@ -101,3 +106,16 @@ def test_server_messages_round_trip() -> None:
     )
     for message in (started, turn):
         assert parse_server(dump(message)) == message
+    batch = dump_batch([dump(started), dump(turn)])
+    assert parse_server(batch) == Batch(messages=[started, turn])
+    assert unbatch(json.loads(batch)) == [json.loads(dump(started)), json.loads(dump(turn))]
+    assert unbatch(json.loads(dump(turn))) == [json.loads(dump(turn))]
+
+
+@pytest.mark.parametrize("inside", [[], ["turn"], ["turn", "batch"]])
+def test_a_batch_holds_two_messages_or_more_and_no_batch(inside: list[str]) -> None:
+    texts = {"turn": dump(Turn(table="t1", seq=5, hand=2, action_id=9, name="a", position=0,
+                               legal=None, deadline=12.5, time_bank=30)),
+             "batch": dump_batch([dump(Pong()), dump(Pong())])}  # fmt: skip
+    with pytest.raises(ValidationError):
+        parse_server(dump_batch([texts[kind] for kind in inside]))

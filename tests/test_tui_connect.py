@@ -112,7 +112,8 @@ class Terminal:
         )
 
     def messages(self) -> list[dict[str, Any]]:
-        return [json.loads(text) for text in self.texts]
+        """Every message received, in order (a batch's one by one)."""
+        return [message for text in self.texts for message in p.unbatch(json.loads(text))]
 
 
 def key_for(session: RemoteSession) -> str | None:

@@ -15,10 +15,11 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from mazziere.room.structure import Stakes
+from mazziere.server import protocol as p
 from mazziere.server.bus import LocalBus
-from mazziere.server.protocol import MAX_MESSAGE_BYTES
 from mazziere.server.tables import MemoryStore, Player, TableConfig, TableService
 from mazziere.server.ws import Play, add_websocket_route
+from tests.server_client import inbox
 
 PLAYERS = {"anna-token": Player(1, "anna"), "bruno-token": Player(2, "bruno")}
 
@@ -55,16 +56,8 @@ def room() -> Iterator[tuple[TestClient, MemoryStore]]:
         yield client, store
 
 
-def receive(ws: Any) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(ws.receive_text())
-    return message
-
-
-def until_type(ws: Any, kind: str) -> dict[str, Any]:
-    while True:
-        message = receive(ws)
-        if message["type"] == kind:
-            return message
+def until_type(messages: Iterator[dict[str, Any]], kind: str) -> dict[str, Any]:
+    return next(m for m in messages if m["type"] == kind)
 
 
 def test_other_origins_and_strangers_are_turned_away(room: tuple[TestClient, MemoryStore]) -> None:
@@ -78,7 +71,7 @@ def test_other_origins_and_strangers_are_turned_away(room: tuple[TestClient, Mem
         ws.receive_text()
     assert closed.value.code == 4403
     with client.websocket_connect("/ws", headers={"origin": "http://friend.example"}) as ws:
-        assert receive(ws)["code"] == "unauthenticated"
+        assert next(inbox(ws))["code"] == "unauthenticated"
 
 
 def test_bad_messages_are_refused_and_change_nothing(
@@ -86,17 +79,19 @@ def test_bad_messages_are_refused_and_change_nothing(
 ) -> None:
     client, store = room
     with client.websocket_connect("/ws", headers={"x-test-token": "anna-token"}) as anna:
-        assert receive(anna) == {"v": 1, "type": "welcome", "player": "anna", "tables": []}
+        anna_in = inbox(anna)
+        assert next(anna_in) == {"v": 1, "type": "welcome", "player": "anna", "tables": []}
         anna.send_text(json.dumps({"type": "sit", "v": 1, "table": "7", "buy_in": 1000, "seat": 1}))
-        assert until_type(anna, "ack")["of"] == "sit"
+        assert until_type(anna_in, "ack")["of"] == "sit"
         anna.send_text(json.dumps({"type": "add_bots", "v": 1, "table": "7", "count": 1}))
-        assert until_type(anna, "ack")["of"] == "add_bots"
+        assert until_type(anna_in, "ack")["of"] == "add_bots"
         with client.websocket_connect("/ws", headers={"x-test-token": "bruno-token"}) as bruno:
-            receive(bruno)
+            bruno_in = inbox(bruno)
+            next(bruno_in)
             stored = len(store.commands[7])
             bad: list[tuple[Any, str]] = [
                 ("{not json", "malformed"),
-                ("x" * (MAX_MESSAGE_BYTES + 1), "too_large"),
+                ("x" * (p.MAX_MESSAGE_BYTES + 1), "too_large"),
                 (json.dumps({"type": "shuffle", "v": 1}), "unknown_type"),
                 (json.dumps({"type": "ping", "v": 3}), "bad_version"),
                 (json.dumps({"type": "leave", "v": 1, "table": "99"}), "no_table"),
@@ -108,29 +103,29 @@ def test_bad_messages_are_refused_and_change_nothing(
             ]  # fmt: skip
             for text, code in bad:
                 bruno.send_text(text)
-                error = until_type(bruno, "error")
+                error = until_type(bruno_in, "error")
                 assert error["code"] == code, (text[:60], error)
             bruno.send_bytes(b"\x00\x01")
-            assert until_type(bruno, "error")["code"] == "malformed"
+            assert until_type(bruno_in, "error")["code"] == "malformed"
             bruno.send_text(json.dumps({"type": "ping", "v": 1}))
-            assert until_type(bruno, "pong") == {"v": 1, "type": "pong"}
+            assert until_type(bruno_in, "pong") == {"v": 1, "type": "pong"}
             assert len(store.commands[7]) == stored  # nothing of that was a command
             # Bruno sits too, and a spectator's view never gets here: his own turn ids only.
             bruno.send_text(json.dumps({"type": "watch", "v": 1, "table": "7"}))
-            snapshot = until_type(bruno, "snapshot")
+            snapshot = until_type(bruno_in, "snapshot")
             for hole in (snapshot["state"]["game"] or {"hole": []})["hole"]:
                 assert set(hole) <= {"??"}
         # Out of turn and replayed: anna quotes a turn that is not hers, then a retry.
-        turn = until_type(anna, "turn")
+        turn = until_type(anna_in, "turn")
         while turn["name"] != "anna":
-            turn = until_type(anna, "turn")
+            turn = until_type(anna_in, "turn")
         kind = "check" if "check" in turn["legal"]["kinds"] else "call"
         act = {"type": "act", "v": 1, "table": "7", "action_id": turn["action_id"], "kind": kind}
         anna.send_text(json.dumps(act))
-        assert until_type(anna, "ack")["action_id"] == turn["action_id"]
+        assert until_type(anna_in, "ack")["action_id"] == turn["action_id"]
         anna.send_text(json.dumps(act))
-        assert until_type(anna, "ack")["repeated"] is True
+        assert until_type(anna_in, "ack")["repeated"] is True
         count = len(store.commands[7])
         anna.send_text(json.dumps({**act, "action_id": turn["action_id"] + 100}))
-        assert until_type(anna, "error")["code"] == "stale_action"
+        assert until_type(anna_in, "error")["code"] == "stale_action"
         assert len(store.commands[7]) == count

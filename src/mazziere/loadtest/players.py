@@ -218,7 +218,9 @@ class Seat:
     async def _read(self, ws: ClientConnection) -> None:
         try:
             async for text in ws:
-                self._on(json.loads(text), time.monotonic())
+                now = time.monotonic()
+                for message in _messages(json.loads(text)):
+                    self._on(message, now)
         except Exception:  # the socket failed: counted below unless we closed it
             pass
         finally:
@@ -505,6 +507,19 @@ class Worker:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.http.close()
+
+
+def _messages(frame: dict[str, Any]) -> list[dict[str, Any]]:
+    """The messages of one frame from the room, in order: a batch's, or the frame's own.
+
+    The rule of :func:`mazziere.server.protocol.unbatch`, written here again so the load
+    generator's processes read plain JSON without importing the protocol's models.
+
+    >>> _messages({"type": "batch", "v": 1, "messages": [{"type": "pong"}, {"type": "pong"}]})
+    [{'type': 'pong'}, {'type': 'pong'}]
+    """
+    messages: list[dict[str, Any]] = frame["messages"] if frame.get("type") == "batch" else [frame]
+    return messages
 
 
 def _cpu_seconds() -> float:

@@ -7,6 +7,10 @@ table's sequence number ``seq`` (1, 2, 3, ... per table), so a client that
 reconnects says the last one it saw (:class:`Resume`) and receives what it
 missed, or a :class:`Snapshot`.
 
+Several messages queued for a connection at once arrive as one
+:class:`Batch`, in order; a client handles each as if it had come alone
+(:func:`unbatch`).
+
 :func:`parse_client` reads one client message and raises
 :class:`ProtocolError` with an :class:`ErrorCode` for anything else.
 ``docs/protocol.md`` holds the JSON Schema of both directions, written by
@@ -23,6 +27,7 @@ mazziere.server.protocol.ProtocolError: unknown_type: unknown message type 'danc
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
@@ -37,6 +42,7 @@ __all__ = [
     "AddBots",
     "Answer",
     "AutoPost",
+    "Batch",
     "Chat",
     "ChatSaid",
     "ClientMessage",
@@ -67,9 +73,11 @@ __all__ = [
     "Watch",
     "Welcome",
     "dump",
+    "dump_batch",
     "parse_client",
     "parse_server",
     "schema_markdown",
+    "unbatch",
 ]
 
 VERSION = 1
@@ -441,7 +449,7 @@ class Held(_Message):
     )
 
 
-ServerMessage = Annotated[
+_Alone = (
     Welcome
     | Ack
     | Error
@@ -456,9 +464,24 @@ ServerMessage = Annotated[
     | OfferMade
     | TableState
     | ChatSaid
-    | Held,
-    Field(discriminator="type"),
-]
+    | Held
+)
+"""A message the room sends as it is (every one but :class:`Batch`)."""
+
+
+class Batch(_Message):
+    """Several messages queued for the connection at once, in one frame: a client handles
+    each of ``messages``, in order, as if it had come alone.  A player's action makes
+    several events for each follower of its table; one frame costs the room and the client
+    one write and one wake-up, not one each.  Two messages or more, none of them a batch."""
+
+    type: Literal["batch"] = "batch"
+    messages: list[Annotated[_Alone, Field(discriminator="type")]] = Field(
+        min_length=2, description="The messages, in the order they were sent."
+    )
+
+
+ServerMessage = Annotated[_Alone | Batch, Field(discriminator="type")]
 """Any message the room sends."""
 
 _CLIENT: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -509,14 +532,41 @@ def parse_client(data: str | bytes) -> Any:
         raise ProtocolError(ErrorCode.MALFORMED, f"{kind}: {where}: {first['msg']}") from None
 
 
-def parse_server(data: str | bytes) -> Any:
-    """One message from the room (for clients and tests)."""
+def parse_server(data: str | bytes | dict[str, Any]) -> Any:
+    """One message from the room (for clients and tests): its text, or its JSON object."""
+    if isinstance(data, dict):
+        return _SERVER.validate_python(data)
     return _SERVER.validate_json(data)
+
+
+def unbatch(frame: dict[str, Any]) -> list[dict[str, Any]]:
+    """The messages of one frame from the room, in order: a :class:`Batch`'s, or the frame's own.
+
+    >>> unbatch({"v": 1, "type": "pong"})
+    [{'v': 1, 'type': 'pong'}]
+    >>> unbatch(json.loads(dump_batch([dump(Pong()), dump(Error(code="refused", message="no"))])))
+    [{'v': 1, 'type': 'pong'}, {'v': 1, 'type': 'error', 'code': 'refused', 'message': 'no', \
+'table': None, 'of': None}]
+    """
+    messages: list[dict[str, Any]] = frame["messages"] if frame.get("type") == "batch" else [frame]
+    return messages
 
 
 def dump(message: BaseModel) -> str:
     """A message as the JSON text sent over the socket."""
     return message.model_dump_json()
+
+
+def dump_batch(texts: Sequence[str]) -> str:
+    """Several messages' texts (each made by :func:`dump`) as one :class:`Batch`, in order.
+
+    The texts are joined as they are: each is a JSON object already, so nothing is
+    serialised again.
+
+    >>> parse_server(dump_batch([dump(Pong()), dump(Pong())])) == Batch(messages=[Pong(), Pong()])
+    True
+    """
+    return f'{{"v":{VERSION},"type":"batch","messages":[{",".join(texts)}]}}'
 
 
 def schema_markdown() -> str:

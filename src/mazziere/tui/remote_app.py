@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -121,20 +122,18 @@ class RoomLink:
         writer = asyncio.create_task(self._write(socket, outbox))
         try:
             async for text in socket:
-                message = self._parse(text)
-                if message is None:
-                    continue
-                if isinstance(message, p.Error) and message.code is p.ErrorCode.UNAUTHENTICATED:
-                    self.refused = message.message
-                    self.stopped = True
-                    self.on_change()
-                    return
-                self.session.receive(message)
-                if isinstance(message, p.Welcome):
-                    self.session.connected = True
-                    self._outbox = outbox
-                    for first in self.session.rejoin():
-                        outbox.put_nowait(first)
+                for message in self._parse(text):
+                    if isinstance(message, p.Error) and message.code is p.ErrorCode.UNAUTHENTICATED:
+                        self.refused = message.message
+                        self.stopped = True
+                        self.on_change()
+                        return
+                    self.session.receive(message)
+                    if isinstance(message, p.Welcome):
+                        self.session.connected = True
+                        self._outbox = outbox
+                        for first in self.session.rejoin():
+                            outbox.put_nowait(first)
                 self.on_change()
         except ConnectionClosed:
             pass
@@ -145,15 +144,24 @@ class RoomLink:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
 
-    def _parse(self, text: str | bytes) -> BaseModel | None:
+    def _parse(self, text: str | bytes) -> list[BaseModel]:
+        """The messages of one frame, in order (a batch's one by one); one this client does
+        not know is left out (the others of its batch are still read)."""
         if self.listen is not None:
             self.listen(text if isinstance(text, str) else text.decode(errors="replace"))
         try:
-            message: BaseModel = p.parse_server(text)
-        except ValidationError:
-            log.warning("the room sent a message this client does not know: %.200s", text)
-            return None
-        return message
+            frame = json.loads(text)
+            raw = list(p.unbatch(frame))
+        except (ValueError, TypeError, KeyError, AttributeError):
+            log.warning("the room sent a frame this client cannot read: %.200s", text)
+            return []
+        messages: list[BaseModel] = []
+        for item in raw:
+            try:
+                messages.append(p.parse_server(item))
+            except ValidationError:
+                log.warning("the room sent a message this client does not know: %.200s", item)
+        return messages
 
     async def _write(self, socket: Any, outbox: asyncio.Queue[BaseModel]) -> None:
         while True:

@@ -176,8 +176,7 @@ function connect() {
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
     const ws = new WebSocket(url);
     app.ws = ws;
-    ws.onmessage = (event) => {
-      const message = JSON.parse(event.data);
+    const handle = (message) => {
       if (message.type === "welcome") {
         app.me = message.player;
         showWho();
@@ -190,6 +189,9 @@ function connect() {
       }
       receive(message);
     };
+    ws.onmessage = (event) => {
+      for (const message of messagesOf(JSON.parse(event.data))) handle(message);
+    };
     ws.onclose = () => {
       app.ws = null;
       app.wsReady = null;
@@ -198,6 +200,11 @@ function connect() {
     };
   });
   return app.wsReady;
+}
+
+// Several messages queued at once arrive as one batch, in order: each is handled as if alone.
+function messagesOf(frame) {
+  return frame.type === "batch" ? frame.messages : [frame];
 }
 
 function send(message) {
