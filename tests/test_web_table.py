@@ -299,12 +299,17 @@ def test_holdem_pre_actions_and_an_all_in_with_side_pots(room: RunningServer, br
         # Then all-in until a hand ends with a side pot: the shortest stack and the
         # middle one all-in, the deep one calls (passive hands first while two short
         # stacks are equal).
-        # The middle of the table shows the pots as they are made: watch every drawing.
+        # The middle of the table shows the pots as they are made: watch every drawing, in
+        # what each one added (the messages of a batch are drawn one after another in one
+        # task, so the page as the observer finds it holds only the batch's last drawing).
         people[0].page.evaluate(
             """() => { window.potsSeen = [];
-              new MutationObserver(() => { const pots = [...document.querySelectorAll('.pot')];
-                if (pots.some(p => p.classList.contains('side')))
-                  window.potsSeen.push(pots.map(p => p.innerText)); })
+              new MutationObserver((records) => { for (const record of records)
+                for (const node of record.addedNodes) {
+                  if (!(node instanceof Element)) continue;
+                  const pots = [...node.querySelectorAll('.pot')];
+                  if (pots.some(p => p.classList.contains('side')))
+                    window.potsSeen.push(pots.map(p => p.textContent)); } })
               .observe(document.getElementById('main'), { childList: true, subtree: true }); }"""
         )
 

@@ -1,6 +1,6 @@
-"""The WebSocket endpoint in-process: Origin check, log-in, and every kind of bad message
-refused with its code while nothing changes (the real server process is driven by
-test_play_e2e.py)."""
+"""The WebSocket endpoint in-process: Origin check, log-in, every kind of bad message
+refused with its code while nothing changes, and a connection's writer sending what is
+queued at once in batches (the real server's socket: test_play_batch.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from mazziere.room.structure import Stakes
 from mazziere.server import protocol as p
 from mazziere.server.bus import LocalBus
 from mazziere.server.tables import MemoryStore, Player, TableConfig, TableService
-from mazziere.server.ws import Play, add_websocket_route
+from mazziere.server.ws import BATCH_CHARACTERS, Connection, Play, _write, add_websocket_route
 from tests.server_client import inbox
 
 PLAYERS = {"anna-token": Player(1, "anna"), "bruno-token": Player(2, "bruno")}
@@ -129,3 +129,43 @@ def test_bad_messages_are_refused_and_change_nothing(
         anna.send_text(json.dumps({**act, "action_id": turn["action_id"] + 100}))
         assert until_type(anna_in, "error")["code"] == "stale_action"
         assert len(store.commands[7]) == count
+
+
+def frames_after(texts: list[str]) -> list[str]:
+    """The frames a socket gets when ``texts`` were queued for it, then its close, all before
+    its writer ran (as a table's burst is queued before the writer wakes)."""
+    app = FastAPI()
+
+    @app.websocket("/ws")
+    async def burst(websocket: WebSocket) -> None:
+        await websocket.accept()
+        connection = Connection(Player(1, "anna"))
+        for text in texts:
+            connection.offer(text)
+        connection.close()
+        await _write(websocket, connection)
+
+    frames: list[str] = []
+    with (
+        TestClient(app) as client,
+        client.websocket_connect("/ws") as ws,
+        pytest.raises(WebSocketDisconnect),
+    ):
+        while True:
+            frames.append(ws.receive_text())
+    return frames
+
+
+def test_what_is_queued_at_once_leaves_in_batches_in_order_then_the_close() -> None:
+    texts = [p.dump(p.Error(code=p.ErrorCode.REFUSED, message=str(n))) for n in range(250)]
+    frames = frames_after(texts)
+    assert [len(p.parse_server(frame).messages) for frame in frames] == [100, 100, 50]
+    assert frames[0] == p.dump_batch(texts[:100])  # the texts as they were, joined
+    assert [m for f in frames for m in p.unbatch(json.loads(f))] == [json.loads(t) for t in texts]
+    # One message alone leaves as it is; a frame stops growing past BATCH_CHARACTERS.
+    assert frames_after(texts[:1]) == texts[:1]
+    large = [p.dump(p.Error(code=p.ErrorCode.REFUSED, message=f"{n}" * 100_000)) for n in range(5)]
+    assert BATCH_CHARACTERS < 3 * 100_000
+    frames = frames_after(large)
+    assert [len(p.parse_server(frame).messages) for frame in frames] == [3, 2]
+    assert [m for f in frames for m in p.unbatch(json.loads(f))] == [json.loads(t) for t in large]

@@ -5,7 +5,9 @@ session cookie, then reads messages, parses each in one place
 (:func:`~mazziere.server.protocol.parse_client`) and hands it to the table's
 task; what the task sends back, and every event of the tables the
 connection follows, leave through the connection's :class:`Connection`
-queue, written by a task of its own so a slow socket never holds a table up.
+queue, written by a task of its own so a slow socket never holds a table up
+(what is queued at once leaves in one frame, a
+:class:`~mazziere.server.protocol.Batch`).
 
 A message that is malformed, too large, of an unknown type or version, for
 a table that does not exist or where the player has no seat, out of turn or
@@ -29,6 +31,8 @@ from mazziere.server.bus import Bus
 from mazziere.server.tables import Player, TableService
 
 __all__ = [
+    "BATCH_CHARACTERS",
+    "BATCH_MESSAGES",
     "CLOSE_TOO_MANY",
     "OUTBOX_LIMIT",
     "Connection",
@@ -44,6 +48,12 @@ log = logging.getLogger(__name__)
 
 OUTBOX_LIMIT = 5_000
 """Messages a connection may fall behind by; past it, it is closed (its client resumes)."""
+
+BATCH_MESSAGES = 100
+"""The most messages one frame carries (a connection far behind catches up in several)."""
+
+BATCH_CHARACTERS = 256 * 1024
+"""No more messages are added to a frame once it is this long (the client reads 1 MiB)."""
 
 CLOSE_TOO_MANY = 4429
 """The close code of a connection over the account's limit (after a ``rate_limited`` error)."""
@@ -208,13 +218,30 @@ async def serve_connection(websocket: WebSocket, running: Play) -> None:
 
 
 async def _write(websocket: WebSocket, connection: Connection) -> None:
-    while True:
-        text = await connection.queue.get()
-        if text is None:
-            with contextlib.suppress(Exception):
-                await websocket.close()
-            return
-        await websocket.send_text(text)
+    """Send the connection's queue in order, what is queued at once in one frame.
+
+    A player's action makes several events for every follower of its table, queued
+    together: sent as one :class:`~mazziere.server.protocol.Batch` they cost one write
+    (one system call) and one wake-up of this task and of the client, not one each.
+    Only what is queued already is taken, so nothing waits for company.
+    """
+    queue = connection.queue
+    closing = False
+    while not closing:
+        first = await queue.get()
+        if first is None:
+            break
+        texts, size = [first], len(first)
+        while not queue.empty() and len(texts) < BATCH_MESSAGES and size < BATCH_CHARACTERS:
+            text = queue.get_nowait()
+            if text is None:  # the close comes after what was queued before it
+                closing = True
+                break
+            texts.append(text)
+            size += len(text)
+        await websocket.send_text(first if len(texts) == 1 else p.dump_batch(texts))
+    with contextlib.suppress(Exception):
+        await websocket.close()
 
 
 async def _read(
