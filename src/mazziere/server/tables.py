@@ -1250,11 +1250,11 @@ class TableTask:
         if controls != self._controls_shown and self.tournament is None:
             self._controls_shown = controls
             events.append(self._event(self._state_event()))
-        for name in list(self.seated):
-            if not table.is_seated(name):
-                self.seated.pop(name)
-                self.bots.pop(name, None)
-                self.applied.pop(name, None)
+        present = {seat.name for seat in table}  # once, not a search of the seats a name
+        for name in [name for name in self.seated if name not in present]:
+            self.seated.pop(name)
+            self.bots.pop(name, None)
+            self.applied.pop(name, None)
         offers = {(o.name, o.kind.value, o.amount) for o in table.offers.values()}
         for offer in table.offers.values():
             key = (offer.name, offer.kind.value, offer.amount)
