@@ -314,6 +314,11 @@ def test_a_sit_and_go_runs_to_its_prizes_and_rebuilds() -> None:
         paid = sum(m.amount for b in store.batches[9] for m in b.moves if m.kind == "prize")
         assert paid == 300  # the whole prize pool, to the last chip
         assert sum(store.wallets.values()) == 300
+        # The tournament's chips: balances only (its commands replay every movement).
+        assert task.tournament is not None
+        chips = task.tournament.chips
+        assert len(chips) == 0 and chips.recorded > 0
+        chips.check()
 
     asyncio.run(scenario())
 
@@ -474,5 +479,48 @@ def test_a_snapshot_offers_the_raise_no_more_once_its_window_has_shut() -> None:
         assert "raise" not in turn["legal"]["kinds"]
         assert turn["legal"]["kinds"]  # calling or folding is still theirs to do
         await task.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_cash_table_holds_no_ledger_entry_it_has_stored() -> None:
+    """Every hand's movements go to the store with the command; the table keeps only the
+    balances (holding every entry grew the room for as long as it ran), its audit still
+    adds up, and a rebuild from the stored commands is the same table."""
+
+    async def scenario() -> None:
+        store = MemoryStore({1: 10_000})
+        first = TableTask(config("holdem"), store, LocalBus(), bot_seconds=0.0)
+        await first.rebuild()
+        first.start()
+        anna = Inbox("anna")
+        await first.submit(ANNA, p.Sit(table="1", buy_in=1000, seat=1), anna)
+        await first.submit(ANNA, p.SitOut(table="1"), anna)  # the bots play on their own
+        for _ in range(30_000):
+            if first.table.hand_number >= 300:
+                break
+            if len(first.table.seats) < 4:  # a broke bot leaves: others take its seat
+                await first.submit(ANNA, p.AddBots(table="1", count=1), anna)
+            await asyncio.sleep(0.01)
+        await first.stop()
+        assert first.table.hand_number >= 300
+        ledger = first.table.ledger
+        assert ledger.recorded > 300 * 3
+        assert len(ledger) == 0
+        ledger.check()
+        assert ledger.total() == 0
+        assert first.table.chips_on_table() == sum(
+            amount for account, amount in ledger.balances().items() if not account.external
+        )
+        # What the table stored moved the same chips in and out as its ledger did.
+        stored = [move for batch in store.batches[1] for move in batch.moves]
+        bought = sum(m.amount for m in stored if m.destination == "table:1")
+        paid = sum(m.amount for m in stored if m.source == "table:1")
+        assert bought - paid == first.table.chips_on_table()
+        second = TableTask(config("holdem"), store, LocalBus(), bot_seconds=0.0)
+        await second.rebuild()
+        assert second.table.hand_number == first.table.hand_number
+        assert second.table.ledger.balances() == ledger.balances()
+        assert len(second.table.ledger) == 0
 
     asyncio.run(scenario())

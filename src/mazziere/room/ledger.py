@@ -187,6 +187,11 @@ class Movement:
 class Ledger(Sequence[Entry]):
     """An append-only list of entries and the balances they make.
 
+    The entries held can be cut short once they are stored elsewhere
+    (:meth:`forget`): their sum is kept as opening balances, so the balances and
+    the audit (:meth:`check`) are the same as with every entry, and entry
+    numbers go on counting.
+
     >>> ledger = Ledger()
     >>> moves = [
     ...     Movement(EntryKind.BET, Account.stack("a"), Account.pot(), 10),
@@ -200,17 +205,51 @@ class Ledger(Sequence[Entry]):
     0
     """
 
-    __slots__ = ("_balances", "_entries", "name")
+    __slots__ = ("_balances", "_entries", "_forgotten", "_opening", "name")
 
     def __init__(self, name: str = "") -> None:
         self.name = name
         self._entries: list[Entry] = []
         self._balances: dict[Account, int] = {}
+        self._opening: dict[Account, int] = {}
+        """The balances the forgotten entries made."""
+        self._forgotten = 0
+        """How many entries were forgotten (the first held is numbered one more)."""
 
     # --- reading ---
 
     def __len__(self) -> int:
+        """The entries held (all of them unless some were forgotten)."""
         return len(self._entries)
+
+    @property
+    def recorded(self) -> int:
+        """How many entries were ever recorded: the number of the last one.
+
+        >>> ledger = Ledger()
+        >>> _ = ledger.transfer(EntryKind.BUY_IN, Account.player("a"), Account.stack("a"), 5)
+        >>> ledger.forget(1)
+        >>> ledger.recorded, len(ledger)
+        (1, 0)
+        """
+        return self._forgotten + len(self._entries)
+
+    def since(self, number: int) -> list[Entry]:
+        """The entries recorded after entry ``number`` (all of them held).
+
+        >>> ledger = Ledger()
+        >>> a = Account.player("a")
+        >>> for amount in (5, 6, 7):
+        ...     _ = ledger.transfer(EntryKind.BUY_IN, a, Account.stack("a"), amount)
+        >>> [e.amount for e in ledger.since(1)]
+        [6, 7]
+        """
+        if number < self._forgotten:
+            raise LedgerError(
+                f"ledger {self.name!r}: entries up to #{self._forgotten} were forgotten, "
+                f"#{number + 1} is not held"
+            )
+        return self._entries[number - self._forgotten :]
 
     def __getitem__(self, index: int) -> Entry:  # type: ignore[override]
         return self._entries[index]
@@ -248,7 +287,7 @@ class Ledger(Sequence[Entry]):
         return sum(self._recomputed().values())
 
     def _recomputed(self) -> dict[Account, int]:
-        balances: dict[Account, int] = {}
+        balances = dict(self._opening)
         for entry in self._entries:
             balances[entry.source] = balances.get(entry.source, 0) - entry.amount
             balances[entry.destination] = balances.get(entry.destination, 0) + entry.amount
@@ -272,7 +311,7 @@ class Ledger(Sequence[Entry]):
                 raise LedgerError(f"ledger {self.name!r}: {account} is at {amount}")
 
     def entries_for(self, account: Account) -> list[Entry]:
-        """Every entry that moved chips into or out of ``account``.
+        """Every entry held that moved chips into or out of ``account``.
 
         >>> ledger = Ledger()
         >>> _ = ledger.transfer(EntryKind.BUY_IN, Account.player("a"), Account.stack("a"), 5)
@@ -282,7 +321,7 @@ class Ledger(Sequence[Entry]):
         return [e for e in self._entries if account in (e.source, e.destination)]
 
     def flows(self, kind: EntryKind) -> int:
-        """The total amount moved by entries of ``kind``.
+        """The total amount moved by the entries held of ``kind``.
 
         >>> ledger = Ledger()
         >>> _ = ledger.transfer(EntryKind.BUY_IN, Account.player("a"), Account.stack("a"), 5)
@@ -324,7 +363,7 @@ class Ledger(Sequence[Entry]):
             raise InsufficientChipsError(
                 f"{source} holds {held}, cannot move {amount} ({kind.value})"
             )
-        entry = Entry(len(self._entries) + 1, kind, source, destination, amount, hand, note)
+        entry = Entry(self.recorded + 1, kind, source, destination, amount, hand, note)
         self._entries.append(entry)
         self._balances[source] = held - amount
         self._balances[destination] = self._balances.get(destination, 0) + amount
@@ -365,7 +404,7 @@ class Ledger(Sequence[Entry]):
         entries = []
         for move in pending:
             entry = Entry(
-                len(self._entries) + 1,
+                self.recorded + 1,
                 move.kind,
                 move.source,
                 move.destination,
@@ -377,3 +416,38 @@ class Ledger(Sequence[Entry]):
             entries.append(entry)
         self._balances.update(scratch)
         return entries
+
+    def forget(self, through: int) -> None:
+        """Stop holding the entries up to number ``through`` (stored elsewhere by now); the
+        balances they made stay, as opening balances the audit starts from.
+
+        A long-running table records every hand's movements: holding them all would grow
+        without bound, while the table needs only its balances.
+
+        >>> ledger = Ledger()
+        >>> _ = ledger.transfer(EntryKind.BUY_IN, Account.player("a"), Account.stack("a"), 50)
+        >>> _ = ledger.transfer(EntryKind.BET, Account.stack("a"), Account.pot(), 20, hand=1)
+        >>> ledger.forget(1)
+        >>> [str(e) for e in ledger], ledger.balance(Account.stack("a")), ledger.total()
+        (['#2 hand 1 bet: 20 stack:a -> pot'], 30, 0)
+        >>> ledger.check()
+        >>> print(ledger.transfer(EntryKind.BET, Account.stack("a"), Account.pot(), 5, hand=2))
+        #3 hand 2 bet: 5 stack:a -> pot
+        """
+        if not 0 <= through <= self.recorded:
+            raise LedgerError(
+                f"ledger {self.name!r}: cannot forget through #{through} of {self.recorded}"
+            )
+        cut = through - self._forgotten
+        if cut <= 0:
+            return
+        for entry in self._entries[:cut]:
+            self._opening[entry.source] = self._opening.get(entry.source, 0) - entry.amount
+            self._opening[entry.destination] = (
+                self._opening.get(entry.destination, 0) + entry.amount
+            )
+        self._opening = {account: amount for account, amount in self._opening.items() if amount}
+        del self._entries[:cut]
+        # The stacks of players gone are at zero: not kept (balance() says 0 all the same).
+        self._balances = {account: amount for account, amount in self._balances.items() if amount}
+        self._forgotten = through

@@ -112,7 +112,9 @@ class DatabaseTableStore(TableStore):
     def __init__(self, db: Database) -> None:
         self.db = db
         self._next: dict[int, int] = {}
-        self._hands: dict[tuple[int, int], int] = {}
+        self._hands: dict[int, tuple[int, int]] = {}
+        """Each table's latest hand: its number and id (the hands before it are over: a
+        dictionary of every hand grew for as long as the room ran)."""
         self._ledger: dict[str, int] = {}
         self._queue: list[_Queued] = []
         self._writer: asyncio.Task[None] | None = None
@@ -185,7 +187,10 @@ class DatabaseTableStore(TableStore):
         await self.db.transaction(lambda connection: self._write_rows(connection, group, learnt))
         self.groups += 1
         self._next.update(learnt.next_seq)
-        self._hands.update(learnt.hands)
+        for (table_id, number), hand_id in learnt.hands.items():
+            latest = self._hands.get(table_id)
+            if latest is None or latest[0] <= number:
+                self._hands[table_id] = (number, hand_id)
         self._ledger.update(learnt.ledger)
         for queued in group:
             if not queued.done.done():
@@ -311,9 +316,12 @@ class DatabaseTableStore(TableStore):
             session.commit()  # releases its savepoint; the group commits it all
 
     def _hand_id(self, connection: Connection, table_id: int, number: int, learnt: _Learnt) -> int:
-        known = learnt.hands.get((table_id, number)) or self._hands.get((table_id, number))
+        known = learnt.hands.get((table_id, number))
         if known is not None:
             return known
+        latest = self._hands.get(table_id)
+        if latest is not None and latest[0] == number:
+            return latest[1]
         found = connection.scalar(
             select(_HANDS.c.id).where(_HANDS.c.table_id == table_id, _HANDS.c.number == number)
         )

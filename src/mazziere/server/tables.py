@@ -341,6 +341,9 @@ class TableConfig:
             max_buy_in=self.max_buy_in,
             time=time_settings,
             name=str(self.id),
+            # Every hand's history is stored (and read) in the database: twenty summaries a
+            # table held in memory had no reader.
+            keep_hands=0,
         )
 
 
@@ -1340,10 +1343,8 @@ class TableTask:
         """The room ledger's movements in and out of the table, as the database's."""
         ledger = self.table.ledger
         table_key = f"table:{self.table_id}"
-        for index in range(
-            self._ledger_seen if self.tournament is None else len(ledger), len(ledger)
-        ):
-            entry = ledger[index]
+        # A tournament's chips are not money: only its money ledger is mirrored (below).
+        for entry in ledger.since(self._ledger_seen) if self.tournament is None else ():
             if entry.source.kind is AccountKind.PLAYER and entry.kind in _EXTERNAL_IN:
                 seated = self.seated.get(entry.source.owner)
                 account = seated.account_id if seated is not None else None
@@ -1368,7 +1369,11 @@ class TableTask:
                 )
             elif entry.kind is EntryKind.RAKE:
                 batch.moves.append(Move("rake", table_key, "house", entry.amount, None))
-        self._ledger_seen = len(ledger)
+        self._ledger_seen = ledger.recorded
+        # Stored by now (a cash table's as the batch's movements, a tournament's chips as the
+        # commands that replay them): the table needs only the balances, and holding every
+        # hand's entries grew the room for as long as it played.
+        ledger.forget(self._ledger_seen)
         tournament = self.tournament
         if tournament is None or isinstance(self.config, TournamentTableConfig):
             return  # a multi-table tournament's money is its own task's
