@@ -87,7 +87,11 @@ class Record(Fields):
         return data
 
     def seen_by(self, viewer: int | None) -> Record:
-        """The record as ``viewer`` (a position, or ``None`` for a spectator) may see it."""
+        """The record as ``viewer`` (a position, or ``None`` for a spectator) may see it.
+
+        A seat sees at least what a spectator sees: a record a spectator sees whole (this
+        one itself) is seen whole from every seat.
+        """
         return self
 
 

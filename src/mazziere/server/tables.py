@@ -1202,7 +1202,10 @@ class TableTask:
                     record=stored if public_record is record else public_record.to_dict(),
                 )
                 private: dict[str, BaseModel] = {}
-                for position, player in enumerate(hand_names):
+                # A seat sees at least what a spectator sees: a record shown whole to
+                # spectators (most of them) is the same to every seat.
+                seats_differ = public_record is not record
+                for position, player in enumerate(hand_names if seats_differ else ()):
                     seen = record.seen_by(position)
                     if seen != public_record:
                         private[player] = p.HandRecord(
