@@ -285,6 +285,11 @@ class Seat:
         kind = message.get("type")
         seq = message.get("seq")
         if isinstance(seq, int) and message.get("table") == self.table.id:
+            if kind != "snapshot" and seq <= self.last_seq:
+                # A returning socket follows its tables at once, so the catch-up of its
+                # resume may repeat what arrived live meanwhile: each event counts once
+                # (a hole card dealt twice made a draw of the same card twice).
+                return
             self.last_seq = max(self.last_seq, seq)
         if kind == "record":
             self._record(message["record"])
