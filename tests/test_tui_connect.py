@@ -716,7 +716,7 @@ def test_waiting_for_a_sit_and_go_and_ctrl_c_unregisters(room: Room, tmp_path: P
     before = open_event()
     command = [sys.executable, "-m", "mazziere.cli", "play", "--connect", room.address,
                "--tournament", "--rules", "italian-classic", "--lang", "en"]  # fmt: skip
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONFAULTHANDLER": "1"}
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         stdin=subprocess.DEVNULL,
@@ -728,7 +728,13 @@ def test_waiting_for_a_sit_and_go_and_ctrl_c_unregisters(room: Room, tmp_path: P
         assert said[1].startswith(f"Waiting for {before['name']} to start: 1 of 4 players"), said
         assert open_event()["registered"] == before["registered"] + 1
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=30)
+        try:
+            _, err = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            # Where it hangs: the interpreter's fault handler prints every thread's stack.
+            process.send_signal(signal.SIGABRT)
+            _, err = process.communicate(timeout=10)
+            raise AssertionError(f"no exit 30 s after Ctrl+C; its stacks:\n{err}") from None
     finally:
         if process.poll() is None:
             process.kill()
