@@ -32,7 +32,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -55,6 +55,7 @@ from mazziere.rules import find_rules
 from mazziere.server import crash
 from mazziere.server import protocol as p
 from mazziere.server.bus import Bus, Outbox, TableEvent
+from mazziere.server.mailbox import Mailbox
 
 __all__ = [
     "Batch",
@@ -470,6 +471,25 @@ class _Request:
     done: asyncio.Future[None]
 
 
+async def next_request(inbox: Mailbox[Any], wake: float | None, now: float) -> bool:
+    """Wait for a request (``True``) or the clock's next wake at ``wake`` (``False``).
+
+    A wake that is due comes first: a decision whose time ran out is ended before an action
+    that arrived too late is read.
+    """
+    if wake is None:
+        return await inbox.wait()
+    timeout = wake - now
+    return timeout > 0 and await inbox.wait(timeout)
+
+
+def refuse_queued(requests: Iterable[_Request], why: str) -> None:
+    """Tell whoever waits on ``requests`` that the task stopped before reading them."""
+    for request in requests:
+        if not request.done.done():
+            request.done.set_exception(RuntimeError(why))
+
+
 class _RefusedError(Exception):
     def __init__(self, code: p.ErrorCode, message: str) -> None:
         super().__init__(message)
@@ -508,7 +528,7 @@ class TableTask:
         self.bus = bus
         self.bot_seconds = bot_seconds
         self.bot_rng = bot_rng if bot_rng is not None else secrets.SystemRandom()
-        self.queue: asyncio.Queue[_Request] = asyncio.Queue()
+        self.inbox: Mailbox[_Request] = Mailbox()
         self._task: asyncio.Task[None] | None = None
         self.seated = Seating(self.id, {} if seat_index is None else seat_index)
         self._fresh(bytes(32))
@@ -639,32 +659,29 @@ class TableTask:
             outbox.offer(p.dump(self.held_refusal(message)))
             return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        await self.queue.put(_Request(player, message, outbox, done))
-        await asyncio.wait({done, running}, return_when=asyncio.FIRST_COMPLETED)
-        if not done.done():
-            raise RuntimeError(f"table {self.id} stopped")
-        await done
+        self.inbox.put(_Request(player, message, outbox, done))
+        await done  # the loop ends it, or refuses it if the table stops first
 
     async def _loop(self) -> None:
-        while True:
-            wake = self._next_wake()
-            timeout = None if wake is None else max(0.0, wake - self.clock.now())
-            try:
-                request = await asyncio.wait_for(self.queue.get(), timeout)
-            except TimeoutError:
+        try:
+            while True:
+                if not await next_request(self.inbox, self._next_wake(), self.clock.now()):
+                    try:
+                        await self._on_time()
+                    except Exception:
+                        await self._failed("its clock")
+                    continue
+                request = self.inbox.take()
                 try:
-                    await self._on_time()
+                    await self._handle(request)
                 except Exception:
-                    await self._failed("its clock")
-                continue
-            try:
-                await self._handle(request)
-            except Exception:
-                self._reply(request, self._error(p.ErrorCode.INTERNAL, "the table failed"))
-                await self._failed(repr(request.message))
-            finally:
-                if not request.done.done():
-                    request.done.set_result(None)
+                    self._reply(request, self._error(p.ErrorCode.INTERNAL, "the table failed"))
+                    await self._failed(repr(request.message))
+                finally:
+                    if not request.done.done():
+                        request.done.set_result(None)
+        finally:
+            refuse_queued(self.inbox.drain(), f"table {self.id} stopped")
 
     async def _failed(self, what: str) -> None:
         """Something failed half-way (the database, a bug): the table is rebuilt from what

@@ -43,6 +43,7 @@ from mazziere.room.tournament import TournamentTable as RoomTournamentTable
 from mazziere.server import crash
 from mazziere.server import protocol as p
 from mazziere.server.bus import Bus, Outbox, TableEvent
+from mazziere.server.mailbox import Mailbox
 from mazziere.server.tables import (
     SEATING_LABEL,
     Batch,
@@ -57,6 +58,8 @@ from mazziere.server.tables import (
     _Seated,
     commit_or_hold,
     mirror_tournament_money,
+    next_request,
+    refuse_queued,
 )
 
 __all__ = ["MultiTableConfig", "TournamentTableTask", "TournamentTask", "table_seed"]
@@ -155,7 +158,7 @@ class TournamentTask:
         self.bus = bus
         self.seat_index: SeatIndex = {} if seat_index is None else seat_index
         self._register = register
-        self.queue: asyncio.Queue[tuple[TournamentTableTask, _Request]] = asyncio.Queue()
+        self.inbox: Mailbox[tuple[TournamentTableTask, _Request]] = Mailbox()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self.held = False
@@ -268,32 +271,30 @@ class TournamentTask:
             outbox.offer(p.dump(lane.held_refusal(message)))
             return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        await self.queue.put((lane, _Request(player, message, outbox, done)))
-        await asyncio.wait({done, running}, return_when=asyncio.FIRST_COMPLETED)
-        if not done.done():
-            raise RuntimeError(f"table {lane.id} stopped")
-        await done
+        self.inbox.put((lane, _Request(player, message, outbox, done)))
+        await done  # the loop ends it, or refuses it if the tournament stops first
 
     async def _loop(self) -> None:
-        while True:
-            wake = self._next_wake()
-            timeout = None if wake is None else max(0.0, wake - self.clock.now())
-            try:
-                lane, request = await asyncio.wait_for(self.queue.get(), timeout)
-            except TimeoutError:
+        try:
+            while True:
+                if not await next_request(self.inbox, self._next_wake(), self.clock.now()):
+                    try:
+                        await self._on_time()
+                    except Exception:
+                        await self._failed("its clock")
+                    continue
+                lane, request = self.inbox.take()
                 try:
-                    await self._on_time()
+                    await self.tables[lane.number]._handle(request)
                 except Exception:
-                    await self._failed("its clock")
-                continue
-            try:
-                await self.tables[lane.number]._handle(request)
-            except Exception:
-                lane._reply(request, lane._error(p.ErrorCode.INTERNAL, "the table failed"))
-                await self._failed(repr(request.message))
-            finally:
-                if not request.done.done():
-                    request.done.set_result(None)
+                    lane._reply(request, lane._error(p.ErrorCode.INTERNAL, "the table failed"))
+                    await self._failed(repr(request.message))
+                finally:
+                    if not request.done.done():
+                        request.done.set_result(None)
+        finally:
+            stopped = f"tournament {self.config.id} stopped"
+            refuse_queued((request for _, request in self.inbox.drain()), stopped)
 
     async def _failed(self, what: str) -> None:
         log.exception(

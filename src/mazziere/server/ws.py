@@ -28,6 +28,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from mazziere.server import protocol as p
 from mazziere.server import security
 from mazziere.server.bus import Bus
+from mazziere.server.mailbox import Mailbox
 from mazziere.server.tables import Player, TableService
 
 __all__ = [
@@ -111,7 +112,8 @@ class Connection:
 
     def __init__(self, player: Player) -> None:
         self.account = player
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
+        self.outgoing: Mailbox[str | None] = Mailbox()
+        """Texts to send, in order; ``None`` after the last one (the socket closes)."""
         self.closed = False
 
     @property
@@ -123,20 +125,19 @@ class Connection:
         """Queue ``text``; a connection too far behind is closed instead."""
         if self.closed:
             return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
+        if len(self.outgoing) >= OUTBOX_LIMIT:
             log.warning(
                 "connection of %s fell %d messages behind: closed", self.player, OUTBOX_LIMIT
             )
             self.close()
+            return
+        self.outgoing.put(text)
 
     def close(self) -> None:
-        """Stop sending; the writer ends."""
+        """Stop sending; the writer ends once what was queued before is sent."""
         if not self.closed:
             self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
+            self.outgoing.put(None)
 
 
 def origin_allowed(websocket: WebSocket, allowed: Sequence[str]) -> bool:
@@ -225,21 +226,21 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
     (one system call) and one wake-up of this task and of the client, not one each.
     Only what is queued already is taken, so nothing waits for company.
     """
-    queue = connection.queue
+    outgoing = connection.outgoing
     closing = False
     while not closing:
-        first = await queue.get()
-        if first is None:
-            break
-        texts, size = [first], len(first)
-        while not queue.empty() and len(texts) < BATCH_MESSAGES and size < BATCH_CHARACTERS:
-            text = queue.get_nowait()
+        await outgoing.wait()
+        texts: list[str] = []
+        size = 0
+        while outgoing and len(texts) < BATCH_MESSAGES and size < BATCH_CHARACTERS:
+            text = outgoing.take()
             if text is None:  # the close comes after what was queued before it
                 closing = True
                 break
             texts.append(text)
             size += len(text)
-        await websocket.send_text(first if len(texts) == 1 else p.dump_batch(texts))
+        if texts:
+            await websocket.send_text(texts[0] if len(texts) == 1 else p.dump_batch(texts))
     with contextlib.suppress(Exception):
         await websocket.close()
 
