@@ -4,6 +4,11 @@ PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
 	&& echo $$p && break; done)
 VENV := .venv
+# Python compiles a module it imports and keeps the bytecode next to it; with
+# PYTHONDONTWRITEBYTECODE set (some machines and images set it) it compiles again in every
+# process, and the server, its clients and the tests start hundreds of them: importing the
+# server took 6.0 s that way and 3.2 s with the bytecode kept.
+unexport PYTHONDONTWRITEBYTECODE
 BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed-dev
