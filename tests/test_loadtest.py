@@ -51,3 +51,21 @@ def test_bad_options_are_one_line_and_exit_code_2(args: list[str], says: str) ->
     assert done.returncode == 2
     assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert "Traceback" not in done.stderr
+
+
+def test_a_bot_back_from_a_long_gap_takes_its_hand_from_the_snapshot() -> None:
+    """A resume after more than the table keeps gets only a snapshot: the bot's hole cards
+    and position come from it, not from the hand it heard of before it dropped."""
+    import random
+
+    from mazziere.loadtest.players import Options, Seat, TableRun, Worker, plan_tables
+
+    plan = plan_tables(5, 1)[0]
+    worker = Worker([plan], Options(host="127.0.0.1", port=1))
+    seat = Seat(TableRun(plan, worker), random.Random(1))
+    seat.position, seat.hole = 0, ["Kc", "Kd", "2s", "3h", "4d"]  # the last hand's
+    game = {"viewer": 3, "hole": [["??"] * 5, [], ["??"] * 5, ["Ah", "7c", "8c", "9c", "Tc"]]}
+    seat._on({"type": "snapshot", "seq": 40, "table": "", "state": {"game": game}}, 0.0)
+    assert (seat.position, seat.hole) == (3, ["Ah", "7c", "8c", "9c", "Tc"])
+    seat._on({"type": "snapshot", "seq": 41, "table": "", "state": {"game": None}}, 0.0)
+    assert (seat.position, seat.hole) == (None, [])

@@ -305,6 +305,7 @@ class Seat:
         elif kind == "seats":
             self._seats(message)
         elif kind == "snapshot":
+            self._snapshot(message["state"])
             turn = message.get("turn")
             if turn is not None:
                 self._turn(turn)
@@ -330,6 +331,15 @@ class Seat:
             self.hole.extend(cards)
         elif record["type"] == "discard":
             self.hole = [c for c in self.hole if c not in cards]
+
+    def _snapshot(self, state: dict[str, Any]) -> None:
+        """The hand as it stands: a resume after a gap longer than the table keeps gets no
+        events, only this (kept from before, the hole cards were the last hand's, and a
+        draw discarded cards the seat did not hold)."""
+        game: dict[str, Any] = state.get("game") or {}
+        viewer = game.get("viewer")
+        self.position = viewer
+        self.hole = [] if viewer is None else [c for c in game["hole"][viewer] if c != "??"]
 
     def _seats(self, message: dict[str, Any]) -> None:
         mine = next((s for s in message["seats"] if s["name"] == self.name), None)
