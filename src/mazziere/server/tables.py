@@ -480,7 +480,10 @@ async def next_request(inbox: Mailbox[Any], wake: float | None, now: float) -> b
     if wake is None:
         return await inbox.wait()
     timeout = wake - now
-    return timeout > 0 and await inbox.wait(timeout)
+    if timeout > 0:
+        return await inbox.wait(timeout)
+    await asyncio.sleep(0)  # the other tasks run between two due wakes of a table
+    return False
 
 
 def refuse_queued(requests: Iterable[_Request], why: str) -> None:
