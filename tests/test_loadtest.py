@@ -36,6 +36,9 @@ def test_twenty_players_for_ten_seconds_print_the_figures_and_one_json_line() ->
     assert report["server_peak_mb"] > 0 and report["server_cpu_percent"] is not None
     assert lines[0].startswith("players 20 at 4 tables")
     assert any(line.startswith("action to every seat: p50") for line in lines)
+    slowest = float(report["slowest"].split(" ms: table ")[0])  # the slowest is named
+    assert abs(slowest - report["max_ms"]) < 0.1, report["slowest"]
+    assert f"slowest action: {report['slowest']}" in lines
 
 
 @pytest.mark.parametrize(
@@ -69,3 +72,31 @@ def test_a_bot_back_from_a_long_gap_takes_its_hand_from_the_snapshot() -> None:
     assert (seat.position, seat.hole) == (3, ["Ah", "7c", "8c", "9c", "Tc"])
     seat._on({"type": "snapshot", "seq": 41, "table": "", "state": {"game": None}}, 0.0)
     assert (seat.position, seat.hole) == (None, [])
+
+
+def test_an_action_a_seat_learns_of_from_a_snapshot_is_done_then() -> None:
+    """A seat back from a long gap hears of an action in the snapshot, not its record: the
+    wait for it ends there (it waited until the seat's next drop), and is named if slowest."""
+    import random
+
+    from mazziere.loadtest.players import Options, Seat, TableRun, Worker, plan_tables
+
+    plan = plan_tables(5, 1)[0]
+    worker = Worker([plan], Options(host="127.0.0.1", port=1))
+    worker.measuring = True
+    table = TableRun(plan, worker)
+    table.id = "7"
+    anna, bruno = Seat(table, random.Random(1)), Seat(table, random.Random(2))
+    anna.name, bruno.name = "anna", "bruno"
+    anna.connected = bruno.connected = True
+    anna.position = 0
+    table.seats = [anna, bruno]
+    table.acted(anna, {"position": 0, "seq": 9}, sent=100.0)
+    record = {"type": "record", "seq": 10, "table": "7", "record": {"type": "bet", "position": 0}}
+    anna._on(record, 100.01)
+    assert worker.tally.latencies.tolist() == []  # bruno has not heard of it
+    bruno._on({"type": "snapshot", "seq": 12, "table": "7", "state": {"game": None}}, 100.5)
+    assert [round(ms) for ms in worker.tally.latencies] == [500]
+    assert worker.tally.slowest == (
+        "500.0 ms: table 7, event 10 (sent after event 9); done when a snapshot reached bruno"
+    )

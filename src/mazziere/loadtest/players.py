@@ -115,6 +115,9 @@ class Tally:
     """Actions whose event never reached every seat (the next one came first, or the end)."""
     examples: list[str] = field(default_factory=list)
     """The first error messages, as the room worded them."""
+    slowest_ms: float = 0.0
+    slowest: str = ""
+    """The slowest action measured: its table, its event and what ended the wait for it."""
 
 
 class TableRun:
@@ -153,19 +156,37 @@ class TableRun:
                 continue
             pending.waiting.discard(seat)
             if not pending.waiting:
-                self._done(pending, now)
+                self._done(pending, now, f"its record reached {seat.name}, the last seat")
             return
+
+    def told(self, seat: Seat, seq: int, now: float) -> None:
+        """A snapshot as of event ``seq`` reached ``seat``: it knows every event up to it
+        (a resume after a gap longer than the table keeps gets no events, only this)."""
+        for pending in list(self.pending):
+            known = pending.event_seq is not None and pending.event_seq <= seq
+            if known and seat in pending.waiting:
+                pending.waiting.discard(seat)
+                if not pending.waiting:
+                    self._done(pending, now, f"a snapshot reached {seat.name}")
 
     def gone(self, seat: Seat, now: float) -> None:
         """``seat`` dropped: the actions waited for no longer wait for it."""
         for pending in list(self.pending):
             pending.waiting.discard(seat)
             if not pending.waiting and pending.event_seq is not None:
-                self._done(pending, now)
+                self._done(pending, now, f"{seat.name}, the last seat to hear of it, dropped")
 
-    def _done(self, pending: _Pending, now: float) -> None:
+    def _done(self, pending: _Pending, now: float, how: str) -> None:
         self.pending.remove(pending)
-        self.worker.tally.latencies.append((now - pending.sent) * 1000.0)
+        milliseconds = (now - pending.sent) * 1000.0
+        tally = self.worker.tally
+        tally.latencies.append(milliseconds)
+        if milliseconds > tally.slowest_ms:
+            tally.slowest_ms = milliseconds
+            tally.slowest = (
+                f"{milliseconds:.1f} ms: table {self.id}, event {pending.event_seq} "
+                f"(sent after event {pending.after_seq}); done when {how}"
+            )
 
     def hand_ended(self, hand: int) -> None:
         """Count each hand once (every seat hears of it)."""
@@ -306,6 +327,8 @@ class Seat:
             self._seats(message)
         elif kind == "snapshot":
             self._snapshot(message["state"])
+            if isinstance(seq, int):
+                self.table.told(self, seq, now)
             turn = message.get("turn")
             if turn is not None:
                 self._turn(turn)
@@ -570,6 +593,7 @@ async def _serve(worker: Worker, pipe: Any) -> None:
                 "chats": tally.chats,
                 "lost": tally.lost,
                 "examples": tally.examples,
+                "slowest": (tally.slowest_ms, tally.slowest),
                 "cpu_seconds": cpu,
             },
         )

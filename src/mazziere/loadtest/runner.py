@@ -95,6 +95,8 @@ class Report:
     ledger_drifted: int | None
     set_up_seconds: float
     notes: list[str] = field(default_factory=list)
+    slowest: str = ""
+    """The slowest action: its table, its event and what ended the wait for it."""
 
     def lines(self) -> list[str]:
         """The report as a person reads it."""
@@ -119,6 +121,7 @@ class Report:
             f"load generator: CPU {self.load_generator_cpu_percent:.1f}% of one core; "
             f"load average {' '.join(f'{x:.2f}' for x in self.load_average)}",
             f"ledger: total {self.ledger_total}, drifted accounts {self.ledger_drifted}",
+            *([f"slowest action: {self.slowest}"] if self.slowest else []),
             *self.notes,
         ]
 
@@ -348,6 +351,7 @@ def _measure(
     totals: Counter[str] = Counter()
     generator_cpu = 0.0
     examples: list[str] = []
+    slowest = (0.0, "")
     for kind, result in results:
         if kind != "done":
             errors["worker_failed"] += 1
@@ -358,6 +362,7 @@ def _measure(
             totals[key] += int(result[key])
         generator_cpu += float(result["cpu_seconds"])
         examples.extend(result["examples"])
+        slowest = max(slowest, tuple(result["slowest"]))
     cpu = (
         None
         if cpu_before is None or cpu_after is None
@@ -403,4 +408,5 @@ def _measure(
         ledger_drifted=None,
         set_up_seconds=round(set_up, 1),
         notes=[f"error: {example}" for example in examples[:5]],
+        slowest=slowest[1],
     )
