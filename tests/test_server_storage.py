@@ -200,3 +200,34 @@ def test_a_table_the_room_would_refuse_is_not_stored(room_settings: Settings) ->
         assert list(await session.scalars(select(RoomTable))) == []
 
     on_database(room_settings, work)
+
+
+def test_a_session_that_only_reads_never_holds_up_the_writer(room_settings: Settings) -> None:
+    # Under load a reconnection's session lookup held SQLite's write lock across its
+    # awaits, and the table service's writer waited in the busy loop behind it: a
+    # reading session's transaction takes no lock.
+    async def work() -> tuple[bool, int]:
+        db = Database(room_settings.database_url, schema=room_settings.database_schema)
+        try:
+            await db.upgrade()
+            async with db.reading() as session:
+                await session.scalar(select(LedgerAccount.balance))  # its transaction is open
+                write = asyncio.ensure_future(
+                    db.transaction(
+                        lambda connection: (
+                            connection.execute(
+                                LedgerAccount.__table__.insert().values(
+                                    key="probe", balance=0, may_go_negative=False
+                                )
+                            ).rowcount
+                        )
+                    )
+                )
+                finished, _ = await asyncio.wait([write], timeout=5.0)
+            return write in finished, await write
+        finally:
+            await db.dispose()
+
+    written_while_reading, rows = asyncio.run(work())
+    assert written_while_reading
+    assert rows == 1

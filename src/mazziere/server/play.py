@@ -370,7 +370,7 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
     watcher = TableWatcher(service, room)
 
     async def authenticate(websocket: WebSocket) -> Player | None:
-        async with room.db.session() as session:
+        async with room.db.reading() as session:
             viewer = await account_from_cookies(session, dict(websocket.cookies), now=room.now())
         if viewer is None:
             return None

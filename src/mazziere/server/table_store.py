@@ -123,7 +123,7 @@ class DatabaseTableStore(TableStore):
 
     async def load(self, table_id: int) -> list[StoredCommand]:
         """Every command of the table, in the order it was applied."""
-        async with self.db.engine.connect() as connection:
+        async with self.db.reader.connect() as connection:
             rows = await connection.execute(
                 select(_COMMANDS.c.kind, _COMMANDS.c.at, _COMMANDS.c.data)
                 .where(_COMMANDS.c.table_id == table_id)
@@ -135,17 +135,17 @@ class DatabaseTableStore(TableStore):
 
     async def wallet(self, account_id: int) -> int:
         """The balance of the player's wallet."""
-        async with self.db.session() as session:
+        async with self.db.reading() as session:
             return await db_ledger.balance(session, db_ledger.wallet_key(account_id))
 
     async def sit_refusal(self, table_id: int, account_id: int) -> tuple[str, str] | None:
         """:func:`mazziere.server.storage.seating.sit_refusal`."""
-        async with self.db.session() as session:
+        async with self.db.reading() as session:
             return await seating.sit_refusal(session, table_id, account_id)
 
     async def controls(self, table_id: int) -> HostControls | None:
         """A private table's pause and wanted stakes, as its host set them."""
-        async with self.db.session() as session:
+        async with self.db.reading() as session:
             row = await session.get(RoomTable, table_id)
             if row is None or not row.private:
                 return None

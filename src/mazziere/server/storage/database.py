@@ -35,10 +35,13 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["MIGRATIONS", "Database"]
+__all__ = ["MIGRATIONS", "READ_ONLY", "Database"]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 """The Alembic scripts, shipped inside the package."""
+
+READ_ONLY = "mazziere_read_only"
+"""The execution option of :meth:`Database.reading`'s connections (their transactions only read)."""
 
 SQLITE_BUSY_SECONDS = 60.0
 """How long a SQLite writer waits for another's transaction before giving up."""
@@ -76,7 +79,14 @@ def _sqlite_autocommit(dbapi_connection: Any) -> None:
 def _sqlite_begin(connection: Connection) -> None:
     # IMMEDIATE takes the write lock at once: transactions queue up (SQLite has
     # one writer anyway) instead of failing when a reader later wants to write.
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    # A transaction that only reads begins DEFERRED: with write-ahead logging it takes
+    # no lock, so it neither waits for the writer nor holds it up.  (Under load, every
+    # reconnection's session lookup holding the write lock across its awaits made the
+    # table service's writer wait in SQLite's busy loop, hundreds of ms at a time.)
+    if connection.get_execution_options().get(READ_ONLY):
+        connection.exec_driver_sql("BEGIN")
+    else:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 class Database:
@@ -140,6 +150,9 @@ class Database:
             event.listen(self.writer_engine, "begin", _sqlite_begin)
             self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="database writer")
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.reader: AsyncEngine = self.engine.execution_options(**{READ_ONLY: True})
+        """The engine for transactions that only read (:meth:`reading`)."""
+        self.read_sessions = async_sessionmaker(self.reader, expire_on_commit=False)
 
     @property
     def engines(self) -> list[Engine]:
@@ -174,6 +187,24 @@ class Database:
     async def session(self) -> AsyncIterator[AsyncSession]:
         """A session; the caller commits (anything not committed is rolled back)."""
         async with self.sessions() as session:
+            yield session
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[AsyncSession]:
+        """A session that only reads: on SQLite it takes no lock, so the writer never waits
+        for it (a write through it may fail with "database is locked": use :meth:`session`).
+
+        >>> async def demo() -> int:
+        ...     db = Database("sqlite+aiosqlite:///:memory:")
+        ...     await db.upgrade()
+        ...     async with db.reading() as session:
+        ...         found = await session.scalar(text("SELECT count(*) FROM accounts"))
+        ...     await db.dispose()
+        ...     return int(found)
+        >>> asyncio.run(demo())
+        0
+        """
+        async with self.read_sessions() as session:
             yield session
 
     async def upgrade(self, revision: str = "head") -> None:
