@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import dataclasses
 import datetime as dt
-import gc
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -32,6 +31,7 @@ from mazziere.room.seating import tables_needed
 from mazziere.room.structure import Stakes
 from mazziere.server.accounts import account_from_cookies
 from mazziere.server.bus import LocalBus
+from mazziere.server.collector import CollectorPolicy
 from mazziere.server.context import RoomContext
 from mazziere.server.storage.lobby import open_scheduled, start_scheduled, tournament_settings
 from mazziere.server.storage.models import (
@@ -52,10 +52,7 @@ from mazziere.server.tables import (
 from mazziere.server.tournaments import MultiTableConfig, TournamentTableTask, TournamentTask
 from mazziere.server.ws import Limits, Play
 
-__all__ = ["YOUNG_COLLECTION_EVERY", "TableWatcher", "router", "table_config", "table_service"]
-
-YOUNG_COLLECTION_EVERY = 10_000
-"""New objects between two collections of the garbage collector's youngest generation."""
+__all__ = ["TableWatcher", "router", "table_config", "table_service"]
 
 log = logging.getLogger(__name__)
 
@@ -397,18 +394,13 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
     app.state.play = Play(
         service, bus, authenticate, allowed_origins=settings.public_origins, limits=limits
     )
-    # What start-up made (modules, the ORM's metadata, the rebuilt tables) lives as long as
-    # the server: out of the garbage collector's way, so its full collections stay short
-    # (they were the longest pauses of the event loop under load).
-    gc.collect()
-    gc.freeze()
-    # The young generation collected every 10,000 new objects rather than 700: a busy room
-    # makes and drops thousands a second (messages, records), and each collection also
-    # walks what survived it; fewer, larger young collections cost less in all.
-    gc.set_threshold(YOUNG_COLLECTION_EVERY, *gc.get_threshold()[1:])
+    # Short collections while the room runs (their pauses were its longest delays).
+    collector = CollectorPolicy(asyncio.get_running_loop())
+    collector.install()
     try:
         yield
     finally:
+        collector.uninstall()
         app.state.play = None
         schedule.cancel()
         with contextlib.suppress(asyncio.CancelledError):

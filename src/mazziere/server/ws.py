@@ -216,6 +216,10 @@ async def serve_connection(websocket: WebSocket, running: Play) -> None:
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
+        # A writer that failed (the client went away) raised its error here too, and that
+        # error's traceback now holds this frame, which holds the task, which holds the
+        # error: a cycle only a full collection would free (see mazziere.server.collector).
+        del writer
 
 
 async def _write(websocket: WebSocket, connection: Connection) -> None:

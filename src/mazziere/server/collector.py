@@ -1,0 +1,111 @@
+"""The garbage collector's policy while the room runs: short pauses, no garbage kept.
+
+CPython collects cycles in three generations, and an older generation's collection walks
+everything that survived the younger ones, the event loop standing still meanwhile.  A
+room with thousands of sockets holds hundreds of thousands of long-lived objects (the
+connections, the seats, the hands in play), and its sockets' waits live for seconds: at
+5,000 players young collections took 60 to 100 ms, middle ones 120 to 320 ms and full
+ones 600 to 900 ms (``docs/benchmarks.md``), the longest delays of the room.
+
+The policy: a young collection every :attr:`CollectorPolicy.young_every` new objects (it
+walks only what is new, so it is short), and whatever survives one is moved out of every
+later collection's way (``gc.freeze``).  A frozen object is still freed as soon as its last
+reference goes (reference counting frees almost everything); only a reference cycle among
+frozen objects waits, so everything is collected in full once the interpreter's heap (its
+allocated blocks: counting the frozen objects themselves would walk them all) has grown
+by :attr:`CollectorPolicy.full_after_growth` since the last time (more players, or cycles
+piling up): memory stays bounded, and that pause comes as rarely as the room grows.
+
+>>> import asyncio
+>>> async def demo() -> tuple[bool, int]:
+...     policy = CollectorPolicy(asyncio.get_running_loop(), young_every=1_000)
+...     policy.install()
+...     try:
+...         before = gc.get_freeze_count()
+...         kept = [[] for _ in range(100)]  # survivors of the next young collection
+...         gc.collect(0)
+...         return gc.get_freeze_count() - before >= len(kept), gc.get_threshold()[0]
+...     finally:
+...         policy.uninstall()
+>>> asyncio.run(demo())
+(True, 1000)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import sys
+import time
+from typing import Any
+
+__all__ = ["CollectorPolicy"]
+
+log = logging.getLogger(__name__)
+
+
+class CollectorPolicy:
+    """The collector's policy for one running room (:meth:`install`, :meth:`uninstall`)."""
+
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        *,
+        young_every: int = 1_000,
+        full_after_growth: float = 1.0,
+    ) -> None:
+        self.loop = loop
+        self.young_every = young_every
+        """New objects between two young collections."""
+        self.full_after_growth = full_after_growth
+        """How much the heap may grow (0.5: by half) before a full collection."""
+        self.full_collections = 0
+        self._blocks_after_full = 0
+        self._full_due = False
+        self._saved_threshold: tuple[int, int, int] | None = None
+
+    def install(self) -> None:
+        """Freeze what start-up made and take over the collector's thresholds."""
+        gc.collect()
+        gc.freeze()
+        self._blocks_after_full = sys.getallocatedblocks()
+        self._saved_threshold = gc.get_threshold()
+        gc.set_threshold(self.young_every, *self._saved_threshold[1:])
+        gc.callbacks.append(self._collected)
+
+    def uninstall(self) -> None:
+        """Give the collector back its own policy (what was frozen is walked again)."""
+        if self._collected in gc.callbacks:
+            gc.callbacks.remove(self._collected)
+        if self._saved_threshold is not None:
+            gc.set_threshold(*self._saved_threshold)
+            self._saved_threshold = None
+        gc.unfreeze()
+
+    def _collected(self, phase: str, info: dict[str, Any]) -> None:
+        # Called by the collector itself, in whichever thread allocated: it only freezes
+        # (a constant-time move of lists) and hands the full collection to the loop.
+        if phase != "stop":
+            return
+        gc.freeze()
+        limit = self._blocks_after_full * (1.0 + self.full_after_growth)
+        if not self._full_due and sys.getallocatedblocks() > limit:
+            self._full_due = True
+            self.loop.call_soon_threadsafe(self.collect_all)
+
+    def collect_all(self) -> int:
+        """Collect everything, frozen or not, then freeze what is left; returns what was freed."""
+        started = time.perf_counter()
+        gc.unfreeze()
+        freed = gc.collect()
+        gc.freeze()
+        self._blocks_after_full = sys.getallocatedblocks()
+        self._full_due = False
+        self.full_collections += 1
+        log.info(
+            "full garbage collection: %d objects freed in %.0f ms",
+            freed,
+            (time.perf_counter() - started) * 1000,
+        )
+        return freed

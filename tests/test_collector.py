@@ -1,0 +1,80 @@
+"""The garbage collector's policy of the running room (``mazziere.server.collector``)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import sys
+import weakref
+
+from mazziere.server.collector import CollectorPolicy
+
+
+class Node:
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+def _cycle() -> tuple[Node, weakref.ref[Node]]:
+    first, second = Node(), Node()
+    first.other, second.other = second, first
+    return first, weakref.ref(second)
+
+
+def test_a_cycle_that_outlived_a_young_collection_waits_for_the_room_to_grow() -> None:
+    async def run() -> tuple[bool, bool, bool, int]:
+        policy = CollectorPolicy(asyncio.get_running_loop(), full_after_growth=0.5)
+        policy.install()
+        try:
+            held, probe = _cycle()
+            gc.collect(0)  # it survives a young collection: frozen
+            del held  # now garbage, but among the frozen objects
+            gc.collect(0)
+            await asyncio.sleep(0)
+            kept_while_small = probe() is not None
+            growth = [[] for _ in range(sys.getallocatedblocks())]  # the room doubles
+            gc.collect(0)
+            due_before_the_loop_runs = probe() is not None
+            await asyncio.sleep(0)  # the full collection runs on the loop
+            freed = probe() is None
+            del growth
+            return kept_while_small, due_before_the_loop_runs, freed, policy.full_collections
+        finally:
+            policy.uninstall()
+
+    kept_while_small, waited_for_the_loop, freed, full_collections = asyncio.run(run())
+    assert kept_while_small
+    assert waited_for_the_loop
+    assert freed
+    assert full_collections == 1
+
+
+def test_a_young_cycle_is_freed_by_the_young_collection() -> None:
+    async def run() -> bool:
+        policy = CollectorPolicy(asyncio.get_running_loop())
+        policy.install()
+        try:
+            held, probe = _cycle()
+            del held
+            gc.collect(0)
+            return probe() is None
+        finally:
+            policy.uninstall()
+
+    assert asyncio.run(run())
+
+
+def test_uninstalling_gives_the_collector_back_its_thresholds() -> None:
+    before = gc.get_threshold()
+
+    async def run() -> tuple[int, int, int]:
+        policy = CollectorPolicy(asyncio.get_running_loop(), young_every=1_234)
+        policy.install()
+        during = gc.get_threshold()
+        policy.uninstall()
+        return during
+
+    during = asyncio.run(run())
+    assert during[0] == 1_234
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
