@@ -462,6 +462,10 @@ def keyboard_hand(person: Page) -> None:
     page.click(".play-now[data-rules=italian-32]")
     page.wait_for_selector(".seat.me")
     page.click(".shortcuts summary")
+    # The table is drawn anew at its next event: the list the player opened stays open.
+    page.evaluate("document.querySelector('.shortcuts').dataset.before = 'yes'")
+    page.wait_for_selector(".shortcuts:not([data-before])", state="attached", timeout=30_000)
+    assert page.is_visible(".shortcuts dl")
     listed = page.inner_text(".shortcuts dl")
     for key in ("F", "C", "B", "A", "P", "D", "1–5", "Esc"):
         assert re.search(rf"(^|\n){re.escape(key)}\s", listed), (key, listed)

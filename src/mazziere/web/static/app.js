@@ -1081,7 +1081,10 @@ function shortcutHelp() {
     ["D", words.pick("cambio le carte segnate (servito se nessuna)", "draw the marked cards (stand pat if none)")],
     ["1–5", words.pick("segna la carta da cambiare", "mark a card to change")],
     ["S / M", words.pick("mostro / non mostro", "show / muck")], ["Esc", words.pick("annulla il passo", "cancel the fold")]];
-  return h("details", { class: "shortcuts" }, h("summary", {}, words.pick("Scorciatoie da tastiera", "Keyboard shortcuts")),
+  // The table is drawn anew at every event: the list stays open (or closed) as the player left it.
+  const toggled = (event) => { app.shortcutsOpen = event.target.open; };
+  return h("details", { class: "shortcuts", open: Boolean(app.shortcutsOpen), ontoggle: toggled },
+    h("summary", {}, words.pick("Scorciatoie da tastiera", "Keyboard shortcuts")),
     h("dl", {}, keys.flatMap(([key, what]) => [h("dt", {}, h("kbd", {}, key)), h("dd", {}, what)])));
 }
 
