@@ -75,13 +75,14 @@ class CollectorPolicy:
         gc.callbacks.append(self._collected)
 
     def uninstall(self) -> None:
-        """Give the collector back its own policy (what was frozen is walked again)."""
+        """Give the collector back its thresholds; what was frozen stays frozen (the server
+        is stopping; a test process that ran it would otherwise finalize its leftovers in
+        the middle of a later test)."""
         if self._collected in gc.callbacks:
             gc.callbacks.remove(self._collected)
         if self._saved_threshold is not None:
             gc.set_threshold(*self._saved_threshold)
             self._saved_threshold = None
-        gc.unfreeze()
 
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
         # Called by the collector itself, in whichever thread allocated: it only freezes
