@@ -121,8 +121,10 @@ class Room:
 
 
 @contextlib.contextmanager
-def running_room(url: str, folder: Path, schema: str | None = None) -> Iterator[Room]:
-    room = Room(url, folder, schema)
+def running_room(
+    url: str, folder: Path, schema: str | None = None, env: dict[str, str] | None = None
+) -> Iterator[Room]:
+    room = Room(url, folder, schema, env=dict(env or {}))
     room.start()
     try:
         yield room
