@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import random
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -11,6 +12,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import select, text, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -19,7 +21,15 @@ from mazziere.server.settings import Settings
 from mazziere.server.storage import Database, ledger
 from mazziere.server.storage import accounts as account_store
 from mazziere.server.storage import lobby as lobby_store
-from mazziere.server.storage.models import Base, LedgerAccount, RoomTable, Tournament
+from mazziere.server.storage.models import (
+    Base,
+    Hand,
+    HandAction,
+    LedgerAccount,
+    RoomTable,
+    Tournament,
+)
+from mazziere.server.table_store import RowsInsert
 
 T = TypeVar("T")
 
@@ -231,3 +241,64 @@ def test_a_session_that_only_reads_never_holds_up_the_writer(room_settings: Sett
     written_while_reading, rows = asyncio.run(work())
     assert written_while_reading
     assert rows == 1
+
+
+def test_rows_inserted_by_the_driver_read_back_as_sqlalchemy_writes_them(
+    room_settings: Settings,
+) -> None:
+    # The group writer's inserts go to the driver's executemany with each value converted
+    # by its column's own bind processor: JSON and times must read back exactly as through
+    # Connection.execute, on each database.
+    when = dt.datetime(2026, 12, 3, 8, 30, 15, 123456, tzinfo=dt.UTC)
+    record = {"type": "action", "cards": ["A♥", "10♦"], "amount": 40, "nested": {"all_in": True}}
+
+    def write(connection: Connection, table_id: int) -> int:
+        hand_id = connection.scalar(
+            Hand.__table__.insert()
+            .values(
+                table_id=table_id,
+                number=1,
+                rules="holdem",
+                seed="00",
+                commitment="00",
+                setup={},
+                state="playing",
+                started_at=when,
+            )
+            .returning(Hand.__table__.c.id)
+        )
+        assert hand_id is not None
+        rows = [
+            {"hand_id": hand_id, "number": number, "seat": None, "kind": "action",
+             "data": {**record, "number": number}, "created_at": when}
+            for number in range(3)
+        ]  # fmt: skip
+        RowsInsert(HandAction.__table__, list(rows[0])).run(connection, rows[:2])
+        connection.execute(HandAction.__table__.insert(), rows[2:])
+        return int(hand_id)
+
+    async def work() -> list[tuple[object, ...]]:
+        db = Database(room_settings.database_url, schema=room_settings.database_schema)
+        try:
+            await db.upgrade()
+            async with db.session() as session:
+                spec = lobby_store.TableSpec(name="t", rules="holdem", seats=2,
+                                             stakes=Stakes(small_blind=1, big_blind=2),
+                                             min_buy_in=40, max_buy_in=200)  # fmt: skip
+                table = await lobby_store.create_table(session, spec, lobby=True)
+                await session.commit()
+            hand_id = await db.transaction(lambda connection: write(connection, table.id))
+            async with db.reading() as session:
+                found = await session.execute(
+                    select(HandAction.number, HandAction.data, HandAction.created_at)
+                    .where(HandAction.hand_id == hand_id)
+                    .order_by(HandAction.number)
+                )
+                return [tuple(row) for row in found]
+        finally:
+            await db.dispose()
+
+    (first, second, through_sqlalchemy) = asyncio.run(work())
+    assert [row[0] for row in (first, second, through_sqlalchemy)] == [0, 1, 2]
+    assert first[1] == {**record, "number": 0} and second[1] == {**record, "number": 1}
+    assert first[2] == second[2] == through_sqlalchemy[2]
