@@ -32,7 +32,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Iterator, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -55,7 +55,7 @@ from mazziere.rules import find_rules
 from mazziere.server import crash
 from mazziere.server import protocol as p
 from mazziere.server.bus import Bus, Outbox, TableEvent
-from mazziere.server.mailbox import Mailbox
+from mazziere.server.requests import Request, RequestLoop
 
 __all__ = [
     "Batch",
@@ -463,36 +463,6 @@ class SyncControls:
     type: str = "sync_controls"
 
 
-@dataclass(slots=True)
-class _Request:
-    player: Player | None
-    message: Any
-    outbox: Outbox | None
-    done: asyncio.Future[None]
-
-
-async def next_request(inbox: Mailbox[Any], wake: float | None, now: float) -> bool:
-    """Wait for a request (``True``) or the clock's next wake at ``wake`` (``False``).
-
-    A wake that is due comes first: a decision whose time ran out is ended before an action
-    that arrived too late is read.
-    """
-    if wake is None:
-        return await inbox.wait()
-    timeout = wake - now
-    if timeout > 0:
-        return await inbox.wait(timeout)
-    await asyncio.sleep(0)  # the other tasks run between two due wakes of a table
-    return False
-
-
-def refuse_queued(requests: Iterable[_Request], why: str) -> None:
-    """Tell whoever waits on ``requests`` that the task stopped before reading them."""
-    for request in requests:
-        if not request.done.done():
-            request.done.set_exception(RuntimeError(why))
-
-
 class _RefusedError(Exception):
     def __init__(self, code: p.ErrorCode, message: str) -> None:
         super().__init__(message)
@@ -508,7 +478,7 @@ def wallet_key(account_id: int | None) -> str:
     return "grants" if account_id is None else f"wallet:{account_id}"
 
 
-class TableTask:
+class TableTask(RequestLoop):
     """One table: its room table, its queue, its sequence of events, its bots.
 
     ``bot_seconds``: how long a bot "thinks" before acting (0 in tests).
@@ -531,8 +501,7 @@ class TableTask:
         self.bus = bus
         self.bot_seconds = bot_seconds
         self.bot_rng = bot_rng if bot_rng is not None else secrets.SystemRandom()
-        self.inbox: Mailbox[_Request] = Mailbox()
-        self._task: asyncio.Task[None] | None = None
+        super().__init__(f"table {self.id}")
         self.seated = Seating(self.id, {} if seat_index is None else seat_index)
         self._fresh(bytes(32))
 
@@ -640,10 +609,6 @@ class TableTask:
             start = StoredCommand("start", 0.0, {"seed": new_seed().hex()})
             await self.store.commit(self.table_id, Batch(start))
 
-    def start(self) -> None:
-        """Run the table's loop."""
-        self._task = asyncio.create_task(self._loop(), name=f"table {self.id}")
-
     async def stop(self) -> None:
         """Stop the loop (the stored commands keep the table)."""
         if self._task is not None:
@@ -654,37 +619,7 @@ class TableTask:
 
     async def submit(self, player: Player | None, message: Any, outbox: Outbox | None) -> None:
         """Queue a message for the table and wait until it is handled (replies go to outbox)."""
-        running = self._task
-        if running is None or running.done():
-            raise RuntimeError(f"table {self.id} is not running")
-        if self.held and outbox is not None:
-            # Not queued behind the change that waits for the database: refused at once.
-            outbox.offer(p.dump(self.held_refusal(message)))
-            return
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.inbox.put(_Request(player, message, outbox, done))
-        await done  # the loop ends it, or refuses it if the table stops first
-
-    async def _loop(self) -> None:
-        try:
-            while True:
-                if not await next_request(self.inbox, self._next_wake(), self.clock.now()):
-                    try:
-                        await self._on_time()
-                    except Exception:
-                        await self._failed("its clock")
-                    continue
-                request = self.inbox.take()
-                try:
-                    await self._handle(request)
-                except Exception:
-                    self._reply(request, self._error(p.ErrorCode.INTERNAL, "the table failed"))
-                    await self._failed(repr(request.message))
-                finally:
-                    if not request.done.done():
-                        request.done.set_result(None)
-        finally:
-            refuse_queued(self.inbox.drain(), f"table {self.id} stopped")
+        await self._submit(self, player, message, outbox)
 
     async def _failed(self, what: str) -> None:
         """Something failed half-way (the database, a bug): the table is rebuilt from what
@@ -779,7 +714,7 @@ class TableTask:
 
     # ---------------------------------------------------------- the messages
 
-    async def _handle(self, request: _Request) -> None:
+    async def _handle(self, request: Request) -> None:
         message = request.message
         if isinstance(message, SyncControls):
             await self._sync_controls()
@@ -1422,11 +1357,11 @@ class TableTask:
     def _error(self, code: p.ErrorCode, message: str, *, of: str | None = None) -> p.Error:
         return p.Error(code=code, message=message, table=self.id, of=of)
 
-    def _reply(self, request: _Request, message: BaseModel) -> None:
+    def _reply(self, request: Request, message: BaseModel) -> None:
         if request.outbox is not None:
             request.outbox.offer(p.dump(message))
 
-    def _catch_up(self, request: _Request, last_seq: int) -> None:
+    def _catch_up(self, request: Request, last_seq: int) -> None:
         """Send a returning client what it missed after ``last_seq``, or a snapshot."""
         outbox = request.outbox
         assert outbox is not None

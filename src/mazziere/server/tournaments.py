@@ -43,7 +43,7 @@ from mazziere.room.tournament import TournamentTable as RoomTournamentTable
 from mazziere.server import crash
 from mazziere.server import protocol as p
 from mazziere.server.bus import Bus, Outbox, TableEvent
-from mazziere.server.mailbox import Mailbox
+from mazziere.server.requests import Request, RequestLoop
 from mazziere.server.tables import (
     SEATING_LABEL,
     Batch,
@@ -54,12 +54,9 @@ from mazziere.server.tables import (
     TableStore,
     TableTask,
     TournamentTableConfig,
-    _Request,
     _Seated,
     commit_or_hold,
     mirror_tournament_money,
-    next_request,
-    refuse_queued,
 )
 
 __all__ = ["MultiTableConfig", "TournamentTableTask", "TournamentTask", "table_seed"]
@@ -135,13 +132,13 @@ class TournamentTableTask(TableTask):
 
     async def submit(self, player: Player | None, message: Any, outbox: Outbox | None) -> None:
         """Queue the message in the tournament's queue, for this table."""
-        await self.owner.submit(self, player, message, outbox)
+        await self.owner._submit(self, player, message, outbox)
 
     async def _run(self, command: StoredCommand) -> None:
         await self.owner.run(command, self)
 
 
-class TournamentTask:
+class TournamentTask(RequestLoop):
     """A multi-table tournament: the room's tournament, its queue and its log."""
 
     def __init__(
@@ -153,13 +150,12 @@ class TournamentTask:
         register: Callable[[TournamentTableTask], None] | None = None,
         seat_index: SeatIndex | None = None,
     ) -> None:
+        super().__init__(f"tournament {config.id}")
         self.config = config
         self.store = store
         self.bus = bus
         self.seat_index: SeatIndex = {} if seat_index is None else seat_index
         self._register = register
-        self.inbox: Mailbox[tuple[TournamentTableTask, _Request]] = Mailbox()
-        self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self.held = False
         """The database refuses writes: every table waits for the last command to be stored."""
@@ -248,10 +244,6 @@ class TournamentTask:
         self.clock.run(self.clock.now())
         return len(commands)
 
-    def start(self) -> None:
-        """Run the tournament's loop."""
-        self._task = asyncio.create_task(self._loop(), name=f"tournament {self.config.id}")
-
     async def stop(self) -> None:
         """Stop the loop (the log keeps the tournament)."""
         task, self._task = self._task, None
@@ -260,41 +252,12 @@ class TournamentTask:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def submit(
-        self, lane: TournamentTableTask, player: Player | None, message: Any, outbox: Outbox | None
-    ) -> None:
-        """Queue a message for one of the tables and wait until it is handled."""
-        running = self._task
-        if running is None or running.done():
-            raise RuntimeError(f"table {lane.id} is not running")
-        if self.held and outbox is not None:  # refused at once, not queued behind the hold
-            outbox.offer(p.dump(lane.held_refusal(message)))
-            return
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.inbox.put((lane, _Request(player, message, outbox, done)))
-        await done  # the loop ends it, or refuses it if the tournament stops first
-
-    async def _loop(self) -> None:
-        try:
-            while True:
-                if not await next_request(self.inbox, self._next_wake(), self.clock.now()):
-                    try:
-                        await self._on_time()
-                    except Exception:
-                        await self._failed("its clock")
-                    continue
-                lane, request = self.inbox.take()
-                try:
-                    await self.tables[lane.number]._handle(request)
-                except Exception:
-                    lane._reply(request, lane._error(p.ErrorCode.INTERNAL, "the table failed"))
-                    await self._failed(repr(request.message))
-                finally:
-                    if not request.done.done():
-                        request.done.set_result(None)
-        finally:
-            stopped = f"tournament {self.config.id} stopped"
-            refuse_queued((request for _, request in self.inbox.drain()), stopped)
+    async def _handle(self, request: Request) -> None:
+        """Hand the request to its table, as the tournament has it now (a rebuild after a
+        failure made new table tasks: a request queued before names the old one)."""
+        lane = request.table_task
+        assert isinstance(lane, TournamentTableTask)  # the queue holds only its tables' requests
+        await self.tables[lane.number]._handle(request)
 
     async def _failed(self, what: str) -> None:
         log.exception(
