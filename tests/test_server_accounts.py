@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from mazziere.server.app import create_app
+from mazziere.server.play import table_service
 from mazziere.server.security import CSRF_COOKIE, SESSION_COOKIE, hash_token, origin_allowed
 from mazziere.server.settings import Settings
 from mazziere.server.storage.models import Account, Session
@@ -241,3 +242,28 @@ def test_the_log_in_limit_holds_across_a_restart_and_ends_with_its_window(
         clock.at += dt.timedelta(seconds=301)  # the window has passed
         welcome = browser.post("/api/login", {"name": "Gianna", "password": "right password"})
         assert welcome.status_code == 200, welcome.text
+
+
+def test_a_socket_belongs_to_the_sessions_player_until_the_session_expires(
+    room_settings: Settings, clock: Clock
+) -> None:
+    with TestClient(create_app(room_settings, now=clock, services=[table_service])) as client:
+        browser = RoomClient(client)
+        account = browser.post("/api/guest").json()["account"]
+        token = browser.jar.get(SESSION_COOKIE)
+        assert token
+
+        def first_message(cookies: dict[str, str]) -> dict[str, object]:
+            client.cookies.clear()
+            for name, value in cookies.items():
+                client.cookies.set(name, value)
+            with client.websocket_connect("/ws") as socket:
+                message: dict[str, object] = socket.receive_json()
+            return message
+
+        welcome = first_message({SESSION_COOKIE: token})
+        assert (welcome["type"], welcome["player"]) == ("welcome", account["name"])
+        assert first_message({SESSION_COOKIE: "not-a-session"})["code"] == "unauthenticated"
+        assert first_message({})["code"] == "unauthenticated"
+        clock.at += dt.timedelta(days=31)  # past the session's 30 days
+        assert first_message({SESSION_COOKIE: token})["code"] == "unauthenticated"

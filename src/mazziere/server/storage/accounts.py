@@ -141,6 +141,25 @@ async def session_account(
     return row, account
 
 
+async def session_player(
+    session: AsyncSession, token_hash: str, *, now: dt.datetime
+) -> Account | None:
+    """The account of the live session with this token hash, or ``None``: one query (a
+    socket that opens needs no more, and under load players come back many times a second;
+    :func:`session_account` asks twice)."""
+    found = (
+        await session.execute(
+            select(Account, Session.expires_at)
+            .join(Session, Session.account_id == Account.id)
+            .where(Session.token_hash == token_hash)
+        )
+    ).first()
+    if found is None or found.expires_at <= now:
+        return None
+    account: Account = found.Account
+    return account
+
+
 async def end_session(session: AsyncSession, token_hash: str) -> None:
     """Forget a session (log out)."""
     await session.execute(delete(Session).where(Session.token_hash == token_hash))
