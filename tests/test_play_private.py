@@ -6,8 +6,10 @@ stranger the host refused never.  The host calls bots (strong and random) over R
 the stakes (the hand playing keeps the old ones, the next one takes the new), pauses (the
 hand playing is played out, then nothing is dealt, and the pause holds across a restart of
 the server) and resumes, and sends the bots away (one while a hand may be playing: it leaves
-at the end of the hand; one while paused: at once, its chips cashed out).  The settle-up
-stays right throughout: every player's result is what their wallet gained or lost, and the
+at the end of the hand; one while paused: at once, its chips cashed out).  A bot that goes
+broke leaves at once (the two bots' all-ins break one now and then within a few hands): the
+host then calls another, so that there is always a bot to send away.  The settle-up stays
+right throughout: every player's result is what their wallet gained or lost, and the
 results, the bots' line, the rake and the chips in the pot add up to zero.
 """
 
@@ -141,6 +143,7 @@ async def host_controls(room: Room) -> None:
     assert (refused.status_code, refused.json()["error"]["code"]) == (403, "not_the_host")
     await friend.send(type="add_bots", table=tid, count=1, kind="basic")
     await until(lambda: refusals(friend, "add_bots") == 1)
+    await until(lambda: len(bots_seen(friend, tid)) >= 2)
     await until(lambda: len(ended_hands(friend, tid)) >= 3)
 
     # The stakes: the next hand takes them.
@@ -162,14 +165,12 @@ async def host_controls(room: Room) -> None:
     assert (now["stakes"]["big_blind"], now["next_stakes"]) == (4, None)
 
     # A bot sent away while the table plays leaves at the end of a hand.
-    bots = sorted(n for n in seated(friend, tid) if n.startswith("bot-"))
-    assert len(bots) == 2
-    gone = host.http.delete(f"{path}/bots/{bots[0]}", headers=csrf(host))
-    assert gone.status_code == 200, gone.text
-    await until(lambda: bots[0] not in seated(friend, tid))
-    left_at = max(m["seq"] for m in friend.seen("seats", tid) if bots[0] not in names(m))
-    assert all(bots[0] not in m["names"] for m in started(friend, tid, left_at))
-    missing = host.http.delete(f"{path}/bots/{bots[0]}", headers=csrf(host))
+    assert len(bots_seen(friend, tid)) == 2  # the two the host called, none of the friend's
+    leaving = await send_away(host, friend, path, tid)
+    await until(lambda: leaving not in seated(friend, tid))
+    left_at = max(m["seq"] for m in friend.seen("seats", tid) if leaving not in names(m))
+    assert all(leaving not in m["names"] for m in started(friend, tid, left_at))
+    missing = host.http.delete(f"{path}/bots/{leaving}", headers=csrf(host))
     assert (missing.status_code, missing.json()["error"]["code"]) == (409, "refused")
 
     # The pause: the hand playing is played out, then nothing; it holds across a restart.
@@ -177,6 +178,7 @@ async def host_controls(room: Room) -> None:
     await until(lambda: any(m["paused"] for m in friend.seen("table_state", tid)))
     paused_at = next(m for m in friend.seen("table_state", tid) if m["paused"])["seq"]
     await paused_and_still(people, tid, paused_at)
+    staying = await a_bot(host, friend, path, tid)
     settle_up(host, path)
     room.stop()
     room.start()
@@ -187,10 +189,10 @@ async def host_controls(room: Room) -> None:
     # A bot sent away between hands leaves at once, its chips cashed out.
     before_bot = settle_up(host, path)["bots"]
     shown = friend.seen("snapshot", tid)[-1]["state"]["seats"]
-    stack = next(seat["stack"] for seat in shown if seat["name"] == bots[1])
+    stack = next(seat["stack"] for seat in shown if seat["name"] == staying)
     assert before_bot["stack"] == stack
-    assert host.http.delete(f"{path}/bots/{bots[1]}", headers=csrf(host)).status_code == 200
-    await until(lambda: bots[1] not in seated(friend, tid))
+    assert host.http.delete(f"{path}/bots/{staying}", headers=csrf(host)).status_code == 200
+    await until(lambda: staying not in seated(friend, tid))
     after_bot = settle_up(host, path)["bots"]
     assert after_bot["cashed_out"] == before_bot["cashed_out"] + stack
     assert after_bot["stack"] == 0
@@ -234,6 +236,36 @@ def names(seats: dict[str, Any]) -> set[str]:
 def seated(person: Person, table: str) -> set[str]:
     shown = person.seen("seats", table)
     return names(shown[-1]) if shown else set()
+
+
+def bots_seen(person: Person, table: str) -> set[str]:
+    """Every bot that has sat at the table (one gone broke since, too)."""
+    return {n for m in person.seen("seats", table) for n in names(m) if n.startswith("bot-")}
+
+
+async def a_bot(host: Person, friend: Person, path: str, table: str) -> str:
+    """A bot sitting at the table: one of those playing, or, if they all went broke (and so
+    left), one the host calls now."""
+    playing = sorted(n for n in seated(friend, table) if n.startswith("bot-"))
+    if playing:
+        return playing[0]
+    called = host.post(f"{path}/bots", {"count": 1, "kind": "strong"})
+    assert called.status_code == 200 and called.json()["type"] == "ack", called.text
+    await until(lambda: any(n.startswith("bot-") for n in seated(friend, table)))
+    return min(n for n in seated(friend, table) if n.startswith("bot-"))
+
+
+async def send_away(host: Person, friend: Person, path: str, table: str) -> str:
+    """The host sends a bot away while the table plays: the bot's name.  It is refused only
+    if the bot went broke and left meanwhile (then another is sent away)."""
+    for _ in range(3):
+        bot = await a_bot(host, friend, path, table)
+        gone = host.http.delete(f"{path}/bots/{bot}", headers=csrf(host))
+        if gone.status_code == 200:
+            return bot
+        assert (gone.status_code, gone.json()["error"]["code"]) == (409, "refused"), gone.text
+        await until(lambda b=bot: b not in seated(friend, table))
+    raise AssertionError("no bot stayed long enough to be sent away")
 
 
 def test_the_host_controls_a_running_private_table(room_settings: Settings, tmp_path: Path) -> None:
