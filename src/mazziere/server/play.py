@@ -30,11 +30,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from mazziere.fair import FairnessError, verify
 from mazziere.room.seating import tables_needed
 from mazziere.room.structure import Stakes
+from mazziere.server.accounts import account_from_cookies
 from mazziere.server.bus import LocalBus
 from mazziere.server.collector import CollectorPolicy
 from mazziere.server.context import RoomContext
-from mazziere.server.security import SESSION_COOKIE, hash_token
-from mazziere.server.storage.accounts import session_player
 from mazziere.server.storage.lobby import open_scheduled, start_scheduled, tournament_settings
 from mazziere.server.storage.models import (
     Account,
@@ -379,12 +378,11 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
     watcher = TableWatcher(service, room)
 
     async def authenticate(websocket: WebSocket) -> Player | None:
-        token = websocket.cookies.get(SESSION_COOKIE)
-        if not token:
-            return None
         async with room.db.reading() as session:
-            account = await session_player(session, hash_token(token), now=room.now())
-        return None if account is None else Player(account.id, account.display_name)
+            viewer = await account_from_cookies(session, dict(websocket.cookies), now=room.now())
+        if viewer is None:
+            return None
+        return Player(viewer.account.id, viewer.account.display_name)
 
     async with room.db.session() as session:
         tables = list(await session.scalars(select(RoomTable).where(RoomTable.state != "closed")))

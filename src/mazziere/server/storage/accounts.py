@@ -131,33 +131,18 @@ async def start_session(
 async def session_account(
     session: AsyncSession, token_hash: str, *, now: dt.datetime
 ) -> tuple[Session, Account] | None:
-    """The live session with this token hash and its account, or ``None``."""
-    row = await session.get(Session, token_hash)
-    if row is None or row.expires_at <= now:
-        return None
-    account = await session.get(Account, row.account_id)
-    if account is None:
-        return None
-    return row, account
-
-
-async def session_player(
-    session: AsyncSession, token_hash: str, *, now: dt.datetime
-) -> Account | None:
-    """The account of the live session with this token hash, or ``None``: one query (a
-    socket that opens needs no more, and under load players come back many times a second;
-    :func:`session_account` asks twice)."""
+    """The live session with this token hash and its account, or ``None``: one query (every
+    socket that opens asks, and under load players come back many times a second)."""
     found = (
         await session.execute(
-            select(Account, Session.expires_at)
-            .join(Session, Session.account_id == Account.id)
+            select(Session, Account)
+            .join(Account, Account.id == Session.account_id)
             .where(Session.token_hash == token_hash)
         )
     ).first()
-    if found is None or found.expires_at <= now:
+    if found is None or found.Session.expires_at <= now:
         return None
-    account: Account = found.Account
-    return account
+    return found.Session, found.Account
 
 
 async def end_session(session: AsyncSession, token_hash: str) -> None:
