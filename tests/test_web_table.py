@@ -463,8 +463,19 @@ def keyboard_hand(person: Page) -> None:
     page.wait_for_selector(".seat.me")
     page.click(".shortcuts summary")
     # The table is drawn anew at its next event: the list the player opened stays open.
+    # When the first decision is the player's own, nothing else happens until they act (the
+    # clock ticks without a redraw): a key moves the hand on, and so brings the next event.
     page.evaluate("document.querySelector('.shortcuts').dataset.before = 'yes'")
-    page.wait_for_selector(".shortcuts:not([data-before])", state="attached", timeout=30_000)
+    deadline = time.monotonic() + 30
+    while page.locator(".shortcuts[data-before]").count():
+        assert time.monotonic() < deadline, "the table was not drawn again"
+        offered = buttons(person)
+        if "draw" in offered:
+            page.keyboard.press("1")  # marked and unmarked: drawn twice, nothing changed
+            page.keyboard.press("1")
+        elif offered:
+            page.keyboard.press(key_to_go_on(offered))
+        page.wait_for_timeout(300)
     assert page.is_visible(".shortcuts dl")
     listed = page.inner_text(".shortcuts dl")
     for key in ("F", "C", "B", "A", "P", "D", "1–5", "Esc"):
@@ -488,13 +499,17 @@ def keyboard_hand(person: Page) -> None:
             said_in_this_hand(person, "You draw 2")
             drew = True
         elif offered:
-            # c: check or call; p: parole; f: fold (asked to confirm when free: f again).
-            key = "c" if {"check", "call"} & set(offered) else "p" if "parol" in offered else "f"
-            page.keyboard.press(key)
+            page.keyboard.press(key_to_go_on(offered))
             page.wait_for_timeout(300)
         else:
             page.wait_for_timeout(100)
     assert unnamed_controls(page) == []
+
+
+def key_to_go_on(offered: dict[str, str]) -> str:
+    """The key of the cheapest way on: c checks or calls, p says parole, f folds (asked to
+    confirm when checking is free: f again)."""
+    return "c" if {"check", "call"} & set(offered) else "p" if "parol" in offered else "f"
 
 
 # ------------------------------------------------------------ hints for learners
