@@ -29,7 +29,9 @@ def _cycle() -> tuple[Node, weakref.ref[Node]]:
 
 def test_a_cycle_that_outlived_a_young_collection_waits_for_the_room_to_grow() -> None:
     async def run() -> tuple[bool, bool, bool, int]:
-        policy = CollectorPolicy(asyncio.get_running_loop(), full_after_growth=0.5)
+        policy = CollectorPolicy(
+            asyncio.get_running_loop(), full_after_growth=0.5, heap_check_seconds=0.0
+        )
         policy.install()
         try:
             held, probe = _cycle()
@@ -70,6 +72,26 @@ def test_a_young_cycle_is_freed_by_the_young_collection() -> None:
     assert asyncio.run(run())
 
 
+def test_the_loop_collects_the_young_generation_on_its_clock() -> None:
+    async def run() -> tuple[bool, bool]:
+        # CPython's own trigger out of the way: only the loop's timer collects.
+        policy = CollectorPolicy(
+            asyncio.get_running_loop(), young_every_seconds=0.01, young_every=1_000_000_000
+        )
+        policy.install()
+        try:
+            held, probe = _cycle()
+            del held
+            await asyncio.sleep(0)
+            before_its_time = probe() is not None
+            await asyncio.sleep(0.05)
+            return before_its_time, probe() is None
+        finally:
+            policy.uninstall()
+
+    assert asyncio.run(run()) == (True, True)
+
+
 def test_uninstalling_gives_the_collector_back_its_thresholds() -> None:
     before = gc.get_threshold()
 
@@ -78,6 +100,7 @@ def test_uninstalling_gives_the_collector_back_its_thresholds() -> None:
         policy.install()
         during = gc.get_threshold()
         policy.uninstall()
+        assert policy._timer is None  # no young collection left to come
         return during
 
     during = asyncio.run(run())
