@@ -16,13 +16,13 @@ ones, so in a room whose objects live for seconds (the sockets' waits) it fired 
 making and freeing happened to drift apart, and each collection walked whatever had piled
 up meanwhile (at 5,000 players: 6 a second, 5 ms at the median and 20 ms at the longest).
 That trigger stays, at :attr:`CollectorPolicy.young_every` new objects, for a burst between
-two turns of the loop.  A frozen object is still freed as soon as its last
-reference goes (reference counting frees almost everything); only a reference cycle among
-frozen objects waits, so everything is collected in full once the interpreter's heap (its
-allocated blocks: counting the frozen objects themselves would walk them all) has grown
-by :attr:`CollectorPolicy.full_after_growth` since the last time (more players, or cycles
-piling up), looked at once a second: memory
-stays bounded, and that pause comes as rarely as the room grows.
+two turns of the loop.  A frozen object is still freed as soon as its last reference goes
+(reference counting frees almost everything); only a reference cycle among frozen objects
+waits, so everything is collected in full once the interpreter's heap (its allocated
+blocks: counting the frozen objects themselves would walk them all) has grown by
+:attr:`CollectorPolicy.full_after_growth` since the last time (more players, or cycles
+piling up), looked at once a second: memory stays bounded, and that pause comes as rarely
+as the room grows.
 
 >>> loop = asyncio.new_event_loop()
 >>> policy = CollectorPolicy(loop)
