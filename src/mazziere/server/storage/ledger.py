@@ -232,26 +232,35 @@ async def audit(session: AsyncSession) -> tuple[int, list[str]]:
     """The sum of all balances (always 0) and the keys whose balance differs from its entries.
 
     The balances are recomputed from the entries alone, so a balance column
-    that drifted from its entries would show in the list (always empty).
+    that drifted from its entries would show in the list (always empty).  It is one
+    statement, so it reads one moment of the ledger while money moves: in several, each
+    seeing what had committed by then (PostgreSQL's READ COMMITTED), a movement committed
+    between them looked like a drift.
     """
-    total = int(
-        await session.scalar(select(func.coalesce(func.sum(LedgerAccount.balance), 0))) or 0
+    received = (
+        select(LedgerEntry.to_id.label("id"), func.sum(LedgerEntry.amount).label("amount"))
+        .group_by(LedgerEntry.to_id)
+        .subquery()
     )
-    received = {
-        account: int(amount)
-        for account, amount in await session.execute(
-            select(LedgerEntry.to_id, func.sum(LedgerEntry.amount)).group_by(LedgerEntry.to_id)
+    paid = (
+        select(LedgerEntry.from_id.label("id"), func.sum(LedgerEntry.amount).label("amount"))
+        .group_by(LedgerEntry.from_id)
+        .subquery()
+    )
+    rows = await session.execute(
+        select(
+            LedgerAccount.key,
+            LedgerAccount.balance,
+            func.coalesce(received.c.amount, 0) - func.coalesce(paid.c.amount, 0),
         )
-    }
-    paid = {
-        account: int(amount)
-        for account, amount in await session.execute(
-            select(LedgerEntry.from_id, func.sum(LedgerEntry.amount)).group_by(LedgerEntry.from_id)
-        )
-    }
-    drifted = [
-        account.key
-        for account in await session.scalars(select(LedgerAccount).order_by(LedgerAccount.id))
-        if account.balance != received.get(account.id, 0) - paid.get(account.id, 0)
-    ]
+        .outerjoin(received, received.c.id == LedgerAccount.id)
+        .outerjoin(paid, paid.c.id == LedgerAccount.id)
+        .order_by(LedgerAccount.id)
+    )
+    total = 0
+    drifted = []
+    for key, balance, from_entries in rows:
+        total += int(balance)
+        if int(balance) != int(from_entries):
+            drifted.append(key)
     return total, drifted
