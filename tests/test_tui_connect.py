@@ -717,9 +717,18 @@ def test_waiting_for_a_sit_and_go_and_ctrl_c_unregisters(room: Room, tmp_path: P
     command = [sys.executable, "-m", "mazziere.cli", "play", "--connect", room.address,
                "--tournament", "--rules", "italian-classic", "--lang", "en"]  # fmt: skip
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONFAULTHANDLER": "1"}
+
+    def as_from_a_terminal() -> None:
+        # Ctrl+C reaches a command started from a terminal; a child inherits an ignored or
+        # blocked SIGINT from the process that starts it, and a CI run's child never saw
+        # the signal (its one thread still in the wait loop's sleep 30 s later).
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         stdin=subprocess.DEVNULL,
+        preexec_fn=as_from_a_terminal,  # noqa: PLW1509 (two calls that take no lock)
     )  # fmt: skip
     try:
         assert process.stdout is not None
@@ -731,10 +740,15 @@ def test_waiting_for_a_sit_and_go_and_ctrl_c_unregisters(room: Room, tmp_path: P
         try:
             _, err = process.communicate(timeout=30)
         except subprocess.TimeoutExpired:
-            # Where it hangs: the interpreter's fault handler prints every thread's stack.
+            # Where it hangs: its signals as the kernel has them (blocked, ignored, caught),
+            # then every thread's stack from the interpreter's fault handler.
+            status = Path(f"/proc/{process.pid}/status").read_text().splitlines()
+            signals = [line for line in status if line.startswith(("SigBlk", "SigIgn", "SigCgt"))]
             process.send_signal(signal.SIGABRT)
             _, err = process.communicate(timeout=10)
-            raise AssertionError(f"no exit 30 s after Ctrl+C; its stacks:\n{err}") from None
+            raise AssertionError(
+                f"no exit 30 s after Ctrl+C; its signals {signals}; its stacks:\n{err}"
+            ) from None
     finally:
         if process.poll() is None:
             process.kill()
