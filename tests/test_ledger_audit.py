@@ -4,8 +4,8 @@ The audit compares each account's balance with the sum of its entries.  It is as
 the room runs (the load generator asks it as soon as its players have gone, while tables
 still play out their hands and pay the rake), so it must read one moment of the ledger:
 read in several statements, each seeing what had committed by then, a movement committed
-between them showed as an account that drifted from its entries (one in a 30-minute load
-run on PostgreSQL), though nothing had.
+between them showed as an account that drifted from its entries though nothing had (most
+likely the one drifted account of a 30-minute load run on PostgreSQL).
 """
 
 from __future__ import annotations

@@ -237,15 +237,11 @@ async def audit(session: AsyncSession) -> tuple[int, list[str]]:
     seeing what had committed by then (PostgreSQL's READ COMMITTED), a movement committed
     between them looked like a drift.
     """
-    received = (
-        select(LedgerEntry.to_id.label("id"), func.sum(LedgerEntry.amount).label("amount"))
-        .group_by(LedgerEntry.to_id)
+    received, paid = (
+        select(side.label("id"), func.sum(LedgerEntry.amount).label("amount"))
+        .group_by(side)
         .subquery()
-    )
-    paid = (
-        select(LedgerEntry.from_id.label("id"), func.sum(LedgerEntry.amount).label("amount"))
-        .group_by(LedgerEntry.from_id)
-        .subquery()
+        for side in (LedgerEntry.to_id, LedgerEntry.from_id)
     )
     rows = await session.execute(
         select(
