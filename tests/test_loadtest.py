@@ -76,7 +76,8 @@ def test_a_bot_back_from_a_long_gap_takes_its_hand_from_the_snapshot() -> None:
 
 def test_an_action_a_seat_learns_of_from_a_snapshot_is_done_then() -> None:
     """A seat back from a long gap hears of an action in the snapshot, not its record: the
-    wait for it ends there (it waited until the seat's next drop), and is named if slowest."""
+    wait for it ends there (it waited until the seat's next drop), and is named if slowest,
+    with where its time went: the actor's acknowledgement, the first seat, the last socket."""
     import random
 
     from mazziere.loadtest.players import Options, Seat, TableRun, Worker, plan_tables
@@ -91,7 +92,8 @@ def test_an_action_a_seat_learns_of_from_a_snapshot_is_done_then() -> None:
     anna.connected = bruno.connected = True
     anna.position = 0
     table.seats = [anna, bruno]
-    table.acted(anna, {"position": 0, "seq": 9}, sent=100.0)
+    table.acted(anna, {"position": 0, "seq": 9, "action_id": 3}, sent=100.0)
+    anna._on({"type": "ack", "table": "7", "of": "act", "action_id": 3}, 100.005)
     record = {"type": "record", "seq": 10, "table": "7", "record": {"type": "bet", "position": 0}}
     anna._on(record, 100.01)
     assert worker.tally.latencies.tolist() == []  # bruno has not heard of it
@@ -99,4 +101,5 @@ def test_an_action_a_seat_learns_of_from_a_snapshot_is_done_then() -> None:
     assert [round(ms) for ms in worker.tally.latencies] == [500]
     assert worker.tally.slowest == (
         "500.0 ms: table 7, event 10 (sent after event 9); done when a snapshot reached bruno"
+        " (acknowledged 5 ms; first seat 10 ms; bruno's socket: snapshot 500 ms)"
     )

@@ -21,7 +21,7 @@ import random
 import resource
 import time
 from array import array
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,7 +99,13 @@ class _Pending:
     after_seq: int
     sent: float
     waiting: set[Seat]
+    actor: Seat | None = None
+    action_id: int | None = None
     event_seq: int | None = None
+    acked: float | None = None
+    """When the room's acknowledgement reached the actor (it stored and sent the events)."""
+    first_heard: float | None = None
+    """When the first seat heard of it: later than ``acked`` only if every seat was slow."""
 
 
 @dataclass
@@ -138,7 +144,10 @@ class TableRun:
         if not self.worker.measuring:
             return
         waiting = {s for s in self.seats if s.connected}
-        self.pending.append(_Pending(int(turn["position"]), int(turn["seq"]), sent, waiting))
+        self.pending.append(
+            _Pending(int(turn["position"]), int(turn["seq"]), sent, waiting, seat,
+                     int(turn["action_id"]))
+        )  # fmt: skip
         if len(self.pending) > 8:  # never heard of by someone: give up on the oldest
             self.pending.pop(0)
             self.worker.tally.lost += 1
@@ -153,12 +162,19 @@ class TableRun:
                 if message["record"].get("position") != pending.position:
                     continue
                 pending.event_seq = seq
+                pending.first_heard = now
             elif seq != pending.event_seq:
                 continue
             pending.waiting.discard(seat)
             if not pending.waiting:
-                self._done(pending, now, f"its record reached {seat.name}, the last seat")
+                self._done(pending, now, f"its record reached {seat.name}, the last seat", seat)
             return
+
+    def acknowledged(self, seat: Seat, action_id: int, now: float) -> None:
+        """The room acknowledged ``seat``'s action ``action_id`` (stored, its events sent)."""
+        for pending in self.pending:
+            if pending.actor is seat and pending.action_id == action_id:
+                pending.acked = now
 
     def told(self, seat: Seat, seq: int, now: float) -> None:
         """A snapshot as of event ``seq`` reached ``seat``: it knows every event up to it
@@ -168,16 +184,16 @@ class TableRun:
             if known and seat in pending.waiting:
                 pending.waiting.discard(seat)
                 if not pending.waiting:
-                    self._done(pending, now, f"a snapshot reached {seat.name}")
+                    self._done(pending, now, f"a snapshot reached {seat.name}", seat)
 
     def gone(self, seat: Seat, now: float) -> None:
         """``seat`` dropped: the actions waited for no longer wait for it."""
         for pending in list(self.pending):
             pending.waiting.discard(seat)
             if not pending.waiting and pending.event_seq is not None:
-                self._done(pending, now, f"{seat.name}, the last seat to hear of it, dropped")
+                self._done(pending, now, f"{seat.name}, the last seat to hear of it, dropped", seat)
 
-    def _done(self, pending: _Pending, now: float, how: str) -> None:
+    def _done(self, pending: _Pending, now: float, how: str, last: Seat) -> None:
         self.pending.remove(pending)
         milliseconds = (now - pending.sent) * 1000.0
         tally = self.worker.tally
@@ -186,7 +202,7 @@ class TableRun:
             tally.slowest_ms = milliseconds
             tally.slowest = (
                 f"{milliseconds:.1f} ms: table {self.id}, event {pending.event_seq} "
-                f"(sent after event {pending.after_seq}); done when {how}"
+                f"(sent after event {pending.after_seq}); done when {how}" + _when(pending, last)
             )
 
     def hand_ended(self, hand: int) -> None:
@@ -195,6 +211,20 @@ class TableRun:
             self.ended.add(hand)
             if self.worker.measuring:
                 self.worker.tally.hands += 1
+
+
+def _when(pending: _Pending, last: Seat) -> str:
+    """Where a slow action's time went, as the clients saw it: the actor's acknowledgement,
+    the first seat to hear of it, and the last seat's socket (opened, closed) meanwhile."""
+
+    def since(at: float | None) -> str:
+        return "never" if at is None else f"{(at - pending.sent) * 1000.0:.0f} ms"
+
+    parts = [f"acknowledged {since(pending.acked)}", f"first seat {since(pending.first_heard)}"]
+    moments = [f"{what} {since(at)}" for at, what in last.moments if at >= pending.sent - 5.0]
+    if moments:
+        parts.append(f"{last.name}'s socket: " + ", ".join(moments))
+    return " (" + "; ".join(parts) + ")"
 
 
 class Seat:
@@ -219,6 +249,13 @@ class Seat:
         self.sat = asyncio.Event()
         self.dropping = False
         self.topped_for = -1
+        self.moments: deque[tuple[float, str]] = deque(maxlen=8)
+        """The socket's latest moments (opened, welcomed, closed...): a slow action says
+        what its last seat's socket did meanwhile."""
+
+    def moment(self, what: str, now: float | None = None) -> None:
+        """Note a moment of the socket (kept for a slow action's report)."""
+        self.moments.append((time.monotonic() if now is None else now, what))
 
     # -------------------------------------------------------------- the socket
 
@@ -235,6 +272,7 @@ class Seat:
             open_timeout=120,
         )
         self.connected = True
+        self.moment("opened")
         self.reader = asyncio.create_task(self._read(self.ws))
 
     async def _read(self, ws: ClientConnection) -> None:
@@ -247,6 +285,7 @@ class Seat:
             pass
         finally:
             self.connected = False
+            self.moment("closed" if self.dropping else "lost")
             self.table.gone(self, time.monotonic())
             if not self.dropping and not self.worker.stopping:
                 self.worker.count_error("connection_lost")
@@ -264,6 +303,7 @@ class Seat:
         if not self.connected or self.ws is None:
             return
         self.dropping = True
+        self.moment("closing")
         if self.thinking is not None:
             self.thinking.cancel()
         with contextlib.suppress(Exception):
@@ -288,6 +328,7 @@ class Seat:
             return
         if self.worker.measuring:
             self.worker.tally.reconnects += 1
+        self.moment("resumed")
         await self.send(type="resume", table=self.table.id, last_seq=self.last_seq)
 
     async def close(self) -> None:
@@ -327,6 +368,7 @@ class Seat:
         elif kind == "seats":
             self._seats(message)
         elif kind == "snapshot":
+            self.moment("snapshot", now)
             self._snapshot(message["state"])
             if isinstance(seq, int):
                 self.table.told(self, seq, now)
@@ -337,8 +379,11 @@ class Seat:
             if message.get("name") == self.name:
                 self.worker.spawn(self.send(type="answer", table=self.table.id, accept=True))
         elif kind == "welcome":
+            self.moment("welcomed", now)
             self.welcomed.set()
         elif kind == "ack":
+            if message.get("of") == "act" and isinstance(message.get("action_id"), int):
+                self.table.acknowledged(self, message["action_id"], now)
             if message.get("of") == "sit":
                 self.seated = True
                 self.sat.set()
