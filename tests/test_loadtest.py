@@ -7,6 +7,7 @@ room's ledger still adds up to zero; never how fast.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -103,3 +104,50 @@ def test_an_action_a_seat_learns_of_from_a_snapshot_is_done_then() -> None:
         "500.0 ms: table 7, event 10 (sent after event 9); done when a snapshot reached bruno"
         " (acknowledged 5 ms; first seat 10 ms; bruno's socket: snapshot 500 ms)"
     )
+
+
+def test_a_turn_the_room_did_not_acknowledge_is_played_again_after_a_resume() -> None:
+    """A socket closed while its player thought (or before the room answered): the turn
+    comes back in the resume's snapshot and is played, as a person's client would (before,
+    the player never acted, the table waited out the decision and the time bank, and an
+    action sent on the closed socket was measured as taking that long)."""
+    import random
+
+    from mazziere.loadtest.players import Options, Seat, TableRun, Worker, plan_tables
+
+    async def scenario() -> tuple[bool, bool, bool, bool]:
+        plan = plan_tables(5, 1)[0]
+        worker = Worker([plan], Options(host="127.0.0.1", port=1, think=(0.0, 0.0)))
+        worker.measuring = True
+        table = TableRun(plan, worker)
+        table.id = "7"
+        anna = Seat(table, random.Random(1))
+        anna.name = "anna"
+        table.seats = [anna]
+        legal = {"kinds": ["check", "bet"], "to_call": 0, "min_to": 2}
+        turn = {"type": "turn", "seq": 5, "table": "7", "name": "anna", "position": 0,
+                "action_id": 3, "legal": legal}  # fmt: skip
+        anna._on(turn, 0.0)  # its socket is closed: the action cannot go
+        first = anna.thinking
+        assert first is not None
+        await first
+        nothing_measured = table.pending == [] and worker.tally.actions == 0
+        anna._on({**turn, "seq": 6}, 0.0)  # the same turn again, before any resume: ignored
+        ignored = anna.thinking is first
+        anna.forget_unanswered()  # what a resume does
+        snapshot = {"type": "snapshot", "seq": 7, "table": "7", "state": {"game": None},
+                    "turn": turn}  # fmt: skip
+        anna._on(snapshot, 0.0)
+        played_again = anna.thinking is not first
+        anna.acknowledged.add(4)
+        anna.acted_ids.add(4)
+        anna.forget_unanswered()
+        kept = 4 in anna.acted_ids
+        await worker.close()
+        return nothing_measured, ignored, played_again, kept
+
+    nothing_measured, ignored, played_again, kept = asyncio.run(scenario())
+    assert nothing_measured  # an action that never went is not an action waited for
+    assert ignored
+    assert played_again
+    assert kept  # a turn the room acknowledged is not played twice

@@ -243,6 +243,9 @@ class Seat:
         self.position: int | None = None
         self.hole: list[str] = []
         self.acted_ids: set[int] = set()
+        self.acknowledged: set[int] = set()
+        """The actions the room acknowledged: one that was not (the socket closed while the
+        player thought, or before the answer came) is played again after a resume."""
         self.thinking: asyncio.Task[None] | None = None
         self.reader: asyncio.Task[None] | None = None
         self.welcomed = asyncio.Event()
@@ -291,12 +294,15 @@ class Seat:
                 self.worker.count_error("connection_lost")
                 self.worker.spawn(self.reconnect(0.5))
 
-    async def send(self, **message: Any) -> None:
-        """Send one message (nothing if the socket is closed)."""
+    async def send(self, **message: Any) -> bool:
+        """Send one message; whether it went (not if the socket is closed)."""
         if self.ws is None or not self.connected:
-            return
-        with contextlib.suppress(Exception):
+            return False
+        try:
             await self.ws.send(json.dumps({"v": 1, **message}))
+        except Exception:
+            return False
+        return True
 
     async def drop(self) -> None:
         """Close the socket as a lost connection would, and come back a little later."""
@@ -328,8 +334,16 @@ class Seat:
             return
         if self.worker.measuring:
             self.worker.tally.reconnects += 1
+        # As a person's client does: a turn it had not played (or not heard back about) is
+        # played again from the snapshot that the resume ends with (the room answers a
+        # repeat of an action it applied with ``repeated``, and applies nothing twice).
+        self.forget_unanswered()
         self.moment("resumed")
         await self.send(type="resume", table=self.table.id, last_seq=self.last_seq)
+
+    def forget_unanswered(self) -> None:
+        """Forget the turns played that the room did not acknowledge (see ``acknowledged``)."""
+        self.acted_ids &= self.acknowledged
 
     async def close(self) -> None:
         """Close the socket for good."""
@@ -383,6 +397,7 @@ class Seat:
             self.welcomed.set()
         elif kind == "ack":
             if message.get("of") == "act" and isinstance(message.get("action_id"), int):
+                self.acknowledged.add(message["action_id"])
                 self.table.acknowledged(self, message["action_id"], now)
             if message.get("of") == "sit":
                 self.seated = True
@@ -431,6 +446,7 @@ class Seat:
         self.acted_ids.add(action_id)
         if len(self.acted_ids) > 64:
             self.acted_ids = {a for a in self.acted_ids if a > action_id - 32}
+            self.acknowledged = {a for a in self.acknowledged if a > action_id - 32}
         self.thinking = self.worker.spawn(self._act(turn))
 
     async def _act(self, turn: dict[str, Any]) -> None:
@@ -439,7 +455,10 @@ class Seat:
             await asyncio.sleep(self.rng.uniform(low, high))
         fields = self.choose(turn["legal"])
         sent = time.monotonic()
-        await self.send(type="act", table=self.table.id, action_id=turn["action_id"], **fields)
+        if not await self.send(
+            type="act", table=self.table.id, action_id=turn["action_id"], **fields
+        ):
+            return  # the socket closed meanwhile: played again after the resume
         self.table.acted(self, turn, sent)
         if self.worker.measuring:
             self.worker.tally.actions += 1
