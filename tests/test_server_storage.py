@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import random
+import sqlite3
+import threading
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -302,3 +305,78 @@ def test_rows_inserted_by_the_driver_read_back_as_sqlalchemy_writes_them(
     assert [row[0] for row in (first, second, through_sqlalchemy)] == [0, 1, 2]
     assert first[1] == {**record, "number": 0} and second[1] == {**record, "number": 1}
     assert first[2] == second[2] == through_sqlalchemy[2]
+
+
+def _probe_insert(key: str) -> Callable[[Connection], int]:
+    def write(connection: Connection) -> int:
+        insert = LedgerAccount.__table__.insert().values(key=key, balance=0, may_go_negative=False)
+        return int(connection.execute(insert).rowcount)
+
+    return write
+
+
+def test_a_sqlite_writer_transaction_runs_on_the_event_loop_when_the_lock_is_free(
+    tmp_path: Path,
+) -> None:
+    # No thread to hand the transaction to and wait for (docs/benchmarks.md): the thread
+    # that runs it is the loop's own.
+    async def work() -> tuple[int, int]:
+        db = Database(f"sqlite+aiosqlite:///{tmp_path / 'room.db'}")
+        try:
+            await db.upgrade()
+
+            def write(connection: Connection) -> int:
+                _probe_insert("probe")(connection)
+                return threading.get_ident()
+
+            return await db.transaction(write), threading.get_ident()
+        finally:
+            await db.dispose()
+
+    writer, loop = asyncio.run(work())
+    assert writer == loop
+
+
+def test_a_sqlite_writer_transaction_waits_for_the_lock_in_its_thread_not_on_the_loop(
+    tmp_path: Path,
+) -> None:
+    # Another connection (the lobby's writes) holds the write lock: the transaction is not
+    # refused and does not stop the loop; it runs in the writer's thread once the lock is free.
+    path = tmp_path / "room.db"
+
+    async def work() -> tuple[bool, int, int, list[str]]:
+        db = Database(f"sqlite+aiosqlite:///{path}")
+        try:
+            await db.upgrade()
+            holder = sqlite3.connect(path, isolation_level=None)
+            holder.execute("BEGIN IMMEDIATE")
+            holder.execute(
+                "INSERT INTO ledger_accounts (key, balance, may_go_negative) VALUES ('held', 0, 0)"
+            )
+            loop_turns = 0
+
+            async def turns() -> None:
+                nonlocal loop_turns
+                while True:
+                    await asyncio.sleep(0.01)
+                    loop_turns += 1
+
+            ticking = asyncio.ensure_future(turns())
+            write = asyncio.ensure_future(db.transaction(_probe_insert("probe")))
+            finished, _ = await asyncio.wait([write], timeout=0.5)
+            waited = write not in finished
+            holder.execute("COMMIT")
+            holder.close()
+            rows = await write
+            ticking.cancel()
+            async with db.reading() as session:
+                keys = list(await session.scalars(select(LedgerAccount.key)))
+            return waited, rows, loop_turns, sorted(keys)
+        finally:
+            await db.dispose()
+
+    waited, rows, loop_turns, keys = asyncio.run(work())
+    assert waited  # it waited for the lock...
+    assert loop_turns >= 20  # ...while the loop went on
+    assert rows == 1
+    assert keys == ["held", "probe"]
