@@ -151,3 +151,32 @@ def test_a_turn_the_room_did_not_acknowledge_is_played_again_after_a_resume() ->
     assert ignored
     assert played_again
     assert kept  # a turn the room acknowledged is not played twice
+
+
+def test_a_turn_played_again_that_the_room_had_applied_is_not_waited_for() -> None:
+    """The first sending did arrive (the socket closed before its answer): the room answers
+    the second with ``repeated`` and sends no event, its record having come before; waiting
+    for it would wait for the player's next record (the likely reading of a wait of 1.9 s at
+    7,500 players: acknowledged in 108 ms, no seat hearing of it for 1.9 s)."""
+    import random
+
+    from mazziere.loadtest.players import Options, Seat, TableRun, Worker, plan_tables
+
+    plan = plan_tables(5, 1)[0]
+    worker = Worker([plan], Options(host="127.0.0.1", port=1))
+    worker.measuring = True
+    table = TableRun(plan, worker)
+    table.id = "7"
+    anna, bruno = Seat(table, random.Random(1)), Seat(table, random.Random(2))
+    anna.name, bruno.name = "anna", "bruno"
+    anna.connected = bruno.connected = True
+    table.seats = [anna, bruno]
+    table.acted(anna, {"position": 0, "seq": 9, "action_id": 3}, sent=100.0)
+    worker.tally.actions = 1
+    ack = {"type": "ack", "table": "7", "of": "act", "action_id": 3, "repeated": True}
+    anna._on(ack, 100.005)
+    assert table.pending == []
+    assert worker.tally.actions == 0
+    table.acted(anna, {"position": 0, "seq": 12, "action_id": 4}, sent=101.0)
+    anna._on({**ack, "action_id": 4, "repeated": False}, 101.004)
+    assert [p.acked for p in table.pending] == [101.004]  # a first answer: still waited for

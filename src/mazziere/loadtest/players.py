@@ -170,11 +170,21 @@ class TableRun:
                 self._done(pending, now, f"its record reached {seat.name}, the last seat", seat)
             return
 
-    def acknowledged(self, seat: Seat, action_id: int, now: float) -> None:
-        """The room acknowledged ``seat``'s action ``action_id`` (stored, its events sent)."""
-        for pending in self.pending:
+    def acknowledged(self, seat: Seat, action_id: int, now: float, *, repeated: bool) -> None:
+        """The room acknowledged ``seat``'s action ``action_id`` (stored, its events sent).
+
+        ``repeated``: the room had applied it already (a turn played again after a resume,
+        whose first sending did arrive): its event came before this sending, so it is not
+        waited for (its record would be the player's next one) and is not counted again.
+        """
+        for pending in list(self.pending):
             if pending.actor is seat and pending.action_id == action_id:
-                pending.acked = now
+                if repeated and pending.event_seq is None:
+                    self.pending.remove(pending)
+                    if self.worker.measuring:
+                        self.worker.tally.actions -= 1
+                else:
+                    pending.acked = now
 
     def told(self, seat: Seat, seq: int, now: float) -> None:
         """A snapshot as of event ``seq`` reached ``seat``: it knows every event up to it
@@ -398,7 +408,8 @@ class Seat:
         elif kind == "ack":
             if message.get("of") == "act" and isinstance(message.get("action_id"), int):
                 self.acknowledged.add(message["action_id"])
-                self.table.acknowledged(self, message["action_id"], now)
+                repeated = bool(message.get("repeated"))
+                self.table.acknowledged(self, message["action_id"], now, repeated=repeated)
             if message.get("of") == "sit":
                 self.seated = True
                 self.sat.set()
