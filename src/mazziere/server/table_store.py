@@ -9,9 +9,10 @@ read by the lobby).
 
 **Group commits.**  Every table task waits for its batch to be stored before it sends the
 batch's events (an action is stored before anyone hears of it), so the store is on the
-path of every action.  One writer task takes every batch queued while the previous
-transaction was committing and writes them all in one transaction (SQLAlchemy Core, no
-ORM objects), then wakes each table: a thousand tables acting at once cost a few commits,
+path of every action.  One writer task takes every batch queued since it last ran (while
+the previous transaction was committing, where that waits: PostgreSQL, or SQLite's writer
+thread) and writes them all in one transaction (SQLAlchemy Core, no ORM objects), then
+wakes each table: a thousand tables acting at once cost a few commits,
 not a thousand, and a database of one writer (SQLite) is never fought over by hundreds of
 table tasks.  A group is started as soon as the previous one ends, so a lone action waits
 for one commit only.  If a group fails, nothing of it was stored, and its batches are
@@ -249,9 +250,10 @@ class DatabaseTableStore(TableStore):
                 queued.done.set_result(None)
 
     def _write_rows(self, connection: Connection, group: list[_Queued], learnt: _Learnt) -> None:
-        """The group's rows: a statement per kind of row, not per row (synchronous: it runs
-        in the database's writer thread, or on the async engine through ``run_sync``;
-        nothing here touches the event loop)."""
+        """The group's rows: a statement per kind of row, not per row (synchronous: on a
+        SQLite file it runs on the event loop or in the database's writer thread, elsewhere
+        on the async engine through ``run_sync`` (:meth:`Database.transaction`); nothing here
+        touches the event loop, which may be another thread's)."""
         commands: list[dict[str, Any]] = []
         hand_seats: list[dict[str, Any]] = []
         actions: list[dict[str, Any]] = []
