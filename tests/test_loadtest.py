@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import subprocess
 import sys
 
 import pytest
+
+from mazziere.loadtest.players import Options, Seat, TableRun, Worker, plan_tables
 
 
 def loadtest(*args: str, timeout: float = 240.0) -> subprocess.CompletedProcess[str]:
@@ -60,10 +63,6 @@ def test_bad_options_are_one_line_and_exit_code_2(args: list[str], says: str) ->
 def test_a_bot_back_from_a_long_gap_takes_its_hand_from_the_snapshot() -> None:
     """A resume after more than the table keeps gets only a snapshot: the bot's hole cards
     and position come from it, not from the hand it heard of before it dropped."""
-    import random
-
-    from mazziere.loadtest.players import Options, Seat, TableRun, Worker, plan_tables
-
     plan = plan_tables(5, 1)[0]
     worker = Worker([plan], Options(host="127.0.0.1", port=1))
     seat = Seat(TableRun(plan, worker), random.Random(1))
@@ -75,14 +74,9 @@ def test_a_bot_back_from_a_long_gap_takes_its_hand_from_the_snapshot() -> None:
     assert (seat.position, seat.hole) == (None, [])
 
 
-def test_an_action_a_seat_learns_of_from_a_snapshot_is_done_then() -> None:
-    """A seat back from a long gap hears of an action in the snapshot, not its record: the
-    wait for it ends there (it waited until the seat's next drop), and is named if slowest,
-    with where its time went: the actor's acknowledgement, the first seat, the last socket."""
-    import random
-
-    from mazziere.loadtest.players import Options, Seat, TableRun, Worker, plan_tables
-
+def _two_seats_measuring() -> tuple[Worker, TableRun, Seat, Seat]:
+    """A worker measuring, its table "7" and two seats connected, anna and bruno (not
+    seated yet: each test sets ``table.seats``)."""
     plan = plan_tables(5, 1)[0]
     worker = Worker([plan], Options(host="127.0.0.1", port=1))
     worker.measuring = True
@@ -91,6 +85,14 @@ def test_an_action_a_seat_learns_of_from_a_snapshot_is_done_then() -> None:
     anna, bruno = Seat(table, random.Random(1)), Seat(table, random.Random(2))
     anna.name, bruno.name = "anna", "bruno"
     anna.connected = bruno.connected = True
+    return worker, table, anna, bruno
+
+
+def test_an_action_a_seat_learns_of_from_a_snapshot_is_done_then() -> None:
+    """A seat back from a long gap hears of an action in the snapshot, not its record: the
+    wait for it ends there (it waited until the seat's next drop), and is named if slowest,
+    with where its time went: the actor's acknowledgement, the first seat, the last socket."""
+    worker, table, anna, bruno = _two_seats_measuring()
     anna.position = 0
     table.seats = [anna, bruno]
     table.acted(anna, {"position": 0, "seq": 9, "action_id": 3}, sent=100.0)
@@ -111,9 +113,6 @@ def test_a_turn_the_room_did_not_acknowledge_is_played_again_after_a_resume() ->
     comes back in the resume's snapshot and is played, as a person's client would (before,
     the player never acted, the table waited out the decision and the time bank, and an
     action sent on the closed socket was measured as taking that long)."""
-    import random
-
-    from mazziere.loadtest.players import Options, Seat, TableRun, Worker, plan_tables
 
     async def scenario() -> tuple[bool, bool, bool, bool]:
         plan = plan_tables(5, 1)[0]
@@ -158,18 +157,7 @@ def test_a_turn_played_again_that_the_room_had_applied_is_not_waited_for() -> No
     the second with ``repeated`` and sends no event, its record having come before; waiting
     for it would wait for the player's next record (the likely reading of a wait of 1.9 s at
     7,500 players: acknowledged in 108 ms, no seat hearing of it for 1.9 s)."""
-    import random
-
-    from mazziere.loadtest.players import Options, Seat, TableRun, Worker, plan_tables
-
-    plan = plan_tables(5, 1)[0]
-    worker = Worker([plan], Options(host="127.0.0.1", port=1))
-    worker.measuring = True
-    table = TableRun(plan, worker)
-    table.id = "7"
-    anna, bruno = Seat(table, random.Random(1)), Seat(table, random.Random(2))
-    anna.name, bruno.name = "anna", "bruno"
-    anna.connected = bruno.connected = True
+    worker, table, anna, bruno = _two_seats_measuring()
     table.seats = [anna, bruno]
     table.acted(anna, {"position": 0, "seq": 9, "action_id": 3}, sent=100.0)
     worker.tally.actions = 1
