@@ -57,8 +57,9 @@ __all__ = ["LOCK_HANDOVER_SECONDS", "TableWatcher", "router", "table_config", "t
 
 LOCK_HANDOVER_SECONDS = 0.0005
 """How long the thread holding the interpreter's lock may keep it from another that asks
-(``sys.setswitchinterval``) while the room runs.  The database writer's thread asks for the
-lock back after every statement the database ran without it; at the interpreter's default,
+(``sys.setswitchinterval``) while the room runs.  The database writer's thread (SQLite's,
+when another connection holds the write lock; the async drivers' threads likewise) asks for
+the lock back after every statement the database ran without it; at the interpreter's default,
 5 ms, a busy event loop kept it waiting that long each time, and a group commit of a few
 statements took tens of milliseconds where its work took a few (every action waits for its
 commit).  At 5,000 players, one run each: the writer's groups took 19 to 23 ms at the 99th

@@ -12,10 +12,10 @@ batch's events (an action is stored before anyone hears of it), so the store is 
 path of every action.  One writer task takes every batch queued since it last ran (while
 the previous transaction was committing, where that waits: PostgreSQL, or SQLite's writer
 thread) and writes them all in one transaction (SQLAlchemy Core, no ORM objects), then
-wakes each table: a thousand tables acting at once cost a few commits,
-not a thousand, and a database of one writer (SQLite) is never fought over by hundreds of
-table tasks.  A group is started as soon as the previous one ends, so a lone action waits
-for one commit only.  If a group fails, nothing of it was stored, and its batches are
+wakes each table: a thousand tables acting at once cost a few commits, not a thousand,
+and a database of one writer (SQLite) is never fought over by hundreds of table tasks.
+A group is started as soon as the previous one ends, so a lone action waits for one commit
+only.  If a group fails, nothing of it was stored, and its batches are
 written again one transaction each: the one that cannot be stored (a wallet that cannot
 pay, a database refusing writes) fails alone, and its table is rebuilt from what was
 stored (:meth:`~mazziere.server.tables.TableTask.rebuild`).

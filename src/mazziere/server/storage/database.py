@@ -100,15 +100,21 @@ def _lock_busy(error: OperationalError) -> bool:
     """Whether SQLite refused because another connection holds the write lock (nothing of
     the transaction ran: it may run again, waiting for the lock).
 
+    ``sqlite_errorcode`` is SQLite's extended code: its low byte is the primary one (a
+    ``SQLITE_BUSY_RECOVERY`` is busy too).
+
     >>> busy = sqlite3.OperationalError("database is locked")
+    >>> busy.sqlite_errorcode = sqlite3.SQLITE_BUSY
     >>> _lock_busy(OperationalError("BEGIN IMMEDIATE", {}, busy))
     True
     """
     orig = error.orig
-    if not isinstance(orig, sqlite3.OperationalError):
-        return False
     code = getattr(orig, "sqlite_errorcode", None)
-    return code == sqlite3.SQLITE_BUSY if code is not None else "locked" in str(orig)
+    return (
+        isinstance(orig, sqlite3.OperationalError)
+        and code is not None
+        and (code & 0xFF == sqlite3.SQLITE_BUSY)
+    )
 
 
 class Database:
@@ -167,20 +173,21 @@ class Database:
         self._writer_thread: ThreadPoolExecutor | None = None
         if self.dialect == "sqlite" and "poolclass" not in options:
             sqlite_url = parsed.set(drivername="sqlite+pysqlite")
-            self.writer_engine = create_engine(
-                sqlite_url,
-                # Made in the writer's thread, closed by whoever disposes of the engine.
-                connect_args={"timeout": SQLITE_BUSY_SECONDS, "check_same_thread": False},
-            )
-            self.eager_writer_engine = create_engine(
-                sqlite_url,
-                connect_args={"timeout": SQLITE_BUSY_SECONDS, "check_same_thread": False},
-            )
-            for engine in (self.writer_engine, self.eager_writer_engine):
+
+            def writer(*, waits_for_the_lock: bool) -> Engine:
+                # Used by the loop's thread and the writer's; closed by whoever disposes.
+                engine = create_engine(
+                    sqlite_url,
+                    connect_args={"timeout": SQLITE_BUSY_SECONDS, "check_same_thread": False},
+                )
                 event.listen(engine, "connect", connected)
+                if not waits_for_the_lock:  # its set-up may wait (once), its transactions never
+                    event.listen(engine, "connect", _never_wait_for_the_lock)
                 event.listen(engine, "begin", _sqlite_begin)
-            # Its connection's set-up may wait (once); its transactions never do.
-            event.listen(self.eager_writer_engine, "connect", _never_wait_for_the_lock)
+                return engine
+
+            self.writer_engine = writer(waits_for_the_lock=True)
+            self.eager_writer_engine = writer(waits_for_the_lock=False)
             self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="database writer")
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self.reader: AsyncEngine = self.engine.execution_options(**{READ_ONLY: True})
