@@ -171,6 +171,9 @@ class Database:
         """The same, never waiting for the lock: the transactions run on the event loop
         itself when the lock is free (:meth:`transaction`)."""
         self._writer_thread: ThreadPoolExecutor | None = None
+        self._eager_connection: Connection | None = None
+        """The event loop's connection of :attr:`eager_writer_engine`, kept open from one
+        transaction to the next (outside a transaction it holds no lock and no snapshot)."""
         if self.dialect == "sqlite" and "poolclass" not in options:
             sqlite_url = parsed.set(drivername="sqlite+pysqlite")
 
@@ -221,15 +224,19 @@ class Database:
         if engine is None or eager is None:
             async with self.engine.begin() as connection:
                 return await connection.run_sync(write)
-        with eager.connect() as now:
-            try:
-                transaction = now.begin()  # BEGIN IMMEDIATE: the lock, or "busy" at once
-            except OperationalError as error:
-                if not _lock_busy(error):
-                    raise
-            else:
-                with transaction:
-                    return write(now)
+        # One connection for all of them: checking one out of the pool and back in for every
+        # group cost as much as the group's own statements.
+        now = self._eager_connection
+        if now is None or now.closed or now.invalidated:
+            now = self._eager_connection = eager.connect()
+        try:
+            transaction = now.begin()  # BEGIN IMMEDIATE: the lock, or "busy" at once
+        except OperationalError as error:
+            if not _lock_busy(error):
+                raise
+        else:
+            with transaction:
+                return write(now)
 
         def in_transaction() -> T:
             with engine.begin() as connection:
@@ -280,6 +287,9 @@ class Database:
     async def dispose(self) -> None:
         """Close every connection."""
         await self.engine.dispose()
+        if self._eager_connection is not None:
+            self._eager_connection.close()
+            self._eager_connection = None
         if self.eager_writer_engine is not None:
             self.eager_writer_engine.dispose()
         if self.writer_engine is not None and self._writer_thread is not None:
