@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 __all__ = ["ARMED", "POINTS", "arm", "parse", "reached", "refuse_writes_while"]
 
@@ -119,7 +119,8 @@ def refuse_writes_while(engine: Engine, flag: Path) -> None:
     SQLite: ``PRAGMA query_only`` (its ``BEGIN IMMEDIATE`` then fails: "attempt to write a
     readonly database"); PostgreSQL: ``SET TRANSACTION READ ONLY`` (each write fails:
     "cannot execute INSERT in a read-only transaction").  The errors are the databases'
-    own; only the switch, set each time a connection leaves the pool, is the test's.
+    own; only the switch, set each time a connection leaves the pool (and on SQLite as each
+    transaction begins: the table service's writer keeps its connection), is the test's.
     """
     sqlite = engine.dialect.name == "sqlite"
 
@@ -137,3 +138,10 @@ def refuse_writes_while(engine: Engine, flag: Path) -> None:
         cursor.close()
 
     event.listen(engine, "checkout", checkout)
+    if sqlite:
+
+        def begin(connection: Connection, _cursor: Any, statement: str, *_args: Any) -> None:
+            if statement.startswith("BEGIN"):  # set before the room's BEGIN, which it refuses
+                checkout(connection.connection.dbapi_connection, None, None)
+
+        event.listen(engine, "before_cursor_execute", begin)
