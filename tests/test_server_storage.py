@@ -380,3 +380,44 @@ def test_a_sqlite_writer_transaction_waits_for_the_lock_in_its_thread_not_on_the
     assert loop_turns >= 20  # ...while the loop went on
     assert rows == 1
     assert keys == ["held", "probe"]
+
+
+def test_the_loop_s_sqlite_writer_keeps_one_connection_and_takes_a_fresh_one_after_a_refusal(
+    tmp_path: Path,
+) -> None:
+    # Checking a connection out of the pool for every group cost as much as the group's own
+    # statements, so the loop's writer keeps one; a BEGIN refused (the lock busy) leaves
+    # SQLAlchemy's connection half begun, so the next transaction takes another, which works.
+    path = tmp_path / "room.db"
+
+    def connection_of(key: str) -> Callable[[Connection], Connection]:
+        def write(connection: Connection) -> Connection:
+            _probe_insert(key)(connection)
+            return connection
+
+        return write
+
+    async def work() -> tuple[list[Connection], list[str]]:
+        db = Database(f"sqlite+aiosqlite:///{path}")
+        try:
+            await db.upgrade()
+            used = [await db.transaction(connection_of(key)) for key in ("a", "b")]
+            holder = sqlite3.connect(path, isolation_level=None)
+            holder.execute("BEGIN IMMEDIATE")
+            waiting = asyncio.ensure_future(db.transaction(connection_of("c")))
+            await asyncio.sleep(0.2)
+            holder.execute("COMMIT")
+            holder.close()
+            used.append(await waiting)  # in the writer's thread, on its own connection
+            used.append(await db.transaction(connection_of("d")))
+            used.append(await db.transaction(connection_of("e")))
+            async with db.reading() as session:
+                keys = list(await session.scalars(select(LedgerAccount.key)))
+            return used, sorted(keys)
+        finally:
+            await db.dispose()
+
+    used, keys = asyncio.run(work())
+    assert used[0] is used[1]  # one connection from one group to the next
+    assert used[3] is used[4] and used[3] is not used[0]  # a fresh one after the refusal
+    assert keys == ["a", "b", "c", "d", "e"]

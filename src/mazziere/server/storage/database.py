@@ -232,6 +232,10 @@ class Database:
         try:
             transaction = now.begin()  # BEGIN IMMEDIATE: the lock, or "busy" at once
         except OperationalError as error:
+            # A begin that failed leaves SQLAlchemy's connection half in it: the next group
+            # takes a fresh one.
+            now.close()
+            self._eager_connection = None
             if not _lock_busy(error):
                 raise
         else:
