@@ -16,7 +16,7 @@ from mazziere.server.storage import Database
 from mazziere.server.storage.accounts import create_account
 from mazziere.server.storage.lobby import TableSpec, create_table
 from mazziere.server.storage.models import Hand
-from mazziere.server.table_store import DatabaseTableStore
+from mazziere.server.table_store import DatabaseTableStore, GroupWriter
 from mazziere.server.tables import Player, TableTask
 from tests.test_tables import Inbox
 
@@ -58,7 +58,8 @@ def test_a_table_of_the_room_keeps_only_its_current_hand_in_memory(
             assert stored is not None and stored >= HANDS
             # The store knows each table's latest hand; the table, no hand gone by, and no
             # ledger entry it has stored.
-            assert len(store._hands) == 1
+            assert isinstance(store.writer, GroupWriter)
+            assert len(store.writer._hands) == 1
             assert task.table.history == []
             assert len(task.table.ledger) == 0
             task.table.ledger.check()

@@ -86,13 +86,30 @@ async def hold(
     return person, turn, marks
 
 
+def family(pid: int) -> list[int]:
+    """The process and its children (the server's table store writer)."""
+    children = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+            if parent == pid:
+                children.append(int(entry))
+    return [pid, *children]
+
+
 def database_ports(pid: int, port: int = 5432) -> list[int]:
-    """The local ports of the process's TCP connections to ``port`` (Linux's /proc)."""
+    """The local ports of the TCP connections to ``port`` of the process and its children
+    (Linux's /proc)."""
     inodes = set()
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        with_target = os.readlink(f"/proc/{pid}/fd/{fd}") if fd.isdigit() else ""
-        if with_target.startswith("socket:["):
-            inodes.add(with_target[8:-1])
+    for member in family(pid):
+        for fd in os.listdir(f"/proc/{member}/fd"):
+            with_target = os.readlink(f"/proc/{member}/fd/{fd}") if fd.isdigit() else ""
+            if with_target.startswith("socket:["):
+                inodes.add(with_target[8:-1])
     ports = []
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         with open(table, encoding="ascii") as lines:

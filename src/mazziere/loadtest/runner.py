@@ -156,37 +156,60 @@ def _get_json(url: str, timeout: float = 30.0) -> Any:
 
 
 class _ServerProcess:
-    """``mazziere serve`` started by the runner (or the one at ``--url``, measured by pid)."""
+    """``mazziere serve`` started by the runner (or the one at ``--url``, measured by pid).
+
+    Its figures are those of the server and its children (the table store's writer), added
+    up: the room's work is theirs together."""
 
     def __init__(self, process: subprocess.Popen[bytes] | None, pid: int | None) -> None:
         self.process = process
         self.pid = pid
         self.tick = os.sysconf("SC_CLK_TCK")
 
-    def cpu_seconds(self) -> float | None:
+    def _family(self) -> list[int]:
+        """The server's pid and its children's."""
         if self.pid is None:
-            return None
-        try:
-            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        return (int(fields[11]) + int(fields[12])) / self.tick
+            return []
+        children = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == self.pid:
+                children.append(int(entry.name))
+        return [self.pid, *children]
+
+    def cpu_seconds(self) -> float | None:
+        total, found = 0, False
+        for pid in self._family():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])
+            found = True
+        return total / self.tick if found else None
 
     def _status(self, key: str) -> float | None:
-        if self.pid is None:
-            return None
-        try:
-            for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-                if line.startswith(key + ":"):
-                    return int(line.split()[1]) / 1024.0
-        except OSError:
-            return None
-        return None
+        total, found = 0.0, False
+        for pid in self._family():
+            try:
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith(key + ":"):
+                        total += int(line.split()[1]) / 1024.0
+                        found = True
+            except OSError:
+                continue
+        return total if found else None
 
     def rss_mb(self) -> float | None:
         return self._status("VmRSS")
 
     def peak_mb(self) -> float | None:
+        """The sum of each process's own peak (they need not peak at once)."""
         return self._status("VmHWM")
 
 

@@ -21,11 +21,10 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontext
 from fastapi import FastAPI
 
 from mazziere.server import accounts, crash, hands, hints, lobby, play, private_tables
-from mazziere.server.context import RoomContext
+from mazziere.server.context import RoomContext, open_database
 from mazziere.server.errors import install_error_handlers
 from mazziere.server.security import CsrfMiddleware, LoginLimiter, password_hasher
 from mazziere.server.settings import Settings
-from mazziere.server.storage import Database
 from mazziere.server.storage.lobby import open_default_lobby
 from mazziere.server.storage.models import utc_now
 from mazziere.server.ws import add_websocket_route
@@ -71,14 +70,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         crash.arm(settings.test_crash_at)  # tests only: None in production
-        db = Database(
-            settings.database_url,
-            schema=settings.database_schema,
-            sqlite_synchronous=settings.sqlite_synchronous,
-        )
-        if settings.test_refuse_writes_while is not None:  # tests only
-            for engine in db.engines:
-                crash.refuse_writes_while(engine, settings.test_refuse_writes_while)
+        db = open_database(settings)
         try:
             await db.upgrade()
             if settings.open_default_lobby:

@@ -59,12 +59,14 @@ POINTS: dict[str, str] = {
 class _Armed:
     """The armed point (``point`` is ``None`` when none is, as in production)."""
 
-    __slots__ = ("count", "point", "times")
+    __slots__ = ("count", "point", "server_pid", "times")
 
     def __init__(self) -> None:
         self.point: str | None = None
         self.times = 1
         self.count = 0
+        self.server_pid: int | None = None
+        """Set in a child of the server (the table store's writer): the server dies too."""
 
 
 ARMED = _Armed()
@@ -109,6 +111,8 @@ def reached(point: str) -> None:
     # The line the test (and whoever reads the log) looks for; then no tidying up at all.
     print(f"crash point {point} reached (time {ARMED.count}): killing the server", flush=True)
     sys.stderr.flush()
+    if ARMED.server_pid is not None:
+        os.kill(ARMED.server_pid, signal.SIGKILL)
     os.kill(os.getpid(), signal.SIGKILL)
 
 

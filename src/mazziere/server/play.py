@@ -51,6 +51,7 @@ from mazziere.server.tables import (
     TournamentConfig,
 )
 from mazziere.server.tournaments import MultiTableConfig, TournamentTableTask, TournamentTask
+from mazziere.server.writer_process import WriterProcess
 from mazziere.server.ws import Limits, Play
 
 __all__ = ["LOCK_HANDOVER_SECONDS", "TableWatcher", "router", "table_config", "table_service"]
@@ -371,11 +372,11 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
     """Run the table service while the server runs."""
     bus = LocalBus()
     settings = room.settings
-    service = TableService(
-        DatabaseTableStore(room.db),
-        bus,
-        bot_seconds=float(getattr(settings, "bot_seconds", 0.8)),
-    )
+    writer: WriterProcess | None = None
+    if settings.table_writer == "process" and not room.db.in_memory:
+        writer = await WriterProcess.start(settings)
+    store = DatabaseTableStore(room.db, writer)
+    service = TableService(store, bus, bot_seconds=float(getattr(settings, "bot_seconds", 0.8)))
     watcher = TableWatcher(service, room)
 
     async def authenticate(websocket: WebSocket) -> Player | None:
@@ -423,6 +424,7 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
         for task in watcher.tournaments.values():
             await task.stop()
         await service.stop()
+        await store.writer.close()
 
 
 def _tournament_table(

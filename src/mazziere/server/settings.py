@@ -86,6 +86,11 @@ class Settings(BaseSettings):
     scheduled_level_hands: int = Field(default=10, ge=1)
     """The length of a level of the lobby's scheduled tournaments, in hands."""
     """Open the default tables and sit & gos when the database has none."""
+    table_writer: Literal["process", "loop"] = "process"
+    """Where the table service's group commits are written: ``process``, a child process of
+    the server's (the database's share of each action on another core), or ``loop``, the
+    server's own event loop.  An in-memory database is always written on the loop (a child
+    could not see it)."""
     test_crash_at: str | None = None
     """Tests only: the crash point armed at start, ``point`` or ``point@n`` (the server
     kills itself there: :mod:`mazziere.server.crash`); never set in production."""

@@ -15,10 +15,12 @@ thread) and writes them all in one transaction (SQLAlchemy Core, no ORM objects)
 wakes each table: a thousand tables acting at once cost a few commits, not a thousand,
 and a database of one writer (SQLite) is never fought over by hundreds of table tasks.
 A group is started as soon as the previous one ends, so a lone action waits for one commit
-only.  If a group fails, nothing of it was stored, and its batches are
-written again one transaction each: the one that cannot be stored (a wallet that cannot
-pay, a database refusing writes) fails alone, and its table is rebuilt from what was
-stored (:meth:`~mazziere.server.tables.TableTask.rebuild`).
+only.  The group's rows are written by a :class:`GroupWriter`: on the event loop, or in the
+server's child process (:mod:`~mazziere.server.writer_process`), which then does this work
+on another core while the loop serves the sockets.  If a group fails, nothing of it was
+stored, and its batches are written again one transaction each: the one that cannot be
+stored (a wallet that cannot pay, a database refusing writes) fails alone, and its table
+is rebuilt from what was stored (:meth:`~mazziere.server.tables.TableTask.rebuild`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import datetime as dt
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Dialect
@@ -60,7 +62,14 @@ from mazziere.server.tables import (
     TableStore,
 )
 
-__all__ = ["DatabaseTableStore", "refusing_writes"]
+__all__ = [
+    "DatabaseTableStore",
+    "GroupWriter",
+    "GroupWriting",
+    "StoreFailedError",
+    "StoreFailure",
+    "refusing_writes",
+]
 
 log = logging.getLogger(__name__)
 
@@ -160,19 +169,19 @@ class _Learnt:
 
 
 class DatabaseTableStore(TableStore):
-    """The table service's store in the room's database."""
+    """The table service's store in the room's database.
 
-    def __init__(self, db: Database) -> None:
+    Reads run here; writes are queued and stored in groups by ``writer``: a
+    :class:`GroupWriter` on this event loop (the default), or one in a process of its own
+    (:class:`~mazziere.server.writer_process.WriterProcess`), which then does the
+    database's share of every action on the machine's other core.
+    """
+
+    def __init__(self, db: Database, writer: GroupWriting | None = None) -> None:
         self.db = db
-        self._next: dict[int, int] = {}
-        self._hands: dict[int, tuple[int, int]] = {}
-        """Each table's latest hand: its number and id (the hands before it are over: a
-        dictionary of every hand grew for as long as the room ran)."""
-        self._ledger: dict[str, int] = {}
+        self.writer: GroupWriting = writer if writer is not None else GroupWriter(db)
         self._queue: list[_Queued] = []
-        self._writer: asyncio.Task[None] | None = None
-        self.groups = 0
-        """Transactions written (a group holds one batch or many)."""
+        self._writing: asyncio.Task[None] | None = None
 
     async def load(self, table_id: int) -> list[StoredCommand]:
         """Every command of the table, in the order it was applied."""
@@ -182,9 +191,7 @@ class DatabaseTableStore(TableStore):
                 .where(_COMMANDS.c.table_id == table_id)
                 .order_by(_COMMANDS.c.seq)
             )
-            commands = [StoredCommand(kind, at, dict(data)) for kind, at, data in rows]
-        self._next[table_id] = len(commands) + 1
-        return commands
+            return [StoredCommand(kind, at, dict(data)) for kind, at, data in rows]
 
     async def wallet(self, account_id: int) -> int:
         """The balance of the player's wallet."""
@@ -213,43 +220,131 @@ class DatabaseTableStore(TableStore):
         """Store the batch (in the next group), or raise and store nothing."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.append(_Queued(table_id, batch, done))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_groups(), name="table store writer")
+        if self._writing is None or self._writing.done():
+            self._writing = asyncio.create_task(self._write_groups(), name="table store writer")
         await done
 
     async def _write_groups(self) -> None:
-        """Write what is queued, one transaction a group, until nothing is left."""
+        """Hand what is queued to the writer, a group at a time, until nothing is left;
+        then wake each table (with the reason, where its batch was not stored)."""
         while self._queue:
             group, self._queue = self._queue, []
             try:
-                await self._write(group)
-            except Exception as error:
-                if len(group) == 1:
-                    _fail(group[0], error)
+                failures = await self.writer.write([(q.table_id, q.batch) for q in group])
+            except Exception as error:  # the writer itself failed: nothing was stored
+                log.exception("the table store's writer failed")
+                failures = [StoreFailure.of(error)] * len(group)
+            for queued, failure in zip(group, failures, strict=True):
+                if queued.done.done():
                     continue
-                for queued in group:  # one at a time: what cannot be stored fails alone
-                    try:
-                        await self._write([queued])
-                    except Exception as alone:
-                        _fail(queued, alone)
+                if failure is None:
+                    queued.done.set_result(None)
+                else:
+                    log.warning("table %s: a batch was not stored: %s", queued.table_id, failure)
+                    queued.done.set_exception(failure.error())
 
-    async def _write(self, group: list[_Queued]) -> None:
-        """One transaction for the whole group (:meth:`_write_rows`), then every table of
-        it is woken; what the transaction found out is kept only once it committed."""
+
+@dataclass(frozen=True, slots=True)
+class StoreFailure:
+    """Why a batch was not stored, as plain data (it crosses to the table service from the
+    writer's process): the database refusing writes for now (``unavailable``: the table
+    holds and tries again), or the batch itself (the table rebuilds)."""
+
+    unavailable: bool
+    message: str
+
+    @classmethod
+    def of(cls, error: BaseException) -> StoreFailure:
+        """The failure ``error`` stands for (:func:`refusing_writes`).
+
+        >>> from sqlalchemy.exc import OperationalError
+        >>> StoreFailure.of(OperationalError("BEGIN", {}, Exception("disk I/O error")))
+        StoreFailure(unavailable=True, message='(builtins.Exception) disk I/O error')
+        """
+        if refusing_writes(error):
+            return cls(True, str(error).splitlines()[0])
+        return cls(False, f"{type(error).__name__}: {error}")
+
+    def error(self) -> Exception:
+        """The exception the table's commit raises."""
+        if self.unavailable:
+            return StoreUnavailableError(self.message)
+        return StoreFailedError(self.message)
+
+
+class StoreFailedError(Exception):
+    """A batch that the database refused for a reason of the batch's own (a wallet that
+    cannot pay, a bug): it is not tried again, and its table is rebuilt from what was stored."""
+
+
+class GroupWriting(Protocol):
+    """What writes the groups of the table store: each group in one transaction."""
+
+    async def write(self, group: list[tuple[int, Batch]]) -> list[StoreFailure | None]:
+        """Store every batch of ``group`` (each under its table's id); for each, ``None``
+        if it was stored, else why not (nothing of it was stored)."""
+        ...
+
+    async def close(self) -> None:
+        """Stop writing (what was written stays)."""
+        ...
+
+
+class GroupWriter:
+    """Writes the table store's groups into the database, in the process it runs in.
+
+    It keeps what the database told it (each table's next command number, its latest hand's
+    id, the ledger's accounts) only once a transaction has committed.
+    """
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._next: dict[int, int] = {}
+        self._hands: dict[int, tuple[int, int]] = {}
+        """Each table's latest hand: its number and id (the hands before it are over: a
+        dictionary of every hand grew for as long as the room ran)."""
+        self._ledger: dict[str, int] = {}
+        self.transactions = 0
+        """Transactions committed (a group holds one batch or many)."""
+
+    async def write(self, group: list[tuple[int, Batch]]) -> list[StoreFailure | None]:
+        """The whole group in one transaction; if that fails, nothing of it was stored, and
+        its batches are written again one transaction each: the one that cannot be stored
+        fails alone."""
+        try:
+            await self._write(group)
+            return [None] * len(group)
+        except Exception as error:
+            if len(group) == 1:
+                return [StoreFailure.of(error)]
+        failures: list[StoreFailure | None] = []
+        for item in group:
+            try:
+                await self._write([item])
+                failures.append(None)
+            except Exception as alone:
+                failures.append(StoreFailure.of(alone))
+        return failures
+
+    async def close(self) -> None:
+        """Nothing to stop: the database is the caller's."""
+
+    async def _write(self, group: list[tuple[int, Batch]]) -> None:
+        """One transaction for the whole group (:meth:`_write_rows`); what it found out is
+        kept only once it committed."""
         learnt = _Learnt()
         await self.db.transaction(lambda connection: self._write_rows(connection, group, learnt))
-        self.groups += 1
+        self.transactions += 1
         self._next.update(learnt.next_seq)
         for (table_id, number), hand_id in learnt.hands.items():
             latest = self._hands.get(table_id)
             if latest is None or latest[0] <= number:
                 self._hands[table_id] = (number, hand_id)
         self._ledger.update(learnt.ledger)
-        for queued in group:
-            if not queued.done.done():
-                queued.done.set_result(None)
 
-    def _write_rows(self, connection: Connection, group: list[_Queued], learnt: _Learnt) -> None:
+    def _write_rows(
+        self, connection: Connection, group: list[tuple[int, Batch]], learnt: _Learnt
+    ) -> None:
         """The group's rows: a statement per kind of row, not per row (synchronous: on a
         SQLite file it runs on the event loop or in the database's writer thread, elsewhere
         on the async engine through ``run_sync`` (:meth:`Database.transaction`); nothing here
@@ -495,23 +590,10 @@ def refusing_writes(error: BaseException) -> bool:
     return isinstance(error, DBAPIError | PoolTimeoutError | OSError | TimeoutError)
 
 
-def _parts(group: list[_Queued]) -> list[tuple[int, Batch]]:
+def _parts(group: list[tuple[int, Batch]]) -> list[tuple[int, Batch]]:
     """Every batch of the group by table, a multi-table tournament's parts after its own."""
     found = []
-    for queued in group:
-        found.append((queued.table_id, queued.batch))
-        found.extend(queued.batch.parts)
+    for table_id, batch in group:
+        found.append((table_id, batch))
+        found.extend(batch.parts)
     return found
-
-
-def _fail(queued: _Queued, error: Exception) -> None:
-    """Wake the table whose batch was not stored, with the reason: the database refusing
-    writes for now (the table holds and tries again), or the batch itself (it rebuilds)."""
-    if not queued.done.done():
-        log.warning("table %s: a batch was not stored: %r", queued.table_id, error)
-        if refusing_writes(error):
-            unavailable = StoreUnavailableError(str(error).splitlines()[0])
-            unavailable.__cause__ = error
-            queued.done.set_exception(unavailable)
-        else:
-            queued.done.set_exception(error)

@@ -134,10 +134,13 @@ class Database:
             raise ValueError(f"not a database URL: {url!r}") from None
         self.url = url
         self.dialect = parsed.get_backend_name()
+        self.in_memory = False
+        """An in-memory SQLite database: it lives in this process's one connection."""
         self.schema = schema
         options: dict[str, Any] = {}
         if self.dialect == "sqlite":
             database = parsed.database or ""
+            self.in_memory = database in ("", ":memory:") or "mode=memory" in database
             if database in ("", ":memory:"):
                 # One connection shared by every session: an in-memory database lives in it.
                 options["poolclass"] = StaticPool
