@@ -87,6 +87,11 @@ def test_the_child_stores_what_the_server_reads_and_a_batch_that_cannot_pay_fail
                 async with db.reading() as session:
                     total = await session.scalar(select(func.sum(LedgerAccount.balance)))
                 assert total == 0
+                # A service manager's SIGTERM to the whole group: the child lives on until
+                # the server, stopping, closes its pipe.
+                os.kill(writer.pid, signal.SIGTERM)
+                await store.commit(table_id, Batch(StoredCommand("chat", 2.0, {"name": "anna"})))
+                assert len(await store.load(table_id)) == 3
             finally:
                 await writer.close()
             assert writer.pid is None

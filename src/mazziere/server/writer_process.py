@@ -132,6 +132,9 @@ class WriterProcess:
     async def close(self) -> None:
         """Stop the child once it has answered its last group (closing its pipe ends it)."""
         process = self._process
+        if self._answer is not None:  # a group in the child: its answer first
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._answer), 30)
         self._forget(kill=False)
         if process is not None:
             await asyncio.get_running_loop().run_in_executor(None, process.join, 10)
@@ -158,7 +161,10 @@ def _receive(pipe: Connection) -> Any:
 def _child(pipe: Connection, settings: Settings, server_pid: int) -> None:
     """The child's life: die with the server, open the database, write what comes."""
     _die_with(server_pid)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
+    # Ctrl-C, or a service manager's SIGTERM to the whole group, stops the server, which
+    # closes the pipe once its last group is answered: the child must live until then.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     crash.arm(settings.test_crash_at)
     crash.ARMED.server_pid = server_pid
     with contextlib.suppress(EOFError, OSError, KeyboardInterrupt):
