@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+import uvloop
 from sqlalchemy import func, select
 
 from mazziere.server.settings import Settings
@@ -127,6 +128,44 @@ def test_a_database_refusing_the_child_s_writes_makes_the_batch_unavailable_then
             await db.dispose()
 
     asyncio.run(scenario())
+
+
+def test_a_group_larger_than_the_socket_s_buffer_crosses_on_uvloop(tmp_path: Path) -> None:
+    """The server runs on uvloop, which makes the sockets it watches non-blocking: a group
+    of megabytes (a thousand tables at once, each hand's history) must wait for a child busy
+    elsewhere (here: stopped) to read it, not fail half-sent."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
+
+    async def scenario() -> None:
+        db = Database(url)
+        try:
+            table_id, _, _ = await room_with_a_table(db)
+            writer = await WriterProcess.start(Settings(database_url=url))
+            store = DatabaseTableStore(db, writer)
+            try:
+                texts = [f"{i:03d}" + "x" * 20_000 for i in range(200)]  # 4 MB, no repeats
+                chats = [
+                    Batch(StoredCommand("chat", float(i), {"name": "anna", "text": text}))
+                    for i, text in enumerate(texts)
+                ]
+                assert writer.pid is not None
+                os.kill(writer.pid, signal.SIGSTOP)  # the child reads nothing for a while
+                try:
+                    commits = asyncio.gather(*(store.commit(table_id, c) for c in chats))
+                    await asyncio.sleep(0.5)
+                    assert not commits.done()  # the group waits, not fails
+                finally:
+                    os.kill(writer.pid, signal.SIGCONT)
+                await commits
+                stored = await store.load(table_id)
+                assert [c.at for c in stored] == [float(i) for i in range(200)]
+                assert [c.data["text"] for c in stored] == texts
+            finally:
+                await writer.close()
+        finally:
+            await db.dispose()
+
+    uvloop.run(scenario())
 
 
 def test_a_child_that_died_is_started_again_at_the_next_group(tmp_path: Path) -> None:

@@ -82,6 +82,9 @@ class Report:
     chats: int
     lost: int
     server_cpu_percent: float | None
+    server_main_cpu_percent: float | None
+    """Of ``server_cpu_percent``, the server's own process (its event loop: the tables and
+    the sockets); the rest is its child's, the table store's writer."""
     server_cpu_ms_per_action: float | None
     """The server's CPU time (ms of one core) over the actions played: the figure that
     decides how many players a core holds, and the one the machine's load moves least."""
@@ -114,7 +117,8 @@ class Report:
             f"chats {self.chats}, reconnects {self.reconnects}",
             f"errors {self.errors}" + (f" ({codes})" if codes else ""),
             f"server: CPU {maybe(self.server_cpu_percent, '%')} of one core "
-            f"({maybe(self.server_cpu_ms_per_action, ' ms')} per action), peak memory "
+            f"(its event loop's process {maybe(self.server_main_cpu_percent, '%')}; "
+            f"{maybe(self.server_cpu_ms_per_action, ' ms')} per action), peak memory "
             f"{maybe(self.server_peak_mb, ' MB')}, RSS {maybe(self.server_rss_warm_mb, ' MB')} "
             f"after warm-up -> {maybe(self.server_rss_end_mb, ' MB')} at the end "
             f"(growth {maybe(self.memory_growth_percent, '%')})",
@@ -182,9 +186,11 @@ class _ServerProcess:
                 children.append(int(entry.name))
         return [self.pid, *children]
 
-    def cpu_seconds(self) -> float | None:
+    def cpu_seconds(self, *, main_only: bool = False) -> float | None:
+        """CPU seconds of the server and its children (``main_only``: its own process's,
+        the event loop's)."""
         total, found = 0, False
-        for pid in self._family():
+        for pid in [self.pid] if main_only and self.pid is not None else self._family():
             try:
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
@@ -356,7 +362,7 @@ def _measure(
     database: str,
 ) -> Report:
     warm_up = load.warm_up_seconds if load.warm_up_seconds is not None else min(300.0, seconds / 5)
-    cpu_before = server.cpu_seconds()
+    cpu_before, main_before = server.cpu_seconds(), server.cpu_seconds(main_only=True)
     begun = time.monotonic()
     for pipe in pipes:
         pipe.send(("go", seconds))
@@ -366,7 +372,7 @@ def _measure(
         if rss_warm is None and time.monotonic() - begun >= warm_up:
             rss_warm = server.rss_mb()
     rss_end = server.rss_mb()
-    cpu_after = server.cpu_seconds()
+    cpu_after, main_after = server.cpu_seconds(), server.cpu_seconds(main_only=True)
     elapsed = time.monotonic() - begun
     results = [pipe.recv() for pipe in pipes]
     latencies: array[float] = array("d")
@@ -390,6 +396,11 @@ def _measure(
         None
         if cpu_before is None or cpu_after is None
         else 100.0 * (cpu_after - cpu_before) / elapsed
+    )
+    main = (
+        None
+        if main_before is None or main_after is None
+        else 100.0 * (main_after - main_before) / elapsed
     )
     per_action = (
         None
@@ -420,6 +431,7 @@ def _measure(
         chats=totals["chats"],
         lost=totals["lost"],
         server_cpu_percent=None if cpu is None else round(cpu, 1),
+        server_main_cpu_percent=None if main is None else round(main, 1),
         server_cpu_ms_per_action=None if per_action is None else round(per_action, 3),
         server_peak_mb=server.peak_mb(),
         server_rss_warm_mb=rss_warm,

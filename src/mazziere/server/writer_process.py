@@ -5,14 +5,14 @@ Every action is stored before anyone hears of it, so the table service waits for
 commit (:mod:`~mazziere.server.table_store`).  Written on the server's event loop, the
 groups' statements and commits took a fifth to a third of the loop's time under load, time
 in which no socket was served.  :class:`WriterProcess` hands each group to a child process
-(its batches pickled over a pipe) that writes it with the same :class:`GroupWriter`, and
+(its batches pickled over a socket pair) that writes it with the same :class:`GroupWriter`, and
 answers with what failed; the event loop only waits.  Nothing else changes: one group at a
 time, started as soon as the previous one ends, events sent only once the group committed.
 
 **Never two writers.**  The child dies with the server: the kernel kills it the moment its
 parent dies (Linux's parent-death signal), so a server killed at any moment and started
 again never finds the old one's writer still committing behind its back.  Where the system
-has no such signal, the child stops at the end of its pipe (the group it is writing, if any,
+has no such signal, the child stops at the end of its socket (the group it is writing, if any,
 commits or not, as in the server's own crash).  A child that dies while the server runs is
 started again at the next group; the groups meanwhile fail as "unavailable" (nothing of them
 was stored), and their tables hold and try again, as for a database refusing writes.
@@ -26,9 +26,11 @@ import ctypes
 import logging
 import multiprocessing
 import os
+import pickle
 import signal
+import socket
+import struct
 import sys
-from multiprocessing.connection import Connection
 from typing import Any
 
 from mazziere.server import crash
@@ -44,15 +46,28 @@ log = logging.getLogger(__name__)
 _PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
+_FRAME = struct.Struct("!Q")
+"""Each message on the socket: its length, then its pickle."""
+
+_START_SECONDS = 120.0
+"""How long the child may take to import the room and open the database."""
+
+
 class WriterProcess:
     """The table store's :class:`~mazziere.server.table_store.GroupWriting`, in a child
-    process: :meth:`start` it, :meth:`write` groups, :meth:`close` it."""
+    process: :meth:`start` it, :meth:`write` groups, :meth:`close` it.
+
+    The two talk over a socket pair, the loop's side through asyncio's streams: a group
+    larger than the socket's buffer waits for the child to read it (the loop serving
+    meanwhile), and the answer is read as it comes, however it is split.
+    """
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._process: Any = None
-        self._pipe: Connection | None = None
-        self._answer: asyncio.Future[Any] | None = None
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._busy = False
 
     @classmethod
     async def start(cls, settings: Settings) -> WriterProcess:
@@ -62,79 +77,72 @@ class WriterProcess:
         return writer
 
     async def _spawn(self) -> None:
+        ours, theirs = socket.socketpair()
         context = multiprocessing.get_context("spawn")
-        ours, theirs = context.Pipe()
         process = context.Process(
             target=_child, args=(theirs, self.settings, os.getpid()), name="table store writer"
         )
-        process.start()
-        theirs.close()
-        loop = asyncio.get_running_loop()
-        # The child imports the room and opens the database: seconds that the loop goes on
-        # serving meanwhile.
-        ready = await loop.run_in_executor(None, _receive, ours)
+        try:
+            process.start()
+        finally:
+            theirs.close()
+        reader, writer = await asyncio.open_unix_connection(sock=ours)
+        try:
+            # The child imports the room and opens the database: the loop serves meanwhile.
+            ready = await asyncio.wait_for(_receive(reader), _START_SECONDS)
+        except (OSError, EOFError, asyncio.IncompleteReadError, TimeoutError) as error:
+            ready = f"no answer: {error!r}"
         if ready != "ready":
+            writer.close()
+            process.kill()
             process.join(timeout=5)
             raise RuntimeError(f"the table store's writer did not start: {ready!r}")
-        self._process, self._pipe = process, ours
-        loop.add_reader(ours.fileno(), self._readable)
+        self._process, self._reader, self._writer = process, reader, writer
 
     async def write(self, group: list[tuple[int, Batch]]) -> list[StoreFailure | None]:
         """Store ``group`` in the child (one group at a time: the caller waits for each)."""
-        if self._answer is not None:
+        if self._busy:
             raise RuntimeError("the writer writes one group at a time")
-        if self._pipe is None or not self._process.is_alive():
-            self._forget()
+        self._busy = True
+        try:
+            if self._writer is None or not self._process.is_alive():
+                self._forget()
+                try:
+                    await self._spawn()
+                except Exception as error:
+                    log.exception("the table store's writer could not start again")
+                    return [StoreFailure(True, f"no database writer: {error}")] * len(group)
+                log.warning("the table store's writer was started again")
+            assert self._reader is not None and self._writer is not None
             try:
-                await self._spawn()
-            except Exception as error:
-                log.exception("the table store's writer could not start again")
-                return [StoreFailure(True, f"no database writer: {error}")] * len(group)
-            log.warning("the table store's writer was started again")
-        assert self._pipe is not None
-        answer = self._answer = asyncio.get_running_loop().create_future()
-        try:
-            # The child is idle, reading its pipe (the one group before was answered), so
-            # the send does not wait on it however long the group.
-            self._pipe.send(group)
-            failures: list[StoreFailure | None] = await answer
-        except (OSError, EOFError) as error:
-            self._forget()
-            return [StoreFailure(True, f"the database writer stopped: {error}")] * len(group)
+                _send(self._writer, group)
+                await self._writer.drain()
+                failures: list[StoreFailure | None] = await _receive(self._reader)
+            except (OSError, EOFError, asyncio.IncompleteReadError) as error:
+                # The child died with the group: nothing of it was committed, or it was and
+                # nobody heard of it (a rebuild reads it); either way the table holds.
+                self._forget()
+                return [StoreFailure(True, f"the database writer stopped: {error!r}")] * len(group)
+            return failures
         finally:
-            self._answer = None
-        return failures
-
-    def _readable(self) -> None:
-        answer, pipe = self._answer, self._pipe
-        assert pipe is not None
-        try:
-            reply = pipe.recv()
-        except (OSError, EOFError) as error:
-            self._forget()
-            if answer is not None and not answer.done():
-                answer.set_exception(EOFError(f"the writer's pipe closed: {error}"))
-            return
-        if answer is not None and not answer.done():
-            answer.set_result(reply)
+            self._busy = False
 
     def _forget(self, *, kill: bool = True) -> None:
-        """Stop reading the child's pipe (and close it: the child's end of its work); the
-        child is killed, unless it may finish what it does (``kill=False``)."""
-        pipe, self._pipe = self._pipe, None
-        if pipe is not None:
-            with contextlib.suppress(ValueError, OSError):
-                asyncio.get_running_loop().remove_reader(pipe.fileno())
-            pipe.close()
+        """Close the socket (the child's end of its work); the child is killed, unless it
+        may finish what it does (``kill=False``)."""
+        writer, self._writer, self._reader = self._writer, None, None
+        if writer is not None:
+            writer.close()
         if kill and self._process is not None and self._process.is_alive():
             self._process.kill()
 
     async def close(self) -> None:
-        """Stop the child once it has answered its last group (closing its pipe ends it)."""
+        """Stop the child once it has answered its last group (closing the socket ends it)."""
         process = self._process
-        if self._answer is not None:  # a group in the child: its answer first
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(self._answer), 30)
+        for _ in range(300):  # a group in the child: its answer first (30 s at most)
+            if not self._busy:
+                break
+            await asyncio.sleep(0.1)
         self._forget(kill=False)
         if process is not None:
             await asyncio.get_running_loop().run_in_executor(None, process.join, 10)
@@ -148,27 +156,34 @@ class WriterProcess:
         return None if self._process is None else int(self._process.pid)
 
 
-def _receive(pipe: Connection) -> Any:
-    try:
-        return pipe.recv()
-    except (OSError, EOFError) as error:
-        return f"the child ended: {error!r}"
+def _frame(message: Any) -> bytes:
+    data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+    return _FRAME.pack(len(data)) + data
+
+
+def _send(writer: asyncio.StreamWriter, message: Any) -> None:
+    writer.write(_frame(message))
+
+
+async def _receive(reader: asyncio.StreamReader) -> Any:
+    (size,) = _FRAME.unpack(await reader.readexactly(_FRAME.size))
+    return pickle.loads(await reader.readexactly(size))
 
 
 # ------------------------------------------------------------------ the child
 
 
-def _child(pipe: Connection, settings: Settings, server_pid: int) -> None:
+def _child(sock: socket.socket, settings: Settings, server_pid: int) -> None:
     """The child's life: die with the server, open the database, write what comes."""
     _die_with(server_pid)
     # Ctrl-C, or a service manager's SIGTERM to the whole group, stops the server, which
-    # closes the pipe once its last group is answered: the child must live until then.
+    # closes the socket once its last group is answered: the child must live until then.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     crash.arm(settings.test_crash_at)
     crash.ARMED.server_pid = server_pid
     with contextlib.suppress(EOFError, OSError, KeyboardInterrupt):
-        asyncio.run(_serve(pipe, settings))
+        asyncio.run(_serve(sock, settings))
 
 
 def _die_with(server_pid: int) -> None:
@@ -183,21 +198,38 @@ def _die_with(server_pid: int) -> None:
         os._exit(0)
 
 
-async def _serve(pipe: Connection, settings: Settings) -> None:
+async def _serve(sock: socket.socket, settings: Settings) -> None:
     db = open_database(settings)
     writer = GroupWriter(db)
+    channel = sock.makefile("rwb")  # blocking: the child has nothing else to do meanwhile
     try:
-        pipe.send("ready")
+        _write_message(channel, "ready")
         while True:
-            try:
-                group = pipe.recv()  # nothing else to do meanwhile: waiting here is fine
-            except EOFError:
-                return  # the server closed the pipe: it stops
+            group = _read_message(channel)
+            if group is None:
+                return  # the server closed the socket: it stops
             try:
                 failures = await writer.write(group)
             except Exception as error:  # a bug: nothing of the group was stored
                 log.exception("the table store's writer failed")
                 failures = [StoreFailure.of(error)] * len(group)
-            pipe.send(failures)
+            _write_message(channel, failures)
     finally:
         await db.dispose()
+
+
+def _write_message(channel: Any, message: Any) -> None:
+    channel.write(_frame(message))
+    channel.flush()
+
+
+def _read_message(channel: Any) -> Any:
+    """The next message, or ``None`` at the end of the socket."""
+    header = channel.read(_FRAME.size)
+    if len(header) < _FRAME.size:
+        return None
+    (size,) = _FRAME.unpack(header)
+    data = channel.read(size)
+    if len(data) < size:
+        return None
+    return pickle.loads(data)
