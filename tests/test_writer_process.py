@@ -194,6 +194,38 @@ def test_a_child_that_died_is_started_again_at_the_next_group(tmp_path: Path) ->
     asyncio.run(scenario())
 
 
+def test_a_child_killed_during_a_group_makes_its_table_rebuild(tmp_path: Path) -> None:
+    """Killed with the group, the child may have committed it or not: the batch must not be
+    tried again (it could be stored twice), its table is rebuilt from what was stored."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
+
+    async def scenario() -> None:
+        db = Database(url)
+        try:
+            table_id, _, _ = await room_with_a_table(db)
+            writer = await WriterProcess.start(Settings(database_url=url))
+            store = DatabaseTableStore(db, writer)
+            try:
+                child = writer.pid
+                assert child is not None
+                os.kill(child, signal.SIGSTOP)  # it has the group, and writes nothing
+                chat = Batch(StoredCommand("chat", 0.0, {"name": "anna"}))
+                commit = asyncio.ensure_future(store.commit(table_id, chat))
+                await asyncio.sleep(0.3)
+                os.kill(child, signal.SIGKILL)
+                with pytest.raises(StoreFailedError, match="stopped during the group"):
+                    await commit
+                await store.commit(table_id, Batch(StoredCommand("chat", 1.0, {"name": "b"})))
+                assert writer.pid not in (None, child)
+                assert [c.data["name"] for c in await store.load(table_id)] == ["b"]
+            finally:
+                await writer.close()
+        finally:
+            await db.dispose()
+
+    uvloop.run(scenario())
+
+
 SERVER = """
 import asyncio, sys
 from mazziere.server.settings import Settings

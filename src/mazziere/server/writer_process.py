@@ -14,8 +14,9 @@ parent dies (Linux's parent-death signal), so a server killed at any moment and 
 again never finds the old one's writer still committing behind its back.  Where the system
 has no such signal, the child stops at the end of its socket (the group it is writing, if any,
 commits or not, as in the server's own crash).  A child that dies while the server runs is
-started again at the next group; the groups meanwhile fail as "unavailable" (nothing of them
-was stored), and their tables hold and try again, as for a database refusing writes.
+started again at the next group.  The group it was writing may have been committed or not:
+its tables are rebuilt from what was stored, as after the server's own crash (trying the
+batch again could store it twice).
 """
 
 from __future__ import annotations
@@ -119,10 +120,12 @@ class WriterProcess:
                 await self._writer.drain()
                 failures: list[StoreFailure | None] = await _receive(self._reader)
             except (OSError, EOFError, asyncio.IncompleteReadError) as error:
-                # The child died with the group: nothing of it was committed, or it was and
-                # nobody heard of it (a rebuild reads it); either way the table holds.
+                # The child died with the group: it may have committed it or not, nobody can
+                # say.  Trying the batch again could store it twice; the table is rebuilt
+                # from what was stored instead, as after the server's own crash.
                 self._forget()
-                return [StoreFailure(True, f"the database writer stopped: {error!r}")] * len(group)
+                stopped = f"the database writer stopped during the group: {error!r}"
+                return [StoreFailure(False, stopped)] * len(group)
             return failures
         finally:
             self._busy = False
