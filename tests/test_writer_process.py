@@ -13,6 +13,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -56,48 +59,74 @@ async def balance(db: Database, key: str) -> int:
         return await db_ledger.balance(session, key)
 
 
+@dataclass
+class ChildRoom:
+    """A room's database with a table, two accounts and the store's writer in a child."""
+
+    db: Database
+    writer: WriterProcess
+    store: DatabaseTableStore
+    table_id: int
+    rich: int
+    poor: int
+
+
+@asynccontextmanager
+async def child_room(settings: Settings) -> AsyncIterator[ChildRoom]:
+    db = Database(settings.database_url, schema=settings.database_schema)
+    try:
+        table_id, rich, poor = await room_with_a_table(db)
+        writer = await WriterProcess.start(settings)
+        try:
+            yield ChildRoom(db, writer, DatabaseTableStore(db, writer), table_id, rich, poor)
+        finally:
+            await writer.close()
+    finally:
+        await db.dispose()
+
+
+def chat(at: float, name: str = "anna", text: str = "") -> Batch:
+    return Batch(StoredCommand("chat", at, {"name": name, "text": text}))
+
+
+def sqlite_file(tmp_path: Path) -> Settings:
+    return Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}")
+
+
 def test_the_child_stores_what_the_server_reads_and_a_batch_that_cannot_pay_fails_alone(
     room_settings: Settings,
 ) -> None:
     async def scenario() -> None:
-        db = Database(room_settings.database_url, schema=room_settings.database_schema)
-        try:
-            table_id, rich, poor = await room_with_a_table(db)
-            writer = await WriterProcess.start(room_settings)
-            store = DatabaseTableStore(db, writer)
-            try:
-                assert writer.pid is not None and writer.pid != os.getpid()
-                # Queued at once: one group, in which the poor player's buy-in cannot pay.
-                results = await asyncio.gather(
-                    store.commit(table_id, sit(table_id, rich, "anna", 400)),
-                    store.commit(table_id, sit(table_id, poor, "bruno", 400)),
-                    store.commit(table_id, Batch(StoredCommand("chat", 1.0, {"name": "anna"}))),
-                    return_exceptions=True,
-                )
-                assert results[0] is None and results[2] is None
-                assert isinstance(results[1], StoreFailedError)
-                assert "cannot pay" in str(results[1])
-                commands = await store.load(table_id)
-                assert [(c.kind, c.data.get("name")) for c in commands] == [
-                    ("sit", "anna"),
-                    ("chat", "anna"),
-                ]
-                assert await balance(db, db_ledger.wallet_key(rich)) == 600
-                assert await balance(db, db_ledger.wallet_key(poor)) == 0
-                assert await balance(db, f"table:{table_id}") == 400
-                async with db.reading() as session:
-                    total = await session.scalar(select(func.sum(LedgerAccount.balance)))
-                assert total == 0
-                # A service manager's SIGTERM to the whole group: the child lives on until
-                # the server, stopping, closes its pipe.
-                os.kill(writer.pid, signal.SIGTERM)
-                await store.commit(table_id, Batch(StoredCommand("chat", 2.0, {"name": "anna"})))
-                assert len(await store.load(table_id)) == 3
-            finally:
-                await writer.close()
-            assert writer.pid is None
-        finally:
-            await db.dispose()
+        async with child_room(room_settings) as room:
+            store, table_id = room.store, room.table_id
+            assert room.writer.pid is not None and room.writer.pid != os.getpid()
+            # Queued at once: one group, in which the poor player's buy-in cannot pay.
+            results = await asyncio.gather(
+                store.commit(table_id, sit(table_id, room.rich, "anna", 400)),
+                store.commit(table_id, sit(table_id, room.poor, "bruno", 400)),
+                store.commit(table_id, chat(1.0)),
+                return_exceptions=True,
+            )
+            assert results[0] is None and results[2] is None
+            assert isinstance(results[1], StoreFailedError)
+            assert "cannot pay" in str(results[1])
+            commands = await store.load(table_id)
+            assert [(c.kind, c.data.get("name")) for c in commands] == [
+                ("sit", "anna"),
+                ("chat", "anna"),
+            ]
+            assert await balance(room.db, db_ledger.wallet_key(room.rich)) == 600
+            assert await balance(room.db, db_ledger.wallet_key(room.poor)) == 0
+            assert await balance(room.db, f"table:{table_id}") == 400
+            async with room.db.reading() as session:
+                total = await session.scalar(select(func.sum(LedgerAccount.balance)))
+            assert total == 0
+            # A service manager's SIGTERM to the whole group: the child lives on until the
+            # server, stopping, closes its socket.
+            os.kill(room.writer.pid, signal.SIGTERM)
+            await store.commit(table_id, chat(2.0))
+            assert len(await store.load(table_id)) == 3
+        assert room.writer.pid is None
 
     asyncio.run(scenario())
 
@@ -106,26 +135,18 @@ def test_a_database_refusing_the_child_s_writes_makes_the_batch_unavailable_then
     room_settings: Settings, tmp_path: Path
 ) -> None:
     flag = tmp_path / "refuse"
+    refusing = room_settings.model_copy(update={"test_refuse_writes_while": flag})
 
     async def scenario() -> None:
-        db = Database(room_settings.database_url, schema=room_settings.database_schema)
-        try:
-            table_id, rich, _ = await room_with_a_table(db)
-            refusing = room_settings.model_copy(update={"test_refuse_writes_while": flag})
-            writer = await WriterProcess.start(refusing)
-            store = DatabaseTableStore(db, writer)
-            try:
-                flag.touch()
-                with pytest.raises(StoreUnavailableError):
-                    await store.commit(table_id, sit(table_id, rich, "anna", 400))
-                assert await store.load(table_id) == []
-                flag.unlink()
-                await store.commit(table_id, sit(table_id, rich, "anna", 400))
-                assert [c.kind for c in await store.load(table_id)] == ["sit"]
-            finally:
-                await writer.close()
-        finally:
-            await db.dispose()
+        async with child_room(refusing) as room:
+            buy_in = sit(room.table_id, room.rich, "anna", 400)
+            flag.touch()
+            with pytest.raises(StoreUnavailableError):
+                await room.store.commit(room.table_id, buy_in)
+            assert await room.store.load(room.table_id) == []
+            flag.unlink()
+            await room.store.commit(room.table_id, buy_in)
+            assert [c.kind for c in await room.store.load(room.table_id)] == ["sit"]
 
     asyncio.run(scenario())
 
@@ -134,62 +155,39 @@ def test_a_group_larger_than_the_socket_s_buffer_crosses_on_uvloop(tmp_path: Pat
     """The server runs on uvloop, which makes the sockets it watches non-blocking: a group
     of megabytes (a thousand tables at once, each hand's history) must wait for a child busy
     elsewhere (here: stopped) to read it, not fail half-sent."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
 
     async def scenario() -> None:
-        db = Database(url)
-        try:
-            table_id, _, _ = await room_with_a_table(db)
-            writer = await WriterProcess.start(Settings(database_url=url))
-            store = DatabaseTableStore(db, writer)
+        async with child_room(sqlite_file(tmp_path)) as room:
+            texts = [f"{i:03d}" + "x" * 20_000 for i in range(200)]  # 4 MB, no repeats
+            chats = [chat(float(i), text=text) for i, text in enumerate(texts)]
+            child = room.writer.pid
+            assert child is not None
+            os.kill(child, signal.SIGSTOP)  # the child reads nothing for a while
             try:
-                texts = [f"{i:03d}" + "x" * 20_000 for i in range(200)]  # 4 MB, no repeats
-                chats = [
-                    Batch(StoredCommand("chat", float(i), {"name": "anna", "text": text}))
-                    for i, text in enumerate(texts)
-                ]
-                assert writer.pid is not None
-                os.kill(writer.pid, signal.SIGSTOP)  # the child reads nothing for a while
-                try:
-                    commits = asyncio.gather(*(store.commit(table_id, c) for c in chats))
-                    await asyncio.sleep(0.5)
-                    assert not commits.done()  # the group waits, not fails
-                finally:
-                    os.kill(writer.pid, signal.SIGCONT)
-                await commits
-                stored = await store.load(table_id)
-                assert [c.at for c in stored] == [float(i) for i in range(200)]
-                assert [c.data["text"] for c in stored] == texts
+                commits = asyncio.gather(*(room.store.commit(room.table_id, c) for c in chats))
+                await asyncio.sleep(0.5)
+                assert not commits.done()  # the group waits, not fails
             finally:
-                await writer.close()
-        finally:
-            await db.dispose()
+                os.kill(child, signal.SIGCONT)
+            await commits
+            stored = await room.store.load(room.table_id)
+            assert [c.at for c in stored] == [float(i) for i in range(200)]
+            assert [c.data["text"] for c in stored] == texts
 
     uvloop.run(scenario())
 
 
 def test_a_child_that_died_is_started_again_at_the_next_group(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
-
     async def scenario() -> None:
-        db = Database(url)
-        try:
-            table_id, rich, _ = await room_with_a_table(db)
-            writer = await WriterProcess.start(Settings(database_url=url))
-            store = DatabaseTableStore(db, writer)
-            try:
-                await store.commit(table_id, Batch(StoredCommand("chat", 0.0, {"name": "a"})))
-                first = writer.pid
-                assert first is not None
-                os.kill(first, signal.SIGKILL)
-                await asyncio.sleep(0.2)
-                await store.commit(table_id, sit(table_id, rich, "anna", 400))
-                assert writer.pid not in (None, first)
-                assert [c.kind for c in await store.load(table_id)] == ["chat", "sit"]
-            finally:
-                await writer.close()
-        finally:
-            await db.dispose()
+        async with child_room(sqlite_file(tmp_path)) as room:
+            await room.store.commit(room.table_id, chat(0.0))
+            first = room.writer.pid
+            assert first is not None
+            os.kill(first, signal.SIGKILL)
+            await asyncio.sleep(0.2)
+            await room.store.commit(room.table_id, sit(room.table_id, room.rich, "anna", 400))
+            assert room.writer.pid not in (None, first)
+            assert [c.kind for c in await room.store.load(room.table_id)] == ["chat", "sit"]
 
     asyncio.run(scenario())
 
@@ -197,31 +195,20 @@ def test_a_child_that_died_is_started_again_at_the_next_group(tmp_path: Path) ->
 def test_a_child_killed_during_a_group_makes_its_table_rebuild(tmp_path: Path) -> None:
     """Killed with the group, the child may have committed it or not: the batch must not be
     tried again (it could be stored twice), its table is rebuilt from what was stored."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
 
     async def scenario() -> None:
-        db = Database(url)
-        try:
-            table_id, _, _ = await room_with_a_table(db)
-            writer = await WriterProcess.start(Settings(database_url=url))
-            store = DatabaseTableStore(db, writer)
-            try:
-                child = writer.pid
-                assert child is not None
-                os.kill(child, signal.SIGSTOP)  # it has the group, and writes nothing
-                chat = Batch(StoredCommand("chat", 0.0, {"name": "anna"}))
-                commit = asyncio.ensure_future(store.commit(table_id, chat))
-                await asyncio.sleep(0.3)
-                os.kill(child, signal.SIGKILL)
-                with pytest.raises(StoreFailedError, match="stopped during the group"):
-                    await commit
-                await store.commit(table_id, Batch(StoredCommand("chat", 1.0, {"name": "b"})))
-                assert writer.pid not in (None, child)
-                assert [c.data["name"] for c in await store.load(table_id)] == ["b"]
-            finally:
-                await writer.close()
-        finally:
-            await db.dispose()
+        async with child_room(sqlite_file(tmp_path)) as room:
+            child = room.writer.pid
+            assert child is not None
+            os.kill(child, signal.SIGSTOP)  # it has the group, and writes nothing
+            commit = asyncio.ensure_future(room.store.commit(room.table_id, chat(0.0)))
+            await asyncio.sleep(0.3)
+            os.kill(child, signal.SIGKILL)
+            with pytest.raises(StoreFailedError, match="stopped during the group"):
+                await commit
+            await room.store.commit(room.table_id, chat(1.0, name="b"))
+            assert room.writer.pid not in (None, child)
+            assert [c.data["name"] for c in await room.store.load(room.table_id)] == ["b"]
 
     uvloop.run(scenario())
 
