@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import subprocess
 import sys
@@ -25,7 +26,8 @@ def loadtest(*args: str, timeout: float = 240.0) -> subprocess.CompletedProcess[
 
 def test_twenty_players_for_ten_seconds_print_the_figures_and_one_json_line() -> None:
     done = loadtest("--players", "20", "--tables", "4", "--minutes", "0.17", "--think",
-                    "0.2-0.6", "--next-hand", "0.5", "--drops", "3", "--json")  # fmt: skip
+                    "0.2-0.6", "--next-hand", "0.5", "--drops", "3", "--generator-nice", "3",
+                    "--json")  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     report = json.loads(lines[-1])
@@ -45,6 +47,9 @@ def test_twenty_players_for_ten_seconds_print_the_figures_and_one_json_line() ->
     slowest = float(report["slowest"].split(" ms: table ")[0])  # the slowest is named
     assert abs(slowest - report["max_ms"]) < 0.1, report["slowest"]
     assert f"slowest action: {report['slowest']}" in lines
+    # The generator's processes ran at the niceness asked, and say how late their loops ran.
+    assert report["load_generator_nice"] == min(19, os.nice(0) + 3)
+    assert 0 <= report["load_generator_lag_p99_ms"] <= report["load_generator_lag_max_ms"]
 
 
 @pytest.mark.parametrize(
@@ -53,6 +58,7 @@ def test_twenty_players_for_ten_seconds_print_the_figures_and_one_json_line() ->
         (["--think", "3-1"], "--think"),
         (["--players", "30", "--tables", "3"], "do not fit"),
         (["--players", "3", "--tables", "2"], "cannot fill"),
+        (["--generator-nice", "20"], "--generator-nice"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_code_2(args: list[str], says: str) -> None:

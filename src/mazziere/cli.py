@@ -1455,6 +1455,15 @@ def loadtest(
     ] = None,
     database_url: DatabaseUrlOption = None,
     workers: Annotated[int, typer.Option(help="Load generator processes.", min=1)] = 2,
+    generator_nice: Annotated[
+        int,
+        typer.Option(
+            help="Niceness of the load generator's processes (10: the room is served "
+            "first, as with players on their own machines; 0: they compete as equals).",
+            min=0,
+            max=19,
+        ),
+    ] = 10,
     next_hand: Annotated[
         float | None, typer.Option(help="Seconds between hands (default: the room's).", min=0)
     ] = None,
@@ -1483,6 +1492,7 @@ def loadtest(
         server_pid=server_pid,
         database_url=database_url,
         workers=workers,
+        generator_nice=generator_nice,
         next_hand_seconds=next_hand,
         drops_per_minute=drops,
         chats_per_minute=chats,

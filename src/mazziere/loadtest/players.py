@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import resource
 import time
@@ -38,6 +39,9 @@ RULE_SETS: tuple[tuple[str, int, dict[str, int], int, int], ...] = (
     ("italian-32", 5, {"small_blind": 5, "big_blind": 10}, 200, 1_000),
 )
 """Each rule set's most seats, stakes and buy-in limits (the lobby's small tables)."""
+
+LAG_SAMPLE_SECONDS = 0.01
+"""How often a worker checks how late its event loop runs (a hundred times a second)."""
 
 CHAT_LINES = ("ciao a tutti", "nice hand", "buona fortuna", "gg", "che mano!", "ok")
 
@@ -89,6 +93,8 @@ class Options:
     """Per player: the socket closes and the client comes back 0.5 to 3 s later."""
     seed: int = 0
     setup_concurrency: int = 32
+    nice: int = 0
+    """Added to the worker process's niceness (``LoadRun.generator_nice``)."""
 
 
 @dataclass(slots=True)
@@ -125,6 +131,9 @@ class Tally:
     slowest_ms: float = 0.0
     slowest: str = ""
     """The slowest action measured: its table, its event and what ended the wait for it."""
+    loop_lags: array[float] = field(default_factory=lambda: array("d"))
+    """How late this process's event loop woke for a timer, sampled while measuring (ms):
+    what of the latencies is the generator's own delay, not the room's."""
 
 
 class TableRun:
@@ -605,11 +614,22 @@ class Worker:
                 elif roll < chat + drop:
                     self.spawn(seat.drop())
 
+    @staticmethod
+    async def _sample_loop_lag(lags: array[float], every: float = LAG_SAMPLE_SECONDS) -> None:
+        """How late the loop runs a timer, every ``every`` seconds, until cancelled."""
+        loop = asyncio.get_running_loop()
+        while True:
+            asked = loop.time()
+            await asyncio.sleep(every)
+            lags.append(max(0.0, (loop.time() - asked - every) * 1000.0))
+
     async def measure(self, seconds: float) -> None:
         """Play for ``seconds`` while counting."""
         self.tally = Tally(errors=self.tally.errors, examples=self.tally.examples)  # and set-up's
         self.measuring = True
+        sampler = self.spawn(self._sample_loop_lag(self.tally.loop_lags))
         await self._now_and_then(seconds)
+        sampler.cancel()
         self.measuring = False
         self.tally.lost += sum(len(t.pending) for t in self.tables)
 
@@ -675,6 +695,8 @@ async def _serve(worker: Worker, pipe: Any) -> None:
                 "examples": tally.examples,
                 "slowest": (tally.slowest_ms, tally.slowest),
                 "cpu_seconds": cpu,
+                "loop_lags": tally.loop_lags.tobytes(),
+                "nice": os.nice(0),
             },
         )
     )
@@ -682,6 +704,8 @@ async def _serve(worker: Worker, pipe: Any) -> None:
 
 def run_worker(pipe: Any, plans: list[TablePlan], options: Options) -> None:
     """A worker process's body: set up, wait for ``go``, measure, report, through ``pipe``."""
+    if options.nice:
+        os.nice(options.nice)
     try:
         import uvloop
 

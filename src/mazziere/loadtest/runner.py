@@ -52,6 +52,11 @@ class LoadRun:
     database_schema: str | None = None
     """PostgreSQL: the schema (default a new one, dropped at the end)."""
     workers: int = 2
+    generator_nice: int = 10
+    """The niceness of the load generator's processes: by default the machine's scheduler
+    serves the room first, as it would if the players were on their own machines; the
+    generator's own delays still count in the latencies (and its loops' lag is reported).
+    0 makes them compete with the room for the cores as equals."""
     next_hand_seconds: float | None = None
     chats_per_minute: float = 0.5
     drops_per_minute: float = 0.2
@@ -93,6 +98,13 @@ class Report:
     server_rss_end_mb: float | None
     memory_growth_percent: float | None
     load_generator_cpu_percent: float
+    load_generator_lag_p99_ms: float
+    """How late the generator's event loops ran a timer (p99 and max, sampled 100 times a
+    second while measuring): a latency measured on the clients' side holds this delay of
+    theirs too, so it tells how much of the figure is the generator's."""
+    load_generator_lag_max_ms: float
+    load_generator_nice: int | None
+    """The niceness the generator's processes ran at, as they read it (the highest)."""
     load_average: tuple[float, float, float]
     ledger_total: int | None
     ledger_drifted: int | None
@@ -122,7 +134,10 @@ class Report:
             f"{maybe(self.server_peak_mb, ' MB')}, RSS {maybe(self.server_rss_warm_mb, ' MB')} "
             f"after warm-up -> {maybe(self.server_rss_end_mb, ' MB')} at the end "
             f"(growth {maybe(self.memory_growth_percent, '%')})",
-            f"load generator: CPU {self.load_generator_cpu_percent:.1f}% of one core; "
+            f"load generator: CPU {self.load_generator_cpu_percent:.1f}% of one core, its "
+            f"loops late by {self.load_generator_lag_p99_ms:.1f} ms at p99 "
+            f"(max {self.load_generator_lag_max_ms:.1f} ms), nice "
+            f"{self.load_generator_nice}; "
             f"load average {' '.join(f'{x:.2f}' for x in self.load_average)}",
             f"ledger: total {self.ledger_total}, drifted accounts {self.ledger_drifted}",
             *([f"slowest action: {self.slowest}"] if self.slowest else []),
@@ -301,6 +316,7 @@ def run(load: LoadRun, *, say: Any = None) -> Report:
             think=load.think,
             chats_per_minute=load.chats_per_minute,
             drops_per_minute=load.drops_per_minute,
+            nice=load.generator_nice,
         )
         count = max(1, min(load.workers, len(plans)))
         context = multiprocessing.get_context("spawn")
@@ -376,6 +392,8 @@ def _measure(
     elapsed = time.monotonic() - begun
     results = [pipe.recv() for pipe in pipes]
     latencies: array[float] = array("d")
+    lags: array[float] = array("d")
+    nices: list[int] = []
     errors: Counter[str] = Counter()
     totals: Counter[str] = Counter()
     generator_cpu = 0.0
@@ -386,6 +404,8 @@ def _measure(
             errors["worker_failed"] += 1
             continue
         latencies.frombytes(result["latencies"])
+        lags.frombytes(result["loop_lags"])
+        nices.append(int(result["nice"]))
         errors.update(result["errors"])
         for key in ("reconnects", "hands", "actions", "chats", "lost"):
             totals[key] += int(result[key])
@@ -438,6 +458,9 @@ def _measure(
         server_rss_end_mb=rss_end,
         memory_growth_percent=None if growth is None else round(growth, 2),
         load_generator_cpu_percent=round(100.0 * generator_cpu / elapsed, 1),
+        load_generator_lag_p99_ms=round(percentile(lags, 0.99), 2),
+        load_generator_lag_max_ms=round(max(lags, default=0.0), 2),
+        load_generator_nice=max(nices, default=None),
         load_average=os.getloadavg(),
         ledger_total=None,
         ledger_drifted=None,
