@@ -116,6 +116,24 @@ def test_an_action_a_seat_learns_of_from_a_snapshot_is_done_then() -> None:
     )
 
 
+def test_an_action_heard_of_after_the_measured_time_is_not_a_latency() -> None:
+    """The measured time over, an action still waited for is counted among those not
+    measured; its record arriving later (the sockets closing: a burst for the room) adds no
+    latency and no slowest action."""
+    worker, table, anna, bruno = _two_seats_measuring()
+    anna.position = 0
+    table.seats = [anna, bruno]
+    worker.tables = [table]
+    table.acted(anna, {"position": 0, "seq": 9, "action_id": 3}, sent=100.0)
+    asyncio.run(worker.measure(0.0))  # the time is up at once
+    assert worker.tally.lost == 1 and not worker.measuring
+    record = {"type": "record", "seq": 10, "table": "7", "record": {"type": "bet", "position": 0}}
+    anna._on(record, 100.9)
+    bruno._on(record, 101.0)
+    assert worker.tally.latencies.tolist() == [] and worker.tally.slowest == ""
+    assert table.pending == []  # done with, all the same
+
+
 def test_a_turn_the_room_did_not_acknowledge_is_played_again_after_a_resume() -> None:
     """A socket closed while its player thought (or before the room answered): the turn
     comes back in the resume's snapshot and is played, as a person's client would (before,

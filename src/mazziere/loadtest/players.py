@@ -214,6 +214,10 @@ class TableRun:
 
     def _done(self, pending: _Pending, now: float, how: str, last: Seat) -> None:
         self.pending.remove(pending)
+        if not self.worker.measuring:
+            # Heard of after the measured time: counted already among those not measured,
+            # and maybe slowed by the teardown (thousands of sockets closing at once).
+            return
         milliseconds = (now - pending.sent) * 1000.0
         tally = self.worker.tally
         tally.latencies.append(milliseconds)
@@ -680,7 +684,6 @@ async def _serve(worker: Worker, pipe: Any) -> None:
     await worker.measure(float(seconds))
     cpu = _cpu_seconds() - cpu
     tally = worker.tally
-    await worker.close()
     pipe.send(
         (
             "done",
@@ -700,6 +703,13 @@ async def _serve(worker: Worker, pipe: Any) -> None:
             },
         )
     )
+    # The players play on until every worker has measured: one worker's sockets closing
+    # (thousands at once, a burst of work for the room) must not fall in another's minute.
+    command, _ = await loop.run_in_executor(None, pipe.recv)
+    assert command == "close"
+    await worker.close()
+    # Errors go on counting until the end (a socket lost while the others measured).
+    pipe.send(("closed", {"errors": dict(tally.errors), "examples": tally.examples}))
 
 
 def run_worker(pipe: Any, plans: list[TablePlan], options: Options) -> None:

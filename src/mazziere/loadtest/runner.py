@@ -391,6 +391,12 @@ def _measure(
     cpu_after, main_after = server.cpu_seconds(), server.cpu_seconds(main_only=True)
     elapsed = time.monotonic() - begun
     results = [pipe.recv() for pipe in pipes]
+    for pipe in pipes:  # every worker has measured: now they may close their sockets
+        pipe.send(("close", None))
+    for index, pipe in enumerate(pipes):
+        kind, closed = pipe.recv()
+        if kind == "closed" and results[index][0] == "done":
+            results[index][1].update(closed)  # the errors counted until the very end
     latencies: array[float] = array("d")
     lags: array[float] = array("d")
     nices: list[int] = []
