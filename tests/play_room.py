@@ -20,6 +20,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -160,6 +161,10 @@ class Person:
         self.texts: list[str] = []
         """Each message of ``messages`` as JSON text: a batch's written out one by one, so a
         check of what a message shows reads that message alone."""
+        self._by_kind: dict[tuple[str, str | None], list[dict[str, Any]]] = defaultdict(list)
+        """(type, table) and (type, None) -> those messages: :meth:`seen` is asked every few
+        milliseconds while tens of thousands of messages come, and reading them all each
+        time starved the client's own reading and playing on a loaded machine."""
         self.ws: ClientConnection | None = None
         self.plays: set[str] = set()
         self.hole: dict[str, list[str]] = {}
@@ -172,7 +177,9 @@ class Person:
         self._pending: dict[str, dict[str, Any]] = {}
         self.topping: dict[str, float] = {}
         self.calling: dict[str, float] = {}
-        """table -> when this person last asked to top up / called bots there (:meth:`due`)."""
+        self.sitting: dict[str, float] = {}
+        """table -> when this person last asked to top up / called bots / sat down there
+        (:meth:`due`)."""
         self.closed = asyncio.Event()
 
     def post(self, path: str, body: Any = None) -> Any:
@@ -216,6 +223,9 @@ class Person:
                 for message in unbatch(json.loads(text)):
                     self.texts.append(json.dumps(message))
                     self.messages.append(message)
+                    self._by_kind[(message["type"], None)].append(message)
+                    if message.get("table") is not None:
+                        self._by_kind[(message["type"], message["table"])].append(message)
                     await self._react(message)
         except Exception:  # the server went away: the test reconnects or ends
             pass
@@ -236,10 +246,8 @@ class Person:
         return True
 
     def seen(self, kind: str, table: str | None = None) -> list[dict[str, Any]]:
-        return [
-            m for m in self.messages
-            if m["type"] == kind and (table is None or m.get("table") == table)
-        ]  # fmt: skip
+        """The messages of type ``kind`` received so far (at ``table``, if given), in order."""
+        return list(self._by_kind.get((kind, table), ()))
 
     async def _react(self, message: dict[str, Any]) -> None:
         kind = message["type"]

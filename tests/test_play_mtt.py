@@ -153,7 +153,16 @@ async def scenario(room: Room, how: signal.Signals) -> tuple[dict[str, Any], lis
     for person in people:
         answer = person.post(f"/api/tournaments/{event['id']}/registration")
         assert answer.status_code == 201, answer.text
-    await until(lambda: details(room, event["id"])["state"] == "running", EVERY_SECONDS + 20)
+
+    def drawn() -> bool:
+        # "running" is stored first, and the tournament's task then draws its tables: a look
+        # in between finds it running with no table yet.
+        now = details(room, event["id"])
+        return (
+            now["state"] == "running" and sum(len(t["players"]) for t in now["seating"]) == PLAYERS
+        )
+
+    await until(drawn, EVERY_SECONDS + 20)
     started = details(room, event["id"])
     assert [len(t["players"]) for t in started["seating"]] in ([5, 4, 4], [4, 5, 4], [4, 4, 5])
     chips = PLAYERS * started["starting_stack"]

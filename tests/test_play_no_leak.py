@@ -23,7 +23,6 @@ import json
 import os
 import re
 import sqlite3
-import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -48,15 +47,20 @@ async def play(room: Room, hands: int) -> tuple[list[Person], Person, dict[str, 
     for table in tables.values():
         await watcher.send(type="watch", table=table)
         for person in people:
+            person.due(person.sitting, table)  # asked now: not again at once
             await person.send(type="sit", table=table, buy_in=buy_in[table])
             person.plays.add(table)
+        people[0].due(people[0].calling, table)
         await people[0].send(type="add_bots", table=table, count=2, kind="random")
     try:
         await asyncio.wait_for(keep_playing(people, watcher, tables, hands, buy_in), timeout=240)
     except TimeoutError:
         played = {r: len(watcher.seen("hand_ended", t)) for r, t in tables.items()}
         errors = [e for p in people for e in p.errors][-5:]
-        raise AssertionError(f"hands played in 240 s: {played}; last errors: {errors}") from None
+        seats = {r: (watcher.seen("seats", t) or [{}])[-1].get("seats") for r, t in tables.items()}
+        raise AssertionError(
+            f"hands played in 240 s: {played}; last errors: {errors}; seats: {seats}"
+        ) from None
     finally:
         for client in (*people, watcher):
             await client.disconnect()
@@ -71,30 +75,34 @@ async def keep_playing(
     hands: int,
     buy_ins: dict[str, int],
 ) -> None:
-    """Until every table has played ``hands``: buy in again when broke, call bots again
-    when they left broke."""
+    """Until every table has played ``hands``: buy in again when broke, sit down again when
+    the seat was freed (a rebuy that came too late), call bots when fewer than four play.
+
+    Each request is repeated while what it asked for is not seen (``Person.due``): a flag
+    kept until the seats changed left a table with one player for good when the room
+    refused the request or freed the seat (a run out of its 240 s with one table stuck).
+    """
     while True:
-        done = [len(watcher.seen("hand_ended", t)) >= hands for t in tables.values()]
-        if all(done):
+        if all(len(watcher.seen("hand_ended", t)) >= hands for t in tables.values()):
             return
         for table in tables.values():
             seats = watcher.seen("seats", table)
             if not seats:
                 continue
-            latest = seats[-1]["seats"]
+            latest = {s["name"]: s for s in seats[-1]["seats"]}
             for person in people:
-                mine = [s for s in latest if s["name"] == person.name]
-                if mine and mine[0]["status"] == "busted" and not person.topping.get(table):
-                    person.topping[table] = time.monotonic()
+                seat = latest.get(person.name)
+                if seat is None and person.due(person.sitting, table):
+                    await person.send(type="sit", table=table, buy_in=buy_ins[table])
+                elif (
+                    seat is not None
+                    and seat["status"] == "busted"
+                    and person.due(person.topping, table)
+                ):
                     await person.send(type="top_up", table=table, amount=buy_ins[table])
-                elif mine and mine[0]["status"] != "busted":
-                    person.topping[table] = 0.0
-            if len(latest) < 4 and not people[0].calling.get(table):
-                people[0].calling[table] = time.monotonic()
-                await people[0].send(type="add_bots", table=table, count=4 - len(latest),
-                                     kind="random")  # fmt: skip
-            elif len(latest) >= 4:
-                people[0].calling[table] = 0.0
+            host = next((p for p in people if p.name in latest), None)
+            if len(latest) < 4 and host is not None and host.due(host.calling, table):
+                await host.send(type="add_bots", table=table, count=4 - len(latest), kind="random")
         await asyncio.sleep(0.05)
 
 
