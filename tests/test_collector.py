@@ -107,3 +107,22 @@ def test_uninstalling_gives_the_collector_back_its_thresholds() -> None:
     assert during[0] == 1_234
     assert gc.get_threshold() == before
     assert not any(isinstance(getattr(c, "__self__", None), CollectorPolicy) for c in gc.callbacks)
+
+
+@pytest.mark.parametrize(("warn_after_ms", "level"), [(0.0, "WARNING"), (1e9, "INFO")])
+def test_a_full_collection_the_players_would_feel_is_a_warning_in_the_log(
+    warn_after_ms: float, level: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def run() -> None:
+        policy = CollectorPolicy(asyncio.get_running_loop(), warn_after_ms=warn_after_ms)
+        policy.install()
+        try:
+            policy.collect_all()
+        finally:
+            policy.uninstall()
+
+    with caplog.at_level("INFO", logger="mazziere.server.collector"):
+        asyncio.run(run())
+    (record,) = [r for r in caplog.records if "full garbage collection" in r.getMessage()]
+    assert record.levelname == level
+    assert record.getMessage().endswith(" ms")

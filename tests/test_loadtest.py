@@ -13,10 +13,12 @@ import os
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from mazziere.loadtest.players import Options, Seat, TableRun, Worker, plan_tables
+from mazziere.loadtest.runner import _ServerProcess
 
 
 def loadtest(*args: str, timeout: float = 240.0) -> subprocess.CompletedProcess[str]:
@@ -50,6 +52,28 @@ def test_twenty_players_for_ten_seconds_print_the_figures_and_one_json_line() ->
     # The generator's processes ran at the niceness asked, and say how late their loops ran.
     assert report["load_generator_nice"] == min(19, os.nice(0) + 3)
     assert 0 <= report["load_generator_lag_p99_ms"] <= report["load_generator_lag_max_ms"]
+    # The room's full collections while measuring, from its output (the test's room is small:
+    # how many there were is not checked, only that they are told).
+    assert isinstance(report["server_full_collections"], int)
+    assert any("full garbage collections while measuring: " in line for line in lines)
+
+
+def test_the_rooms_full_collections_are_counted_in_the_measured_part_of_its_output(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "serve.log"
+    log.write_text("WARNING: full garbage collection: 3900 objects freed in 388 ms\n")
+    server = _ServerProcess(None, None, log)
+    start = server.log_size()
+    with log.open("a") as output:
+        output.write('INFO:     127.0.0.1:5000 - "GET /api/session HTTP/1.1" 200\n')
+        output.write("full garbage collection: 9716 objects freed in 1753 ms\n")
+        output.write("full garbage collection: 10 objects freed in 12 ms\n")
+    end = server.log_size()
+    with log.open("a") as output:
+        output.write("full garbage collection: 4788 objects freed in 967 ms\n")
+    assert server.full_collections(start, end) == [1753.0, 12.0]
+    assert _ServerProcess(None, None).full_collections(None, None) == []
 
 
 @pytest.mark.parametrize(

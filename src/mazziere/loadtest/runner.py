@@ -15,6 +15,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import re
 import secrets
 import signal
 import socket
@@ -97,6 +98,10 @@ class Report:
     server_rss_warm_mb: float | None
     server_rss_end_mb: float | None
     memory_growth_percent: float | None
+    server_full_collections: int | None
+    """The room's full garbage collections while measuring (its longest pause below), as
+    its output told; ``None`` for a room the load test did not start (``--url``)."""
+    server_full_collection_max_ms: float | None
     load_generator_cpu_percent: float
     load_generator_lag_p99_ms: float
     """How late the generator's event loops ran a timer (p99 and max, sampled 100 times a
@@ -133,7 +138,8 @@ class Report:
             f"{maybe(self.server_cpu_ms_per_action, ' ms')} per action), peak memory "
             f"{maybe(self.server_peak_mb, ' MB')}, RSS {maybe(self.server_rss_warm_mb, ' MB')} "
             f"after warm-up -> {maybe(self.server_rss_end_mb, ' MB')} at the end "
-            f"(growth {maybe(self.memory_growth_percent, '%')})",
+            f"(growth {maybe(self.memory_growth_percent, '%')}); full garbage collections "
+            f"while measuring: {self._full_collections()}",
             f"load generator: CPU {self.load_generator_cpu_percent:.1f}% of one core, its "
             f"loops late by {self.load_generator_lag_p99_ms:.1f} ms at p99 "
             f"(max {self.load_generator_lag_max_ms:.1f} ms), nice "
@@ -143,6 +149,15 @@ class Report:
             *([f"slowest action: {self.slowest}"] if self.slowest else []),
             *self.notes,
         ]
+
+    def _full_collections(self) -> str:
+        if self.server_full_collections is None:
+            return "n/a"
+        if self.server_full_collection_max_ms is None:
+            return str(self.server_full_collections)
+        return (
+            f"{self.server_full_collections} (longest {self.server_full_collection_max_ms:.0f} ms)"
+        )
 
     def to_json(self) -> str:
         """One JSON object (``--json``'s last line)."""
@@ -160,6 +175,10 @@ def percentile(values: array[float] | list[float], fraction: float) -> float:
     ordered = sorted(values)
     rank = max(0, min(len(ordered) - 1, round(fraction * len(ordered) + 0.5) - 1))
     return float(ordered[rank])
+
+
+_FULL_COLLECTION = re.compile(r"full garbage collection: \d+ objects freed in (\d+) ms")
+"""The room's line for each full collection (a warning from 100 ms)."""
 
 
 def _free_port() -> int:
@@ -180,10 +199,34 @@ class _ServerProcess:
     Its figures are those of the server and its children (the table store's writer), added
     up: the room's work is theirs together."""
 
-    def __init__(self, process: subprocess.Popen[bytes] | None, pid: int | None) -> None:
+    def __init__(
+        self, process: subprocess.Popen[bytes] | None, pid: int | None, log: Path | None = None
+    ) -> None:
         self.process = process
         self.pid = pid
+        self.log = log
+        """The server's output, when the load test started it (a running room's is not ours)."""
         self.tick = os.sysconf("SC_CLK_TCK")
+
+    def log_size(self) -> int | None:
+        """How far the server's output has come (:meth:`full_collections` from there)."""
+        if self.log is None:
+            return None
+        try:
+            return self.log.stat().st_size
+        except OSError:
+            return None
+
+    def full_collections(self, start: int | None, end: int | None) -> list[float]:
+        """The pauses (ms) of the room's full garbage collections its output told of
+        between two of :meth:`log_size`'s answers (``mazziere.server.collector``)."""
+        if self.log is None or start is None or end is None:
+            return []
+        with contextlib.suppress(OSError), self.log.open("rb") as output:
+            output.seek(start)
+            text = output.read(max(0, end - start)).decode(errors="replace")
+            return [float(ms) for ms in _FULL_COLLECTION.findall(text)]
+        return []
 
     def _family(self) -> list[int]:
         """The server's pid and its children's."""
@@ -275,7 +318,7 @@ def _room(load: LoadRun, folder: Path) -> Iterator[tuple[str, _ServerProcess, st
             if time.monotonic() > deadline:
                 raise RuntimeError("the server did not answer in 120 s")
             time.sleep(0.2)
-        yield address, _ServerProcess(process, process.pid), described
+        yield address, _ServerProcess(process, process.pid, folder / "serve.log"), described
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGINT)
@@ -379,6 +422,7 @@ def _measure(
 ) -> Report:
     warm_up = load.warm_up_seconds if load.warm_up_seconds is not None else min(300.0, seconds / 5)
     cpu_before, main_before = server.cpu_seconds(), server.cpu_seconds(main_only=True)
+    log_before = server.log_size()
     begun = time.monotonic()
     for pipe in pipes:
         pipe.send(("go", seconds))
@@ -388,6 +432,7 @@ def _measure(
         if rss_warm is None and time.monotonic() - begun >= warm_up:
             rss_warm = server.rss_mb()
     rss_end = server.rss_mb()
+    log_after = server.log_size()
     cpu_after, main_after = server.cpu_seconds(), server.cpu_seconds(main_only=True)
     elapsed = time.monotonic() - begun
     results = [pipe.recv() for pipe in pipes]
@@ -438,6 +483,7 @@ def _measure(
         if rss_warm is None or rss_end is None or rss_warm == 0
         else 100.0 * (rss_end - rss_warm) / rss_warm
     )
+    pauses = server.full_collections(log_before, log_after)
     low, high = load.think
     return Report(
         players=load.players,
@@ -463,6 +509,8 @@ def _measure(
         server_rss_warm_mb=rss_warm,
         server_rss_end_mb=rss_end,
         memory_growth_percent=None if growth is None else round(growth, 2),
+        server_full_collections=None if log_before is None else len(pauses),
+        server_full_collection_max_ms=max(pauses, default=None),
         load_generator_cpu_percent=round(100.0 * generator_cpu / elapsed, 1),
         load_generator_lag_p99_ms=round(percentile(lags, 0.99), 2),
         load_generator_lag_max_ms=round(max(lags, default=0.0), 2),
