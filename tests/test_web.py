@@ -257,10 +257,15 @@ def test_two_browsers_at_one_table_each_see_only_their_own_cards(
         # Bruno may wait for the blinds to come to him; on a loaded machine (the whole suite
         # in two workers, each server with its table store's writer) 60 s ran out once with
         # hands being played.
+        # Calling every raise of the bots, either may lose every chip: then they buy in again
+        # (once a run, Anna went broke in her third hand and was never dealt in again).
         deadline = time.monotonic() + 90
         while True:
+            for person in (anna, bruno):
+                rebuy_when_broke(person)
             offered = {b.split("|")[0] for b in buttons(anna)}
-            if offered and not offered & {"show", "muck"} and len(anna.cards()) == 5:
+            dealt_both = len(anna.cards()) == 5 and len(bruno.cards()) == 5
+            if offered and not offered & {"show", "muck"} and dealt_both:
                 # Her decision is on the page; Bruno's cards may come a moment later on a
                 # busy machine (she acted meanwhile, and the moment was gone).
                 with contextlib.suppress(sync_api.TimeoutError):
@@ -293,6 +298,14 @@ def test_two_browsers_at_one_table_each_see_only_their_own_cards(
     finally:
         anna.close()
         bruno.close()
+
+
+def rebuy_when_broke(person: Page) -> None:
+    """Click "Ricarica a ..." (buy in again) if the person's seat has no chip left."""
+    stack = person.page.locator(".seat.me .stack")
+    if stack.count() and stack.first.inner_text().strip() == "0":
+        with contextlib.suppress(sync_api.TimeoutError):
+            person.page.click("button:has-text('Ricarica a')", timeout=2000)
 
 
 def buttons(person: Page) -> list[str]:
