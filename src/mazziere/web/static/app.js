@@ -23,6 +23,7 @@ const app = {
   page: null,        // another page on screen (pages.js): private tables, hands, rules...
   leaving: new Set(), // tables left whose cash-out may come at the end of the hand playing
   tournamentTables: new Set(), // tables of a tournament: its players stay to the end
+  unsent: [],        // messages written between two sockets: sent once the next one is welcomed
 };
 
 // ------------------------------------------------------------------ REST
@@ -158,6 +159,7 @@ async function reopenSocket() {
   app.wsReady = null;
   app.tables = {};
   app.leaving.clear();
+  app.unsent = []; // another account's socket: nothing of the previous one is sent on it
   app.current = null;
   if (old) { old.onclose = null; old.close(); }
   if (app.account) {
@@ -184,6 +186,7 @@ function connect() {
           tableState(table);
           send({ type: "resume", table, last_seq: app.tables[table].seq });
         }
+        for (const text of app.unsent.splice(0)) ws.send(text);
         resolve(message);
         return;
       }
@@ -196,7 +199,7 @@ function connect() {
       app.ws = null;
       app.wsReady = null;
       // Back after a gap: the welcome's resume asks for what was missed.
-      if (Object.keys(app.tables).length) setTimeout(() => connect(), 1000);
+      if (Object.keys(app.tables).length || app.unsent.length) setTimeout(() => connect(), 1000);
     };
   });
   return app.wsReady;
@@ -208,7 +211,13 @@ function messagesOf(frame) {
 }
 
 function send(message) {
-  if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify({ v: 1, ...message }));
+  const text = JSON.stringify({ v: 1, ...message });
+  if (app.ws && app.ws.readyState === WebSocket.OPEN) { app.ws.send(text); return; }
+  // Between two sockets (a connection dropped, the next one not yet open) a message waits
+  // for the next welcome: dropped, a "leave" showed the lobby to a player still seated.  An
+  // action whose turn is over by then is refused by the room as stale, and says so.
+  app.unsent.push(text);
+  connect();
 }
 
 // ------------------------------------------------------------ table state
@@ -579,7 +588,22 @@ function h(tag, attrs = {}, ...children) {
 
 let renderedLang = null;
 
+// A click is a press and a release on the same element, and a redraw replaces every element
+// of the page: a table's events (a bot acts every second, sometimes faster) arriving between
+// the two would lose the click on a button that looked pressed.  While a pointer is down the
+// page is not redrawn; the redraw it missed comes once the click has been handled.
+const pointer = { down: false, missed: false };
+document.addEventListener("pointerdown", () => { pointer.down = true; }, true);
+for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, released, true);
+window.addEventListener("blur", released); // a release outside the window is never seen
+
+function released() {
+  pointer.down = false;
+  if (pointer.missed) { pointer.missed = false; setTimeout(render, 0); } // after the click
+}
+
 function render() {
+  if (pointer.down) { pointer.missed = true; return; }
   document.documentElement.lang = words.lang;
   document.getElementById("lang").textContent = words.it ? "English" : "Italiano";
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = words.t(node.dataset.i18n);
