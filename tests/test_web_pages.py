@@ -245,6 +245,10 @@ def test_the_rules_are_reachable_from_the_table(room: RunningServer, browser: An
         person.close()
 
 
+REDRAW = "import('./app.js').then((client) => client.render())"
+"""What every message of a table asks of the page, asked at once rather than by chance."""
+
+
 def _players_at(page: Any, table: str) -> int:
     """The people seated at ``table``, as the lobby's REST route says."""
     rows = page.evaluate("fetch('/api/tables').then((r) => r.json())")["tables"]
@@ -261,8 +265,7 @@ def test_a_click_held_across_a_redraw_is_not_lost(room: RunningServer, browser: 
         table = page.evaluate("location.hash").split("/")[1]
         page.hover("button.leave")
         page.mouse.down()
-        # What every message of the table asks for, at once rather than by chance.
-        page.evaluate("import('./app.js').then((client) => client.render())")
+        page.evaluate(REDRAW)
         page.wait_for_timeout(300)  # and some of the bots' events
         page.mouse.up()
         page.wait_for_selector(".play-now", timeout=10_000)
@@ -290,6 +293,47 @@ def test_leaving_while_the_connection_is_down_still_leaves(
         while _players_at(page, table) != 0:
             assert time.monotonic() < deadline, "the leave was lost with the socket"
             time.sleep(0.2)
+    finally:
+        person.close()
+
+
+def test_a_chat_line_typed_across_redraws_is_kept_whole(room: RunningServer, browser: Any) -> None:
+    """The page is drawn anew at each of the table's events: the chat field lost its focus
+    and what was typed, and the next letters went to the table's shortcuts (f folds)."""
+    person = seated(browser, room, "en", "italian-classic")
+    page = person.page
+    try:
+        page.click("input[data-keep=chat]")
+        for part in ("forza ragazzi", ", buona fortuna", " a tutti"):
+            page.keyboard.type(part, delay=20)
+            page.evaluate(REDRAW)
+        assert page.input_value("input[data-keep=chat]") == "forza ragazzi, buona fortuna a tutti"
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".log p >> text=forza ragazzi, buona fortuna a tutti")
+        assert page.input_value("input[data-keep=chat]") == ""
+    finally:
+        person.close()
+
+
+def test_an_amount_typed_across_a_redraw_keeps_its_focus(room: RunningServer, browser: Any) -> None:
+    """The amount field stays the same while the decision does, but a redraw took it out of
+    the page and its focus with it: the digits typed next went elsewhere."""
+    person = seated(browser, room, "en", "holdem")
+    page = person.page
+    try:
+        page.wait_for_selector("input.amount", timeout=60_000)  # the player's turn to bet or raise
+        most = page.get_attribute("input.amount", "max")  # typed in two goes, a redraw between
+        assert most is not None and len(most) >= 2
+        page.click("input.amount")
+        page.keyboard.press("Control+A")
+        page.keyboard.type(most[0])
+        page.evaluate(REDRAW)
+        page.keyboard.type(most[1:])
+        assert page.input_value("input.amount") == most
+        assert page.evaluate("document.activeElement.dataset.keep") == "amount"
+        page.keyboard.press("Enter")  # the amount chosen: the button says it
+        sizing = page.inner_text(".actions button[data-kind=raise], .actions button[data-kind=bet]")
+        assert most in sizing, sizing
     finally:
         person.close()
 

@@ -593,6 +593,7 @@ let renderedLang = null;
 // the two would lose the click on a button that looked pressed.  While a pointer is down the
 // page is not redrawn; the redraw it missed comes once the click has been handled.
 const pointer = { down: false, missed: false };
+let redrawing = false; // a field taken out of the page by a redraw is not "changed" by the player
 document.addEventListener("pointerdown", () => { pointer.down = true; }, true);
 for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, released, true);
 window.addEventListener("blur", released); // a release outside the window is never seen
@@ -604,13 +605,37 @@ function released() {
 
 function render() {
   if (pointer.down) { pointer.missed = true; return; }
-  document.documentElement.lang = words.lang;
-  document.getElementById("lang").textContent = words.it ? "English" : "Italiano";
-  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = words.t(node.dataset.i18n);
-  if (renderedLang !== words.lang) { renderedLang = words.lang; showWho(); }
-  if (app.current) renderTable(app.tables[app.current]);
-  else if (app.page) app.page.update(); // a page draws itself again only when it changed
-  else renderLobby();
+  const typing = fieldTypedIn();
+  redrawing = true;
+  try {
+    document.documentElement.lang = words.lang;
+    document.getElementById("lang").textContent = words.it ? "English" : "Italiano";
+    for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = words.t(node.dataset.i18n);
+    if (renderedLang !== words.lang) { renderedLang = words.lang; showWho(); }
+    if (app.current) renderTable(app.tables[app.current]);
+    else if (app.page) app.page.update(); // a page draws itself again only when it changed
+    else renderLobby();
+  } finally {
+    redrawing = false;
+  }
+  typeOn(typing);
+}
+
+// A redraw takes the field being typed in out of the page, and its focus with it: the next
+// letters went to the page, where they are the table's shortcuts (f folds).  A field marked
+// data-keep (the chat line, the amount) gets its focus and caret back after the redraw.
+function fieldTypedIn() {
+  const field = document.activeElement;
+  if (!field || !field.dataset?.keep) return null;
+  return { key: field.dataset.keep, start: field.selectionStart, end: field.selectionEnd };
+}
+
+function typeOn(typing) {
+  if (!typing || document.activeElement?.dataset?.keep === typing.key) return;
+  const field = document.querySelector(`[data-keep="${typing.key}"]`);
+  if (!field) return;
+  field.focus();
+  if (typing.start !== null) field.setSelectionRange(typing.start, typing.end); // a number has no caret
 }
 
 function renderLobby() {
@@ -1015,14 +1040,14 @@ function buildActionBar(table, legal) {
     let amount = legal.min_to;
     const label = () => words.action(sizing, ctx, legal, { amount });
     const betButton = button(sizing, label(), () => ({ amount }));
-    const number = h("input", { type: "number", class: "amount", min: legal.min_to, max: legal.max_to, value: amount, "aria-label": words.t("amount") });
+    const number = h("input", { type: "number", class: "amount", "data-keep": "amount", min: legal.min_to, max: legal.max_to, value: amount, "aria-label": words.t("amount") });
     const slider = h("input", { type: "range", min: legal.min_to, max: legal.max_to, value: amount, step: 1, "aria-label": words.t("amount") });
     const set = (value) => {
       amount = clamp(Number(value) || legal.min_to);
       slider.value = amount; number.value = amount; betButton.textContent = label();
     };
     slider.addEventListener("input", () => set(slider.value));
-    number.addEventListener("change", () => set(number.value));
+    number.addEventListener("change", () => { if (!redrawing) set(number.value); }); // typing goes on after it
     bar.append(betButton);
     if (legal.max_to > legal.min_to) {
       // A pot-sized raise: call first, then raise by the pot as it would be after the call.
@@ -1085,9 +1110,14 @@ function controls(table) {
     row.append(h("button", { type: "button", onclick: () => send({ type: "top_up", table: table.id, amount: table.maxBuyIn - me.stack }) },
       `${words.pick("Ricarica a", "Top up to")} ${table.maxBuyIn}`));
   }
-  const chat = h("input", { type: "text", maxlength: 280, placeholder: words.pick("Scrivi al tavolo…", "Say something…"), "aria-label": words.pick("Chat del tavolo", "Table chat") });
+  const chat = h("input", { type: "text", "data-keep": "chat", maxlength: 280, value: table.chatDraft ?? "",
+    placeholder: words.pick("Scrivi al tavolo…", "Say something…"), "aria-label": words.pick("Chat del tavolo", "Table chat") });
+  chat.addEventListener("input", () => { table.chatDraft = chat.value; }); // the next redraw's field shows it
   chat.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" && chat.value.trim()) { send({ type: "chat", table: table.id, text: chat.value.trim() }); chat.value = ""; }
+    if (e.key === "Enter" && chat.value.trim()) {
+      send({ type: "chat", table: table.id, text: chat.value.trim() });
+      chat.value = table.chatDraft = "";
+    }
     e.stopPropagation(); // letters typed here are not shortcuts
   });
   row.append(chat);
