@@ -297,6 +297,24 @@ def test_leaving_while_the_connection_is_down_still_leaves(
         person.close()
 
 
+def test_leaving_while_the_lobby_cannot_be_fetched_still_shows_the_lobby(
+    room: RunningServer, browser: Any
+) -> None:
+    """The lobby's list fails to come (a network blip): the player is in the lobby as last
+    seen, not left on the table's page."""
+    person = seated(browser, room, "en", "holdem")
+    page = person.page
+    try:
+        page.route("**/api/tables", lambda route: route.abort())
+        page.click("button.leave")
+        page.wait_for_selector(".play-now")
+        page.unroute("**/api/tables")
+        # The browser reports the refused request itself; nothing else may be an error.
+        person.errors = [e for e in person.errors if "net::ERR_FAILED" not in e]
+    finally:
+        person.close()
+
+
 def test_a_chat_line_typed_across_redraws_is_kept_whole(room: RunningServer, browser: Any) -> None:
     """The page is drawn anew at each of the table's events: the chat field lost its focus
     and what was typed, and the next letters went to the table's shortcuts (f folds)."""

@@ -1166,9 +1166,7 @@ function staysSeated(table) {
 function leave(table) {
   if (staysSeated(table)) {
     // Back to the lobby, the seat kept (the table's page is one click away again).
-    app.current = null;
-    history.pushState(null, "", "#");
-    refreshLobby().then(render);
+    backToLobby();
     return;
   }
   if (table.seats.some((s) => s.name === app.me)) {
@@ -1176,9 +1174,16 @@ function leave(table) {
     app.leaving.add(table.id);
   } else send({ type: "unwatch", table: table.id }); // a spectator stops watching
   delete app.tables[table.id];
+  backToLobby();
+}
+
+function backToLobby() {
   app.current = null;
   history.pushState(null, "", "#");
-  refreshLobby().then(render);
+  // The lobby at once, as last seen, then as the room has it now: a failed refresh (a
+  // network blip) leaves the player in the lobby, not on the table they left.
+  render();
+  refreshLobby().then(render, (error) => console.warn("lobby not refreshed:", error.message));
 }
 
 // ------------------------------------------------------------------ start
