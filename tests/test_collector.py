@@ -57,6 +57,45 @@ def test_a_cycle_that_outlived_a_young_collection_waits_for_the_room_to_grow() -
     assert full_collections == 1
 
 
+def test_a_heap_that_grew_with_the_players_is_not_collected_in_full() -> None:
+    """The room trebles its players and doubles its heap: no cycle more for each of them,
+    no full collection (a pause for nothing); the heap then grows with no one new: it is."""
+    players = [1]
+
+    async def run() -> tuple[bool, bool, int]:
+        policy = CollectorPolicy(
+            asyncio.get_running_loop(),
+            full_after_growth=0.5,
+            heap_check_seconds=0.0,
+            room_size=lambda: players[0],
+            size_floor=1,
+        )
+        policy.install()
+        try:
+            held, probe = _cycle()
+            gc.collect(0)
+            del held  # garbage among the frozen objects
+            start = sys.getallocatedblocks()
+            players[0] = 3
+            with_players = [[] for _ in range(start)]  # the heap about doubles
+            gc.collect(0)
+            await asyncio.sleep(0)
+            kept_while_the_room_grew = probe() is not None
+            beyond = [[] for _ in range(3 * start)]  # then grows by more than its players did
+            gc.collect(0)
+            await asyncio.sleep(0)
+            freed = probe() is None
+            del with_players, beyond
+            return kept_while_the_room_grew, freed, policy.full_collections
+        finally:
+            policy.uninstall()
+
+    kept_while_the_room_grew, freed, full_collections = asyncio.run(run())
+    assert kept_while_the_room_grew
+    assert freed
+    assert full_collections == 1
+
+
 def test_a_young_cycle_is_freed_by_the_young_collection() -> None:
     async def run() -> bool:
         policy = CollectorPolicy(asyncio.get_running_loop())

@@ -108,6 +108,10 @@ class Bus(abc.ABC):
     def connections(self, player: str) -> int:
         """How many connections ``player`` has open (the room caps them)."""
 
+    @abc.abstractmethod
+    def players_connected(self) -> int:
+        """How many players have a connection open (the room's size, for its collector)."""
+
 
 class LocalBus(Bus):
     """The bus of a single server process: dictionaries of connections."""
@@ -177,3 +181,7 @@ class LocalBus(Bus):
     def connections(self, player: str) -> int:
         """How many connections ``player`` has open."""
         return len(self._players.get(player, ()))
+
+    def players_connected(self) -> int:
+        """How many players have a connection open."""
+        return len(self._players)

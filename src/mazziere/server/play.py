@@ -408,7 +408,7 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
         service, bus, authenticate, allowed_origins=settings.public_origins, limits=limits
     )
     # Short collections while the room runs (their pauses were its longest delays).
-    collector = CollectorPolicy(asyncio.get_running_loop())
+    collector = CollectorPolicy(asyncio.get_running_loop(), room_size=bus.players_connected)
     collector.install()
     switch_interval = sys.getswitchinterval()
     sys.setswitchinterval(LOCK_HANDOVER_SECONDS)
