@@ -249,10 +249,13 @@ REDRAW = "import('./app.js').then((client) => client.render())"
 """What every message of a table asks of the page, asked at once rather than by chance."""
 
 
-def _players_at(page: Any, table: str) -> int:
-    """The people seated at ``table``, as the lobby's REST route says."""
-    rows = page.evaluate("fetch('/api/tables').then((r) => r.json())")["tables"]
-    return int(next(row["players"] for row in rows if str(row["id"]) == table))
+def _wait_until_left(page: Any, table: str, why: str) -> None:
+    """Until nobody is seated at ``table``, as the room's REST route says (a player leaving
+    mid-hand goes at its end), for 30 s at most; ``why`` fails the test after that."""
+    deadline = time.monotonic() + 30
+    while page.evaluate(f"fetch('/api/tables/{table}').then((r) => r.json())")["players"]:
+        assert time.monotonic() < deadline, why
+        time.sleep(0.2)
 
 
 def test_a_click_held_across_a_redraw_is_not_lost(room: RunningServer, browser: Any) -> None:
@@ -269,10 +272,7 @@ def test_a_click_held_across_a_redraw_is_not_lost(room: RunningServer, browser: 
         page.wait_for_timeout(300)  # and some of the bots' events
         page.mouse.up()
         page.wait_for_selector(".play-now", timeout=10_000)
-        deadline = time.monotonic() + 30
-        while _players_at(page, table) != 0:  # out at the end of the hand being played
-            assert time.monotonic() < deadline, "the player is still seated"
-            time.sleep(0.2)
+        _wait_until_left(page, table, "the player is still seated")
     finally:
         person.close()
 
@@ -289,10 +289,7 @@ def test_leaving_while_the_connection_is_down_still_leaves(
         page.evaluate("import('./app.js').then((client) => client.app.ws.close())")
         page.click("button.leave")
         page.wait_for_selector(".play-now")
-        deadline = time.monotonic() + 30
-        while _players_at(page, table) != 0:
-            assert time.monotonic() < deadline, "the leave was lost with the socket"
-            time.sleep(0.2)
+        _wait_until_left(page, table, "the leave was lost with the socket")
     finally:
         person.close()
 
