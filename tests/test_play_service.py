@@ -15,7 +15,7 @@ def test_the_interpreter_lock_changes_hands_sooner_while_the_room_runs(
     room_settings: Settings,
 ) -> None:
     # The database writer's thread asks for the lock after every statement: at the default
-    # 5 ms a busy loop made each group commit wait tens of ms (docs/benchmarks.md).
+    # 5 ms a busy loop made each group commit wait tens of ms (docs/benchmarks-changelog.md).
     before = sys.getswitchinterval()
     assert before > LOCK_HANDOVER_SECONDS
     with TestClient(create_app(room_settings, services=[table_service])):

@@ -318,7 +318,7 @@ def _probe_insert(key: str) -> Callable[[Connection], int]:
 def test_a_sqlite_writer_transaction_runs_on_the_event_loop_when_the_lock_is_free(
     tmp_path: Path,
 ) -> None:
-    # No thread to hand the transaction to and wait for (docs/benchmarks.md): the thread
+    # No thread to hand the transaction to and wait for (docs/benchmarks-changelog.md): the thread
     # that runs it is the loop's own.
     async def work() -> tuple[int, int]:
         db = Database(f"sqlite+aiosqlite:///{tmp_path / 'room.db'}")

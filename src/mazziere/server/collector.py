@@ -5,7 +5,7 @@ everything that survived the younger ones, the event loop standing still meanwhi
 room with thousands of sockets holds hundreds of thousands of long-lived objects (the
 connections, the seats, the hands in play), and its sockets' waits live for seconds: at
 5,000 players young collections took 60 to 100 ms, middle ones 120 to 320 ms and full
-ones 600 to 900 ms (``docs/benchmarks.md``), the longest delays of the room.
+ones 600 to 900 ms (``docs/benchmarks-changelog.md``), the longest delays of the room.
 
 The policy: a young collection every :attr:`CollectorPolicy.young_every_seconds` on the
 event loop, and whatever survives one is moved out of every later collection's way

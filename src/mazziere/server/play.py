@@ -65,7 +65,7 @@ the lock back after every statement the database ran without it; at the interpre
 statements took tens of milliseconds where its work took a few (every action waits for its
 commit).  At 5,000 players, one run each: the writer's groups took 19 to 23 ms at the 99th
 percentile instead of 28 to 39, and actions reached every seat in 71 ms instead of 110 at
-the 99th percentile (docs/benchmarks.md)."""
+the 99th percentile (docs/benchmarks-changelog.md)."""
 
 log = logging.getLogger(__name__)
 
