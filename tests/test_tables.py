@@ -430,16 +430,23 @@ def test_a_hosts_controls_are_commands_of_the_table_and_rebuild() -> None:
     asyncio.run(scenario())
 
 
+async def two_seated(rules: str) -> tuple[TableTask, Inbox, Inbox]:
+    """A table of ``rules`` running, anna and bruno seated and the first turn announced."""
+    task = TableTask(
+        config(rules), MemoryStore({1: 10_000, 2: 10_000}), LocalBus(), bot_seconds=0.0
+    )
+    await task.rebuild()
+    task.start()
+    anna, bruno = Inbox("anna"), Inbox("bruno")
+    await task.submit(ANNA, p.Sit(table="1", buy_in=1000, seat=1), anna)
+    await task.submit(BRUNO, p.Sit(table="1", buy_in=1000, seat=3), bruno)
+    await until(lambda: my_turn(anna, "anna") or my_turn(anna, "bruno"))
+    return task, anna, bruno
+
+
 def test_a_snapshot_gives_the_turn_the_time_it_has_left() -> None:
     async def scenario() -> None:
-        store = MemoryStore({1: 10_000, 2: 10_000})
-        task = TableTask(config("holdem"), store, LocalBus(), bot_seconds=0.0)
-        await task.rebuild()
-        task.start()
-        anna, bruno = Inbox("anna"), Inbox("bruno")
-        await task.submit(ANNA, p.Sit(table="1", buy_in=1000, seat=1), anna)
-        await task.submit(BRUNO, p.Sit(table="1", buy_in=1000, seat=3), bruno)
-        await until(lambda: my_turn(anna, "anna") or my_turn(anna, "bruno"))
+        task, anna, _ = await two_seated("holdem")
         announced = my_turn(anna, "anna") or my_turn(anna, "bruno")
         assert announced is not None
         await asyncio.sleep(0.5)
@@ -457,27 +464,40 @@ def test_a_snapshot_gives_the_turn_the_time_it_has_left() -> None:
 
 def test_a_snapshot_offers_the_raise_no_more_once_its_window_has_shut() -> None:
     async def scenario() -> None:
-        store = MemoryStore({1: 10_000, 2: 10_000})
-        task = TableTask(config("italian-32"), store, LocalBus(), bot_seconds=0.0)
-        await task.rebuild()
-        task.start()
-        anna, bruno = Inbox("anna"), Inbox("bruno")
-        await task.submit(ANNA, p.Sit(table="1", buy_in=1000, seat=1), anna)
-        await task.submit(BRUNO, p.Sit(table="1", buy_in=1000, seat=3), bruno)
-        await until(lambda: my_turn(anna, "anna") or my_turn(anna, "bruno"))
+        task, anna, bruno = await two_seated("italian-32")
         announced = my_turn(anna, "anna") or my_turn(anna, "bruno")
         assert announced is not None
         player, inbox = (ANNA, anna) if announced["name"] == "anna" else (BRUNO, bruno)
+        other = bruno if inbox is anna else anna
         assert "raise" in inbox.last("turn")["legal"]["kinds"]
         window = task.table.time.raise_window_seconds
         assert window is not None
-        task.clock.run(task.clock.now() + window + 1)  # the window shut, the decision goes on
+        # The player is told how long the raise is offered; the others, nothing of it.
+        assert inbox.last("turn")["raise_seconds"] == pytest.approx(window, abs=0.5)
+        assert other.last("turn")["raise_seconds"] is None
+        task.clock.run(task.clock.now() + window / 2)
         back = Inbox(player.name)
+        await task.submit(player, p.Resume(table="1", last_seq=task.seq), back)
+        halfway = back.last("snapshot")["turn"]
+        assert "raise" in halfway["legal"]["kinds"]
+        assert halfway["raise_seconds"] == pytest.approx(window / 2, abs=0.5)
+        task.clock.run(task.clock.now() + window / 2 + 1)  # shut; the decision goes on
         await task.submit(player, p.Resume(table="1", last_seq=task.seq), back)
         turn = back.last("snapshot")["turn"]
         assert turn["action_id"] == announced["action_id"]
         assert "raise" not in turn["legal"]["kinds"]
+        assert turn["raise_seconds"] is None
         assert turn["legal"]["kinds"]  # calling or folding is still theirs to do
+        await task.stop()
+
+    asyncio.run(scenario())
+
+
+def test_no_raise_window_runs_at_hold_em() -> None:
+    async def scenario() -> None:
+        task, anna, bruno = await two_seated("holdem")
+        turns = [m for inbox in (anna, bruno) for m in inbox.of_type("turn") if m["legal"]]
+        assert turns and all(t["raise_seconds"] is None for t in turns)
         await task.stop()
 
     asyncio.run(scenario())

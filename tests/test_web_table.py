@@ -201,6 +201,51 @@ def test_italian_32_a_draw_of_four_and_a_parole_split(room: RunningServer, brows
         close_all(people)
 
 
+def test_italian_32_the_raise_leaves_the_bar_when_its_window_shuts(
+    room: RunningServer, browser: Any
+) -> None:
+    people = seat_people(room, browser, table_named(room, "32 carte 25/50"), 2)
+    try:
+        offered_a_raise: list[Page] = []
+
+        def choose(person: Page, offered: dict[str, str]) -> str | None:
+            if "raise" in offered:
+                offered_a_raise.append(person)
+                return None
+            if "draw" in offered:
+                mark_and_draw(person, 0)
+                return None
+            return next((k for k in ("check", "parol", "call", "muck") if k in offered), "fold")
+
+        play_until(people, choose, lambda: bool(offered_a_raise), timeout=60)
+        person = offered_a_raise[0]
+        seen = time.monotonic()
+        # Ten seconds to raise (RULES.md); then the bar offers the rest, without a reload.
+        while "raise" in buttons(person):
+            assert time.monotonic() - seen < 12.0, buttons(person)
+            person.page.wait_for_timeout(200)
+        offered = buttons(person)
+        assert "fold" in offered and ("call" in offered or "check" in offered), offered
+        person.screenshot("table-italian-32-raise-window-shut")
+        waited = time.monotonic() - seen
+        kind = "call" if "call" in offered else "check"
+        said = re.compile(rf"\b{kind}s?\b")  # "You call 25"
+
+        def told() -> int:
+            return sum(bool(said.search(line)) for line in this_hand(person))
+
+        before = told()
+        assert click(person, kind)
+        deadline = time.monotonic() + 10
+        while told() == before:  # the room took the call the bar offered
+            assert time.monotonic() < deadline, this_hand(person)
+            person.page.wait_for_timeout(100)
+        assert person.page.locator(".error").count() == 0
+        assert waited > 1.0  # the bar did not drop the raise at once
+    finally:
+        close_all(people)
+
+
 # ------------------------------------------------ Hold'em: pre-actions, side pots
 
 

@@ -43,6 +43,9 @@ RULE_SETS: tuple[tuple[str, int, dict[str, int], int, int], ...] = (
 LAG_SAMPLE_SECONDS = 0.01
 """How often a worker checks how late its event loop runs (a hundred times a second)."""
 
+RAISE_MARGIN_SECONDS = 1.0
+"""A raise sent with less of its window left than this may reach the room after it shut."""
+
 CHAT_LINES = ("ciao a tutti", "nice hand", "buona fortuna", "gg", "che mano!", "ok")
 
 
@@ -471,13 +474,13 @@ class Seat:
         if len(self.acted_ids) > 64:
             self.acted_ids = {a for a in self.acted_ids if a > action_id - 32}
             self.acknowledged = {a for a in self.acknowledged if a > action_id - 32}
-        self.thinking = self.worker.spawn(self._act(turn))
+        self.thinking = self.worker.spawn(self._act(turn, time.monotonic()))
 
-    async def _act(self, turn: dict[str, Any]) -> None:
+    async def _act(self, turn: dict[str, Any], told: float) -> None:
         low, high = self.worker.options.think
         if high > 0:
             await asyncio.sleep(self.rng.uniform(low, high))
-        fields = self.choose(turn["legal"])
+        fields = self.choose(offered(turn, time.monotonic() - told))
         sent = time.monotonic()
         if not await self.send(
             type="act", table=self.table.id, action_id=turn["action_id"], **fields
@@ -506,6 +509,21 @@ class Seat:
         if kind in ("bet", "raise"):
             return {"kind": kind, "amount": legal["min_to"]}
         return {"kind": kind}
+
+
+def offered(turn: dict[str, Any], waited: float) -> dict[str, Any]:
+    """What ``turn`` offers ``waited`` seconds after it came: as a person's client shows it,
+    with no raise once its window (italian-32's) has shut, or nearly.
+
+    >>> turn = {"legal": {"kinds": ["fold", "call", "raise"]}, "raise_seconds": 10.0}
+    >>> offered(turn, 2.0)["kinds"], offered(turn, 9.5)["kinds"]
+    (['fold', 'call', 'raise'], ['fold', 'call'])
+    """
+    legal: dict[str, Any] = turn["legal"]
+    window = turn.get("raise_seconds")
+    if window is None or waited < window - RAISE_MARGIN_SECONDS:
+        return legal
+    return {**legal, "kinds": [kind for kind in legal["kinds"] if kind != "raise"]}
 
 
 class Worker:

@@ -233,3 +233,17 @@ class DecisionTimer:
         (True, False)
         """
         return self.raise_window_seconds is None or now - self.started < self.raise_window_seconds
+
+    def raise_left(self, now: float) -> float | None:
+        """Seconds left at ``now`` in which raising is offered (``None``: no raise window
+        runs, raising is offered for the whole decision).
+
+        >>> timer = DecisionTimer(0.0, 15.0, 0.0, 10.0)
+        >>> timer.raise_left(4.0), timer.raise_left(12.0)
+        (6.0, 0.0)
+        >>> DecisionTimer(0.0, 15.0, 0.0, None).raise_left(4.0) is None
+        True
+        """
+        if self.raise_window_seconds is None:
+            return None
+        return max(0.0, self.started + self.raise_window_seconds - now)

@@ -352,6 +352,14 @@ class Turn(_Event):
     legal: dict[str, Any] | None = Field(description="What they may do (only to them).")
     deadline: float = Field(description="Seconds left before the time bank starts.")
     time_bank: float
+    raise_seconds: float | None = Field(
+        default=None,
+        description=(
+            "Seconds left in which a raise is offered (italian-32's raise window; only to the"
+            " player, with legal): after them the same offer stands less the raise, which the"
+            " room refuses. Null where no window runs or no raise is offered."
+        ),
+    )
 
 
 class Snapshot(_Event):

@@ -49,7 +49,7 @@ from mazziere.room.ledger import AccountKind, EntryKind
 from mazziere.room.plan import HandPlan
 from mazziere.room.seating import tables_needed
 from mazziere.room.structure import Stakes
-from mazziere.room.table import SeatStatus, Table
+from mazziere.room.table import Decision, SeatStatus, Table
 from mazziere.room.tournament import Tournament, TournamentSettings, TournamentState
 from mazziere.rules import find_rules
 from mazziere.server import crash
@@ -1279,9 +1279,21 @@ class TableTask(RequestLoop):
             "time_bank": decision.timer.bank_left(now),
         }
         public = p.Turn(legal=None, **common)
-        mine = p.Turn(legal=decision.legal.to_dict(), **common)
+        mine = p.Turn(
+            legal=decision.legal.to_dict(),
+            raise_seconds=self._raise_left(decision, now),
+            **common,
+        )
         self._turn = (public, mine)
         return self._event(public, {decision.name: mine})
+
+    @staticmethod
+    def _raise_left(decision: Decision, now: float) -> float | None:
+        """How long the player may still raise, where a raise window runs and a raise is
+        offered now (a client shows the raise only so long; the table refuses it after)."""
+        if ActionKind.RAISE not in decision.legal.kinds:
+            return None
+        return decision.timer.raise_left(now)
 
     def _name_at(self, seat: int) -> str:
         return self.table.seats[seat].name if seat in self.table.seats else "?"
@@ -1396,6 +1408,7 @@ class TableTask(RequestLoop):
                 }
                 if turn.legal is not None:
                     update["legal"] = decision_now.legal.to_dict()
+                    update["raise_seconds"] = self._raise_left(decision_now, now)
                 turn = turn.model_copy(update=update)
         following = self.next_stakes
         return p.Snapshot(

@@ -972,7 +972,17 @@ function preActionBar(table) {
 function myLegal(table) {
   const turn = table.turn;
   if (!turn || turn.name !== app.me || !turn.legal || table.hand?.ended) return null;
-  return turn.legal;
+  if (!raiseShut(table)) return turn.legal;
+  // Italian-32's raise window has shut: the room offers the rest, and refuses a raise.
+  return { ...turn.legal, kinds: turn.legal.kinds.filter((kind) => kind !== "raise") };
+}
+
+/** Whether the turn's raise window (the seconds the room said it offers a raise) is over. */
+function raiseShut(table) {
+  const turn = table.turn;
+  if (turn?.raise_seconds == null) return false;
+  const gone = ((table.held ? table.heldAt : performance.now()) - table.turnAt) / 1000;
+  return gone >= turn.raise_seconds;
 }
 
 function act(table, kind, extra = {}) {
@@ -987,13 +997,16 @@ function act(table, kind, extra = {}) {
 function actionBar(table) {
   // The bar is built again only when the decision changes, so that a message arriving
   // while the player drags the slider or types an amount does not reset it.
-  const legal = myLegal(table);
-  const key = JSON.stringify([words.lang, table.turn?.action_id, legal, [...table.marked],
-    table.hand?.number, table.hand?.ended, table.confirmingFold]);
+  const key = actionBarKey(table);
   if (table.bar && table.bar.key === key) return table.bar.node;
-  const node = buildActionBar(table, legal);
+  const node = buildActionBar(table, myLegal(table));
   table.bar = { key, node };
   return node;
+}
+
+function actionBarKey(table) {
+  return JSON.stringify([words.lang, table.turn?.action_id, myLegal(table), [...table.marked],
+    table.hand?.number, table.hand?.ended, table.confirmingFold]);
 }
 
 function buildActionBar(table, legal) {
@@ -1227,10 +1240,13 @@ async function start() {
     await noteTournamentTables(app.tournaments.filter((t) => t.you_are_registered && t.state === "running"));
   }
   await route();
-  // The clock of whoever is to act ticks between messages.
+  // The clock of whoever is to act ticks between messages; a bar that no longer says what
+  // may be done (a raise window shut) is drawn again.
   setInterval(() => {
+    const table = app.current ? app.tables[app.current] : null;
     const clock = document.querySelector("[data-clock]");
-    if (clock && app.current) clock.textContent = clockText(app.tables[app.current]);
+    if (clock && table) clock.textContent = clockText(table);
+    if (table?.bar && table.bar.key !== actionBarKey(table)) render();
   }, 500);
 }
 
