@@ -16,6 +16,7 @@ from mazziere.server import crash
 from mazziere.server.security import LoginLimiter
 from mazziere.server.settings import Settings
 from mazziere.server.storage import Database
+from mazziere.server.storage.database import PoolLimits
 from mazziere.server.storage.models import utc_now
 
 if TYPE_CHECKING:
@@ -37,6 +38,11 @@ def open_database(settings: Settings) -> Database:
         settings.database_url,
         schema=settings.database_schema,
         sqlite_synchronous=settings.sqlite_synchronous,
+        pool=PoolLimits(
+            settings.database_pool_size,
+            settings.database_pool_overflow,
+            settings.database_pool_timeout,
+        ),
     )
     if settings.test_refuse_writes_while is not None:  # tests only
         for engine in db.engines:

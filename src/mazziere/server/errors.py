@@ -12,9 +12,20 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-__all__ = ["MAX_ID", "ApiError", "RowId", "error_body", "install_error_handlers"]
+__all__ = [
+    "MAX_ID",
+    "UNAVAILABLE_MESSAGE",
+    "ApiError",
+    "RowId",
+    "database_unavailable",
+    "error_body",
+    "first_line",
+    "install_error_handlers",
+]
 
 log = logging.getLogger("mazziere.server")
 
@@ -57,6 +68,35 @@ class ApiError(Exception):
         return error_body(self.code, self.message)
 
 
+UNAVAILABLE_MESSAGE = "the room's database is busy or unreachable: try again in a moment"
+
+
+def database_unavailable(error: BaseException) -> bool:
+    """Whether ``error`` is the database not answering in time, or not at all (no free
+    connection within the pool's timeout, a lost connection, a full disk, a lock held too
+    long), which passes: the request is refused as such, not as the server failing.
+
+    >>> database_unavailable(PoolTimeoutError("QueuePool limit reached"))
+    True
+    >>> database_unavailable(ValueError("a bug"))
+    False
+    """
+    return isinstance(error, _UNAVAILABLE)
+
+
+_UNAVAILABLE = (PoolTimeoutError, OperationalError)
+
+
+def first_line(error: BaseException) -> str:
+    """The error's first line, for a log line (SQLAlchemy's messages go on with the
+    statement and a link).
+
+    >>> first_line(ValueError("no connection free\\n[SQL: SELECT 1]"))
+    'no connection free'
+    """
+    return (str(error).splitlines() or [type(error).__name__])[0]
+
+
 def error_body(code: str, message: str, **more: Any) -> dict[str, Any]:
     """The one shape of every error answer."""
     return {"error": {"code": code, "message": message, **more}}
@@ -91,6 +131,18 @@ def install_error_handlers(app: FastAPI) -> None:
             error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers
         )
 
+    async def unavailable(request: Request, exc: Exception) -> JSONResponse:
+        # Under load or a database outage: one line in the log, and the client told to try
+        # again (the transaction was rolled back: nothing changed).
+        log.warning(
+            "database unavailable on %s %s: %s", request.method, request.url.path, first_line(exc)
+        )
+        return JSONResponse(
+            error_body("storage_unavailable", UNAVAILABLE_MESSAGE),
+            status_code=503,
+            headers={"Retry-After": "1"},
+        )
+
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return JSONResponse(
@@ -101,4 +153,6 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(StarletteHTTPException, http_error)
+    for kind in _UNAVAILABLE:
+        app.add_exception_handler(kind, unavailable)
     app.add_exception_handler(Exception, unexpected)

@@ -34,6 +34,7 @@ from mazziere.server.accounts import account_from_cookies
 from mazziere.server.bus import LocalBus
 from mazziere.server.collector import CollectorPolicy
 from mazziere.server.context import RoomContext
+from mazziere.server.errors import database_unavailable, first_line
 from mazziere.server.storage.lobby import open_scheduled, start_scheduled, tournament_settings
 from mazziere.server.storage.models import (
     Account,
@@ -287,8 +288,13 @@ class TableWatcher:
         while True:
             try:
                 await self.start_due()
-            except Exception:
-                log.exception("the tournament schedule failed; trying again")
+            except Exception as error:
+                if not database_unavailable(error):
+                    log.exception("the tournament schedule failed; trying again")
+                else:  # it passes: one line, not a traceback a second
+                    log.warning(
+                        "the tournament schedule waits for the database: %s", first_line(error)
+                    )
             await asyncio.sleep(1.0)
 
     async def _tournament_config(

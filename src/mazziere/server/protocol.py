@@ -117,7 +117,8 @@ class ErrorCode(StrEnum):
     INTERNAL = "internal"
     """The room failed; the message changed nothing."""
     STORAGE_UNAVAILABLE = "storage_unavailable"
-    """The table is held: the database refuses writes for now (see :class:`Held`)."""
+    """The database refuses or does not answer for now: the table is held (see
+    :class:`Held`), or a socket's log-in could not be read (it is closed with 1013)."""
 
 
 class ProtocolError(Exception):

@@ -46,6 +46,13 @@ class Settings(BaseSettings):
     """A SQLAlchemy async URL: ``sqlite+aiosqlite:///path`` or ``postgresql+asyncpg://...``."""
     database_schema: str | None = None
     """PostgreSQL only: keep every table in this schema (created if missing)."""
+    database_pool_size: int = Field(default=5, ge=1)
+    """Connections the server keeps open to the database (the lobby's and the log-ins')."""
+    database_pool_overflow: int = Field(default=10, ge=0)
+    """Connections it may open beyond those at a busy moment."""
+    database_pool_timeout: float = Field(default=30.0, gt=0)
+    """Seconds a request waits for a free connection; then it is refused as the database
+    being unavailable (HTTP 503, ``storage_unavailable``; a socket closed with 1013)."""
     sqlite_synchronous: Literal["NORMAL", "FULL"] = "NORMAL"
     """SQLite only: ``NORMAL`` (a commit survives the server's crash; the write-ahead log
     is synced at checkpoints) or ``FULL`` (every commit synced to the disk, slower)."""

@@ -28,6 +28,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from mazziere.server import protocol as p
 from mazziere.server import security
 from mazziere.server.bus import Bus
+from mazziere.server.errors import UNAVAILABLE_MESSAGE, database_unavailable, first_line
 from mazziere.server.mailbox import Mailbox
 from mazziere.server.tables import Player, TableService
 
@@ -182,7 +183,19 @@ async def serve_connection(websocket: WebSocket, running: Play) -> None:
     if not origin_allowed(websocket, running.allowed_origins):
         await websocket.close(code=4403, reason="origin not allowed")
         return
-    player = await running.authenticate(websocket)
+    try:
+        player = await running.authenticate(websocket)
+    except Exception as failure:
+        if not database_unavailable(failure):
+            raise
+        # The log-in could not be read in time (a saturated room, a database outage): the
+        # client hears why and comes back later (1013: try again later), nothing changed.
+        log.warning("a socket's log-in failed: %s", first_line(failure))
+        await websocket.accept()
+        busy = p.Error(code=p.ErrorCode.STORAGE_UNAVAILABLE, message=UNAVAILABLE_MESSAGE)
+        await websocket.send_text(p.dump(busy))
+        await websocket.close(code=1013)
+        return
     await websocket.accept()
     if player is None:
         error = p.Error(code=p.ErrorCode.UNAUTHENTICATED, message="log in first")

@@ -20,6 +20,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -36,7 +37,7 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["MIGRATIONS", "READ_ONLY", "Database"]
+__all__ = ["MIGRATIONS", "READ_ONLY", "Database", "PoolLimits"]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 """The Alembic scripts, shipped inside the package."""
@@ -117,6 +118,16 @@ def _lock_busy(error: OperationalError) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class PoolLimits:
+    """How many connections the async engine keeps and may add, and how long a session
+    waits for one (SQLAlchemy's ``pool_size``, ``max_overflow``, ``pool_timeout``)."""
+
+    size: int = 5
+    overflow: int = 10
+    timeout_seconds: float = 30.0
+
+
 class Database:
     """An async engine for ``url`` and a session maker.
 
@@ -126,7 +137,12 @@ class Database:
     """
 
     def __init__(
-        self, url: str, *, schema: str | None = None, sqlite_synchronous: str = "NORMAL"
+        self,
+        url: str,
+        *,
+        schema: str | None = None,
+        sqlite_synchronous: str = "NORMAL",
+        pool: PoolLimits = PoolLimits(),
     ) -> None:
         try:
             parsed = make_url(url)
@@ -158,6 +174,10 @@ class Database:
                 options["connect_args"] = {"server_settings": {"search_path": schema}}
         else:
             raise ValueError(f"unsupported database {self.dialect!r}: use SQLite or PostgreSQL")
+        if "poolclass" not in options:
+            options.update(
+                pool_size=pool.size, max_overflow=pool.overflow, pool_timeout=pool.timeout_seconds
+            )
         self.engine: AsyncEngine = create_async_engine(url, **options)
         if self.dialect == "sqlite":
             if sqlite_synchronous.upper() not in ("NORMAL", "FULL"):

@@ -1,0 +1,91 @@
+"""A database that does not answer in time (a saturated room, an outage): the real server
+refuses what needs it with a code and a wait, logs one line and no traceback, changes
+nothing, and goes on once the database answers again.
+
+Brought about for real: the server's pool is one connection with a one-second wait
+(``MAZZIERE_DATABASE_POOL_*``), and another process holds SQLite's write lock, so a write
+holds that connection while it waits for the lock, and what comes next finds none free.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import httpx2 as httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from mazziere.server import protocol as p
+from mazziere.server.settings import Settings
+from tests.server_process import serve
+from tests.test_server_process import Browser
+
+
+def _socket_url(address: str) -> str:
+    return address.replace("http://", "ws://", 1) + "/ws"
+
+
+def _cookies(browser: Browser) -> str:
+    return "; ".join(f"{name}={value}" for name, value in browser.http.cookies.items())
+
+
+def test_a_database_with_no_connection_free_is_refused_as_busy_and_the_room_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MAZZIERE_DATABASE_POOL_SIZE", "1")
+    monkeypatch.setenv("MAZZIERE_DATABASE_POOL_OVERFLOW", "0")
+    monkeypatch.setenv("MAZZIERE_DATABASE_POOL_TIMEOUT", "1")
+    database = tmp_path / "room.db"
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{database}", password_profile="CHEAPEST")
+    with serve(settings, tmp_path) as server, Browser(server.address) as anna:
+        assert anna.post("/api/guest").status_code in (200, 201)
+        guests_before = anna.get("/api/ledger/audit")["entries"]
+        with connect(
+            _socket_url(server.address), additional_headers={"Cookie": _cookies(anna)}
+        ) as ws:
+            assert p.parse_server(ws.recv(timeout=10)).type == "welcome"
+
+        lock = sqlite3.connect(database, timeout=0, isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")  # another process holds the write lock
+        answers: list[int] = []
+        carla = Browser(server.address)
+        writer = threading.Thread(
+            target=lambda: answers.append(carla.post("/api/guest").status_code)
+        )
+        try:
+            writer.start()  # a write: it holds the one connection, waiting for the lock
+            time.sleep(1.0)
+            busy = anna.http.get("/api/session")
+            assert busy.status_code == 503, busy.text
+            assert busy.json()["error"]["code"] == "storage_unavailable"
+            assert busy.headers["Retry-After"] == "1"
+            headers = {"Cookie": _cookies(anna)}
+            with connect(_socket_url(server.address), additional_headers=headers) as ws:
+                refusal = p.parse_server(ws.recv(timeout=10))
+                assert isinstance(refusal, p.Error), refusal
+                assert refusal.code is p.ErrorCode.STORAGE_UNAVAILABLE
+                with pytest.raises(ConnectionClosed) as closed:
+                    ws.recv(timeout=10)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        finally:
+            lock.rollback()
+            lock.close()
+            writer.join(timeout=70)
+        # The write that waited went through once the lock was free; the room answers again.
+        assert answers and answers[0] in (200, 201), answers
+        carla.http.close()
+        assert anna.http.get("/api/session").status_code == 200
+        with connect(
+            _socket_url(server.address), additional_headers={"Cookie": _cookies(anna)}
+        ) as ws:
+            assert p.parse_server(ws.recv(timeout=10)).type == "welcome"
+        assert anna.get("/api/ledger/audit")["entries"] > guests_before  # carla's grant
+        output = server.output()
+        assert "Traceback" not in output, output
+        assert "database unavailable on GET /api/session" in output
+        assert "a socket's log-in failed" in output
+        assert httpx.get(server.address + "/api/tables", timeout=10).status_code == 200
