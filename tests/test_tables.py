@@ -473,8 +473,12 @@ def test_a_snapshot_offers_the_raise_no_more_once_its_window_has_shut() -> None:
         window = task.table.time.raise_window_seconds
         assert window is not None
         # The player is told how long the raise is offered; the others, nothing of it.
-        assert inbox.last("turn")["raise_seconds"] == pytest.approx(window, abs=0.5)
+        told = inbox.last("turn")
+        assert told["raise_seconds"] == pytest.approx(window, abs=0.5)
+        after = told["legal_after_raise"]
+        assert "raise" not in after["kinds"] and after["kinds"]
         assert other.last("turn")["raise_seconds"] is None
+        assert other.last("turn")["legal_after_raise"] is None
         task.clock.run(task.clock.now() + window / 2)
         back = Inbox(player.name)
         await task.submit(player, p.Resume(table="1", last_seq=task.seq), back)
@@ -486,6 +490,7 @@ def test_a_snapshot_offers_the_raise_no_more_once_its_window_has_shut() -> None:
         turn = back.last("snapshot")["turn"]
         assert turn["action_id"] == announced["action_id"]
         assert "raise" not in turn["legal"]["kinds"]
+        assert turn["legal"] == after  # what the player was told would stand, stands
         assert turn["raise_seconds"] is None
         assert turn["legal"]["kinds"]  # calling or folding is still theirs to do
         await task.stop()
@@ -498,6 +503,7 @@ def test_no_raise_window_runs_at_hold_em() -> None:
         task, anna, bruno = await two_seated("holdem")
         turns = [m for inbox in (anna, bruno) for m in inbox.of_type("turn") if m["legal"]]
         assert turns and all(t["raise_seconds"] is None for t in turns)
+        assert all(t["legal_after_raise"] is None for t in turns)
         await task.stop()
 
     asyncio.run(scenario())

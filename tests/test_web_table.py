@@ -226,6 +226,11 @@ def test_italian_32_the_raise_leaves_the_bar_when_its_window_shuts(
             person.page.wait_for_timeout(200)
         offered = buttons(person)
         assert "fold" in offered and ("call" in offered or "check" in offered), offered
+        # An all-in for more than the call would be a raise: gone with it (the room's own
+        # offer after the window, told with the turn).
+        stack = int(person.page.inner_text(".seat.me .stack"))
+        owed = int(offered["call"].split()[-1]) if "call" in offered else 0
+        assert ("all-in" in offered) == (stack <= owed), offered
         person.screenshot("table-italian-32-raise-window-shut")
         waited = time.monotonic() - seen
         kind = "call" if "call" in offered else "check"

@@ -512,18 +512,19 @@ class Seat:
 
 
 def offered(turn: dict[str, Any], waited: float) -> dict[str, Any]:
-    """What ``turn`` offers ``waited`` seconds after it came: as a person's client shows it,
-    with no raise once its window (italian-32's) has shut, or nearly.
+    """What ``turn`` offers ``waited`` seconds after it came, as a person's client shows it:
+    once its raise window (italian-32's) has shut, or nearly, what the room said stands
+    after it.
 
-    >>> turn = {"legal": {"kinds": ["fold", "call", "raise"]}, "raise_seconds": 10.0}
+    >>> turn = {"legal": {"kinds": ["fold", "call", "raise"]}, "raise_seconds": 10.0,
+    ...         "legal_after_raise": {"kinds": ["fold", "call"]}}
     >>> offered(turn, 2.0)["kinds"], offered(turn, 9.5)["kinds"]
     (['fold', 'call', 'raise'], ['fold', 'call'])
     """
-    legal: dict[str, Any] = turn["legal"]
     window = turn.get("raise_seconds")
     if window is None or waited < window - RAISE_MARGIN_SECONDS:
-        return legal
-    return {**legal, "kinds": [kind for kind in legal["kinds"] if kind != "raise"]}
+        return dict(turn["legal"])
+    return dict(turn["legal_after_raise"])
 
 
 class Worker:

@@ -555,7 +555,14 @@ class Table(abc.ABC):
     def _filtered(self, legal: LegalActions, timer: DecisionTimer) -> LegalActions:
         """The engine's legal actions less what the clock no longer allows (italian-32's
         raise window)."""
-        if timer.raise_allowed(self.clock.now()) or ActionKind.RAISE not in legal.kinds:
+        if timer.raise_allowed(self.clock.now()):
+            return legal
+        return self.without_raise(legal)
+
+    def without_raise(self, legal: LegalActions) -> LegalActions:
+        """``legal`` less the raise, and an all-in that would be one: what stands once
+        italian-32's raise window has shut (a client is told it ahead, to show it then)."""
+        if ActionKind.RAISE not in legal.kinds:
             return legal
         kinds = set(legal.kinds)
         kinds.discard(ActionKind.RAISE)

@@ -357,9 +357,13 @@ class Turn(_Event):
         default=None,
         description=(
             "Seconds left in which a raise is offered (italian-32's raise window; only to the"
-            " player, with legal): after them the same offer stands less the raise, which the"
-            " room refuses. Null where no window runs or no raise is offered."
+            " player, with legal): after them legal_after_raise stands, and the room refuses"
+            " a raise. Null where no window runs or no raise is offered."
         ),
+    )
+    legal_after_raise: dict[str, Any] | None = Field(
+        default=None,
+        description="What is offered once raise_seconds have gone (with raise_seconds).",
     )
 
 

@@ -1284,21 +1284,19 @@ class TableTask(RequestLoop):
             "time_bank": decision.timer.bank_left(now),
         }
         public = p.Turn(legal=None, **common)
-        mine = p.Turn(
-            legal=decision.legal.to_dict(),
-            raise_seconds=self._raise_left(decision, now),
-            **common,
-        )
+        mine = p.Turn(legal=decision.legal.to_dict(), **self._raise_window(decision, now), **common)
         self._turn = (public, mine)
         return self._event(public, {decision.name: mine})
 
-    @staticmethod
-    def _raise_left(decision: Decision, now: float) -> float | None:
-        """How long the player may still raise, where a raise window runs and a raise is
-        offered now (a client shows the raise only so long; the table refuses it after)."""
-        if ActionKind.RAISE not in decision.legal.kinds:
-            return None
-        return decision.timer.raise_left(now)
+    def _raise_window(self, decision: Decision, now: float) -> dict[str, Any]:
+        """The player's turn's raise window: how long the raise is still offered and what
+        stands after it (a client shows the raise only so long, then the rest; the table
+        refuses a raise after it).  Nothing where no window runs or no raise is offered."""
+        left = decision.timer.raise_left(now)
+        if left is None or ActionKind.RAISE not in decision.legal.kinds:
+            return {"raise_seconds": None, "legal_after_raise": None}
+        after = self.table.without_raise(decision.legal)
+        return {"raise_seconds": left, "legal_after_raise": after.to_dict()}
 
     def _name_at(self, seat: int) -> str:
         return self.table.seats[seat].name if seat in self.table.seats else "?"
@@ -1413,7 +1411,7 @@ class TableTask(RequestLoop):
                 }
                 if turn.legal is not None:
                     update["legal"] = decision_now.legal.to_dict()
-                    update["raise_seconds"] = self._raise_left(decision_now, now)
+                    update.update(self._raise_window(decision_now, now))
                 turn = turn.model_copy(update=update)
         following = self.next_stakes
         return p.Snapshot(

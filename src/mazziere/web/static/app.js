@@ -972,9 +972,8 @@ function preActionBar(table) {
 function myLegal(table) {
   const turn = table.turn;
   if (!turn || turn.name !== app.me || !turn.legal || table.hand?.ended) return null;
-  if (!raiseShut(table)) return turn.legal;
-  // Italian-32's raise window has shut: the room offers the rest, and refuses a raise.
-  return { ...turn.legal, kinds: turn.legal.kinds.filter((kind) => kind !== "raise") };
+  // Italian-32's raise window has shut: what the room said stands after it.
+  return raiseShut(table) ? turn.legal_after_raise : turn.legal;
 }
 
 /** Whether the turn's raise window (the seconds the room said it offers a raise) is over. */
