@@ -193,3 +193,38 @@ def test_a_tournament_client_follows_a_move_to_the_new_tables_snapshot() -> None
     )
     assert session.seq == 12 and session.my_seat() == {"seat": 3, "name": "ann"}
     assert session.rejoin() == [p.Resume(table="7", last_seq=12)]
+
+
+def test_the_terminal_offers_what_stands_once_the_raise_window_has_shut() -> None:
+    from mazziere.game.core import ActionKind, LegalActions
+    from mazziere.room.clock import ManualClock
+    from mazziere.room.structure import Stakes
+    from mazziere.server import protocol as p
+    from mazziere.tui.connect import RoomTable
+    from mazziere.tui.remote import RemoteSession
+
+    table = RoomTable(
+        id="4", name="32 carte", rules="italian-32", seats=2, min_buy_in=100, max_buy_in=400,
+        stakes=Stakes(small_blind=5, big_blind=10),
+    )  # fmt: skip
+    clock = ManualClock()
+    session = RemoteSession(table, buy_in=200, send=lambda message: None, lang="en", clock=clock)
+    session.receive(p.Welcome(player="ann", tables=[]))
+    session.receive(p.Snapshot(table="4", seq=1, state={"seats": [], "hand": 0}))
+    session.receive(
+        p.HandStarted(table="4", seq=2, hand=1, rules="italian-32", names=["ann", "bob"],
+                      seats=[1, 2], button=2, commitment="00")
+    )  # fmt: skip
+    kinds = (ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE, ActionKind.ALL_IN)
+    offer = LegalActions((0, frozenset(kinds), 5, 20, 200)).to_dict()
+    after = LegalActions((0, frozenset(kinds[:2]), 5, 0, 0)).to_dict()
+    session.receive(
+        p.Turn(table="4", seq=3, hand=1, action_id=1, name="ann", position=0, legal=offer,
+               deadline=30.0, time_bank=60.0, raise_seconds=10.0, legal_after_raise=after)
+    )  # fmt: skip
+    clock.advance(9.5)
+    decision = session.my_decision()
+    assert decision is not None and ActionKind.RAISE in decision.legal.kinds
+    clock.advance(0.5)
+    decision = session.my_decision()
+    assert decision is not None and decision.legal.kinds == frozenset(kinds[:2])

@@ -496,7 +496,12 @@ class RemoteSession:
         turn = self._my_turn()
         if turn is None or turn.legal is None or self.pending is not None:
             return None
-        return RemoteDecision(legal_from_dict(turn.legal), turn.action_id)
+        legal = turn.legal
+        gone = self.clock.now() - self._turn_at
+        if turn.raise_seconds is not None and gone >= turn.raise_seconds:
+            # Italian-32's raise window has shut: what the room said stands after it.
+            legal = turn.legal_after_raise or legal
+        return RemoteDecision(legal_from_dict(legal), turn.action_id)
 
     def my_offer(self) -> RemoteOffer | None:
         """The room's question to the player before the deal."""
