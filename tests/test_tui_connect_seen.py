@@ -118,24 +118,33 @@ def test_a_record_the_engine_does_not_know_is_refused() -> None:
         record_from_dict({"type": "action", "position": 0, "kind": "dance"})
 
 
-def test_the_first_event_after_a_snapshot_of_a_new_table_is_not_dropped() -> None:
+def _dealt_in(rules: str, clock: Any = None) -> Any:
+    """A terminal client of ann's, at a new table of ``rules`` (id 4) whose first hand has
+    just been dealt to ann and bob."""
     from mazziere.room.structure import Stakes
     from mazziere.server import protocol as p
     from mazziere.tui.connect import RoomTable
     from mazziere.tui.remote import RemoteSession
 
     table = RoomTable(
-        id="4", name="nuovo", rules="holdem", seats=2, min_buy_in=100, max_buy_in=400,
+        id="4", name="nuovo", rules=rules, seats=2, min_buy_in=100, max_buy_in=400,
         stakes=Stakes(small_blind=1, big_blind=2),
     )  # fmt: skip
-    session = RemoteSession(table, buy_in=200, send=lambda message: None, lang="en")
+    session = RemoteSession(table, buy_in=200, send=lambda message: None, lang="en", clock=clock)
     session.receive(p.Welcome(player="ann", tables=[]))
     # A table where nothing happened yet: its snapshot is at seq 1, its first event is 1.
     session.receive(p.Snapshot(table="4", seq=1, state={"seats": [], "hand": 0}))
     session.receive(
-        p.HandStarted(table="4", seq=1, hand=1, rules="holdem", names=["ann", "bob"],
+        p.HandStarted(table="4", seq=1, hand=1, rules=rules, names=["ann", "bob"],
                       seats=[1, 2], button=2, commitment="00")
     )  # fmt: skip
+    return session
+
+
+def test_the_first_event_after_a_snapshot_of_a_new_table_is_not_dropped() -> None:
+    from mazziere.server import protocol as p
+
+    session = _dealt_in("holdem")
     assert session.hand is not None and session.hand.number == 1
     session.receive(p.HandStarted(table="4", seq=1, hand=9, rules="holdem", names=["ann"],
                                   seats=[1], button=1, commitment="00"))  # fmt: skip
@@ -198,28 +207,15 @@ def test_a_tournament_client_follows_a_move_to_the_new_tables_snapshot() -> None
 def test_the_terminal_offers_what_stands_once_the_raise_window_has_shut() -> None:
     from mazziere.game.core import ActionKind, LegalActions
     from mazziere.room.clock import ManualClock
-    from mazziere.room.structure import Stakes
     from mazziere.server import protocol as p
-    from mazziere.tui.connect import RoomTable
-    from mazziere.tui.remote import RemoteSession
 
-    table = RoomTable(
-        id="4", name="32 carte", rules="italian-32", seats=2, min_buy_in=100, max_buy_in=400,
-        stakes=Stakes(small_blind=5, big_blind=10),
-    )  # fmt: skip
     clock = ManualClock()
-    session = RemoteSession(table, buy_in=200, send=lambda message: None, lang="en", clock=clock)
-    session.receive(p.Welcome(player="ann", tables=[]))
-    session.receive(p.Snapshot(table="4", seq=1, state={"seats": [], "hand": 0}))
-    session.receive(
-        p.HandStarted(table="4", seq=2, hand=1, rules="italian-32", names=["ann", "bob"],
-                      seats=[1, 2], button=2, commitment="00")
-    )  # fmt: skip
+    session = _dealt_in("italian-32", clock)
     kinds = (ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE, ActionKind.ALL_IN)
     offer = LegalActions((0, frozenset(kinds), 5, 20, 200)).to_dict()
     after = LegalActions((0, frozenset(kinds[:2]), 5, 0, 0)).to_dict()
     session.receive(
-        p.Turn(table="4", seq=3, hand=1, action_id=1, name="ann", position=0, legal=offer,
+        p.Turn(table="4", seq=2, hand=1, action_id=1, name="ann", position=0, legal=offer,
                deadline=30.0, time_bank=60.0, raise_seconds=10.0, legal_after_raise=after)
     )  # fmt: skip
     clock.advance(9.5)
