@@ -12,16 +12,15 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from mazziere.server.storage.database import UNAVAILABLE_ERRORS
 
 __all__ = [
     "MAX_ID",
     "UNAVAILABLE_MESSAGE",
     "ApiError",
     "RowId",
-    "database_unavailable",
     "error_body",
     "first_line",
     "install_error_handlers",
@@ -69,22 +68,6 @@ class ApiError(Exception):
 
 
 UNAVAILABLE_MESSAGE = "the room's database is busy or unreachable: try again in a moment"
-
-
-def database_unavailable(error: BaseException) -> bool:
-    """Whether ``error`` is the database not answering in time, or not at all (no free
-    connection within the pool's timeout, a lost connection, a full disk, a lock held too
-    long), which passes: the request is refused as such, not as the server failing.
-
-    >>> database_unavailable(PoolTimeoutError("QueuePool limit reached"))
-    True
-    >>> database_unavailable(ValueError("a bug"))
-    False
-    """
-    return isinstance(error, _UNAVAILABLE)
-
-
-_UNAVAILABLE = (PoolTimeoutError, OperationalError)
 
 
 def first_line(error: BaseException) -> str:
@@ -153,6 +136,6 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(StarletteHTTPException, http_error)
-    for kind in _UNAVAILABLE:
+    for kind in UNAVAILABLE_ERRORS:
         app.add_exception_handler(kind, unavailable)
     app.add_exception_handler(Exception, unexpected)

@@ -34,7 +34,8 @@ from mazziere.server.accounts import account_from_cookies
 from mazziere.server.bus import LocalBus
 from mazziere.server.collector import CollectorPolicy
 from mazziere.server.context import RoomContext
-from mazziere.server.errors import database_unavailable, first_line
+from mazziere.server.errors import first_line
+from mazziere.server.storage.database import database_unavailable
 from mazziere.server.storage.lobby import open_scheduled, start_scheduled, tournament_settings
 from mazziere.server.storage.models import (
     Account,

@@ -35,13 +35,13 @@ from typing import Any, Protocol, cast
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
 from mazziere.room.structure import Stakes
 from mazziere.server import crash
 from mazziere.server.storage import Database, seating
 from mazziere.server.storage import ledger as db_ledger
+from mazziere.server.storage.database import database_unavailable
 from mazziere.server.storage.models import (
     Hand,
     HandAction,
@@ -587,7 +587,7 @@ def refusing_writes(error: BaseException) -> bool:
     """
     if isinstance(error, IntegrityError | db_ledger.InsufficientFundsError):
         return False
-    return isinstance(error, DBAPIError | PoolTimeoutError | OSError | TimeoutError)
+    return database_unavailable(error) or isinstance(error, DBAPIError | OSError | TimeoutError)
 
 
 def _parts(group: list[tuple[int, Batch]]) -> list[tuple[int, Batch]]:

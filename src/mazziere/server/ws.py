@@ -28,8 +28,9 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from mazziere.server import protocol as p
 from mazziere.server import security
 from mazziere.server.bus import Bus
-from mazziere.server.errors import UNAVAILABLE_MESSAGE, database_unavailable, first_line
+from mazziere.server.errors import UNAVAILABLE_MESSAGE, first_line
 from mazziere.server.mailbox import Mailbox
+from mazziere.server.storage.database import database_unavailable
 from mazziere.server.tables import Player, TableService
 
 __all__ = [

@@ -497,11 +497,14 @@ class RemoteSession:
         if turn is None or turn.legal is None or self.pending is not None:
             return None
         legal = turn.legal
-        gone = self.clock.now() - self._turn_at
-        if turn.raise_seconds is not None and gone >= turn.raise_seconds:
+        if turn.raise_seconds is not None and self._turn_seconds_gone() >= turn.raise_seconds:
             # Italian-32's raise window has shut: what the room said stands after it.
             legal = turn.legal_after_raise or legal
         return RemoteDecision(legal_from_dict(legal), turn.action_id)
+
+    def _turn_seconds_gone(self) -> float:
+        """Seconds since the turn was told (its clock and raise window count from then)."""
+        return self.clock.now() - self._turn_at
 
     def my_offer(self) -> RemoteOffer | None:
         """The room's question to the player before the deal."""
@@ -692,7 +695,7 @@ class RemoteSession:
         seconds: float | None = None
         bank_left: float | None = None
         if turn is not None:
-            gone = self.clock.now() - self._turn_at
+            gone = self._turn_seconds_gone()
             seconds = max(0.0, turn.deadline + turn.time_bank - gone)
             bank_left = min(turn.time_bank, seconds)
         cards, my_bet = my_cards(hand, hand.me)

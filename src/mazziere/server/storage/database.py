@@ -29,6 +29,7 @@ from alembic.config import Config
 from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -37,7 +38,14 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["MIGRATIONS", "READ_ONLY", "Database", "PoolLimits"]
+__all__ = [
+    "MIGRATIONS",
+    "READ_ONLY",
+    "UNAVAILABLE_ERRORS",
+    "Database",
+    "PoolLimits",
+    "database_unavailable",
+]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 """The Alembic scripts, shipped inside the package."""
@@ -116,6 +124,23 @@ def _lock_busy(error: OperationalError) -> bool:
         and code is not None
         and (code & 0xFF == sqlite3.SQLITE_BUSY)
     )
+
+
+UNAVAILABLE_ERRORS = (PoolTimeoutError, OperationalError)
+"""The database not answering in time, or not at all: no connection free within the pool's
+wait, a lost connection, a full disk, a lock held too long."""
+
+
+def database_unavailable(error: BaseException) -> bool:
+    """Whether ``error`` is the database unavailable for now (:data:`UNAVAILABLE_ERRORS`),
+    which passes, rather than a bug or a refused change.
+
+    >>> database_unavailable(PoolTimeoutError("QueuePool limit reached"))
+    True
+    >>> database_unavailable(ValueError("a bug"))
+    False
+    """
+    return isinstance(error, UNAVAILABLE_ERRORS)
 
 
 @dataclass(frozen=True)

@@ -901,10 +901,15 @@ function cardNode(table, code, mine, best = null) {
   return node;
 }
 
+/** Seconds since the turn was told (a held table's clock stands still). */
+function turnSecondsGone(table) {
+  return ((table.held ? table.heldAt : performance.now()) - table.turnAt) / 1000;
+}
+
 function clockText(table) {
   const turn = table.turn;
   if (!turn) return "";
-  const gone = ((table.held ? table.heldAt : performance.now()) - table.turnAt) / 1000;
+  const gone = turnSecondsGone(table);
   const left = Math.max(0, Math.ceil(turn.deadline - gone));
   const bank = Math.ceil(turn.time_bank - Math.max(0, gone - turn.deadline));
   return left > 0 ? words.t("seconds", left) : words.t("bank", Math.max(0, bank));
@@ -979,9 +984,7 @@ function myLegal(table) {
 /** Whether the turn's raise window (the seconds the room said it offers a raise) is over. */
 function raiseShut(table) {
   const turn = table.turn;
-  if (turn?.raise_seconds == null) return false;
-  const gone = ((table.held ? table.heldAt : performance.now()) - table.turnAt) / 1000;
-  return gone >= turn.raise_seconds;
+  return turn?.raise_seconds != null && turnSecondsGone(table) >= turn.raise_seconds;
 }
 
 function act(table, kind, extra = {}) {
