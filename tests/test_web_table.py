@@ -220,10 +220,22 @@ def test_italian_32_the_raise_leaves_the_bar_when_its_window_shuts(
         play_until(people, choose, lambda: bool(offered_a_raise), timeout=60)
         person = offered_a_raise[0]
         seen = time.monotonic()
-        # Ten seconds to raise (RULES.md); then the bar offers the rest, without a reload.
+        # Ten seconds to raise (RULES.md), counted down beside the raise; then the bar
+        # offers the rest, without a reload.
+        raise_clock = person.page.locator("[data-raise-clock]")
+        seconds_left: list[int] = []
         while "raise" in buttons(person):
             assert time.monotonic() - seen < 12.0, buttons(person)
+            told = raise_clock.all_inner_texts()
+            if told and told[0]:
+                seconds_left.append(int(re.findall(r"\d+", told[0])[-1]))
+                if len(seconds_left) == 1:
+                    person.screenshot("table-italian-32-raise-window-open")
             person.page.wait_for_timeout(200)
+        assert seconds_left and seconds_left[0] <= 10, seconds_left
+        assert seconds_left == sorted(seconds_left, reverse=True), seconds_left
+        assert seconds_left[-1] < seconds_left[0], seconds_left
+        assert raise_clock.count() == 0  # gone with the raise
         offered = buttons(person)
         assert "fold" in offered and ("call" in offered or "check" in offered), offered
         # An all-in for more than the call would be a raise: gone with it (the room's own

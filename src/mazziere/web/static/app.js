@@ -981,6 +981,13 @@ function myLegal(table) {
   return raiseShut(table) ? turn.legal_after_raise : turn.legal;
 }
 
+/** The seconds left to raise, while the turn's raise window runs ("" when none runs). */
+function raiseWindowText(table) {
+  const turn = table.turn;
+  if (!myLegal(table) || turn.raise_seconds == null || raiseShut(table)) return "";
+  return words.t("raiseWindow", Math.max(1, Math.ceil(turn.raise_seconds - turnSecondsGone(table))));
+}
+
 /** Whether the turn's raise window (the seconds the room said it offers a raise) is over. */
 function raiseShut(table) {
   const turn = table.turn;
@@ -1064,6 +1071,11 @@ function buildActionBar(table, legal) {
     slider.addEventListener("input", () => set(slider.value));
     number.addEventListener("change", () => { if (!redrawing) set(number.value); }); // typing goes on after it
     bar.append(betButton);
+    const raiseLeft = raiseWindowText(table);
+    if (sizing === "raise" && raiseLeft) {
+      // Italian-32: the raise is offered for ten seconds; the seconds left tick beside it.
+      bar.append(h("span", { class: "note raise-window", "data-raise-clock": "1", role: "timer" }, raiseLeft));
+    }
     if (legal.max_to > legal.min_to) {
       // A pot-sized raise: call first, then raise by the pot as it would be after the call.
       const mine = hand ? hand.bets[hand.names.indexOf(app.me)] || 0 : 0;
@@ -1248,6 +1260,8 @@ async function start() {
     const table = app.current ? app.tables[app.current] : null;
     const clock = document.querySelector("[data-clock]");
     if (clock && table) clock.textContent = clockText(table);
+    const raiseClock = document.querySelector("[data-raise-clock]");
+    if (raiseClock && table) raiseClock.textContent = raiseWindowText(table);
     if (table?.bar && table.bar.key !== actionBarKey(table)) render();
   }, 500);
 }
