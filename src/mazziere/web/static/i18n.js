@@ -12,7 +12,7 @@ const WORDS = {
     holdem: "Texas Hold'em No-Limit", amount: "Importo", min: "Min", halfPot: "½ piatto",
     potBet: "Piatto", allIn: "All-in", confirmFold: "Puoi bussare gratis: passare lo stesso?",
     seconds: (s) => `${s} s`, bank: (s) => `+${s} s riserva`, error: "Errore",
-    raiseWindow: (s) => `Rilancio ancora per ${s} s`,
+    raiseWindow: (s) => `Puoi rilanciare ancora per ${s} s`,
     privateTables: "Tavoli privati", myHands: "Le mie mani", rulesPage: "Regole",
     preActions: "Prima del mio turno:", callAny: "Vedo qualsiasi puntata", carriedDead: "Piatto riportato",
   },
