@@ -221,6 +221,9 @@ def test_the_terminal_offers_what_stands_once_the_raise_window_has_shut() -> Non
     clock.advance(9.5)
     decision = session.my_decision()
     assert decision is not None and ActionKind.RAISE in decision.legal.kinds
+    # The seconds left to raise are shown, as at a local table ("raise within 1 s").
+    assert session.snapshot().raise_seconds_left == pytest.approx(0.5)
     clock.advance(0.5)
     decision = session.my_decision()
     assert decision is not None and decision.legal.kinds == frozenset(kinds[:2])
+    assert session.snapshot().raise_seconds_left is None

@@ -694,10 +694,13 @@ class RemoteSession:
         decision = self.my_decision()
         seconds: float | None = None
         bank_left: float | None = None
+        raise_left: float | None = None
         if turn is not None:
             gone = self._turn_seconds_gone()
             seconds = max(0.0, turn.deadline + turn.time_bank - gone)
             bank_left = min(turn.time_bank, seconds)
+            if turn.raise_seconds is not None and gone < turn.raise_seconds:
+                raise_left = turn.raise_seconds - gone  # italian-32's window, told to the player
         cards, my_bet = my_cards(hand, hand.me)
         return Snapshot(
             title=title,
@@ -713,6 +716,7 @@ class RemoteSession:
             acting=turn.name if turn is not None else None,
             seconds_left=seconds,
             bank_seconds_left=bank_left,
+            raise_seconds_left=raise_left,
             notes=hand_notes(words, self.rules, hand),
             legal=decision.legal if decision is not None else None,
             context=hand_context(self.rules, hand) if decision is not None else None,
