@@ -28,14 +28,15 @@ BACKENDS = ("sqlite", "postgresql")
 _postgres_problem: list[str | None] = []
 
 
-def _asyncpg_dsn(url: str) -> str:
+def asyncpg_dsn(url: str) -> str:
+    """``url`` as asyncpg itself takes it (SQLAlchemy's names its driver)."""
     return url.replace("postgresql+asyncpg://", "postgresql://", 1)
 
 
 async def _run_sql(statement: str) -> None:
     import asyncpg
 
-    connection = await asyncio.wait_for(asyncpg.connect(_asyncpg_dsn(POSTGRES_URL)), timeout=5)
+    connection = await asyncio.wait_for(asyncpg.connect(asyncpg_dsn(POSTGRES_URL)), timeout=5)
     try:
         await connection.execute(statement)
     finally:

@@ -26,7 +26,7 @@ from websockets.sync.client import connect
 
 from mazziere.server import protocol as p
 from mazziere.server.settings import Settings
-from tests.server_db import POSTGRES_URL
+from tests.server_db import POSTGRES_URL, asyncpg_dsn
 from tests.server_process import serve
 from tests.test_server_process import Browser
 
@@ -64,7 +64,7 @@ def _postgres_writes_held(settings: Settings) -> Iterator[None]:
 
     async def hold() -> None:
         connection = await asyncpg.connect(
-            POSTGRES_URL.replace("postgresql+asyncpg://", "postgresql://", 1),
+            asyncpg_dsn(POSTGRES_URL),
             server_settings={"search_path": str(settings.database_schema)},
         )
         try:

@@ -29,7 +29,7 @@ import asyncpg
 
 from mazziere.server.settings import Settings
 from tests.play_room import Person, Room, until
-from tests.server_db import POSTGRES_URL
+from tests.server_db import POSTGRES_URL, asyncpg_dsn
 
 
 def passive(turn: dict[str, Any]) -> dict[str, Any]:
@@ -126,7 +126,7 @@ async def terminate_connections(room: Room) -> int:
     how many there were."""
     assert room.process is not None
     ports = database_ports(room.process.pid)
-    dsn = POSTGRES_URL.replace("postgresql+asyncpg://", "postgresql://", 1)
+    dsn = asyncpg_dsn(POSTGRES_URL)
     connection = await asyncpg.connect(dsn)
     try:
         ended = await connection.fetch(

@@ -497,7 +497,7 @@ class RemoteSession:
         if turn is None or turn.legal is None or self.pending is not None:
             return None
         legal = turn.legal
-        if turn.raise_seconds is not None and self._turn_seconds_gone() >= turn.raise_seconds:
+        if self._raise_left(turn) == 0.0:
             # Italian-32's raise window has shut: what the room said stands after it.
             legal = turn.legal_after_raise or legal
         return RemoteDecision(legal_from_dict(legal), turn.action_id)
@@ -505,6 +505,12 @@ class RemoteSession:
     def _turn_seconds_gone(self) -> float:
         """Seconds since the turn was told (its clock and raise window count from then)."""
         return self.clock.now() - self._turn_at
+
+    def _raise_left(self, turn: p.Turn) -> float | None:
+        """Seconds left in the turn's raise window (0: it has shut; ``None``: none runs)."""
+        if turn.raise_seconds is None:
+            return None
+        return max(0.0, turn.raise_seconds - self._turn_seconds_gone())
 
     def my_offer(self) -> RemoteOffer | None:
         """The room's question to the player before the deal."""
@@ -699,8 +705,7 @@ class RemoteSession:
             gone = self._turn_seconds_gone()
             seconds = max(0.0, turn.deadline + turn.time_bank - gone)
             bank_left = min(turn.time_bank, seconds)
-            if turn.raise_seconds is not None and gone < turn.raise_seconds:
-                raise_left = turn.raise_seconds - gone  # italian-32's window, told to the player
+            raise_left = self._raise_left(turn) or None  # shown while italian-32's window runs
         cards, my_bet = my_cards(hand, hand.me)
         return Snapshot(
             title=title,
