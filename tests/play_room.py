@@ -31,10 +31,16 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from mazziere.server.protocol import unbatch
 from mazziere.server.security import CSRF_COOKIE
+from mazziere.server.ws import Limits, RateLimit
 from tests.server_process import free_port
 
 ASK_AGAIN_SECONDS = 3.0
 """How long a test person waits for a top-up or a call for bots to show before asking again."""
+
+PACE = Limits(per_second=40.0, burst=40)
+"""How fast a test person sends: under the room's limit (``Limits()``), as a well-made client
+does; a person over it had an action refused as ``rate_limited`` with nothing to say which,
+and its table waited for that turn's clock to run out (32 to 87 s were seen)."""
 
 
 @dataclass
@@ -180,6 +186,15 @@ class Person:
         self.sitting: dict[str, float] = {}
         """table -> when this person last asked to top up / called bots / sat down there
         (:meth:`due`)."""
+        self.rebuys: dict[str, int] = {}
+        """table -> the chips to buy in with again when broke there."""
+        self.fills: dict[str, int] = {}
+        """table -> how many seats to keep taken there, calling random bots when fewer are.
+
+        Both are done on the ``seats`` message that shows the need, not by a test's loop
+        that looks now and then: bots deal a hand in a few milliseconds, and a person who
+        looked every 50 ms sat out most hands of a table that needed them."""
+        self._pace = RateLimit(per_second=PACE.per_second, burst=PACE.burst, now=time.monotonic())
         self.closed = asyncio.Event()
 
     def post(self, path: str, body: Any = None) -> Any:
@@ -209,6 +224,8 @@ class Person:
 
     async def send(self, **message: Any) -> None:
         assert self.ws is not None
+        while not self._pace.allow(time.monotonic()):
+            await asyncio.sleep(1 / PACE.per_second)
         await self.ws.send(json.dumps({"v": 1, **message}))
 
     def last_seq(self, table: str) -> int:
@@ -273,6 +290,12 @@ class Person:
                     self.hole[table].extend(cards)
                 elif record["type"] == "discard":
                     self.hole[table] = [c for c in self.hole[table] if c not in cards]
+        elif kind == "ack" and table is not None:
+            seen_through = {"top_up": self.topping, "add_bots": self.calling}.get(message["of"])
+            if seen_through is not None:
+                seen_through.pop(table, None)  # a new need is asked for at once (_keep_playing)
+        elif kind == "seats" and table is not None:
+            await self._keep_playing(table, message["seats"])
         elif kind == "offer" and table in self.plays and message["name"] == self.name:
             # Post the invito, pay to rejoin a parol pot: yes, mostly.
             await self.send(type="answer", table=table, accept=self.rng.random() < 0.8)
@@ -287,6 +310,21 @@ class Person:
             if fields is None:
                 fields = self.choose(table, message["legal"])
             await self.send(type="act", table=table, action_id=message["action_id"], **fields)
+
+    async def _keep_playing(self, table: str, seats: list[dict[str, Any]]) -> None:
+        """Buy in again when broke (:attr:`rebuys`), call bots when seats empty (:attr:`fills`).
+
+        A request is repeated while it is not acknowledged (:meth:`due`), and made at once
+        once it was: the next bust after a rebuy that went through is a new one.
+        """
+        amount = self.rebuys.get(table)
+        mine = next((s for s in seats if s["name"] == self.name), None)
+        busted = mine is not None and mine["status"] == "busted"
+        if amount is not None and busted and self.due(self.topping, table):
+            await self.send(type="top_up", table=table, amount=amount)
+        wanted = self.fills.get(table)
+        if wanted is not None and len(seats) < wanted and self.due(self.calling, table):
+            await self.send(type="add_bots", table=table, count=wanted - len(seats), kind="random")
 
     def choose(self, table: str, legal: dict[str, Any]) -> dict[str, Any]:
         """The seeded policy: mostly check or call, sometimes bet, raise, fold or all-in."""

@@ -17,12 +17,13 @@ happened, at most ``MAX_HANDS`` hands each:
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from mazziere.server.settings import Settings
-from tests.play_room import Person, Room, safe
+from tests.play_room import Person, Room, safe, until
 
 MAX_HANDS = 150
 """The most hands a table plays looking for its moments."""
@@ -137,8 +138,12 @@ async def play_moments(room: Room) -> dict[str, set[str]]:
             person.plays.add(tid)
             short = rules == "holdem" and role == 0
             buy_in = table["min_buy_in"] if short else table["max_buy_in"]
+            person.rebuys[tid] = buy_in
             await person.send(type="sit", table=tid, buy_in=buy_in)
+        await until(functools.partial(seated, people, tid))  # then the bots: BOTS of them
+        people[0].due(people[0].calling, tid)  # asked now: a fill waits for this one's ack
         await people[0].send(type="add_bots", table=tid, count=BOTS[rules], kind="random")
+        people[0].fills[tid] = len(people) + BOTS[rules]  # bots that leave broke come back
     found: dict[str, set[str]] = {rules: set() for rules in MOMENTS}
     audits = 0
     while True:
@@ -153,7 +158,6 @@ async def play_moments(room: Room) -> dict[str, set[str]]:
                         and happened(hands, number)
                     ):
                         found[rules].add(moment)
-            await rebuy(people, tid, table)
         played = {r: len(people[0].seen("hand_ended", str(t["id"]))) for r, t in tables.items()}
         complete = all(found[r] == set(MOMENTS[r]) for r in MOMENTS)
         if complete or all(n >= MAX_HANDS for n in played.values()):
@@ -169,20 +173,10 @@ async def play_moments(room: Room) -> dict[str, set[str]]:
     return found
 
 
-async def rebuy(people: list[Person], tid: str, table: dict[str, Any]) -> None:
-    """Buy in again when broke; call bots again when they left broke."""
+def seated(people: list[Person], tid: str) -> bool:
+    """Whether the last seats message at ``tid`` shows every one of ``people``."""
     seats = people[0].seen("seats", tid)
-    if not seats:
-        return
-    missing = len(people) + BOTS[table["rules"]] - len(seats[-1]["seats"])
-    if missing > 0 and people[0].due(people[0].calling, tid):
-        await people[0].send(type="add_bots", table=tid, count=missing, kind="random")
-    for role, person in enumerate(people):
-        mine = [s for s in seats[-1]["seats"] if s["name"] == person.name]
-        busted = bool(mine) and mine[0]["status"] == "busted"
-        if busted and person.due(person.topping, tid):
-            amount = table["min_buy_in"] if role == 0 else table["max_buy_in"]
-            await person.send(type="top_up", table=tid, amount=amount)
+    return bool(seats) and {p.name for p in people} <= {s["name"] for s in seats[-1]["seats"]}
 
 
 def shover(person: Person, turn: dict[str, Any]) -> dict[str, Any] | None:
@@ -234,8 +228,17 @@ async def play_sit_and_go(room: Room) -> tuple[dict[str, Any], list[Person]]:
     return done[0], people
 
 
+NEXT_HAND_SECONDS = "0.05"
+"""The pause between hands: time for a broke person's rebuy to land before the next deal.
+
+Without it, bots that act at once dealt a hand every few milliseconds; a person who went
+broke was back only dozens of hands later, and the Hold'em short stack, broke after most
+shoves, sat out most of the hands that could make side pots (none in 150, once)."""
+
+
 def run(settings: Settings, folder: Path) -> None:
-    room = Room(settings.database_url, folder, settings.database_schema)
+    env = {"MAZZIERE_NEXT_HAND_SECONDS": NEXT_HAND_SECONDS}
+    room = Room(settings.database_url, folder, settings.database_schema, env=env)
     room.start()
     try:
         found = asyncio.run(asyncio.wait_for(play_moments(room), timeout=MOMENTS_SECONDS))
