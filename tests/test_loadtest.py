@@ -8,17 +8,19 @@ room's ledger still adds up to zero; never how fast.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import random
 import subprocess
 import sys
+from array import array
 from pathlib import Path
 
 import pytest
 
 from mazziere.loadtest.players import Options, Seat, TableRun, Worker, plan_tables
-from mazziere.loadtest.runner import _ServerProcess
+from mazziere.loadtest.runner import Report, _ServerProcess, by_minute
 
 
 def loadtest(*args: str, timeout: float = 240.0) -> subprocess.CompletedProcess[str]:
@@ -39,6 +41,11 @@ def test_twenty_players_for_ten_seconds_print_the_figures_and_one_json_line() ->
     assert report["errors"] == 0, report["error_codes"]
     assert report["samples"] > 0 and report["hands_per_s"] > 0
     assert 0 < report["p50_ms"] <= report["p99_ms"] <= report["max_ms"]
+    minutes = report["by_minute"]  # ten seconds: one minute, holding every action measured
+    assert [(m["minute"], m["samples"], m["max_ms"]) for m in minutes] == [
+        (1, report["samples"], report["max_ms"])
+    ]
+    assert minutes[0]["p99_ms"] == report["p99_ms"]
     assert report["reconnects"] > 0  # some players dropped and came back
     assert report["ledger_total"] == 0 and report["ledger_drifted"] == 0
     assert report["server_peak_mb"] > 0 and report["server_cpu_percent"] is not None
@@ -218,3 +225,17 @@ def test_a_turn_played_again_that_the_room_had_applied_is_not_waited_for() -> No
     table.acted(anna, {"position": 0, "seq": 12, "action_id": 4}, sent=101.0)
     anna._on({**ack, "action_id": 4, "repeated": False}, 101.004)
     assert [p.acked for p in table.pending] == [101.004]  # a first answer: still waited for
+
+
+def test_a_run_of_several_minutes_prints_its_p99_and_maximum_minute_by_minute() -> None:
+    latencies = array("d", [5.0, 7.0, 30.0, 2.0])
+    heard_at = array("d", [1.0, 61.0, 119.0, 150.0])  # the 2nd minute's maximum: 30 ms
+    minutes = by_minute(latencies, heard_at, 180.0)
+    blank = {f.name: 0 for f in dataclasses.fields(Report)}
+    report = Report(**{**blank, "error_codes": {}, "load_average": (0.0, 0.0, 0.0),
+                       "notes": [], "slowest": "", "by_minute": minutes})  # fmt: skip
+    assert "p99 by minute (ms): 5.0 30.0 2.0" in report.lines()
+    assert "max by minute (ms): 5.0 30.0 2.0" in report.lines()
+    one = Report(**{**blank, "error_codes": {}, "load_average": (0.0, 0.0, 0.0), "notes": [],
+                    "slowest": "", "by_minute": minutes[:1]})  # fmt: skip
+    assert not any("by minute" in line for line in one.lines())  # a minute says nothing more

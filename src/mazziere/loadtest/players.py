@@ -122,6 +122,9 @@ class Tally:
     """What a worker saw while measuring."""
 
     latencies: array[float] = field(default_factory=lambda: array("d"))
+    heard_at: array[float] = field(default_factory=lambda: array("d"))
+    """When each of ``latencies`` ended, in seconds from the start of measuring: a long run's
+    latency minute by minute tells a steady drift from a few bad moments."""
     errors: Counter[str] = field(default_factory=Counter)
     reconnects: int = 0
     hands: int = 0
@@ -224,6 +227,7 @@ class TableRun:
         milliseconds = (now - pending.sent) * 1000.0
         tally = self.worker.tally
         tally.latencies.append(milliseconds)
+        tally.heard_at.append(now - self.worker.measured_from)
         if milliseconds > tally.slowest_ms:
             tally.slowest_ms = milliseconds
             tally.slowest = (
@@ -536,6 +540,8 @@ class Worker:
         self.tables = [TableRun(plan, self) for plan in plans]
         self.tally = Tally()
         self.measuring = False
+        self.measured_from = 0.0
+        """When measuring began (``time.monotonic()``, the clock the sockets read)."""
         self.stopping = False
         self._tasks: set[asyncio.Task[None]] = set()
         self.http = HttpPool(options.host, options.port, size=8)
@@ -649,6 +655,7 @@ class Worker:
     async def measure(self, seconds: float) -> None:
         """Play for ``seconds`` while counting."""
         self.tally = Tally(errors=self.tally.errors, examples=self.tally.examples)  # and set-up's
+        self.measured_from = time.monotonic()
         self.measuring = True
         sampler = self.spawn(self._sample_loop_lag(self.tally.loop_lags))
         await self._now_and_then(seconds)
@@ -708,6 +715,7 @@ async def _serve(worker: Worker, pipe: Any) -> None:
             "done",
             {
                 "latencies": tally.latencies.tobytes(),
+                "heard_at": tally.heard_at.tobytes(),
                 "errors": dict(tally.errors),
                 "reconnects": tally.reconnects,
                 "hands": tally.hands,

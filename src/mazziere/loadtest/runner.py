@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import multiprocessing
 import os
 import re
@@ -114,6 +115,8 @@ class Report:
     ledger_total: int | None
     ledger_drifted: int | None
     set_up_seconds: float
+    by_minute: list[dict[str, float]] = field(default_factory=list)
+    """Each minute of the measured time: its actions, p99 and maximum (:func:`by_minute`)."""
     notes: list[str] = field(default_factory=list)
     slowest: str = ""
     """The slowest action: its table, its event and what ended the wait for it."""
@@ -145,9 +148,19 @@ class Report:
             f"(max {self.load_generator_lag_max_ms:.1f} ms), nice "
             f"{self.load_generator_nice}; "
             f"load average {' '.join(f'{x:.2f}' for x in self.load_average)}",
+            *self._minutes(),
             f"ledger: total {self.ledger_total}, drifted accounts {self.ledger_drifted}",
             *([f"slowest action: {self.slowest}"] if self.slowest else []),
             *self.notes,
+        ]
+
+    def _minutes(self) -> list[str]:
+        """p99 and maximum minute by minute, for a run of more than one minute."""
+        if len(self.by_minute) < 2:
+            return []
+        return [
+            "p99 by minute (ms): " + " ".join(f"{m['p99_ms']:.1f}" for m in self.by_minute),
+            "max by minute (ms): " + " ".join(f"{m['max_ms']:.1f}" for m in self.by_minute),
         ]
 
     def _full_collections(self) -> str:
@@ -175,6 +188,33 @@ def percentile(values: array[float] | list[float], fraction: float) -> float:
     ordered = sorted(values)
     rank = max(0, min(len(ordered) - 1, round(fraction * len(ordered) + 0.5) - 1))
     return float(ordered[rank])
+
+
+def by_minute(
+    latencies: array[float], heard_at: array[float], measured_seconds: float
+) -> list[dict[str, float]]:
+    """Each minute's actions, p99 and maximum (ms), in order; ``heard_at[i]`` (seconds from
+    the start of measuring) says which minute ``latencies[i]`` falls in.  One heard a moment
+    after ``measured_seconds`` (a worker's clock) counts in the last minute.
+
+    >>> heard = array("d", [0.5, 59.9, 60.0, 120.01])
+    >>> minutes = by_minute(array("d", [1.0, 3.0, 9.0, 4.0]), heard, 120.0)
+    >>> [(m["minute"], m["samples"], m["max_ms"]) for m in minutes]
+    [(1, 2, 3.0), (2, 2, 9.0)]
+    """
+    last = max(0, math.ceil(measured_seconds / 60) - 1)
+    minutes: dict[int, list[float]] = {}
+    for milliseconds, seconds in zip(latencies, heard_at, strict=True):
+        minutes.setdefault(min(last, int(seconds // 60)), []).append(milliseconds)
+    return [
+        {
+            "minute": index + 1,
+            "samples": len(values),
+            "p99_ms": round(percentile(values, 0.99), 2),
+            "max_ms": round(max(values), 2),
+        }
+        for index, values in sorted(minutes.items())
+    ]
 
 
 _FULL_COLLECTION = re.compile(r"full garbage collection: \d+ objects freed in (\d+) ms")
@@ -443,6 +483,7 @@ def _measure(
         if kind == "closed" and results[index][0] == "done":
             results[index][1].update(closed)  # the errors counted until the very end
     latencies: array[float] = array("d")
+    heard_at: array[float] = array("d")
     lags: array[float] = array("d")
     nices: list[int] = []
     errors: Counter[str] = Counter()
@@ -455,6 +496,7 @@ def _measure(
             errors["worker_failed"] += 1
             continue
         latencies.frombytes(result["latencies"])
+        heard_at.frombytes(result["heard_at"])
         lags.frombytes(result["loop_lags"])
         nices.append(int(result["nice"]))
         errors.update(result["errors"])
@@ -516,6 +558,7 @@ def _measure(
         load_generator_lag_max_ms=round(max(lags, default=0.0), 2),
         load_generator_nice=max(nices, default=None),
         load_average=os.getloadavg(),
+        by_minute=by_minute(latencies, heard_at, seconds),
         ledger_total=None,
         ledger_drifted=None,
         set_up_seconds=round(set_up, 1),
