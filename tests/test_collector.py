@@ -57,18 +57,22 @@ def test_a_cycle_that_outlived_a_young_collection_waits_for_the_room_to_grow() -
     assert full_collections == 1
 
 
-def test_a_heap_that_grew_with_the_players_is_not_collected_in_full() -> None:
-    """The room trebles its players and doubles its heap: no cycle more for each of them,
-    no full collection (a pause for nothing); the heap then grows with no one new: it is."""
-    players = [1]
+def _room_grows(
+    players: tuple[int, int], heap: tuple[float, float], *, size_floor: int = 1
+) -> tuple[bool, bool, int]:
+    """The room goes from ``players[0]`` to ``players[1]`` players as its heap grows to
+    ``heap[0]`` times what it was, then to ``heap[1]`` times with no one new.  Whether a
+    cycle among the frozen objects was kept after the first growth, freed after the second,
+    and how many full collections there were."""
+    now = [players[0]]
 
     async def run() -> tuple[bool, bool, int]:
         policy = CollectorPolicy(
             asyncio.get_running_loop(),
             full_after_growth=0.5,
             heap_check_seconds=0.0,
-            room_size=lambda: players[0],
-            size_floor=1,
+            room_size=lambda: now[0],
+            size_floor=size_floor,
         )
         policy.install()
         try:
@@ -76,24 +80,35 @@ def test_a_heap_that_grew_with_the_players_is_not_collected_in_full() -> None:
             gc.collect(0)
             del held  # garbage among the frozen objects
             start = sys.getallocatedblocks()
-            players[0] = 3
-            with_players = [[] for _ in range(start)]  # the heap about doubles
+            now[0] = players[1]
+            with_players = [[] for _ in range(int((heap[0] - 1) * start))]
             gc.collect(0)
             await asyncio.sleep(0)
-            kept_while_the_room_grew = probe() is not None
-            beyond = [[] for _ in range(3 * start)]  # then grows by more than its players did
+            kept = probe() is not None
+            beyond = [[] for _ in range(int((heap[1] - heap[0]) * start))]
             gc.collect(0)
             await asyncio.sleep(0)
             freed = probe() is None
             del with_players, beyond
-            return kept_while_the_room_grew, freed, policy.full_collections
+            return kept, freed, policy.full_collections
         finally:
             policy.uninstall()
 
-    kept_while_the_room_grew, freed, full_collections = asyncio.run(run())
-    assert kept_while_the_room_grew
-    assert freed
-    assert full_collections == 1
+    return asyncio.run(run())
+
+
+def test_a_heap_that_grew_with_the_players_is_not_collected_in_full() -> None:
+    """The room trebles its players and doubles its heap: no cycle more for each of them,
+    no full collection (a pause for nothing); the heap then grows with no one new past half
+    more for each of them (1.5 * 3): it is."""
+    assert _room_grows((1, 3), (2.0, 6.0)) == (True, True, 1)
+
+
+def test_a_room_that_grew_by_less_than_doubling_brings_its_share_of_the_heap() -> None:
+    """From 10 players to 14 the heap grows by 60%: less than half more for each player
+    (the heap measured afresh only when the players doubled made a full collection of it,
+    2.4 s at 7,500 players); then it grows past 1.5 * 14 / 10 = 2.1 times: it is."""
+    assert _room_grows((10, 14), (1.6, 2.6)) == (True, True, 1)
 
 
 def test_a_young_cycle_is_freed_by_the_young_collection() -> None:

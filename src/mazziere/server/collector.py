@@ -20,14 +20,15 @@ two turns of the loop.  A frozen object is still freed as soon as its last refer
 (reference counting frees almost everything); only a reference cycle among frozen objects
 waits, so everything is collected in full once the interpreter's heap (its allocated
 blocks: counting the frozen objects themselves would walk them all) has grown by
-:attr:`CollectorPolicy.full_after_growth` since the last time, looked at once a second;
-unless the room's players (:attr:`CollectorPolicy.room_size`, from
-:attr:`CollectorPolicy.size_floor` players on) grew by as much meanwhile: that heap is
-theirs, and it is measured from there on.  A heap grown with its players held no more
-garbage: collected in full, it froze the room for 0.4 to 1.0 s at 5,000 players and up to
-1.8 s at 10,000 to free 4,000 to 19,000 objects, each time the room doubled.  So the pause
+:attr:`CollectorPolicy.full_after_growth` for each of the room's players since the last
+time, looked at once a second (:attr:`CollectorPolicy.room_size`, from
+:attr:`CollectorPolicy.size_floor` players on; the heap is measured afresh when the room
+first reaches that size).  A heap grown with its players held no more garbage: collected in
+full, it froze the room for 0.4 to 1.0 s at 5,000 players and up to 1.8 s at 10,000 to free
+4,000 to 19,000 objects, and for 2.4 s at 7,500 (a room grown from 4,000).  So the pause
 comes when cycles pile up (or the room is small), not while it fills, and memory stays
-bounded: within twice what the room's players hold, garbage and all, at its largest.
+bounded: within twice what the room's players held at the last mark for each player it
+holds now, garbage and all.
 
 >>> loop = asyncio.new_event_loop()
 >>> policy = CollectorPolicy(loop)
@@ -133,13 +134,24 @@ class CollectorPolicy:
             return
         self._next_growth_check = now + self.heap_check_seconds
         grown = 1.0 + self.full_after_growth
-        if sys.getallocatedblocks() <= self._blocks_mark * grown:
+        players = self.room_size()
+        if sys.getallocatedblocks() <= self._blocks_mark * grown * self._per_player(players):
             return
-        if self.room_size() >= max(self._players_mark * grown, self.size_floor):
-            self._mark()  # the players grew as much: their heap, no garbage to look for
+        if self._players_mark < self.size_floor <= players:
+            self._mark()  # the room is first large enough to measure its players' heap by
             return
         self._full_due = True
         self.loop.call_soon_threadsafe(self.collect_all)
+
+    def _per_player(self, players: int) -> float:
+        """How many times the players at the mark the room holds now: its heap may grow as
+        much with no garbage in it (1 while the room is below :attr:`size_floor` players or
+        has not grown).  The heap measured afresh only when the players had doubled let a
+        room that grew from 4,000 players to 7,500 double its heap and be collected in
+        full, the room standing still for 2.4 s, to find the heap of its new players."""
+        if self._players_mark < self.size_floor or players <= self._players_mark:
+            return 1.0
+        return players / self._players_mark
 
     def _mark(self) -> None:
         self._blocks_mark = sys.getallocatedblocks()
