@@ -25,10 +25,10 @@ time, looked at once a second (:attr:`CollectorPolicy.room_size`, from
 :attr:`CollectorPolicy.size_floor` players on; the heap is measured afresh when the room
 first reaches that size).  A heap grown with its players held no more garbage: collected in
 full, it froze the room for 0.4 to 1.0 s at 5,000 players and up to 1.8 s at 10,000 to free
-4,000 to 19,000 objects, and for 2.4 s at 7,500 (a room grown from 4,000).  So the pause
-comes when cycles pile up (or the room is small), not while it fills, and memory stays
-bounded: within twice what the room's players held at the last mark for each player it
-holds now, garbage and all.
+4,000 to 19,000 objects, and for 2.4 s at 7,500 (a room grown by less than doubling since
+its heap was last measured).  So the pause comes when cycles pile up (or the room is
+small), not while it fills, and memory stays bounded: within twice what the room's players
+held at the last mark for each player it holds now, garbage and all.
 
 >>> loop = asyncio.new_event_loop()
 >>> policy = CollectorPolicy(loop)
@@ -147,8 +147,8 @@ class CollectorPolicy:
         """How many times the players at the mark the room holds now: its heap may grow as
         much with no garbage in it (1 while the room is below :attr:`size_floor` players or
         has not grown).  The heap measured afresh only when the players had doubled let a
-        room that grew from 4,000 players to 7,500 double its heap and be collected in
-        full, the room standing still for 2.4 s, to find the heap of its new players."""
+        room of 7,500 players, grown by less since its last mark, double its heap and be
+        collected in full, the room standing still for 2.4 s, to find its players' heap."""
         if self._players_mark < self.size_floor or players <= self._players_mark:
             return 1.0
         return players / self._players_mark
