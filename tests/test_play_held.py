@@ -20,13 +20,16 @@ unstored action had never been sent.  The ledger sums to zero.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 from pathlib import Path
 from typing import Any
 
 import asyncpg
+from websockets.asyncio.client import connect
 
+from mazziere.server.protocol import unbatch
 from mazziere.server.settings import Settings
 from tests.play_room import Person, Room, until
 from tests.server_db import POSTGRES_URL, asyncpg_dsn
@@ -174,6 +177,22 @@ async def cut_until_held(room: Room, people: list[Person], table: str, cuts: int
     raise AssertionError(f"no write held the table in {cuts} cuts of its connections")
 
 
+async def what_only_reads_answers(room: Room, person: Person) -> None:
+    """While held: the person's pages still answer (a GET only reads), a change is refused
+    with ``storage_unavailable``, and a second socket of theirs logs in (its look-up only
+    reads) and is welcomed."""
+    for path in ("/api/session", "/api/account", "/api/wallet", "/api/tables", "/api/hands"):
+        answer = person.http.get(path)
+        assert answer.status_code == 200, (path, answer.text)
+    refused = person.post("/api/wallet/top-up")
+    assert refused.status_code == 503, refused.text
+    assert refused.json()["error"]["code"] == "storage_unavailable"
+    url = room.address.replace("http://", "ws://") + "/ws"
+    async with connect(url, additional_headers={"Cookie": person.cookie_header()}) as second:
+        first = unbatch(json.loads(await asyncio.wait_for(second.recv(), timeout=30)))[0]
+    assert first["type"] == "welcome" and first["player"] == person.name, first
+
+
 def test_a_table_holds_while_the_database_refuses_writes(
     room_settings: Settings, tmp_path: Path
 ) -> None:
@@ -196,6 +215,7 @@ def test_a_table_holds_while_the_database_refuses_writes(
 
         # Held, then the database takes writes again: stored, "goes on", then announced.
         person, turn, marks = await hold(people, tid, flag)
+        await what_only_reads_answers(room, person)
         flag.unlink()
         await until(lambda: all(
             any(not h["held"] for h in since(p, m, "held"))

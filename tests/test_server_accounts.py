@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -267,3 +268,35 @@ def test_a_socket_belongs_to_the_sessions_player_until_the_session_expires(
         assert first_message({})["code"] == "unauthenticated"
         clock.at += dt.timedelta(days=31)  # past the session's 30 days
         assert first_message({SESSION_COOKIE: token})["code"] == "unauthenticated"
+
+
+def test_while_the_database_refuses_writes_reads_answer_and_changes_are_refused(
+    room_settings: Settings, clock: Clock, tmp_path: Path
+) -> None:
+    """A full disk: the lobby, the wallet and the hands still show (a request that changes
+    nothing reads in a session that only reads), what would change state is refused with
+    ``storage_unavailable`` and changes nothing, and all works again once writes do."""
+    flag = tmp_path / "read-only"
+    settings = room_settings.model_copy(update={"test_refuse_writes_while": flag})
+    with TestClient(create_app(settings, now=clock)) as client:
+        browser = RoomClient(client)
+        account = browser.guest()
+        flag.touch()
+        for path in ("/api/session", "/api/account", "/api/wallet", "/api/tables",
+                     "/api/tournaments", "/api/hands", "/api/private-tables",
+                     "/api/ledger/audit"):  # fmt: skip
+            answer = browser.get(path)
+            assert answer.status_code == 200, (path, answer.text)
+        assert browser.get("/api/session").json()["account"]["id"] == account["id"]
+        assert browser.get("/api/wallet").json()["balance"] == account["balance"]
+        refused = browser.post("/api/wallet/top-up")
+        assert (refused.status_code, error_code(refused)) == (503, "storage_unavailable")
+        newcomer = RoomClient(client).post("/api/guest")
+        assert (newcomer.status_code, error_code(newcomer)) == (503, "storage_unavailable")
+        assert "Traceback" not in refused.text + newcomer.text
+        flag.unlink()
+        assert len(rows(client, Account)) == 1  # nobody was made while refused
+        topped = browser.post("/api/wallet/top-up")
+        assert topped.status_code == 200, topped.text
+        assert topped.json()["balance"] == account["balance"] + 2_000
+        assert browser.audit()["total"] == 0

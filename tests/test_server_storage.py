@@ -14,9 +14,9 @@ from typing import TypeVar
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import select, text, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.room.structure import Stakes
@@ -244,6 +244,34 @@ def test_a_session_that_only_reads_never_holds_up_the_writer(room_settings: Sett
     written_while_reading, rows = asyncio.run(work())
     assert written_while_reading
     assert rows == 1
+
+
+def test_a_session_that_only_reads_cannot_write_on_postgresql(room_settings: Settings) -> None:
+    # Every GET reads in such a session: on PostgreSQL the database itself refuses a write
+    # there (BEGIN READ ONLY), so a GET that changed state would fail, not change it.
+    if room_settings.database_schema is None:
+        pytest.skip("SQLite has no read-only transaction (its reading session takes no lock)")
+
+    async def work() -> tuple[str | None, int]:
+        db = Database(room_settings.database_url, schema=room_settings.database_schema)
+        try:
+            await db.upgrade()
+            state = None
+            async with db.reading() as session:
+                try:
+                    session.add(LedgerAccount(key="probe", balance=0, may_go_negative=False))
+                    await session.flush()
+                except DBAPIError as error:
+                    state = getattr(error.orig, "sqlstate", None)
+            async with db.reading() as session:
+                count = await session.scalar(select(func.count()).select_from(LedgerAccount))
+            return state, int(count or 0)
+        finally:
+            await db.dispose()
+
+    state, accounts = asyncio.run(work())
+    assert state == "25006"  # read_only_sql_transaction
+    assert accounts == 0
 
 
 def test_rows_inserted_by_the_driver_read_back_as_sqlalchemy_writes_them(

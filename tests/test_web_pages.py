@@ -35,9 +35,6 @@ __all__ = ["browser"]  # the browser fixture, Debian's Chromium, shared with tes
 
 QUICK = "Sit & go lampo"
 
-REFUSED_REQUEST = re.compile(r"the server responded with a status of 50[03]\b")
-"""The browser's own line for a request the room answered 500 or 503."""
-
 
 def prepare(url: str) -> None:
     """The room's database: migrated, the default lobby, and one quick two-player sit & go."""
@@ -216,12 +213,9 @@ def test_a_held_table_says_so_in_italian_and_goes_on(
             refuse_writes.unlink()
         page.locator("p.held").wait_for(state="detached", timeout=30_000)  # stored: on it goes
         page.wait_for_selector(".log p >> text=/^Tu (bussi|vedi|passi)/")
-        for someone in (person, other):
-            # The pages' own requests meanwhile (the session, the balance, the hints) may
-            # have been refused by a room whose database refused their writes: 503
-            # storage_unavailable (GET /api/session refreshes the session), or 500; the
-            # browser logs each of those itself.
-            someone.errors = [e for e in someone.errors if not REFUSED_REQUEST.search(e)]
+        # The pages' own requests meanwhile (the session, the balance, the hints) only read:
+        # they were answered, so the browser logged no refused request (each tab's errors
+        # are checked as it closes).
     finally:
         other.close()
         person.close()

@@ -334,32 +334,37 @@ async def take_name(
     return out
 
 
-async def _wallet(db: AsyncSession, room: RoomContext, account: Account) -> WalletOut:
-    key = ledger.wallet_key(account.id)
-    wallet = await ledger.ledger_account(db, key, owner_id=account.id)
+async def _entries(db: AsyncSession, wallet_id: int) -> list[EntryOut]:
+    """The wallet's last 50 movements, newest first (paid out negative)."""
     rows = await db.scalars(
         select(LedgerEntry)
-        .where(or_(LedgerEntry.from_id == wallet.id, LedgerEntry.to_id == wallet.id))
+        .where(or_(LedgerEntry.from_id == wallet_id, LedgerEntry.to_id == wallet_id))
         .order_by(LedgerEntry.id.desc())
         .limit(50)
     )
-    entries = [
+    return [
         EntryOut(
             id=row.id,
             at=row.created_at,
             kind=row.kind,
-            amount=row.amount if row.to_id == wallet.id else -row.amount,
+            amount=row.amount if row.to_id == wallet_id else -row.amount,
             table_id=row.table_id,
             tournament_id=row.tournament_id,
         )
         for row in rows
     ]
+
+
+async def _wallet(db: AsyncSession, room: RoomContext, account: Account) -> WalletOut:
+    # Found, not created: GET /api/wallet only reads (every account has had its wallet since
+    # it was made; one that has none is shown empty).
+    wallet = await ledger.find_account(db, ledger.wallet_key(account.id))
     today = room.now().date()
     return WalletOut(
-        balance=wallet.balance,
+        balance=0 if wallet is None else wallet.balance,
         top_up_available=account.last_top_up != today and room.settings.daily_top_up > 0,
         daily_top_up=room.settings.daily_top_up,
-        entries=entries,
+        entries=[] if wallet is None else await _entries(db, wallet.id),
     )
 
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.server import crash
-from mazziere.server.security import LoginLimiter
+from mazziere.server.security import SAFE_METHODS, LoginLimiter
 from mazziere.server.settings import Settings
 from mazziere.server.storage import Database
 from mazziere.server.storage.database import PoolLimits
@@ -97,6 +97,14 @@ def room_context(request: Request) -> RoomContext:
 
 
 async def database_session(request: Request) -> AsyncIterator[AsyncSession]:
-    """A database session for one request (a FastAPI dependency); the handler commits."""
-    async with room_context(request).db.session() as session:
+    """A database session for one request (a FastAPI dependency); the handler commits.
+
+    A request that changes nothing (GET, HEAD, OPTIONS) reads in a session that only reads
+    (:meth:`Database.reading`): on SQLite it takes no write lock, so the lobby's pages
+    neither wait for the tables' writer nor hold it up, and they still answer while the
+    database refuses writes (a full disk), when only what changes state is refused.
+    """
+    db = room_context(request).db
+    sessions = db.reading if request.method in SAFE_METHODS else db.session
+    async with sessions() as session:
         yield session

@@ -12,9 +12,10 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from mazziere.server.storage.database import UNAVAILABLE_ERRORS
+from mazziere.server.storage.database import UNAVAILABLE_ERRORS, database_unavailable
 
 __all__ = [
     "MAX_ID",
@@ -136,6 +137,13 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(StarletteHTTPException, http_error)
+
+    async def database_error(request: Request, exc: Exception) -> JSONResponse:
+        if database_unavailable(exc):  # PostgreSQL's full disk, read-only, lost connection
+            return await unavailable(request, exc)
+        raise exc  # a bug: on to ``unexpected``, as any other exception
+
     for kind in UNAVAILABLE_ERRORS:
         app.add_exception_handler(kind, unavailable)
+    app.add_exception_handler(DBAPIError, database_error)
     app.add_exception_handler(Exception, unexpected)

@@ -559,8 +559,11 @@ async def _waiting_out(db: AsyncSession, table_id: int, account_id: int) -> Wait
     return WaitingOut(table_id=table_id, waiting=places, you=you)
 
 
-async def _public_table(db: AsyncSession, table_id: int) -> RoomTable:
-    table = await db.scalar(select(RoomTable).where(RoomTable.id == table_id).with_for_update())
+async def _public_table(db: AsyncSession, table_id: int, *, lock: bool = True) -> RoomTable:
+    """The open table ``table_id``, locked for the change to come unless ``lock`` is false
+    (a GET reads it in a session that only reads)."""
+    query = select(RoomTable).where(RoomTable.id == table_id)
+    table = await db.scalar(query.with_for_update() if lock else query)
     if table is None or table.state == "closed":
         raise ApiError(404, "no_such_table", f"there is no table {table_id}")
     return table
@@ -569,7 +572,7 @@ async def _public_table(db: AsyncSession, table_id: int) -> RoomTable:
 @router.get("/tables/{table_id}/waiting-list", summary="A table's waiting list")
 async def waiting_list(table_id: RowId, db: DbSession, viewer: LoggedIn) -> WaitingOut:
     """Who waits for a seat, first come first (a private table's: for who was invited)."""
-    table = await _public_table(db, table_id)
+    table = await _public_table(db, table_id, lock=False)
     if table.private and not await _invited(db, table, viewer.account.id):
         raise ApiError(404, "no_such_table", f"there is no table {table_id}")
     return await _waiting_out(db, table.id, viewer.account.id)

@@ -194,9 +194,13 @@ async def _private_out(
     )
 
 
-async def _hosted(db: AsyncSession, table_id: int, account_id: int) -> RoomTable:
-    """The private table ``table_id``, which ``account_id`` must host (locked for update)."""
-    table = await db.scalar(select(RoomTable).where(RoomTable.id == table_id).with_for_update())
+async def _hosted(
+    db: AsyncSession, table_id: int, account_id: int, *, lock: bool = True
+) -> RoomTable:
+    """The private table ``table_id``, which ``account_id`` must host (locked for the change
+    to come unless ``lock`` is false: a GET reads it in a session that only reads)."""
+    query = select(RoomTable).where(RoomTable.id == table_id)
+    table = await db.scalar(query.with_for_update() if lock else query)
     if table is None or not table.private:
         raise ApiError(404, "no_such_table", f"there is no private table {table_id}")
     if table.host_id != account_id:
@@ -303,7 +307,7 @@ async def ask_to_sit(
 @router.get("/private-tables/{table_id}/requests", summary="The requests to sit (host)")
 async def list_requests(table_id: RowId, db: DbSession, viewer: LoggedIn) -> list[SeatRequestOut]:
     """Every request, oldest first."""
-    table = await _hosted(db, table_id, viewer.account.id)
+    table = await _hosted(db, table_id, viewer.account.id, lock=False)
     rows = await db.scalars(
         select(SeatRequest).where(SeatRequest.table_id == table.id).order_by(SeatRequest.id)
     )
@@ -469,7 +473,8 @@ async def settle_up(table_id: RowId, db: DbSession, viewer: LoggedIn) -> SettleU
     table = await db.get(RoomTable, table_id)
     if table is None or not table.private:
         raise ApiError(404, "no_such_table", f"there is no private table {table_id}")
-    table_account = await ledger.ledger_account(db, ledger.table_key(table.id))
+    table_account = await ledger.find_account(db, ledger.table_key(table.id))  # GET: no create
+    table_ledger_id = None if table_account is None else table_account.id
     # Bots are the key 0 (no account has it).
     bought: dict[int, int] = {}
     cashed: dict[int, int] = {}
@@ -478,9 +483,9 @@ async def settle_up(table_id: RowId, db: DbSession, viewer: LoggedIn) -> SettleU
         who = entry.account_id or 0
         if entry.kind == ledger.Kind.RAKE:
             rake += entry.amount
-        elif entry.to_id == table_account.id:
+        elif entry.to_id == table_ledger_id:
             bought[who] = bought.get(who, 0) + entry.amount
-        elif entry.from_id == table_account.id:
+        elif entry.from_id == table_ledger_id:
             cashed[who] = cashed.get(who, 0) + entry.amount
     stacks: dict[int, int] = {}
     for seat in await db.scalars(select(Seat).where(Seat.table_id == table.id)):

@@ -28,7 +28,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -42,6 +42,7 @@ __all__ = [
     "MIGRATIONS",
     "READ_ONLY",
     "UNAVAILABLE_ERRORS",
+    "UNAVAILABLE_SQLSTATES",
     "Database",
     "PoolLimits",
     "database_unavailable",
@@ -131,16 +132,39 @@ UNAVAILABLE_ERRORS = (PoolTimeoutError, OperationalError)
 wait, a lost connection, a full disk, a lock held too long."""
 
 
+UNAVAILABLE_SQLSTATES = ("08", "25006", "53", "57P", "58")
+"""PostgreSQL's error codes (classes, or one code) of a database that cannot do the work for
+now: a connection lost or refused, a read-only transaction (a standby after a fail-over),
+insufficient resources (a full disk, too many connections), an operator's intervention (a
+shutdown), a system error (I/O).  The driver reports these as plain database errors."""
+
+
 def database_unavailable(error: BaseException) -> bool:
-    """Whether ``error`` is the database unavailable for now (:data:`UNAVAILABLE_ERRORS`),
-    which passes, rather than a bug or a refused change.
+    """Whether ``error`` is the database unavailable for now (:data:`UNAVAILABLE_ERRORS`,
+    or PostgreSQL's :data:`UNAVAILABLE_SQLSTATES`), which passes, rather than a bug or a
+    refused change.
 
     >>> database_unavailable(PoolTimeoutError("QueuePool limit reached"))
     True
+    >>> class DiskFull(Exception):
+    ...     sqlstate = "53100"
+    >>> database_unavailable(DBAPIError("INSERT", {}, DiskFull("could not extend file")))
+    True
+    >>> class BadColumn(Exception):
+    ...     sqlstate = "42703"
+    >>> database_unavailable(DBAPIError("SELECT", {}, BadColumn("no such column")))
+    False
     >>> database_unavailable(ValueError("a bug"))
     False
     """
-    return isinstance(error, UNAVAILABLE_ERRORS)
+    if isinstance(error, UNAVAILABLE_ERRORS):
+        return True
+    state = getattr(getattr(error, "orig", None), "sqlstate", None)
+    return (
+        isinstance(error, DBAPIError)
+        and isinstance(state, str)
+        and state.startswith(UNAVAILABLE_SQLSTATES)
+    )
 
 
 @dataclass(frozen=True)
@@ -241,7 +265,12 @@ class Database:
             self.eager_writer_engine = writer(waits_for_the_lock=False)
             self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="database writer")
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self.reader: AsyncEngine = self.engine.execution_options(**{READ_ONLY: True})
+        read_only: dict[str, Any] = {READ_ONLY: True}
+        if self.dialect == "postgresql":
+            # BEGIN READ ONLY: PostgreSQL itself refuses a write in a transaction meant only
+            # to read (a GET that changed state would be a bug, and fail loudly).
+            read_only["postgresql_readonly"] = True
+        self.reader: AsyncEngine = self.engine.execution_options(**read_only)
         """The engine for transactions that only read (:meth:`reading`)."""
         self.read_sessions = async_sessionmaker(self.reader, expire_on_commit=False)
 
@@ -306,7 +335,8 @@ class Database:
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[AsyncSession]:
         """A session that only reads: on SQLite it takes no lock, so the writer never waits
-        for it (a write through it may fail with "database is locked": use :meth:`session`).
+        for it; on PostgreSQL its transactions are READ ONLY (a write through it fails there,
+        and may fail on SQLite with "database is locked": use :meth:`session`).
 
         >>> async def demo() -> int:
         ...     db = Database("sqlite+aiosqlite:///:memory:")

@@ -89,11 +89,20 @@ def tournament_key(tournament_id: int) -> str:
     return f"tournament:{tournament_id}"
 
 
+async def find_account(session: AsyncSession, key: str) -> LedgerAccount | None:
+    """The ledger account ``key``, or ``None`` where nothing has moved through it yet (a
+    request that only reads must not create it: :func:`ledger_account` does)."""
+    found: LedgerAccount | None = await session.scalar(
+        select(LedgerAccount).where(LedgerAccount.key == key)
+    )
+    return found
+
+
 async def ledger_account(
     session: AsyncSession, key: str, *, owner_id: int | None = None
 ) -> LedgerAccount:
     """The ledger account ``key``, created (with a zero balance) if it does not exist yet."""
-    found = await session.scalar(select(LedgerAccount).where(LedgerAccount.key == key))
+    found = await find_account(session, key)
     if found is not None:
         return found
     account = LedgerAccount(key=key, owner_id=owner_id, balance=0, may_go_negative=key == GRANTS)
