@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 
 from mazziere.server.app import create_app
 from mazziere.server.play import table_service
@@ -300,3 +301,33 @@ def test_while_the_database_refuses_writes_reads_answer_and_changes_are_refused(
         assert topped.status_code == 200, topped.text
         assert topped.json()["balance"] == account["balance"] + 2_000
         assert browser.audit()["total"] == 0
+
+
+class _DriverError(Exception):
+    """A driver's error carrying PostgreSQL's code, as asyncpg's do."""
+
+    def __init__(self, sqlstate: str) -> None:
+        super().__init__(f"SQLSTATE {sqlstate}")
+        self.sqlstate = sqlstate
+
+
+def test_a_database_error_is_a_503_when_the_database_cannot_work_and_a_500_when_it_is_a_bug(
+    room_settings: Settings, clock: Clock
+) -> None:
+    """PostgreSQL's full disk (53100) reaches the room as a plain ``DBAPIError``: the client
+    is told to try again (503 ``storage_unavailable``); any other database error (a bad
+    column, 42703) is a bug: 500 ``internal_error``. Neither shows a traceback."""
+    app = create_app(room_settings, now=clock)
+
+    @app.get("/api/test-database-error/{sqlstate}")
+    async def failing(sqlstate: str) -> None:
+        raise DBAPIError("INSERT", {}, _DriverError(sqlstate))
+
+    app.router.routes.insert(0, app.router.routes.pop())  # before the pages' catch-all
+    with TestClient(app, raise_server_exceptions=False) as client:
+        full = client.get("/api/test-database-error/53100")
+        bug = client.get("/api/test-database-error/42703")
+    assert (full.status_code, error_code(full)) == (503, "storage_unavailable")
+    assert full.headers["retry-after"] == "1"
+    assert (bug.status_code, error_code(bug)) == (500, "internal_error")
+    assert "Traceback" not in full.text + bug.text
