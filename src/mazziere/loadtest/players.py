@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import math
 import os
 import random
 import resource
@@ -703,11 +702,7 @@ async def _serve(worker: Worker, pipe: Any) -> None:
     pipe.send(("ready", sum(len(t.seats) for t in worker.tables)))
     # The players' own pauses would count in the latencies they measure: thousands of
     # players in one process make collections as long as the server's, with the same cure.
-    # And never a full one while measuring: a worker's heap doubled with nothing to free
-    # (a 30-minute soak on PostgreSQL logged two such, "0 objects freed" in 960 and 895 ms,
-    # every player of the worker waiting meanwhile); the run is bounded, so what a cycle
-    # among its frozen objects holds waits for its end.
-    collector = CollectorPolicy(loop, full_after_growth=math.inf)
+    collector = CollectorPolicy(loop)
     collector.install()
     command, seconds = await loop.run_in_executor(None, pipe.recv)
     assert command == "go"
