@@ -139,11 +139,12 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, http_error)
 
     async def database_error(request: Request, exc: Exception) -> JSONResponse:
-        if database_unavailable(exc):  # PostgreSQL's full disk, read-only, lost connection
+        # The pool's time-out, a lost connection, PostgreSQL's full disk or read-only
+        # transaction: unavailable for now.  Any other database error is a bug.
+        if database_unavailable(exc):
             return await unavailable(request, exc)
-        raise exc  # a bug: on to ``unexpected``, as any other exception
+        raise exc  # on to ``unexpected``, as any other exception
 
-    for kind in UNAVAILABLE_ERRORS:
-        app.add_exception_handler(kind, unavailable)
-    app.add_exception_handler(DBAPIError, database_error)
+    for kind in (*UNAVAILABLE_ERRORS, DBAPIError):
+        app.add_exception_handler(kind, database_error)
     app.add_exception_handler(Exception, unexpected)
