@@ -21,6 +21,7 @@ import pytest
 
 from mazziere.loadtest.players import Options, Seat, TableRun, Worker, plan_tables
 from mazziere.loadtest.runner import Report, _ServerProcess, by_minute
+from tests.server_db import BACKENDS, POSTGRES_URL, postgres_problem
 
 
 def loadtest(*args: str, timeout: float = 240.0) -> subprocess.CompletedProcess[str]:
@@ -28,10 +29,17 @@ def loadtest(*args: str, timeout: float = 240.0) -> subprocess.CompletedProcess[
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
 
 
-def test_twenty_players_for_ten_seconds_print_the_figures_and_one_json_line() -> None:
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_twenty_players_for_ten_seconds_print_the_figures_and_one_json_line(backend: str) -> None:
+    database: list[str] = []
+    if backend == "postgresql":
+        problem = postgres_problem()
+        if problem is not None:
+            pytest.skip(problem)
+        database = ["--database-url", POSTGRES_URL]  # a schema of its own, dropped after
     done = loadtest("--players", "20", "--tables", "4", "--minutes", "0.17", "--think",
                     "0.2-0.6", "--next-hand", "0.5", "--drops", "3", "--generator-nice", "3",
-                    "--json")  # fmt: skip
+                    *database, "--json")  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     report = json.loads(lines[-1])
@@ -46,6 +54,19 @@ def test_twenty_players_for_ten_seconds_print_the_figures_and_one_json_line() ->
         (1, report["samples"], report["max_ms"])
     ]
     assert minutes[0]["p99_ms"] == report["p99_ms"]
+    # The minute's CPU, part by part (percent of one core): the room as a whole is its loop's
+    # process and its writer, the machine's busy time holds the room's and the generator's.
+    cpu = {key.removesuffix("_cpu_percent"): value for key, value in minutes[0].items()
+           if key.endswith("_cpu_percent")}  # fmt: skip
+    assert set(cpu) == {"room", "room_loop", "generator", "database", "machine", "stolen"}
+    assert 0 < cpu["room_loop"] <= cpu["room"] + 1  # the clock's ticks are 10 ms
+    assert cpu["generator"] > 0 and cpu["stolen"] >= 0
+    assert cpu["room"] + cpu["generator"] <= cpu["machine"] + 2
+    assert cpu["machine"] <= 100 * (os.cpu_count() or 1) + 2
+    if backend == "sqlite":
+        assert cpu["database"] is None  # no PostgreSQL to read
+    else:
+        assert cpu["database"] > 0  # PostgreSQL's own processes stored the room's actions
     assert report["reconnects"] > 0  # some players dropped and came back
     assert report["ledger_total"] == 0 and report["ledger_drifted"] == 0
     assert report["server_peak_mb"] > 0 and report["server_cpu_percent"] is not None
@@ -236,6 +257,16 @@ def test_a_run_of_several_minutes_prints_its_p99_and_maximum_minute_by_minute() 
                        "notes": [], "slowest": "", "by_minute": minutes})  # fmt: skip
     assert "p99 by minute (ms): 5.0 30.0 2.0" in report.lines()
     assert "max by minute (ms): 5.0 30.0 2.0" in report.lines()
+    assert not any("by minute (% of" in line for line in report.lines())  # no CPU was read
+    cpu = [{"room_cpu_percent": 80.0, "machine_cpu_percent": 150.0, "stolen_cpu_percent": 0.0},
+           {"room_cpu_percent": 95.5, "machine_cpu_percent": 190.0, "stolen_cpu_percent": 40.0},
+           {}]  # the last minute's end could not be read  # fmt: skip
+    with_cpu = dataclasses.replace(
+        report, by_minute=[{**m, **c} for m, c in zip(minutes, cpu, strict=True)]
+    )
+    assert "room CPU by minute (% of one core): 80.0 95.5 n/a" in with_cpu.lines()
+    assert "taken by the host by minute (% of one core): 0.0 40.0 n/a" in with_cpu.lines()
+    assert not any(line.startswith("PostgreSQL") for line in with_cpu.lines())
     one = Report(**{**blank, "error_codes": {}, "load_average": (0.0, 0.0, 0.0), "notes": [],
                     "slowest": "", "by_minute": minutes[:1]})  # fmt: skip
     assert not any("by minute" in line for line in one.lines())  # a minute says nothing more

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import math
 import multiprocessing
@@ -115,8 +116,10 @@ class Report:
     ledger_total: int | None
     ledger_drifted: int | None
     set_up_seconds: float
-    by_minute: list[dict[str, float]] = field(default_factory=list)
-    """Each minute of the measured time: its actions, p99 and maximum (:func:`by_minute`)."""
+    by_minute: list[dict[str, float | None]] = field(default_factory=list)
+    """Each minute of the measured time: its actions, p99 and maximum (:func:`by_minute`),
+    and the CPU of the room, its loop, the load generator, PostgreSQL's processes (not on
+    SQLite), the whole machine and what the host took from it (:func:`cpu_between`)."""
     notes: list[str] = field(default_factory=list)
     slowest: str = ""
     """The slowest action: its table, its event and what ended the wait for it."""
@@ -158,10 +161,18 @@ class Report:
         """p99 and maximum minute by minute, for a run of more than one minute."""
         if len(self.by_minute) < 2:
             return []
-        return [
-            "p99 by minute (ms): " + " ".join(f"{m['p99_ms']:.1f}" for m in self.by_minute),
-            "max by minute (ms): " + " ".join(f"{m['max_ms']:.1f}" for m in self.by_minute),
-        ]
+
+        def row(key: str) -> str:
+            return " ".join(maybe(minute.get(key)) for minute in self.by_minute)
+
+        def maybe(value: float | None) -> str:
+            return "n/a" if value is None else f"{value:.1f}"
+
+        lines = [f"p99 by minute (ms): {row('p99_ms')}", f"max by minute (ms): {row('max_ms')}"]
+        for key, name in _CPU_LINES:
+            if any(minute.get(key) is not None for minute in self.by_minute):
+                lines.append(f"{name} by minute (% of one core): {row(key)}")
+        return lines
 
     def _full_collections(self) -> str:
         if self.server_full_collections is None:
@@ -217,6 +228,31 @@ def by_minute(
     ]
 
 
+def _with_cpu(
+    minutes: list[dict[str, float]], samples: list[_CpuSample]
+) -> list[dict[str, float | None]]:
+    """``minutes`` (:func:`by_minute`), each with its parts' CPU (:func:`cpu_between` of
+    the samples at its start and end)."""
+    spans = [cpu_between(a, b) for a, b in itertools.pairwise(samples)]
+    return [
+        {**minute, **(spans[int(minute["minute"]) - 1] if minute["minute"] <= len(spans) else {})}
+        for minute in minutes
+    ]
+
+
+_CPU_LINES = (
+    ("room_cpu_percent", "room CPU"),
+    ("room_loop_cpu_percent", "its event loop's process"),
+    ("generator_cpu_percent", "load generator CPU"),
+    ("database_cpu_percent", "PostgreSQL's processes"),
+    ("machine_cpu_percent", "machine busy"),
+    ("stolen_cpu_percent", "taken by the host"),
+)
+"""The lines of each minute's CPU: its key in :attr:`Report.by_minute`, its name."""
+
+_TICK = os.sysconf("SC_CLK_TCK")
+"""The clock ticks of a CPU second in ``/proc``."""
+
 _FULL_COLLECTION = re.compile(r"full garbage collection: \d+ objects freed in (\d+) ms")
 """The room's line for each full collection (a warning from 100 ms)."""
 
@@ -246,7 +282,6 @@ class _ServerProcess:
         self.pid = pid
         self.log = log
         """The server's output, when the load test started it (a running room's is not ours)."""
-        self.tick = os.sysconf("SC_CLK_TCK")
 
     def log_size(self) -> int | None:
         """How far the server's output has come (:meth:`full_collections` from there)."""
@@ -287,15 +322,7 @@ class _ServerProcess:
     def cpu_seconds(self, *, main_only: bool = False) -> float | None:
         """CPU seconds of the server and its children (``main_only``: its own process's,
         the event loop's)."""
-        total, found = 0, False
-        for pid in [self.pid] if main_only and self.pid is not None else self._family():
-            try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            total += int(fields[11]) + int(fields[12])
-            found = True
-        return total / self.tick if found else None
+        return _cpu_seconds([self.pid] if main_only and self.pid is not None else self._family())
 
     def _status(self, key: str) -> float | None:
         total, found = 0.0, False
@@ -315,6 +342,95 @@ class _ServerProcess:
     def peak_mb(self) -> float | None:
         """The sum of each process's own peak (they need not peak at once)."""
         return self._status("VmHWM")
+
+
+def _cpu_seconds(pids: list[int]) -> float | None:
+    """The CPU seconds (user and system) ``pids`` have used, those still running; ``None``
+    if none is."""
+    total, found = 0, False
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+        found = True
+    return total / _TICK if found else None
+
+
+def _named(name: str) -> list[int]:
+    """The processes whose command is ``name`` (PostgreSQL's are all ``postgres``)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if (entry / "comm").read_text().strip() == name:
+                    pids.append(int(entry.name))
+    return pids
+
+
+def _machine_seconds() -> tuple[float, float] | None:
+    """The machine's busy and stolen CPU seconds so far, all cores added (``/proc/stat``):
+    stolen is time the host gave another machine while this one had work."""
+    try:
+        first = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    except OSError:
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(v) for v in first[1:9])
+    return (user + nice + system + irq + softirq) / _TICK, steal / _TICK
+
+
+@dataclass(frozen=True, slots=True)
+class _CpuSample:
+    """The CPU seconds used so far by each part of the machine, at one moment (``at``,
+    monotonic seconds); a part that cannot be read is ``None``."""
+
+    at: float
+    room: float | None
+    room_loop: float | None
+    generator: float | None
+    database: float | None
+    machine: float | None
+    stolen: float | None
+
+    @classmethod
+    def take(cls, server: _ServerProcess, generator: list[int], database: bool) -> _CpuSample:
+        machine = _machine_seconds()
+        return cls(
+            at=time.monotonic(),
+            room=server.cpu_seconds(),
+            room_loop=server.cpu_seconds(main_only=True),
+            generator=_cpu_seconds(generator),
+            database=_cpu_seconds(_named("postgres")) if database else None,
+            machine=None if machine is None else machine[0],
+            stolen=None if machine is None else machine[1],
+        )
+
+
+_CPU_PARTS = ("room", "room_loop", "generator", "database", "machine", "stolen")
+
+
+def cpu_between(start: _CpuSample, end: _CpuSample) -> dict[str, float | None]:
+    """Each part's CPU from ``start`` to ``end``, in percent of one core (``room_cpu_percent``
+    and so on; ``None`` where a part could not be read at both ends).
+
+    >>> a = _CpuSample(10.0, 1.0, 0.5, 2.0, None, 30.0, 0.0)
+    >>> b = _CpuSample(70.0, 31.0, 20.0, 14.0, None, 120.0, 3.0)
+    >>> cpu_between(a, b)["room_cpu_percent"], cpu_between(a, b)["stolen_cpu_percent"]
+    (50.0, 5.0)
+    >>> cpu_between(a, b)["database_cpu_percent"] is None
+    True
+    """
+    elapsed = max(end.at - start.at, 1e-9)
+    spent: dict[str, float | None] = {}
+    for part in _CPU_PARTS:
+        before, after = getattr(start, part), getattr(end, part)
+        spent[f"{part}_cpu_percent"] = (
+            None
+            if before is None or after is None
+            else round(100.0 * (after - before) / elapsed, 1)
+        )
+    return spent
 
 
 @contextlib.contextmanager
@@ -434,6 +550,7 @@ def run(load: LoadRun, *, say: Any = None) -> Report:
             report = _measure(
                     load, plans=plans, pipes=pipes, server=server, seconds=seconds,
                     set_up=set_up, database=database,
+                    generator=[p.pid for p in processes if p.pid is not None],
                 )  # fmt: skip
         finally:
             for process in processes:
@@ -459,10 +576,13 @@ def _measure(
     seconds: float,
     set_up: float,
     database: str,
+    generator: list[int],
 ) -> Report:
     warm_up = load.warm_up_seconds if load.warm_up_seconds is not None else min(300.0, seconds / 5)
     cpu_before, main_before = server.cpu_seconds(), server.cpu_seconds(main_only=True)
     log_before = server.log_size()
+    # Each part's CPU at every minute's end: a bad minute says whose work it was.
+    samples = [_CpuSample.take(server, generator, database != "SQLite")]
     begun = time.monotonic()
     for pipe in pipes:
         pipe.send(("go", seconds))
@@ -471,6 +591,9 @@ def _measure(
         time.sleep(min(1.0, max(0.0, seconds - (time.monotonic() - begun))))
         if rss_warm is None and time.monotonic() - begun >= warm_up:
             rss_warm = server.rss_mb()
+        if time.monotonic() - begun >= 60.0 * len(samples) and time.monotonic() - begun < seconds:
+            samples.append(_CpuSample.take(server, generator, database != "SQLite"))
+    samples.append(_CpuSample.take(server, generator, database != "SQLite"))
     rss_end = server.rss_mb()
     log_after = server.log_size()
     cpu_after, main_after = server.cpu_seconds(), server.cpu_seconds(main_only=True)
@@ -558,7 +681,7 @@ def _measure(
         load_generator_lag_max_ms=round(max(lags, default=0.0), 2),
         load_generator_nice=max(nices, default=None),
         load_average=os.getloadavg(),
-        by_minute=by_minute(latencies, heard_at, seconds),
+        by_minute=_with_cpu(by_minute(latencies, heard_at, seconds), samples),
         ledger_total=None,
         ledger_drifted=None,
         set_up_seconds=round(set_up, 1),
