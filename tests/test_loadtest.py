@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from mazziere.loadtest.players import Options, Seat, TableRun, Worker, plan_tables
-from mazziere.loadtest.runner import Report, _ServerProcess, by_minute
+from mazziere.loadtest.runner import Report, _ServerProcess, _with_lags, by_minute
 from tests.server_db import BACKENDS, POSTGRES_URL, postgres_problem
 
 
@@ -59,6 +59,9 @@ def test_twenty_players_for_ten_seconds_print_the_figures_and_one_json_line(back
     cpu = {key.removesuffix("_cpu_percent"): value for key, value in minutes[0].items()
            if key.endswith("_cpu_percent")}  # fmt: skip
     assert set(cpu) == {"room", "room_loop", "generator", "database", "machine", "stolen"}
+    # How late the generator's loops ran in the minute: the whole run's, as there is one.
+    assert minutes[0]["generator_lag_p99_ms"] == report["load_generator_lag_p99_ms"]
+    assert minutes[0]["generator_lag_max_ms"] == report["load_generator_lag_max_ms"]
     assert 0 < cpu["room_loop"] <= cpu["room"] + 1  # the clock's ticks are 10 ms
     assert cpu["generator"] > 0 and cpu["stolen"] >= 0
     assert cpu["room"] + cpu["generator"] <= cpu["machine"] + 2
@@ -266,6 +269,9 @@ def test_a_run_of_several_minutes_prints_its_p99_and_maximum_minute_by_minute() 
     )
     assert "room CPU by minute (% of one core): 80.0 95.5 n/a" in with_cpu.lines()
     assert "taken by the host by minute (% of one core): 0.0 40.0 n/a" in with_cpu.lines()
+    lags = by_minute(array("d", [1.0, 250.0, 3.0]), array("d", [0.5, 70.0, 130.0]), 180.0)
+    late = dataclasses.replace(report, by_minute=_with_lags(minutes, lags))
+    assert "load generator's loops late at most by minute (ms): 1.0 250.0 3.0" in late.lines()
     assert not any(line.startswith("PostgreSQL") for line in with_cpu.lines())
     one = Report(**{**blank, "error_codes": {}, "load_average": (0.0, 0.0, 0.0), "notes": [],
                     "slowest": "", "by_minute": minutes[:1]})  # fmt: skip

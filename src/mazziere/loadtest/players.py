@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import random
 import resource
@@ -140,6 +141,8 @@ class Tally:
     loop_lags: array[float] = field(default_factory=lambda: array("d"))
     """How late this process's event loop woke for a timer, sampled while measuring (ms):
     what of the latencies is the generator's own delay, not the room's."""
+    loop_lag_at: array[float] = field(default_factory=lambda: array("d"))
+    """When each of ``loop_lags`` was seen, in seconds from the start of measuring."""
 
 
 class TableRun:
@@ -643,21 +646,23 @@ class Worker:
                 elif roll < chat + drop:
                     self.spawn(seat.drop())
 
-    @staticmethod
-    async def _sample_loop_lag(lags: array[float], every: float = LAG_SAMPLE_SECONDS) -> None:
+    async def _sample_loop_lag(self, every: float = LAG_SAMPLE_SECONDS) -> None:
         """How late the loop runs a timer, every ``every`` seconds, until cancelled."""
         loop = asyncio.get_running_loop()
+        tally = self.tally
         while True:
             asked = loop.time()
             await asyncio.sleep(every)
-            lags.append(max(0.0, (loop.time() - asked - every) * 1000.0))
+            woke = loop.time()
+            tally.loop_lags.append(max(0.0, (woke - asked - every) * 1000.0))
+            tally.loop_lag_at.append(time.monotonic() - self.measured_from)
 
     async def measure(self, seconds: float) -> None:
         """Play for ``seconds`` while counting."""
         self.tally = Tally(errors=self.tally.errors, examples=self.tally.examples)  # and set-up's
         self.measured_from = time.monotonic()
         self.measuring = True
-        sampler = self.spawn(self._sample_loop_lag(self.tally.loop_lags))
+        sampler = self.spawn(self._sample_loop_lag())
         await self._now_and_then(seconds)
         sampler.cancel()
         self.measuring = False
@@ -726,6 +731,7 @@ async def _serve(worker: Worker, pipe: Any) -> None:
                 "slowest": (tally.slowest_ms, tally.slowest),
                 "cpu_seconds": cpu,
                 "loop_lags": tally.loop_lags.tobytes(),
+                "loop_lag_at": tally.loop_lag_at.tobytes(),
                 "nice": os.nice(0),
             },
         )
@@ -741,6 +747,8 @@ async def _serve(worker: Worker, pipe: Any) -> None:
 
 def run_worker(pipe: Any, plans: list[TablePlan], options: Options) -> None:
     """A worker process's body: set up, wait for ``go``, measure, report, through ``pipe``."""
+    # Its warnings (its own full collections) in the load test's output, told from the room's.
+    logging.basicConfig(format="load generator (process %(process)d): %(message)s")
     if options.nice:
         os.nice(options.nice)
     try:

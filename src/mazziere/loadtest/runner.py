@@ -169,6 +169,9 @@ class Report:
             return "n/a" if value is None else f"{value:.1f}"
 
         lines = [f"p99 by minute (ms): {row('p99_ms')}", f"max by minute (ms): {row('max_ms')}"]
+        for key, name in _LAG_LINES:
+            if any(minute.get(key) is not None for minute in self.by_minute):
+                lines.append(f"{name} by minute (ms): {row(key)}")
         for key, name in _CPU_LINES:
             if any(minute.get(key) is not None for minute in self.by_minute):
                 lines.append(f"{name} by minute (% of one core): {row(key)}")
@@ -228,6 +231,28 @@ def by_minute(
     ]
 
 
+def _with_lags(
+    minutes: list[dict[str, float]], lags: list[dict[str, float]]
+) -> list[dict[str, float]]:
+    """``minutes`` (:func:`by_minute`), each with how late the generator's loops ran in it
+    (``generator_lag_p99_ms`` and ``generator_lag_max_ms``: :func:`by_minute` of the lags)."""
+    late = {lag["minute"]: lag for lag in lags}
+    return [
+        {
+            **minute,
+            **(
+                {
+                    "generator_lag_p99_ms": late[minute["minute"]]["p99_ms"],
+                    "generator_lag_max_ms": late[minute["minute"]]["max_ms"],
+                }
+                if minute["minute"] in late
+                else {}
+            ),
+        }
+        for minute in minutes
+    ]
+
+
 def _with_cpu(
     minutes: list[dict[str, float]], samples: list[_CpuSample]
 ) -> list[dict[str, float | None]]:
@@ -249,6 +274,12 @@ _CPU_LINES = (
     ("stolen_cpu_percent", "taken by the host"),
 )
 """The lines of each minute's CPU: its key in :attr:`Report.by_minute`, its name."""
+
+_LAG_LINES = (
+    ("generator_lag_p99_ms", "load generator's loops late at p99"),
+    ("generator_lag_max_ms", "load generator's loops late at most"),
+)
+"""The lines of each minute's lateness of the generator's loops (key, name)."""
 
 _TICK = os.sysconf("SC_CLK_TCK")
 """The clock ticks of a CPU second in ``/proc``."""
@@ -608,6 +639,7 @@ def _measure(
     latencies: array[float] = array("d")
     heard_at: array[float] = array("d")
     lags: array[float] = array("d")
+    lag_at: array[float] = array("d")
     nices: list[int] = []
     errors: Counter[str] = Counter()
     totals: Counter[str] = Counter()
@@ -621,6 +653,7 @@ def _measure(
         latencies.frombytes(result["latencies"])
         heard_at.frombytes(result["heard_at"])
         lags.frombytes(result["loop_lags"])
+        lag_at.frombytes(result["loop_lag_at"])
         nices.append(int(result["nice"]))
         errors.update(result["errors"])
         for key in ("reconnects", "hands", "actions", "chats", "lost"):
@@ -681,7 +714,10 @@ def _measure(
         load_generator_lag_max_ms=round(max(lags, default=0.0), 2),
         load_generator_nice=max(nices, default=None),
         load_average=os.getloadavg(),
-        by_minute=_with_cpu(by_minute(latencies, heard_at, seconds), samples),
+        by_minute=_with_cpu(
+            _with_lags(by_minute(latencies, heard_at, seconds), by_minute(lags, lag_at, seconds)),
+            samples,
+        ),
         ledger_total=None,
         ledger_drifted=None,
         set_up_seconds=round(set_up, 1),
