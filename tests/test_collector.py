@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import math
 import sys
 import weakref
 
@@ -109,6 +110,34 @@ def test_a_room_that_grew_by_less_than_doubling_brings_its_share_of_the_heap() -
     (the heap measured afresh only when the players doubled made a full collection of it,
     2.4 s at 7,500 players); then it grows past 1.5 * 14 / 10 = 2.1 times: it is."""
     assert _room_grows((10, 14), (1.6, 2.6)) == (True, True, 1)
+
+
+def test_a_policy_with_no_bound_on_growth_never_collects_in_full() -> None:
+    """The load generator's: its heap may treble, and a cycle among its frozen objects
+    waits for the end of the run, while young cycles are still freed by young collections."""
+
+    async def run() -> tuple[bool, bool, int]:
+        policy = CollectorPolicy(
+            asyncio.get_running_loop(), full_after_growth=math.inf, heap_check_seconds=0.0
+        )
+        policy.install()
+        try:
+            held, probe = _cycle()
+            gc.collect(0)
+            del held  # garbage among the frozen objects
+            growth = [[] for _ in range(2 * sys.getallocatedblocks())]  # the heap trebles
+            gc.collect(0)
+            await asyncio.sleep(0)
+            kept = probe() is not None
+            young, young_probe = _cycle()
+            del young
+            gc.collect(0)
+            del growth
+            return kept, young_probe() is None, policy.full_collections
+        finally:
+            policy.uninstall()
+
+    assert asyncio.run(run()) == (True, True, 0)
 
 
 def test_a_young_cycle_is_freed_by_the_young_collection() -> None:

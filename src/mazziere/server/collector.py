@@ -73,7 +73,8 @@ class CollectorPolicy:
         self.young_every = young_every
         """New objects (as CPython counts them) that start a young collection sooner."""
         self.full_after_growth = full_after_growth
-        """How much the heap may grow (0.5: by half) before a full collection."""
+        """How much the heap may grow (0.5: by half) before a full collection (``math.inf``:
+        never, for a process whose run is bounded, as the load generator's)."""
         self.heap_check_seconds = heap_check_seconds
         """Seconds between two looks at the heap's size (each walks its pools: 0.4 ms at
         450 MB, which young collections 40 times a second would spend 1.5% of a core on)."""
