@@ -172,7 +172,8 @@ class Report:
         for key, name in _LAG_LINES:
             if any(minute.get(key) is not None for minute in self.by_minute):
                 lines.append(f"{name} by minute (ms): {row(key)}")
-        for key, name in _CPU_LINES:
+        for part, name in _CPU_PARTS:
+            key = f"{part}_cpu_percent"
             if any(minute.get(key) is not None for minute in self.by_minute):
                 lines.append(f"{name} by minute (% of one core): {row(key)}")
         return lines
@@ -265,15 +266,16 @@ def _with_cpu(
     ]
 
 
-_CPU_LINES = (
-    ("room_cpu_percent", "room CPU"),
-    ("room_loop_cpu_percent", "its event loop's process"),
-    ("generator_cpu_percent", "load generator CPU"),
-    ("database_cpu_percent", "PostgreSQL's processes"),
-    ("machine_cpu_percent", "machine busy"),
-    ("stolen_cpu_percent", "taken by the host"),
+_CPU_PARTS = (
+    ("room", "room CPU"),
+    ("room_loop", "its event loop's process"),
+    ("generator", "load generator CPU"),
+    ("database", "PostgreSQL's processes"),
+    ("machine", "machine busy"),
+    ("stolen", "taken by the host"),
 )
-"""The lines of each minute's CPU: its key in :attr:`Report.by_minute`, its name."""
+"""Each minute's CPU, part by part: a field of :class:`_CpuSample` (its key in
+:attr:`Report.by_minute` is ``PART_cpu_percent``) and its line's name."""
 
 _LAG_LINES = (
     ("generator_lag_p99_ms", "load generator's loops late at p99"),
@@ -438,9 +440,6 @@ class _CpuSample:
         )
 
 
-_CPU_PARTS = ("room", "room_loop", "generator", "database", "machine", "stolen")
-
-
 def cpu_between(start: _CpuSample, end: _CpuSample) -> dict[str, float | None]:
     """Each part's CPU from ``start`` to ``end``, in percent of one core (``room_cpu_percent``
     and so on; ``None`` where a part could not be read at both ends).
@@ -454,7 +453,7 @@ def cpu_between(start: _CpuSample, end: _CpuSample) -> dict[str, float | None]:
     """
     elapsed = max(end.at - start.at, 1e-9)
     spent: dict[str, float | None] = {}
-    for part in _CPU_PARTS:
+    for part, _ in _CPU_PARTS:
         before, after = getattr(start, part), getattr(end, part)
         spent[f"{part}_cpu_percent"] = (
             None
