@@ -335,7 +335,13 @@ def test_an_amount_typed_across_a_redraw_keeps_its_focus(room: RunningServer, br
     person = seated(browser, room, "en", "holdem")
     page = person.page
     try:
-        page.wait_for_selector("input.amount", timeout=60_000)  # the player's turn to bet or raise
+        # The player's turn to bet or raise: a turn that offers neither (a bot's all-in to
+        # call) is answered passively, or the player would time out and be sat out.
+        deadline = time.monotonic() + 90  # generous: the machine may be busy
+        while not page.query_selector("input.amount"):
+            assert time.monotonic() < deadline, "no turn offered an amount"
+            person.act(PASSIVE)
+            page.wait_for_timeout(200)
         most = page.get_attribute("input.amount", "max")  # typed in two goes, a redraw between
         assert most is not None and len(most) >= 2
         page.click("input.amount")
