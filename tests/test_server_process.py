@@ -3,16 +3,18 @@
 Registration, log-in, a refused cross-site call, the lobby, a tournament
 registration paid through the ledger and refunded, players racing for the
 last places of a sit & go, and the ledger adding up to zero, on SQLite and
-on PostgreSQL.
+on PostgreSQL; and no log line for each socket opened.
 """
 
 from __future__ import annotations
 
+import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
+from websockets.sync.client import connect
 
 from mazziere.server.settings import Settings
 from tests.server_process import serve
@@ -134,3 +136,23 @@ def test_the_real_server_registers_logs_in_and_pays_a_tournament_through_the_led
         assert server.process.poll() is None
     assert f"Mazziere room at {server.address}/" in server.output()
     assert "Traceback" not in server.output()
+
+
+def test_the_room_logs_no_line_for_each_socket_opened(
+    room_settings: Settings, tmp_path: Path
+) -> None:
+    """Thousands of players coming back after a dropped socket would fill the log with one
+    line each: without ``--access-log``, neither uvicorn's nor websockets' line is kept."""
+    with serve(room_settings, tmp_path) as server, Browser(server.address) as guest:
+        assert guest.post("/api/guest").status_code == 201
+        cookies = "; ".join(f"{name}={value}" for name, value in guest.http.cookies.items())
+        address = server.address.replace("http://", "ws://") + "/ws"
+        for _ in range(3):
+            with connect(address, additional_headers={"Cookie": cookies}) as socket:
+                welcome = json.loads(socket.recv(timeout=10))
+                assert welcome["type"] == "welcome", welcome
+        assert guest.get("/api/account")["guest"] is True  # the room still answers
+    output = server.output()
+    assert "Traceback" not in output
+    assert "connection open" not in output, output
+    assert '"WebSocket /ws"' not in output, output

@@ -1371,8 +1371,9 @@ def serve(
 
     raise_open_files_limit()  # one socket per player: thousands of them
     if not access_log:
-        # uvicorn says each WebSocket opened on its error log, not the access log.
-        logging.getLogger("uvicorn.error").addFilter(_not_a_websocket_opened)
+        # uvicorn and websockets say each WebSocket opened on uvicorn's error log, not the
+        # access log.
+        logging.getLogger("uvicorn.error").addFilter(_not_a_websocket_line)
     app = create_app(settings, services=[warm_up_bots, table_service])
     uvicorn.run(
         app,
@@ -1389,15 +1390,27 @@ def serve(
     )
 
 
-def _not_a_websocket_opened(record: logging.LogRecord) -> bool:
-    """Whether a log line of uvicorn's is kept: not a WebSocket's opening (``--access-log``).
+_SOCKET_LINES = ("connection open", "connection closed")
+"""websockets' own lines for every socket opened and closed (on uvicorn's error log)."""
 
-    >>> line = logging.LogRecord("uvicorn.error", logging.INFO, "", 0,
-    ...                          '%s - "WebSocket %s" [accepted]', ("127.0.0.1:5", "/ws"), None)
-    >>> _not_a_websocket_opened(line)
+
+def _not_a_websocket_line(record: logging.LogRecord) -> bool:
+    """Whether a log line of uvicorn's is kept: not one said for every WebSocket opened or
+    closed (``--access-log`` keeps them; a refused handshake is still said).
+
+    >>> def line(message: str, *args: object) -> logging.LogRecord:
+    ...     return logging.LogRecord("uvicorn.error", logging.INFO, "", 0, message, args, None)
+    >>> _not_a_websocket_line(line('%s - "WebSocket %s" [accepted]', "127.0.0.1:5", "/ws"))
     False
+    >>> _not_a_websocket_line(line("connection open"))
+    False
+    >>> _not_a_websocket_line(line("connection rejected (%d %s)", 403, "Forbidden"))
+    True
     """
-    return not (record.levelno == logging.INFO and str(record.msg).startswith('%s - "WebSocket'))
+    if record.levelno != logging.INFO:
+        return True
+    message = str(record.msg)
+    return not (message.startswith('%s - "WebSocket') or message in _SOCKET_LINES)
 
 
 def _shown_url(url: str) -> str:
