@@ -335,8 +335,8 @@ def test_an_amount_typed_across_a_redraw_keeps_its_focus(room: RunningServer, br
     person = seated(browser, room, "en", "holdem")
     page = person.page
     try:
-        # The player's turn to bet or raise: a turn that offers neither (a bot's all-in to
-        # call) is answered passively, or the player would time out and be sat out.
+        # The player's turn to bet or raise. A turn that offers neither (say, a bot's all-in
+        # to call) is answered passively: left to run out, it would use up the wait.
         deadline = time.monotonic() + 90  # generous: the machine may be busy
         while not page.query_selector("input.amount"):
             assert time.monotonic() < deadline, "no turn offered an amount"
