@@ -1,7 +1,10 @@
 # Two commands: `make run` and `make test`. Both create the virtualenv first (see INSTALL);
 # `make run` installs only what running needs, `make test` the dev tools too.
+# A version manager's shim can stand for a Python it does not select (pyenv's python3.13
+# beside a global 3.11): running it fails with a message, which is not the user's concern.
 PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
-	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+	command -v $$p >/dev/null 2>&1 \
+	&& $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
 	&& echo $$p && break; done)
 VENV := .venv
 # Python compiles a module it imports and keeps the bytecode next to it; with
