@@ -114,6 +114,9 @@ def test_the_rooms_full_collections_are_counted_in_the_measured_part_of_its_outp
         (["--players", "30", "--tables", "3"], "do not fit"),
         (["--players", "3", "--tables", "2"], "cannot fill"),
         (["--generator-nice", "20"], "--generator-nice"),
+        (["--server-pid", "1"], "--server-pid: only with --url"),
+        (["--url", "http://127.0.0.1:1", "--database-url", "sqlite:///x.db"], "not --url"),
+        (["--database-url", "mysql://room@127.0.0.1/room"], "unsupported database 'mysql'"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_code_2(args: list[str], says: str) -> None:

@@ -1335,7 +1335,30 @@ def _server_settings(config: str | None, **overrides: object) -> Settings:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "settings"
-        raise UsageProblem(f"{where}: {first['msg']}") from None
+        # A validator's own words, without pydantic's "Value error, " before them.
+        said = first["ctx"]["error"] if first["type"] == "value_error" else first["msg"]
+        raise UsageProblem(f"{where}: {said}") from None
+
+
+def _upgrade_database(settings: Settings) -> None:
+    """Apply the migrations; a database that cannot be reached is a usage error (one line)."""
+    import asyncio
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from mazziere.server.storage import Database
+
+    async def upgrade() -> None:
+        database = Database(settings.database_url, schema=settings.database_schema)
+        try:
+            await database.upgrade()
+        finally:
+            await database.dispose()
+
+    try:
+        asyncio.run(upgrade())
+    except (OSError, SQLAlchemyError) as exc:  # the database server does not answer
+        raise UsageProblem(f"cannot reach the database: {exc}".splitlines()[0]) from None
 
 
 @app.command()
@@ -1362,6 +1385,9 @@ def serve(
     from mazziere.server.app import create_app
 
     settings = _server_settings(config, host=host, port=port, database_url=database_url)
+    # Here, not only at the server's start-up (which applies them again, finding nothing to
+    # do): a database that cannot be reached is then one line, not the server's traceback.
+    _upgrade_database(settings)
     typer.echo(
         f"Mazziere room at {settings.address} (database: {_shown_url(settings.database_url)})"
     )
@@ -1427,25 +1453,8 @@ def db_upgrade(
     config: ConfigOption = None,
 ) -> None:
     """Apply the database migrations (the server also does it when it starts)."""
-    import asyncio
-
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from mazziere.server.storage import Database
-
     settings = _server_settings(config, database_url=database_url)
-
-    async def upgrade() -> None:
-        database = Database(settings.database_url, schema=settings.database_schema)
-        try:
-            await database.upgrade()
-        finally:
-            await database.dispose()
-
-    try:
-        asyncio.run(upgrade())
-    except (OSError, SQLAlchemyError) as exc:  # the database server does not answer
-        raise UsageProblem(f"cannot reach the database: {exc}".splitlines()[0]) from None
+    _upgrade_database(settings)
     typer.echo(f"database up to date: {_shown_url(settings.database_url)}")
 
 
@@ -1496,6 +1505,17 @@ def loadtest(
         raise UsageProblem(f"--think: not LOW-HIGH seconds: {think!r}") from None
     if span[0] < 0 or span[1] < span[0]:
         raise UsageProblem(f"--think: not LOW-HIGH seconds: {think!r}")
+    if server_pid is not None and url is None:
+        raise UsageProblem("--server-pid: only with --url (the process of a room already running)")
+    if database_url is not None:
+        if url is not None:
+            raise UsageProblem("--database-url: only for the room the load test starts, not --url")
+        from mazziere.server.storage.database import room_database_url
+
+        try:
+            database_url = room_database_url(database_url)
+        except ValueError as error:
+            raise UsageProblem(f"--database-url: {error}") from None
     load = LoadRun(
         players=players,
         tables=tables if tables is not None else max(1, -(-players // 5)),

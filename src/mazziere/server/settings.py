@@ -106,6 +106,13 @@ class Settings(BaseSettings):
     """Tests only: while this file exists the room's database transactions are read-only
     (the database refuses writes: :func:`mazziere.server.crash.refuse_writes_while`)."""
 
+    @field_validator("database_url")
+    @classmethod
+    def _room_database(cls, url: str) -> str:
+        from mazziere.server.storage.database import room_database_url
+
+        return room_database_url(url)  # refused at start, in one line, not deep in a driver
+
     @field_validator("test_crash_at")
     @classmethod
     def _known_crash_point(cls, spec: str | None) -> str | None:

@@ -46,6 +46,7 @@ __all__ = [
     "Database",
     "PoolLimits",
     "database_unavailable",
+    "room_database_url",
 ]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -58,6 +59,54 @@ SQLITE_BUSY_SECONDS = 60.0
 """How long a SQLite writer waits for another's transaction before giving up."""
 
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+ROOM_DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
+"""The databases the room runs on, each with the one (async) driver it reaches it through."""
+
+_SHORT_NAMES = {"postgres": "postgresql"}
+"""Names some hosting services give PostgreSQL in the URLs they hand out."""
+
+
+def room_database_url(url: str) -> str:
+    """``url`` as the room connects to it, its database's driver named; a ``ValueError``
+    that says what is wrong with it otherwise.
+
+    A URL without a driver (``postgresql://...`` as a hosting service hands it out,
+    ``sqlite:///room.db``) is given the room's; another driver, or another database, is
+    refused before anything starts (a driver not installed failed deep in SQLAlchemy).
+
+    >>> room_database_url("postgresql+asyncpg://room@db.example:5432/room")
+    'postgresql+asyncpg://room@db.example:5432/room'
+    >>> room_database_url("postgres://room:secret@db.example/room")
+    'postgresql+asyncpg://room:secret@db.example/room'
+    >>> room_database_url("sqlite:////var/lib/mazziere/room.db")
+    'sqlite+aiosqlite:////var/lib/mazziere/room.db'
+    >>> room_database_url("postgresql+psycopg2://room@db.example/room")
+    Traceback (most recent call last):
+    ...
+    ValueError: the room reaches PostgreSQL through asyncpg (postgresql+asyncpg://...), not psycopg2
+    >>> room_database_url("mysql://room@db.example/room")
+    Traceback (most recent call last):
+    ...
+    ValueError: unsupported database 'mysql': use SQLite or PostgreSQL
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise ValueError(f"not a database URL: {url!r}") from None
+    backend = _SHORT_NAMES.get(parsed.get_backend_name(), parsed.get_backend_name())
+    wanted = ROOM_DRIVERS.get(backend)
+    if wanted is None:
+        raise ValueError(f"unsupported database {backend!r}: use SQLite or PostgreSQL")
+    if "+" in parsed.drivername and f"{backend}+{parsed.get_driver_name()}" != wanted:
+        name = "SQLite" if backend == "sqlite" else "PostgreSQL"
+        raise ValueError(
+            f"the room reaches {name} through {wanted.partition('+')[2]} ({wanted}://...), "
+            f"not {parsed.get_driver_name()}"
+        )
+    # The rest of the URL as it was written (rendering the parsed URL could quote it).
+    return wanted + url[url.index(":") :]
+
 
 T = TypeVar("T")
 
@@ -193,10 +242,8 @@ class Database:
         sqlite_synchronous: str = "NORMAL",
         pool: PoolLimits = PoolLimits(),
     ) -> None:
-        try:
-            parsed = make_url(url)
-        except ArgumentError:
-            raise ValueError(f"not a database URL: {url!r}") from None
+        url = room_database_url(url)
+        parsed = make_url(url)
         self.url = url
         self.dialect = parsed.get_backend_name()
         self.in_memory = False
@@ -216,13 +263,10 @@ class Database:
             # A writer waits for the lock up to this long (the driver's default, 5 s, is
             # exceeded when hundreds of players arrive at once: "database is locked").
             options["connect_args"] = {"timeout": SQLITE_BUSY_SECONDS}
-        elif self.dialect == "postgresql":
-            if schema is not None:
-                if not _SCHEMA_NAME.fullmatch(schema):
-                    raise ValueError(f"not a plain schema name: {schema!r}")
-                options["connect_args"] = {"server_settings": {"search_path": schema}}
-        else:
-            raise ValueError(f"unsupported database {self.dialect!r}: use SQLite or PostgreSQL")
+        elif schema is not None:  # PostgreSQL: the only other database room_database_url lets in
+            if not _SCHEMA_NAME.fullmatch(schema):
+                raise ValueError(f"not a plain schema name: {schema!r}")
+            options["connect_args"] = {"server_settings": {"search_path": schema}}
         if "poolclass" not in options:
             options.update(
                 pool_size=pool.size, max_overflow=pool.overflow, pool_timeout=pool.timeout_seconds
