@@ -1,7 +1,8 @@
-"""The room's commands (``mazziere serve``, ``mazziere db upgrade``) and the database they
-are given: one they cannot use is refused in one line with exit code 2 before anything
-starts, never with the server's traceback; a URL without its driver (``postgresql://...``,
-as hosting services hand them out) is taken as the room's own.
+"""The room's commands (``mazziere serve``, ``mazziere db upgrade``) and where they are told
+to run: a database they cannot use, or an address the room cannot listen on, is refused in
+one line with exit code 2 before anything starts, never with the server's traceback; a URL
+without its driver (``postgresql://...``, as hosting services hand them out) is taken as the
+room's own.
 """
 
 from __future__ import annotations
@@ -56,6 +57,19 @@ def test_the_room_does_not_start_on_a_database_it_cannot_use(
     assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert "Traceback" not in done.stderr + done.stdout
     assert "Mazziere room at" not in done.stdout  # refused before it said it was up
+
+
+def test_the_room_does_not_start_where_it_cannot_listen(tmp_path: Path) -> None:
+    with socket.socket() as taken:  # another room, say, on the port
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = mazziere("serve", "--port", str(port), folder=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert f"cannot listen on http://127.0.0.1:{port}/" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert "Mazziere room at" not in done.stdout  # refused before its start-up
+    assert not (tmp_path / "mazziere" / "room.db").exists()
 
 
 @pytest.mark.parametrize(("url", "says"), [UNUSABLE[0], UNUSABLE[-1]])

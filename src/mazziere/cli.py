@@ -1340,6 +1340,26 @@ def _server_settings(config: str | None, **overrides: object) -> Settings:
         raise UsageProblem(f"{where}: {said}") from None
 
 
+def _check_address(settings: Settings) -> None:
+    """A usage error (one line) if the room could not listen where it is told to: a port in
+    use (another room running) or an address not this machine's.  Tried before the start-up,
+    which takes seconds and then ended with the server's own error and exit code 3.
+
+    The port is bound the way the server binds it, then let go: another program taking it
+    in between still meets the server's own error.
+    """
+    import socket
+
+    family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((settings.host, settings.port))
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise UsageProblem(f"cannot listen on {settings.address}: {reason}") from None
+
+
 def _upgrade_database(settings: Settings) -> None:
     """Apply the migrations; a database that cannot be reached is a usage error (one line)."""
     import asyncio
@@ -1385,6 +1405,7 @@ def serve(
     from mazziere.server.app import create_app
 
     settings = _server_settings(config, host=host, port=port, database_url=database_url)
+    _check_address(settings)
     # Here, not only at the server's start-up (which applies them again, finding nothing to
     # do): a database that cannot be reached is then one line, not the server's traceback.
     _upgrade_database(settings)
