@@ -401,6 +401,16 @@ def test_holdem_pre_actions_and_an_all_in_with_side_pots(room: RunningServer, br
         people[0].screenshot("table-holdem-side-pots")
         pots = people[0].page.evaluate("window.potsSeen[0]")
         assert re.fullmatch(r"Pot: \d+", pots[0]) and re.fullmatch(r"Side pot: \d+", pots[1]), pots
+        # The hand's awards in the log name their pot: the main pot as "Pot", a side pot
+        # with its number (the main pot was once "Pot 0").
+        labelled = re.compile(r".* wins? \d+ \((Pot|Side pot \d+)\)")
+        play_until(
+            people,
+            shove,
+            lambda: any(labelled.fullmatch(line) for line in log(people[0])),
+            timeout=60,
+        )
+        assert not [line for line in log(people[0]) if re.search(r"\(Pot \d", line)]
     finally:
         close_all(people)
 

@@ -482,7 +482,7 @@ function record(table, r) {
       hand.awards.push(r);
       const many = r.winners.length > 1;
       say(table, `${r.winners.map((w) => who(table, w)).join(", ")} ${many ? words.pick("vincono", "win") : words.conj(mine(table, r.winners[0]), "vince", "vinci", "wins", "win")} ${r.amount}`
-        + (hand.pots.length > 1 ? ` (${r.pot === 0 ? words.t("pot") : words.t("sidePot")} ${r.pot})` : ""), "win");
+        + (hand.pots.length > 1 ? ` (${r.pot === 0 ? words.t("pot") : `${words.t("sidePot")} ${r.pot}`})` : ""), "win");
       break;
     case "carry":
       say(table, r.parol
