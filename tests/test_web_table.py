@@ -133,6 +133,16 @@ def test_italian_classic_an_opening_a_draw_of_four_and_a_parol_pot(
 ) -> None:
     people = seat_people(room, browser, table_named(room, "Classica invito 50"), 2)
     try:
+        # Every label of a carried pot drawn in the middle of the table, as it is drawn.
+        people[0].page.evaluate(
+            """() => { window.carriedSeen = [];
+              new MutationObserver((records) => { for (const record of records)
+                for (const node of record.addedNodes) {
+                  if (!(node instanceof Element)) continue;
+                  for (const pot of node.querySelectorAll('.pot.carried'))
+                    window.carriedSeen.push(pot.textContent); } })
+              .observe(document.getElementById('main'), { childList: true, subtree: true }); }"""
+        )
         pictures: set[str] = set()
 
         def choose(person: Page, offered: dict[str, str]) -> str | None:
@@ -145,8 +155,11 @@ def test_italian_classic_an_opening_a_draw_of_four_and_a_parol_pot(
             if "parol" in offered:
                 return "parol"  # after the draw: both say parol
             blind = offered.get("bet", "").split(" ")[0] in ("Buio", "Controbuio", "Over")
-            if "bet" in offered and not blind and "call" not in offered:
-                return "bet"  # the room offers the opening only to cards that qualify
+            # The room offers the opening only to cards that qualify; nobody opens the first
+            # hand, whose pot is carried without being a parol pot.
+            opening = "bet" in offered and not blind and "call" not in offered
+            if opening and "Nobody opens: the pot of" in "\n".join(log(person)):
+                return "bet"
             for kind in ("call", "check", "muck", "show"):
                 if kind in offered:
                     return kind
@@ -156,7 +169,8 @@ def test_italian_classic_an_opening_a_draw_of_four_and_a_parol_pot(
             text = "\n".join(log(people[0]))
             carried = text.find("Parol: the pot of")
             return bool(
-                re.search(r"opens? for \d+", text)
+                "Nobody opens: the pot of" in text
+                and re.search(r"opens? for \d+", text)
                 and re.search(r"draws? 4", text)
                 and carried >= 0
                 and re.search(r"\nParol pot: \d+", text[carried:])  # the next hand plays it
@@ -166,6 +180,11 @@ def test_italian_classic_an_opening_a_draw_of_four_and_a_parol_pot(
         people[0].screenshot("table-italian-classic-parol-pot")
         text = "\n".join(log(people[0]))
         assert re.search(r"\S+ (says|say) parol", text), text
+        # Between hands the middle names the pot carried: a parol pot only after everyone's
+        # parol, the pot of a hand nobody opened is a carried pot (it once said parol too).
+        labels = set(people[0].page.evaluate("window.carriedSeen"))
+        kinds = {re.sub(r": \d+$", "", label) for label in labels}
+        assert kinds == {"Parol pot", "Carried pot"}, labels
     finally:
         close_all(people)
 

@@ -306,6 +306,7 @@ class Table(abc.ABC):
             "game": hand_view,
             "decision": None if decision is None else decision.to_dict(),
             "carried_pot": self.carry.pot,
+            "parol_pot": self.carry.parol_pot,
             "offers": [o.to_dict() for o in self.offers.values()],
         }
 

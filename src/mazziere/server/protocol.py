@@ -385,6 +385,11 @@ class SeatsChanged(_Event):
     type: Literal["seats"] = "seats"
     seats: list[dict[str, Any]]
     carried_pot: int = 0
+    parol_pot: bool = Field(
+        default=False,
+        description="The carried pot is a parol pot (everyone said parol), not one that "
+        "nobody opened.",
+    )
 
 
 class HandStarted(_Event):

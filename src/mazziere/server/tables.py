@@ -1204,7 +1204,7 @@ class TableTask(RequestLoop):
         seats = [s.to_dict() for s in table]
         for seat in seats:
             seat.pop("connected", None)
-        shown = (seats, table.carry.pot)
+        shown = (seats, table.carry.pot, table.carry.parol_pot)
         if shown != self._seats_shown:
             self._seats_shown = shown
             batch.seats = [{**s, **self._owner(s["name"])} for s in seats]
@@ -1215,6 +1215,7 @@ class TableTask(RequestLoop):
                         seq=self._next_seq(),
                         seats=seats,
                         carried_pot=table.carry.pot,
+                        parol_pot=table.carry.parol_pot,
                     )
                 )
             )

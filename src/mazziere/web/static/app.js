@@ -228,7 +228,7 @@ function tableState(id) {
     app.tables[id] = {
       id, rules: row?.rules ?? null, name: row?.name ?? null, seatCount: row?.seats ?? 6,
       maxBuyIn: row?.max_buy_in ?? 0, autoPost: true, offer: null,
-      seq: 0, seats: [], carried: 0, hand: null, turn: null, turnAt: 0, log: [],
+      seq: 0, seats: [], carried: 0, parolPot: false, hand: null, turn: null, turnAt: 0, log: [],
       marked: new Set(), confirmingFold: false, error: null, // the room's last refusal here
       held: null, // the room's held message while the table waits for its database
       pre: null, // a pre-action chosen before the turn: { kind, amount }
@@ -355,6 +355,7 @@ function handle(table, message) {
       table.seats = message.seats;
       if (sittersKey(table.seats) !== before && (wasThere || table.seats.some((s) => s.name === app.me))) refreshBalance();
       table.carried = message.carried_pot;
+      table.parolPot = Boolean(message.parol_pot);
       askHint(table); // who sits changed: are hints still offered?
       break;
     }
@@ -544,6 +545,7 @@ function applySnapshot(table, message) {
   table.rules = state.rules;
   table.seats = state.seats;
   table.carried = state.carried_pot || 0;
+  table.parolPot = Boolean(state.parol_pot);
   const game = state.game;
   if (game && !game.result) {
     const positions = state.positions;
@@ -861,7 +863,9 @@ function renderTable(table) {
       hand ? hand.board.map((code) => cardNode(table, code, false, boardBest)) : []),
     pots.map((pot, i) => h("div", { class: i === 0 ? "pot" : "pot side", "data-pot": i }, `${i === 0 ? words.t("pot") : words.t("sidePot")}: ${pot.amount}`)),
     hand && hand.ended ? showdownBanner(table) : null,
-    !pots.length && table.carried ? h("div", { class: "pot" }, `${words.t("carried")}: ${table.carried}`) : null);
+    // A pot nobody opened is carried too, but only everyone's parol makes a parol pot.
+    !pots.length && table.carried
+      ? h("div", { class: "pot carried" }, `${words.t(table.parolPot ? "carried" : "carriedDead")}: ${table.carried}`) : null);
   const felt = h("div", { class: "felt" }, h("div", { class: "oval" }), centre, seatNodes);
   // A table out of the lobby's list (a tournament's, one watched) is named by its number.
   const title = h("h2", {}, `${table.name ?? `${words.pick("Tavolo", "Table")} ${table.id}`} · ${words.t(table.rules || "")}`);
