@@ -242,6 +242,46 @@ def test_a_rebuilt_table_is_the_table_that_stopped() -> None:
     asyncio.run(scenario())
 
 
+def test_a_seat_sat_out_too_long_is_freed_and_its_chips_go_back_to_the_wallet() -> None:
+    async def scenario() -> None:
+        store = MemoryStore({1: 10_000, 2: 10_000})
+        bus = LocalBus()
+        task = TableTask(config("holdem", sit_out_seconds=1.0), store, bus, bot_seconds=0.0)
+        await task.rebuild()
+        task.start()
+        anna, bruno = Inbox("anna"), Inbox("bruno")
+        bus.connect(anna)
+        await task.submit(BRUNO, p.Sit(table="1", buy_in=1000, seat=3), bruno)
+        await task.submit(BRUNO, p.SitOut(table="1"), bruno)
+        assert store.wallets[2] == 9_000
+        await task.submit(ANNA, p.Sit(table="1", buy_in=1000, seat=1), anna)
+        await task.submit(ANNA, p.AddBots(table="1", count=1), anna)
+
+        def bruno_gone() -> bool:
+            seats = anna.of_type("seats")
+            return bool(seats) and all(s["name"] != "bruno" for s in seats[-1]["seats"])
+
+        # Anna plays with the bot; bruno never comes back.
+        while not bruno_gone():
+            await until(lambda: bool(my_turn(anna, "anna") or bruno_gone()))
+            turn = my_turn(anna, "anna")
+            if turn is not None:
+                act = p.Act(table="1", action_id=turn["action_id"], kind=passive(turn["legal"]))  # type: ignore[arg-type]
+                await task.submit(ANNA, act, anna)
+        await task.stop()
+        assert store.wallets[2] == 10_000  # his stack, back where it came from
+        leaves = [c for c in store.commands[1] if c.kind == "leave"]
+        assert [c.data["name"] for c in leaves] == ["bruno"]
+        sat_out = next(c for c in store.commands[1] if c.kind == "sit_out")
+        assert leaves[0].at - sat_out.at >= 1.0  # not before his time was up
+        # Stored as a command: the table rebuilt from the store has him gone too.
+        again = TableTask(config("holdem", sit_out_seconds=1.0), store, LocalBus())
+        await again.rebuild()
+        assert not again.table.is_seated("bruno") and again.table.is_seated("anna")
+
+    asyncio.run(scenario())
+
+
 def sit_and_go(max_players: int) -> Any:
     """A quick Hold'em sit & go's settings (levels of three hands)."""
     from mazziere.room.tournament import Schedule, TournamentSettings

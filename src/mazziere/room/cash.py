@@ -66,7 +66,9 @@ class CashSettings:
 
     ``rake``: ``None`` takes the rule set's own rake (italian-32) or none;
     ``rebuy_seconds``: how long a player left without chips may rebuy
-    before the seat is freed.
+    before the seat is freed; ``sit_out_seconds``: how long a player may sit out
+    (or be away, their clock sitting them out) before the seat is freed and
+    their chips go back to their wallet.
 
     >>> CashSettings(rules="italian-32", seats=6, stakes=Stakes(small_blind=5, big_blind=10),
     ...              min_buy_in=100, max_buy_in=1000)
@@ -83,6 +85,7 @@ class CashSettings:
     rake: Rake | None = None
     time: TimeSettings | None = None
     rebuy_seconds: float = 60.0
+    sit_out_seconds: float = 600.0
     ask_show: bool = False
     name: str = ""
     keep_hands: int = 20
@@ -105,6 +108,8 @@ class CashSettings:
             )
         if self.rebuy_seconds < 0:
             raise SettingsError("rebuy_seconds must not be negative")
+        if self.sit_out_seconds < 0:
+            raise SettingsError("sit_out_seconds must not be negative")
         if self.rake is None:
             object.__setattr__(self, "rake", rule_set_rake(rules))
         elif rules.game is Game.ITALIAN and self.rake != rule_set_rake(rules):
@@ -231,7 +236,7 @@ class CashTable(Table):
         if self.dealt_in(name):
             seat.sit_out_next = True
         elif seat.status is not SeatStatus.BUSTED:
-            seat.status = SeatStatus.SITTING_OUT
+            self._sit_out(seat)
 
     def sit_in(self, name: str, *, post: bool = False) -> None:
         """Come back: dealt in again; after missed blinds, wait for the big blind (the over)
@@ -246,6 +251,7 @@ class CashTable(Table):
             seat.entry = Entry.POST if post else Entry.WAIT
 
     def _back_in(self, seat: Seat, *, post: bool) -> None:
+        seat.sat_out_at = None
         if (seat.missed or seat.new) and self.uses_blinds():
             seat.status = SeatStatus.WAITING
             seat.entry = Entry.POST if post else Entry.WAIT
@@ -276,6 +282,31 @@ class CashTable(Table):
             and self.clock.now() - seat.busted_at >= self.settings.rebuy_seconds
         )
 
+    def seat_freed_at(self, seat: Seat) -> float | None:
+        """When ``seat``, sitting out, is to be freed (``None``: it is not sitting out, or
+        is dealt into the hand being played).  The table does not free it by itself: the
+        room stores that leave as a command of its own (a table stored before this rule
+        replays as it was played).
+
+        >>> import random
+        >>> from mazziere.room.clock import ManualClock
+        >>> clock = ManualClock()
+        >>> table = CashTable(CashSettings(rules="holdem", seats=2,
+        ...     stakes=Stakes(small_blind=1, big_blind=2), min_buy_in=100, max_buy_in=100),
+        ...     clock=clock, rng=random.Random(1))
+        >>> seat = table.sit_down("anna", 100)
+        >>> clock.advance(5.0); table.sit_out("anna")
+        >>> table.seat_freed_at(seat)
+        605.0
+        >>> table.sit_in("anna"); table.seat_freed_at(seat) is None
+        True
+        """
+        if seat.status is not SeatStatus.SITTING_OUT or seat.sat_out_at is None:
+            return None
+        if self.dealt_in(seat.name):
+            return None
+        return seat.sat_out_at + self.settings.sit_out_seconds
+
     def _expire_rebuys(self) -> None:
         for seat in list(self.seats.values()):
             if self._rebuy_ran_out(seat):
@@ -287,7 +318,7 @@ class CashTable(Table):
             if seat.sit_out_next:
                 seat.sit_out_next = False
                 if seat.status is not SeatStatus.BUSTED:
-                    seat.status = SeatStatus.SITTING_OUT
+                    self._sit_out(seat)
             if seat.stack <= 0 or seat.status in (SeatStatus.SITTING_OUT, SeatStatus.BUSTED):
                 continue
             if seat.status is SeatStatus.WAITING and seat.entry is not None:

@@ -76,6 +76,8 @@ class Seat:
     auto_post: bool = True
     """italian-classic cash games: post the invito without being asked."""
     busted_at: float | None = None
+    sat_out_at: float | None = None
+    """When the player last began sitting out (a cash table frees a seat left so too long)."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -323,6 +325,11 @@ class Table(abc.ABC):
     def _after_hand(self, summary: HandSummary) -> None:  # noqa: B027 - optional hook
         """Busts, leavers, rebuys or eliminations once a hand is settled (default: none)."""
 
+    def _sit_out(self, seat: Seat) -> None:
+        """``seat`` is dealt in no more from now on (until it comes back)."""
+        seat.status = SeatStatus.SITTING_OUT
+        seat.sat_out_at = self.clock.now()
+
     def _timed_out_too_often(self, seat: Seat) -> None:
         """A player reached the table's limit of consecutive timeouts."""
         seat.sit_out_next = True
@@ -448,7 +455,7 @@ class Table(abc.ABC):
         for name, accepted in answers.items():
             if not accepted:
                 seat = self.player(name)
-                seat.status = SeatStatus.SITTING_OUT
+                self._sit_out(seat)
                 del candidates[seat.seat]
         return candidates
 

@@ -50,7 +50,7 @@ from mazziere.room.ledger import AccountKind, EntryKind
 from mazziere.room.plan import HandPlan
 from mazziere.room.seating import tables_needed
 from mazziere.room.structure import Stakes
-from mazziere.room.table import Decision, SeatStatus, Table
+from mazziere.room.table import Decision, Seat, SeatStatus, Table
 from mazziere.room.tournament import Tournament, TournamentSettings, TournamentState
 from mazziere.rules import find_rules
 from mazziere.server import crash
@@ -327,6 +327,9 @@ class TableConfig:
     it, only a player whose every opponent is a bot may have them (:mod:`.hints`)."""
     host_id: int | None = None
     """A private table's host: the only one who adds and removes bots there."""
+    sit_out_seconds: float = 600.0
+    """How long a player may sit out (or be away) before their seat is freed and their
+    chips go back to their wallet: a seat nobody comes back to is not held for ever."""
 
     def settings(self) -> CashSettings:
         """The room's settings for this table."""
@@ -348,6 +351,7 @@ class TableConfig:
             min_buy_in=self.min_buy_in,
             max_buy_in=self.max_buy_in,
             time=time_settings,
+            sit_out_seconds=self.sit_out_seconds,
             name=str(self.id),
             # Every hand's history is stored (and read) in the database: twenty summaries a
             # table held in memory had no reader.
@@ -654,9 +658,20 @@ class TableTask(RequestLoop):
                     times.append(seat.busted_at + table.settings.rebuy_seconds)
                     if self.seated[seat.name].bot is not None:
                         times.append(self.clock.now())  # a broke bot leaves
+                freed = self._seat_freed_at(seat)
+                if freed is not None:
+                    times.append(freed)
         if self._dealable() and not self._idle:
             times.append(self._ended_at + self.config.next_hand_seconds)
         return min(times) if times else None
+
+    def _seat_freed_at(self, seat: Seat) -> float | None:
+        """When a person's seat, sat out, is freed (``None``: never; bots sit out and come
+        back as the table's pool needs them)."""
+        table = self.table
+        if not isinstance(table, CashTable) or self.seated[seat.name].bot is not None:
+            return None
+        return table.seat_freed_at(seat)
 
     def _dealable(self) -> bool:
         """Whether a tick could deal: no hand playing and two players who could play."""
@@ -688,6 +703,12 @@ class TableTask(RequestLoop):
                 return
         for seat in list(table):
             if seat.busted_at is not None and self.seated[seat.name].bot is not None:
+                await self._run(StoredCommand("leave", self.clock.now(), {"name": seat.name}))
+                return
+            freed = self._seat_freed_at(seat)
+            if freed is not None and freed <= self.clock.now():
+                # Gone too long: the seat is freed as if they had left (their chips back to
+                # their wallet), a command stored like any other.
                 await self._run(StoredCommand("leave", self.clock.now(), {"name": seat.name}))
                 return
         await self._run(StoredCommand("tick", self.clock.now(), {"seed": new_seed().hex()}))
