@@ -656,8 +656,12 @@ def test_a_hand_is_replayed_step_by_step_and_downloaded(room: RunningServer, bro
         row = page.locator(f"table.hands tbody tr[data-hand='{hand_id}']")
         row.locator("a.replay").wait_for()
         assert "Poker all'italiana (classico)" in row.inner_text()
+        # The table by its name (it was once "Tavolo 3"), in the list and the replay's title.
+        replay = page.evaluate(f"fetch('/api/hands/{hand_id}/replay').then(r => r.json())")
+        assert row.inner_text().startswith(f"{replay['table_name']} · #"), row.inner_text()
         row.locator("a.replay").click()
         page.wait_for_selector(".replay-table")
+        assert replay["table_name"] in page.locator("h2").first.inner_text()
         steps = int(page.inner_text(".replay-text").split("/")[1].split(" ")[0])
         assert steps > 3
         # Step through: the player's own five cards face up, the others' face down.
@@ -667,7 +671,6 @@ def test_a_hand_is_replayed_step_by_step_and_downloaded(room: RunningServer, bro
             ".replay-seat.me .card", "cs => cs.map(c => c.dataset.card ?? '??')"
         )
         assert len(me) == 5 and "??" not in me, me
-        replay = page.evaluate(f"fetch('/api/hands/{hand_id}/replay').then(r => r.json())")
         shown = {int(p) for p in replay["result"]["shown"]}
         for position in range(len(replay["players"])):
             if position == replay["you"] or position in shown:

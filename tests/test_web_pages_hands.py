@@ -131,6 +131,9 @@ def test_the_replay_gives_each_record_as_the_engine_shows_it_to_the_player(
         assert not {c for r in replay["records"] for c in r.get("cards", [])} & hidden
         listed = person.get("/api/hands").json()["hands"]
         assert [(h["id"], h["net"]) for h in listed] == [(hand_id, hand.result.payoffs[viewer])]
+        # The table by the name the lobby gives it, in the list and in the replay.
+        lobby_name = person.get(f"/api/tables/{replay['table_id']}").json()["name"]
+        assert listed[0]["table_name"] == replay["table_name"] == lobby_name != ""
     stranger = RoomClient(app_client)
     stranger.guest()
     for path in ("replay", "text"):

@@ -44,6 +44,7 @@ from mazziere.server.storage.models import (
     Hand,
     HandAction,
     HandSeat,
+    RoomTable,
     Tournament,
     TournamentLevel,
 )
@@ -66,6 +67,8 @@ class HandOut(BaseModel):
 
     id: int
     table_id: int
+    table_name: str = ""
+    """The table's name, as the lobby shows it."""
     tournament_id: int | None
     number: int
     rules: str
@@ -89,6 +92,8 @@ class ReplayOut(BaseModel):
 
     id: int
     table_id: int
+    table_name: str = ""
+    """The table's name, as the lobby shows it."""
     tournament_id: int | None
     number: int
     rules: str
@@ -219,8 +224,9 @@ async def my_hands(
 ) -> HandsOut:
     """Newest first; page with ``before``."""
     query = (
-        select(Hand, HandSeat)
+        select(Hand, HandSeat, RoomTable.name)
         .join(HandSeat, HandSeat.hand_id == Hand.id)
+        .join(RoomTable, RoomTable.id == Hand.table_id)
         .where(HandSeat.account_id == viewer.account.id)
     )
     if before is not None:
@@ -231,6 +237,7 @@ async def my_hands(
             HandOut(
                 id=hand.id,
                 table_id=hand.table_id,
+                table_name=table_name,
                 tournament_id=hand.tournament_id,
                 number=hand.number,
                 rules=hand.rules,
@@ -241,7 +248,7 @@ async def my_hands(
                 finished_at=hand.finished_at,
                 net=_net(hand, seat),
             )
-            for hand, seat in rows
+            for hand, seat, table_name in rows
         ]
     )
 
@@ -321,9 +328,11 @@ async def replay_hand(hand_id: RowId, db: DbSession, viewer: LoggedIn) -> Replay
         select(HandAction).where(HandAction.hand_id == hand.id).order_by(HandAction.number)
     )
     assert hand.result is not None
+    table_name = await db.scalar(select(RoomTable.name).where(RoomTable.id == hand.table_id))
     return ReplayOut(
         id=hand.id,
         table_id=hand.table_id,
+        table_name=table_name or "",
         tournament_id=hand.tournament_id,
         number=hand.number,
         rules=hand.rules,

@@ -480,7 +480,7 @@ function handsPage() {
     state.hands.length ? h("table", { class: "hands" },
       h("thead", {}, h("tr", {}, [say("Mano", "Hand"), words.t("rules"), say("Quando", "When"), say("Risultato", "Result"), ""].map((c) => h("th", { scope: "col" }, c)))),
       h("tbody", {}, state.hands.map((hand) => h("tr", { "data-hand": hand.id },
-        h("td", {}, `${say("Tavolo", "Table")} ${hand.table_id} · #${hand.number}`,
+        h("td", {}, `${hand.table_name || `${say("Tavolo", "Table")} ${hand.table_id}`} · #${hand.number}`,
           hand.tournament_id ? [" · ", h("a", { href: `#tournament/${hand.tournament_id}` }, "sit & go")] : null),
         h("td", {}, words.t(hand.rules)),
         h("td", {}, new Date(hand.started_at).toLocaleString(words.lang)),
@@ -583,7 +583,7 @@ function replayPage(id) {
       h("div", { class: "bet" }, s.bets[p] ? `${say("puntata", "bet")} ${s.bets[p]}` : "")));
     const pot = s.pots.reduce((sum, x) => sum + x.amount, 0);
     return [
-      h("h2", {}, `${say("Mano", "Hand")} #${replay.number} · ${say("tavolo", "table")} ${replay.table_id} · ${words.t(replay.rules)}`),
+      h("h2", {}, `${say("Mano", "Hand")} #${replay.number} · ${replay.table_name || `${say("tavolo", "table")} ${replay.table_id}`} · ${words.t(replay.rules)}`),
       h("div", { class: "replay-table" }, seats,
         h("div", { class: "replay-centre" }, h("div", { class: "board cards" }, s.board.map((c) => cardSvg(c))),
           pot ? h("div", { class: "pot" }, `${words.t("pot")}: ${pot}`) : null)),
