@@ -119,6 +119,24 @@ def test_parol_pot_is_played_by_the_parol_players_and_those_who_pay_to_rejoin() 
     table.ledger.check()
 
 
+def test_a_parol_player_sitting_out_keeps_the_seat_while_the_parol_pot_waits() -> None:
+    table = _classic("ann", "bob", "cal", "dan")
+    _make_parol_pot(table)
+    table.sit_down("eve", 500)
+    for name in ("ann", "eve"):
+        table.sit_out(name)
+    table.clock.advance(table.settings.sit_out_seconds)  # type: ignore[attr-defined]
+    # Eve's seat is due; ann's is not: she is dealt into the parol pot's hand anyway.
+    assert table.seat_freed_at(table.player("eve")) == table.clock.now()
+    assert table.seat_freed_at(table.player("ann")) is None
+    assert not table.start_hand()
+    table.answer("cal", True)
+    assert table.start_hand() and table.dealt_in("ann")
+    play_hand(table, italian_policy(parol=False))
+    if not table.carry.parol_pot:  # the pot was won: she is a player sitting out like any
+        assert table.seat_freed_at(table.player("ann")) is not None
+
+
 def test_parol_pot_without_the_one_who_declines() -> None:
     table = _classic("ann", "bob", "cal", "dan", seed=3)
     _make_parol_pot(table)

@@ -253,31 +253,59 @@ def test_a_seat_sat_out_too_long_is_freed_and_its_chips_go_back_to_the_wallet() 
         bus.connect(anna)
         await task.submit(BRUNO, p.Sit(table="1", buy_in=1000, seat=3), bruno)
         await task.submit(BRUNO, p.SitOut(table="1"), bruno)
-        assert store.wallets[2] == 9_000
         await task.submit(ANNA, p.Sit(table="1", buy_in=1000, seat=1), anna)
+        await task.submit(ANNA, p.SitOut(table="1"), anna)
+        await task.submit(ANNA, p.SitIn(table="1"), anna)  # back in time: she keeps her seat
         await task.submit(ANNA, p.AddBots(table="1", count=1), anna)
+        assert store.wallets[2] == 9_000
+        # Anna plays with the bot; bruno never comes back.  Then anna and the bot alone
+        # (nobody deals to a seat sitting out, and no hand is played: the table's clock
+        # frees it all the same).
 
-        def bruno_gone() -> bool:
+        def seated() -> list[str]:
             seats = anna.of_type("seats")
-            return bool(seats) and all(s["name"] != "bruno" for s in seats[-1]["seats"])
+            return [s["name"] for s in seats[-1]["seats"]] if seats else []
 
-        # Anna plays with the bot; bruno never comes back.
-        while not bruno_gone():
-            await until(lambda: bool(my_turn(anna, "anna") or bruno_gone()))
+        while "bruno" in seated():
+            await until(lambda: bool(my_turn(anna, "anna") or "bruno" not in seated()))
             turn = my_turn(anna, "anna")
             if turn is not None:
                 act = p.Act(table="1", action_id=turn["action_id"], kind=passive(turn["legal"]))  # type: ignore[arg-type]
                 await task.submit(ANNA, act, anna)
-        await task.stop()
+        await asyncio.sleep(0.3)  # had she not been back in, her time was up with his
+        assert "anna" in seated() and task.table.is_seated("anna")
         assert store.wallets[2] == 10_000  # his stack, back where it came from
         leaves = [c for c in store.commands[1] if c.kind == "leave"]
         assert [c.data["name"] for c in leaves] == ["bruno"]
         sat_out = next(c for c in store.commands[1] if c.kind == "sit_out")
         assert leaves[0].at - sat_out.at >= 1.0  # not before his time was up
+        await task.stop()
         # Stored as a command: the table rebuilt from the store has him gone too.
         again = TableTask(config("holdem", sit_out_seconds=1.0), store, LocalBus())
         await again.rebuild()
         assert not again.table.is_seated("bruno") and again.table.is_seated("anna")
+
+    asyncio.run(scenario())
+
+
+def test_a_seat_sat_out_too_long_is_freed_at_a_table_that_deals_no_more() -> None:
+    async def scenario() -> None:
+        store = MemoryStore({2: 10_000})
+        bus = LocalBus()
+        task = TableTask(config("holdem", sit_out_seconds=1.0), store, bus, bot_seconds=0.0)
+        await task.rebuild()
+        task.start()
+        bruno = Inbox("bruno")
+        bus.connect(bruno)
+        await task.submit(BRUNO, p.Sit(table="1", buy_in=1000, seat=3), bruno)
+        await task.submit(BRUNO, p.SitOut(table="1"), bruno)
+        await task.submit(BRUNO, p.AddBots(table="1", count=1), bruno)
+        # A bot and a seat sitting out: no hand, no tick of a deal; the seat is freed at
+        # its time all the same.
+        await until(lambda: store.wallets[2] == 10_000, seconds=5.0)
+        assert not task.table.is_seated("bruno")
+        assert task.table.hand_number == 0
+        await task.stop()
 
     asyncio.run(scenario())
 

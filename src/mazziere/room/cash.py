@@ -251,7 +251,6 @@ class CashTable(Table):
             seat.entry = Entry.POST if post else Entry.WAIT
 
     def _back_in(self, seat: Seat, *, post: bool) -> None:
-        seat.sat_out_at = None
         if (seat.missed or seat.new) and self.uses_blinds():
             seat.status = SeatStatus.WAITING
             seat.entry = Entry.POST if post else Entry.WAIT
@@ -283,10 +282,10 @@ class CashTable(Table):
         )
 
     def seat_freed_at(self, seat: Seat) -> float | None:
-        """When ``seat``, sitting out, is to be freed (``None``: it is not sitting out, or
-        is dealt into the hand being played).  The table does not free it by itself: the
-        room stores that leave as a command of its own (a table stored before this rule
-        replays as it was played).
+        """When ``seat``, sitting out, is to be freed (``None``: it is not sitting out, is
+        dealt into the hand being played, or will be dealt into a parol pot's).  The table
+        does not free it by itself: the room stores that leave as a command of its own (a
+        table stored before this rule replays as it was played).
 
         >>> import random
         >>> from mazziere.room.clock import ManualClock
@@ -305,6 +304,8 @@ class CashTable(Table):
             return None
         if self.dealt_in(seat.name):
             return None
+        if self.carry.parol_pot and seat.name in self.carry.parol_players:
+            return None  # dealt into the parol pot's hand even sitting out (RULES.md §4.9)
         return seat.sat_out_at + self.settings.sit_out_seconds
 
     def _expire_rebuys(self) -> None:
