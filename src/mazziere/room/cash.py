@@ -40,7 +40,7 @@ from mazziere.room.structure import ForcedBets, Stakes, forced_bets
 from mazziere.room.table import HandSummary, Seat, SeatStatus, Table
 from mazziere.rules import Game, RuleSet, find_rules
 
-__all__ = ["CashSettings", "CashTable", "rule_set_rake"]
+__all__ = ["SIT_OUT_SECONDS", "CashSettings", "CashTable", "rule_set_rake"]
 
 
 def rule_set_rake(rules: RuleSet) -> Rake | None:
@@ -58,6 +58,10 @@ def rule_set_rake(rules: RuleSet) -> Rake | None:
     return Rake(
         percent=Fraction(per_unit, unit), unit=unit, cap_by_players=caps, no_flop_no_drop=False
     )
+
+
+SIT_OUT_SECONDS = 600.0
+"""How long a player may sit out at a cash table before the seat is freed (by default)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,7 +89,7 @@ class CashSettings:
     rake: Rake | None = None
     time: TimeSettings | None = None
     rebuy_seconds: float = 60.0
-    sit_out_seconds: float = 600.0
+    sit_out_seconds: float = SIT_OUT_SECONDS
     ask_show: bool = False
     name: str = ""
     keep_hands: int = 20

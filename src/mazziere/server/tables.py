@@ -43,7 +43,7 @@ from mazziere.bots.base import Bot, Situation, check_or_fold, make_bot
 from mazziere.cards import Card, parse_cards
 from mazziere.fair import BUTTON_LABEL, FairRandom, commitment, deck_order, new_seed
 from mazziere.game.core import Action, ActionKind, IllegalActionError
-from mazziere.room.cash import CashSettings, CashTable
+from mazziere.room.cash import SIT_OUT_SECONDS, CashSettings, CashTable
 from mazziere.room.clock import TimeSettings
 from mazziere.room.errors import RoomError
 from mazziere.room.ledger import AccountKind, EntryKind
@@ -327,7 +327,7 @@ class TableConfig:
     it, only a player whose every opponent is a bot may have them (:mod:`.hints`)."""
     host_id: int | None = None
     """A private table's host: the only one who adds and removes bots there."""
-    sit_out_seconds: float = 600.0
+    sit_out_seconds: float = SIT_OUT_SECONDS
     """How long a player may sit out (or be away) before their seat is freed and their
     chips go back to their wallet: a seat nobody comes back to is not held for ever."""
 
