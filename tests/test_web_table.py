@@ -482,6 +482,55 @@ def test_a_free_fold_is_confirmed_and_the_showdown_highlights_the_winning_hand(
         person.close()
 
 
+def test_a_spectator_watches_a_cash_table_from_the_lobby_and_sits_down(
+    room: RunningServer, browser: Any
+) -> None:
+    """From the lobby a cash table can be watched (every hole card face down, on the page
+    and in every frame the spectator's socket receives), then a free seat taken from there."""
+    import json
+
+    table = table_named(room, "Hold'em 5/10")
+    people = seat_people(room, browser, table, 2)
+    spectator = Page(browser, room.address, "it")
+    frames: list[str] = []
+
+    def keep(payload: str) -> None:  # a function of its own: Playwright cannot wrap a builtin
+        frames.append(payload)
+
+    spectator.page.on("websocket", lambda ws: ws.on("framereceived", keep))
+    try:
+        spectator.page.click(
+            'section[data-rules=holdem] tr:has(td:text-is("Hold\'em 5/10")) .watch'
+        )
+        spectator.page.wait_for_function(
+            "document.querySelectorAll('.seat[data-name] .cards .card').length === 4"
+        )
+        assert spectator.page.locator(".seat.me").count() == 0
+        assert spectator.cards(".seat[data-name]") == ["??"] * 4
+        assert spectator.page.inner_text("button.leave") == "Torna alla sala"  # not seated
+        spectator.screenshot("table-spectator")
+        messages = []
+        for frame in frames:
+            message = json.loads(frame)
+            messages += message["messages"] if message["type"] == "batch" else [message]
+        dealt = [m["record"] for m in messages if m.get("record", {}).get("type") == "hole_cards"]
+        snapshots = [m for m in messages if m["type"] == "snapshot"]
+        assert snapshots and all(m["turn"] is None or m["turn"]["legal"] is None for m in snapshots)
+        hidden = [
+            card
+            for snapshot in snapshots
+            for cards in (snapshot["state"]["game"] or {}).get("hole", [])
+            for card in cards or []
+        ] + [card for record in dealt for card in record["cards"]]
+        assert len(hidden) >= 4 and set(hidden) == {"??"}, hidden  # the 4 cards it drew
+        # A free seat is one click from where they watch.
+        spectator.page.click("button.sit-down")
+        spectator.page.wait_for_selector(".seat.me", timeout=10000)
+        assert spectator.page.inner_text("button.leave") == "Lascia il tavolo"
+    finally:
+        close_all([spectator, *people])
+
+
 # ------------------------------------------- the phone, the keyboard, the labels
 
 

@@ -657,7 +657,9 @@ function renderLobby() {
         h("tbody", {}, rows.map((t) => h("tr", {},
           h("td", {}, t.name), h("td", {}, t.stakes.label), h("td", {}, t.seats),
           h("td", {}, `${t.players + t.bots} (${t.bots} bot)`),
-          h("td", {}, h("button", { type: "button", onclick: () => sitAt(t) }, words.t("sit"))))))));
+          h("td", { class: "row-actions" }, h("button", { type: "button", class: "sit", onclick: () => sitAt(t) }, words.t("sit")),
+            " ", h("button", { type: "button", class: "watch", "aria-label": `${words.pick("Guarda il tavolo", "Watch the table")} ${t.name}`,
+              onclick: () => watch(t) }, words.pick("Guarda", "Watch"))))))));
   });
   const events = app.tournaments.filter((t) => (app.filter === null || app.filter === t.rules) && t.state !== "finished");
   const tournaments = h("section", { class: "tournaments" },
@@ -761,6 +763,20 @@ async function sitAt(row, { bots = true, buyIn: chosen } = {}) {
   if (!table.seats.some((s) => s.name === app.me)) send({ type: "sit", table: id, buy_in: buyIn });
   if (bots && row.players + row.bots < 2) send({ type: "add_bots", table: id, count: Math.min(2, row.seats - 1), kind: "basic" });
   openTable(id);
+}
+
+/**
+ * Watch a table as a spectator (a lobby's row, or a table's number): the room sends its
+ * events, and no hole card.
+ */
+async function watch(table) {
+  await ensureAccount();
+  await connect();
+  const id = String(table.id ?? table);
+  send({ type: "watch", table: id });
+  // The table is drawn once the room's snapshot of it has come (named as in the lobby).
+  for (let waited = 0; !app.tables[id] && waited < 50; waited++) await new Promise((r) => setTimeout(r, 100));
+  if (app.tables[id]) openTable(id);
 }
 
 // Hints for learners: the room says whether they are offered here and, at the player's own
@@ -878,7 +894,8 @@ function renderTable(table) {
     table.error ? h("p", { class: "error", role: "alert", "data-code": table.error.code },
       words.error(table.error.code, table.error.message, table.error.of || "")) : null,
     h("button", { type: "button", class: "leave", onclick: () => leave(table) },
-      staysSeated(table) ? words.pick("Torna alla sala", "Back to the lobby") : words.t("leave")), shortcutHelp());
+      staysSeated(table) || !table.seats.some((s) => s.name === app.me)
+        ? words.pick("Torna alla sala", "Back to the lobby") : words.t("leave")), shortcutHelp());
   main.replaceChildren(h("div", { class: "tablewrap" }, left, log));
   log.scrollTop = log.scrollHeight;
 }
@@ -1111,7 +1128,7 @@ function offerBar(table) {
 
 function controls(table) {
   const me = table.seats.find((s) => s.name === app.me);
-  if (!me) return null;
+  if (!me) return spectatorControls(table);
   const out = me.status === "sitting-out";
   const row = h("div", { class: "actions controls" },
     h("button", { type: "button", class: "sit-out", onclick: () => send({ type: out ? "sit_in" : "sit_out", table: table.id }) },
@@ -1153,6 +1170,15 @@ function controls(table) {
   });
   row.append(chat);
   return row;
+}
+
+/** A spectator of a lobby's cash table may take a free seat from where they watch. */
+function spectatorControls(table) {
+  const row = app.lobby.find((t) => String(t.id) === table.id && !t.private);
+  if (!row || app.tournamentTables.has(table.id) || table.seats.length >= table.seatCount) return null;
+  return h("div", { class: "actions controls" },
+    h("button", { type: "button", class: "primary sit-down", onclick: () => sitAt(row, { bots: false }) },
+      words.pick("Siediti al tavolo", "Sit down")));
 }
 
 // Keyboard: f fold, c check or call, b bet or raise, a all-in, p parol, d draw, s show,
@@ -1271,6 +1297,6 @@ async function start() {
 }
 
 // What the other pages (pages.js) use of the room's client.
-export { api, app, connect, ensureAccount, h, openTable, refreshBalance, render, reopenSocket, send, session, showWho, sitAt, words };
+export { api, app, connect, ensureAccount, h, openTable, refreshBalance, render, reopenSocket, send, session, showWho, sitAt, watch, words };
 
 start();

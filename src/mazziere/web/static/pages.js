@@ -1,7 +1,7 @@
 // The room's other pages, each at its own address (#private, #invite/CODE, #tournament/ID,
 // #hands, #hand/ID, #rules/RULES): private tables and their host's controls, the tournament
 // lobby, the hand history with its replayer and downloads, and the rules.
-import { api, app, connect, ensureAccount, h, openTable, reopenSocket, send, session, showWho, sitAt, words } from "./app.js";
+import { api, app, connect, ensureAccount, h, openTable, reopenSocket, send, session, showWho, sitAt, watch, words } from "./app.js";
 import { cardSvg, cardText } from "./cards.js";
 import { rulesPage } from "./rules.js";
 
@@ -457,17 +457,6 @@ function tournamentPage(id) {
 function ownTables(t) {
   return Object.keys(app.tables).filter((table) => (t?.tables || []).includes(Number(table))
     && app.tables[table].seats.some((s) => s.name === app.me));
-}
-
-/** Watch a table as a spectator: the room sends its events, and no hole card. */
-async function watch(table) {
-  await ensureAccount();
-  await connect();
-  const id = String(table);
-  send({ type: "watch", table: id });
-  // The table is drawn once the room's snapshot of it has come.
-  for (let waited = 0; !app.tables[id] && waited < 50; waited++) await new Promise((r) => setTimeout(r, 100));
-  if (app.tables[id]) openTable(id);
 }
 
 // ------------------------------------------------------------- hand history
