@@ -128,6 +128,14 @@ async def host_controls(room: Room) -> None:
     await stranger.send(type="sit", table=tid, buy_in=200)
     await until(lambda: refusals(stranger, "sit") == 1)
     assert "approved" in stranger.errors[-1]["message"]
+    # Nor may the stranger watch it (its number is easily guessed), by a watch or a resume;
+    # the friend approved may, before sitting.
+    await stranger.send(type="watch", table=tid)
+    await stranger.send(type="resume", table=tid, last_seq=0)
+    await friend.send(type="watch", table=tid)
+    await until(lambda: refusals(stranger, "watch") == 1 and refusals(stranger, "resume") == 1)
+    await until(lambda: bool(friend.seen("snapshot", tid)))
+    assert refusals(friend, "watch") == 0
     for seat, person in enumerate(people, start=1):
         person.plays.add(tid)
         person.scripted[tid] = passive
@@ -218,6 +226,9 @@ async def host_controls(room: Room) -> None:
         assert line["stack"] == 0 and line["bought_in"] == 200
         assert line["result"] == wallet(person) - before[person.name]
     assert settle["in_pot"] == 0
+    # The stranger heard nothing of the table all along: its refusals only.
+    heard = [m for m in stranger.messages if m.get("table") == tid and m["type"] != "error"]
+    assert heard == [], heard[:3]
     for person in (host, friend, stranger):
         await person.disconnect()
         person.close()

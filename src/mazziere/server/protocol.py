@@ -139,7 +139,8 @@ class _Message(BaseModel):
 
 
 class Watch(_Message):
-    """Follow a table as a spectator (a seated player follows their tables anyway)."""
+    """Follow a table as a spectator (a seated player follows their tables anyway); a
+    private table only its host and the players the host approved."""
 
     type: Literal["watch"] = "watch"
     table: TableId

@@ -203,6 +203,11 @@ class DatabaseTableStore(TableStore):
         async with self.db.reading() as session:
             return await seating.sit_refusal(session, table_id, account_id)
 
+    async def watch_refusal(self, table_id: int, account_id: int) -> tuple[str, str] | None:
+        """:func:`mazziere.server.storage.seating.watch_refusal`."""
+        async with self.db.reading() as session:
+            return await seating.watch_refusal(session, table_id, account_id)
+
     async def controls(self, table_id: int) -> HostControls | None:
         """A private table's pause and wanted stakes, as its host set them."""
         async with self.db.reading() as session:

@@ -253,6 +253,10 @@ class TableStore(abc.ABC):
         """Why the player may not sit at the table now (code, message); ``None``: they may."""
         return None
 
+    async def watch_refusal(self, table_id: int, account_id: int) -> tuple[str, str] | None:
+        """Why the player may not watch the table (code, message); ``None``: they may."""
+        return None
+
     async def controls(self, table_id: int) -> HostControls | None:
         """What the table's host set (``None``: a table without a host's controls)."""
         return None
@@ -275,6 +279,10 @@ class MemoryStore(TableStore):
         if approved is not None and account_id not in approved:
             return "not_approved", "the host has not approved you at this table"
         return None
+
+    async def watch_refusal(self, table_id: int, account_id: int) -> tuple[str, str] | None:
+        """Refused as a seat is: only the approved players watch a table with such a list."""
+        return await self.sit_refusal(table_id, account_id)
 
     async def controls(self, table_id: int) -> HostControls | None:
         """What a test set as the host."""
@@ -746,6 +754,10 @@ class TableTask(RequestLoop):
             await self._sync_controls()
             return
         if isinstance(message, p.Watch | p.Resume):
+            unwelcome = await self._watch_refusal(request.player)
+            if unwelcome is not None:
+                self._reply(request, self._error(p.ErrorCode.REFUSED, unwelcome, of=message.type))
+                return
             if request.outbox is not None:
                 self.bus.follow(self.id, request.outbox)
                 last = message.last_seq if isinstance(message, p.Resume) else -1
@@ -794,6 +806,24 @@ class TableTask(RequestLoop):
             return
         action_id = message.action_id if isinstance(message, p.Act) else None
         self._reply(request, p.Ack(table=self.id, of=message.type, action_id=action_id))
+
+    async def _watch_refusal(self, player: Player | None) -> str | None:
+        """Why ``player`` may not follow the table (a private table's stranger), or ``None``."""
+        config = self.config
+        if not isinstance(config, TableConfig) or config.host_id is None:
+            return None  # a lobby's or a tournament's table: open to every spectator
+        if player is not None and (
+            player.name in self.seated or player.account_id == config.host_id
+        ):
+            return None
+        refusal = (
+            None
+            if player is None
+            else await self.store.watch_refusal(self.table_id, player.account_id)
+        )
+        if player is None or refusal is not None:
+            return "a private table is watched by its host and the players approved"
+        return None
 
     def _command_for(self, player: Player | None, message: Any) -> StoredCommand | None:
         """The command a message asks for, checked against the table (nothing changes)."""

@@ -25,6 +25,7 @@ __all__ = [
     "sit_refusal",
     "stakes_taken",
     "waiting_accounts",
+    "watch_refusal",
 ]
 
 
@@ -93,16 +94,8 @@ async def sit_refusal(
         return "no_such_table", f"there is no table {table_id}"
     if table.state == "closed":
         return "table_closed", "the table is closed"
-    if table.private and table.host_id != account_id:
-        approved = await session.scalar(
-            select(SeatRequest.id).where(
-                SeatRequest.table_id == table_id,
-                SeatRequest.account_id == account_id,
-                SeatRequest.state == "approved",
-            )
-        )
-        if approved is None:
-            return "not_approved", "the host has not approved you at this table"
+    if not await _invited(session, table, account_id):
+        return "not_approved", "the host has not approved you at this table"
     kept = await keep_free_seats(session, table, now=now)
     taken = await session.scalar(
         select(func.count()).select_from(Seat).where(Seat.table_id == table_id)
@@ -111,6 +104,39 @@ async def sit_refusal(
     if account_id not in kept and free and len(kept) >= free:
         return "waiting_list", "the free seat goes to the first player on the waiting list"
     return None
+
+
+async def watch_refusal(
+    session: AsyncSession, table_id: int, account_id: int
+) -> tuple[str, str] | None:
+    """Why ``account_id`` may not watch the table, as (code, message); ``None`` if they may.
+
+    A table of the lobby or of a tournament is open to every spectator; a private
+    table's play and chat only to its host and the players the host approved (its
+    number is no secret: the numbers of the room's tables follow each other).
+    """
+    table = await session.get(RoomTable, table_id)
+    if table is None:
+        return "no_such_table", f"there is no table {table_id}"
+    if not await _invited(session, table, account_id):
+        return "not_approved", "a private table is watched by its host and the players approved"
+    return None
+
+
+async def _invited(session: AsyncSession, table: RoomTable, account_id: int) -> bool:
+    """Whether the player is welcome at the table: any table but a private one, where only
+    its host and the players the host approved (or every player who asked, when it needs
+    no approval) are."""
+    if not table.private or table.host_id == account_id:
+        return True
+    approved = await session.scalar(
+        select(SeatRequest.id).where(
+            SeatRequest.table_id == table.id,
+            SeatRequest.account_id == account_id,
+            SeatRequest.state == "approved",
+        )
+    )
+    return approved is not None
 
 
 def leave_waiting_list(session: Session, table_id: int, account_id: int) -> None:
