@@ -97,6 +97,8 @@ def test_a_host_creates_a_private_table_friends_ask_and_the_host_decides(
     ids = [a["id"] for a in _accounts(host, friend, stranger)]
     refusals = on_app(app_client, lambda s: _refusals(s, table["id"], ids))
     assert refusals == [None, None, "not_approved"]
+    watching = on_app(app_client, lambda s: _refusals(s, table["id"], ids, watch=True))
+    assert watching == [None, None, "not_approved"]  # watched by whom the host let sit
     mine = friend.get("/api/private-tables").json()["tables"]
     assert [(t["id"], t["your_request"]["state"]) for t in mine] == [(table["id"], "approved")]
 
@@ -106,9 +108,19 @@ def _accounts(*browsers: RoomClient) -> list[dict[str, Any]]:
 
 
 async def _refusals(
-    session: Any, table_id: int, accounts: list[int], now: dt.datetime | None = None
+    session: Any,
+    table_id: int,
+    accounts: list[int],
+    now: dt.datetime | None = None,
+    *,
+    watch: bool = False,
 ) -> list[str | None]:
-    found = [await seating.sit_refusal(session, table_id, a, now=now) for a in accounts]
+    found = [
+        await seating.watch_refusal(session, table_id, a)
+        if watch
+        else await seating.sit_refusal(session, table_id, a, now=now)
+        for a in accounts
+    ]
     return [None if f is None else f[0] for f in found]
 
 
@@ -125,6 +137,36 @@ def test_a_table_without_approval_takes_everyone_who_asks(app_client: TestClient
     asked = friend.post(f"/api/invites/{table['invite_code']}/requests", {"buy_in": 200})
     assert asked.json()["state"] == "approved"
     assert on_app(app_client, lambda s: _refusals(s, table["id"], [me["id"]])) == [None]
+
+
+def test_a_minimum_buy_in_under_ten_forced_bets_is_refused(app_client: TestClient) -> None:
+    """50/100 with buy-ins of 10 to 20 made every hand an all-in on the blinds."""
+    host = RoomClient(app_client)
+    host.guest()
+    blinds = {**HOME_GAME, "rules": "holdem", "ante": 0, "small_blind": 50, "big_blind": 100}
+    short = host.post("/api/private-tables", {**blinds, "min_buy_in": 10, "max_buy_in": 20})
+    assert (short.status_code, error_code(short)) == (422, "bad_table")
+    assert "1000 here, not 10" in short.json()["error"]["message"]
+    invito = host.post("/api/private-tables", {**HOME_GAME, "min_buy_in": 99})  # invito 10
+    assert error_code(invito) == "bad_table"
+    assert host.get("/api/private-tables").json()["tables"] == []
+    enough = host.post("/api/private-tables", {**blinds, "min_buy_in": 1000, "max_buy_in": 5000})
+    assert enough.status_code == 201, enough.text
+
+
+def test_a_request_the_wallet_cannot_pay_is_refused(app_client: TestClient) -> None:
+    """Asked for more than the balance, it would be approved for a seat never taken (the
+    player could not ask again while it stood)."""
+    host, friend = RoomClient(app_client), RoomClient(app_client)
+    host.guest()
+    friend.guest()
+    balance = friend.get("/api/wallet").json()["balance"]
+    table = host.post("/api/private-tables", {**HOME_GAME, "max_buy_in": 2 * balance}).json()
+    invite = f"/api/invites/{table['invite_code']}/requests"
+    too_much = friend.post(invite, {"buy_in": balance + 1})
+    assert (too_much.status_code, error_code(too_much)) == (409, "insufficient_funds")
+    assert host.get(f"/api/private-tables/{table['id']}/requests").json() == []
+    assert friend.post(invite, {"buy_in": balance}).status_code == 201  # all of it will do
 
 
 def test_the_host_pauses_resumes_and_changes_the_stakes(app_client: TestClient) -> None:

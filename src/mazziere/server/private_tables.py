@@ -66,6 +66,12 @@ class NewPrivateTable(StakesIn):
     """Whether the players may ask for hints at their own decisions (off by default)."""
 
 
+MIN_BUY_IN_BETS = 10
+"""A private table's minimum buy-in covers at least ten of its forced bets (the big blind
+and the ante, or the invito): for less, a player who sat with it would be all-in on the
+blinds within a hand or two (the lobby's tables ask for twenty)."""
+
+
 class RequestIn(_Strict):
     """A request to sit, with the buy-in the player means to bring."""
 
@@ -214,6 +220,14 @@ async def create_private_table(
 ) -> PrivateTableOut:
     """A table only invited players can reach; its host is the creator."""
     check_rules(given.rules)
+    least = MIN_BUY_IN_BETS * (given.big_blind + given.ante)
+    if given.min_buy_in < least:
+        raise ApiError(
+            422,
+            "bad_table",
+            f"the minimum buy-in is at least {MIN_BUY_IN_BETS} times the forced bet "
+            f"(big blind and ante, or invito): {least} here, not {given.min_buy_in}",
+        )
     spec = store.TableSpec(
         name=given.name,
         rules=given.rules,
@@ -280,6 +294,11 @@ async def ask_to_sit(
             422,
             "bad_buy_in",
             f"the buy-in is between {table.min_buy_in} and {table.max_buy_in}",
+        )
+    # A request the wallet cannot pay would be approved for a seat the player cannot take.
+    if await ledger.balance(db, ledger.wallet_key(me)) < given.buy_in:
+        raise ApiError(
+            409, "insufficient_funds", f"the buy-in ({given.buy_in}) exceeds your balance"
         )
     open_request = await db.scalar(
         select(SeatRequest).where(
