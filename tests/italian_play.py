@@ -125,3 +125,19 @@ class Chain:
                 for key in ("carried_shares", "dead_money"):
                     arguments[key] = (*arguments[key], *[0] * len(back))  # type: ignore[misc]
             seats = following
+
+
+def each_finished_hand(
+    rules: str,
+    stakes: dict[str, int],
+    check: Callable[[ItalianHand], None],
+    *,
+    rng: random.Random,
+    chains: int,
+    hands: int,
+) -> None:
+    """``chains`` tables of two to five players each play up to ``hands`` hands in a row;
+    ``check`` sees every hand once it is over."""
+    for chain in range(chains):
+        table = Chain(rules, 2 + chain % 4, rng, stakes)
+        table.run(hands, after_action=lambda hand: check(hand) if hand.is_over else None)

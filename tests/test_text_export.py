@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from mazziere.game.italian import Discarded, ItalianHand
 from mazziere.history.phh_italian import dumps_italian
 from mazziere.history.pokerstars import HandHeader
 from mazziere.history.text_italian import to_text_italian
-from tests.italian_play import Chain
+from tests.italian_play import each_finished_hand
 
 STAKES = {
     "italian-classic": {"invito": 10},
@@ -67,14 +68,8 @@ def _check(hand: ItalianHand, counts: Counter[str], rng: random.Random) -> None:
 def test_random_italian_hands_are_written_whole(rules: str) -> None:
     rng = random.Random(rules)
     counts: Counter[str] = Counter()
-    for chain in range(60):
-        table = Chain(rules, 2 + chain % 4, rng, STAKES[rules])
-
-        def after(hand: ItalianHand) -> None:
-            if hand.is_over:
-                _check(hand, counts, rng)
-
-        table.run(10, after_action=after)
+    check = partial(_check, counts=counts, rng=rng)
+    each_finished_hand(rules, STAKES[rules], check, rng=rng, chains=60, hands=10)
     # 422 italian-classic hands (35 carried pots), 353 italian-32 hands
     assert counts["hands"] > 300, counts
     assert counts["draws"] > 300 and counts["showdowns"] > 100 and counts["parol"] > 3, counts

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
+from itertools import islice
 from typing import Any
 
 from mazziere.cards import Card, CardError, parse_cards
@@ -46,6 +47,7 @@ from mazziere.game.italian.stock import StockError
 from mazziere.history.phh import PHHError, PhhHand
 from mazziere.history.phh import loads as phh_loads
 from mazziere.history.replay import Outcome
+from mazziere.history.seen_italian import fillings, has_unknown_cards, reshuffled
 from mazziere.rules import BettingStructure, Game, RuleSet, find_rules
 
 __all__ = [
@@ -193,8 +195,13 @@ def _player(token: str, n: int, where: str) -> int:
     return int(token[1:]) - 1
 
 
-def replay_italian(fields: Mapping[str, Any]) -> ItalianHand:
+def replay_italian(fields: Mapping[str, Any], *, seen_from_one_seat: bool = False) -> ItalianHand:
     """Replay one Italian PHH hand; every rule is checked, and so are the outputs it states.
+
+    With ``seen_from_one_seat``, a hand whose unknown cards are written ``??`` (a room's
+    download: what one player saw) is replayed with them filled by
+    :func:`~mazziere.history.seen_italian.fillings`, and must come out as the outcome it
+    states; without it, such a hand is refused (its cards would be made up).
 
     Raises :class:`PHHError` naming the action that breaks a rule.
     """
@@ -203,6 +210,40 @@ def replay_italian(fields: Mapping[str, Any]) -> ItalianHand:
     lines = fields.get("actions")
     if not isinstance(lines, list) or not all(isinstance(a, str) for a in lines):
         raise PHHError("'actions' must be an array of strings")
+    if not (seen_from_one_seat and has_unknown_cards(lines)):
+        return _replay_actions(fields, rules, arguments, lines)
+    if "finishing_stacks" not in fields:
+        raise PHHError("a hand seen from one seat replays only with its outcome stated")
+    if reshuffled(lines, rules, players=n):
+        raise PHHError(
+            "seen from one seat, a hand whose stock ran out (the discards shuffled into a new "
+            "one) cannot be replayed: which cards came back this seat did not see"
+        )
+    failure = PHHError("no card to fill")
+    fills = fillings(
+        lines,
+        rules,
+        players=n,
+        level=arguments["opening_level"],
+        parol_pot=arguments["parol_pot"],
+    )
+    for filled in islice(fills, _FILLINGS_TRIED):
+        try:
+            return _replay_actions(fields, rules, arguments, filled)
+        except PHHError as error:
+            failure = error
+    raise PHHError(f"no filling of the cards this seat did not see replays the hand: {failure}")
+
+
+_FILLINGS_TRIED = 27
+"""How many fillings of a hand seen from one seat are replayed before giving up."""
+
+
+def _replay_actions(
+    fields: Mapping[str, Any], rules: RuleSet, arguments: dict[str, Any], lines: list[str]
+) -> ItalianHand:
+    """Replay the hand's actions (every card known)."""
+    n = len(arguments["stacks"])
     deals: list[tuple[int, tuple[Card, ...]]] = []
     odd_chips: list[int] = []
     steps: list[tuple[bool, str, list[str]]] = []
@@ -368,7 +409,7 @@ def replay_outcome(hand: PhhHand) -> Outcome:
     >>> [str(v) for v in replay_hand(dead_hand).payoffs]
     ['-10', '-10']
     """
-    played = replay_italian(hand)
+    played = replay_italian(hand, seen_from_one_seat=True)
     result = played.result
     if result is None:
         raise PHHError("the history stops before the end of the hand")

@@ -221,7 +221,7 @@ class StatsBook:
         if variant == "NT":
             game, unit = holdem_from_phh(hand, unknown_stacks=True)  # payoffs are exact
         elif variant in ("NIC", "PIC", "NI32", "PI32"):
-            game = replay_italian(hand)
+            game = replay_italian(hand, seen_from_one_seat=True)
         else:
             raise PHHError(f"variant {variant!r}: no statistics for it")
         if not game.is_over:
