@@ -506,6 +506,87 @@ def test_the_host_sends_a_bot_away_and_the_balance_follows_the_chips(
         host.close()
 
 
+def create_private_table(host: Tab, name: str, rules: str, **fields: int | bool) -> int:
+    """The host creates a private table with the page's form (``fields``: the form's numbers
+    and boxes by name); its id, the number at the end of the address."""
+    page = host.page
+    page.click("#pages a[href='#private']")
+    page.wait_for_selector("form.create-private")
+    page.fill("form.create-private input[name=name]", name)
+    page.select_option("form.create-private select[name=rules]", rules)
+    for field, value in fields.items():
+        if isinstance(value, bool):
+            page.set_checked(f"form.create-private input[name={field}]", value)
+        else:
+            page.fill(f"form.create-private input[name={field}]", str(value))
+    page.click("form.create-private button[type=submit]")
+    page.wait_for_selector("input.invite-link")
+    return tournament_id(page)
+
+
+def test_the_players_see_the_pause_and_the_next_stakes_at_the_table(
+    room: RunningServer, browser: Any
+) -> None:
+    """The host pauses a private table and changes its stakes: the other player's table says
+    so (it once said only "waiting for the next hand"), after a reload too, and its title
+    says the table's name and stakes, the new ones once the host resumes."""
+    host, friend = Tab(browser, room.address, "en"), Tab(browser, room.address, "it")
+    try:
+        page = host.page
+        create_private_table(
+            host, "Ritorno", "italian-classic", seats=3, min_buy_in=100, max_buy_in=1000,
+            approval_required=False,
+        )  # fmt: skip
+        own_page = page.evaluate("location.hash")
+        link = page.input_value("input.invite-link")
+        page.click("button.sit-host")
+        page.wait_for_selector(".seat.me")
+        friend.page.goto(link)
+        friend.page.fill("form.ask-to-sit input[name=buy_in]", "300")
+        friend.page.click("form.ask-to-sit button[type=submit]")
+        friend.page.click("button.sit-invited", timeout=30_000)  # no approval needed here
+        title = friend.page.locator(".tablewrap h2")
+        sync_api.expect(title).to_have_text("Ritorno · Poker all'italiana (classico) · invito 10")
+        # A hand is dealt; the host pauses the table from their page, then plays it out.
+        friend.page.wait_for_selector(".log p.head", timeout=30_000)
+        host.go(own_page, "button.pause")
+        page.click("button.pause")
+        page.wait_for_selector("button.resume")
+        page.click("button.go-table")
+        note = friend.page.locator("p.table-state")
+        deadline = time.monotonic() + 90  # generous: the machine may be busy
+        while note.all_inner_texts() != ["In pausa: il tavolo riprende quando l'host lo decide."]:
+            assert time.monotonic() < deadline, note.all_inner_texts()
+            for person in (host, friend):
+                person.act(PASSIVE)
+            page.wait_for_timeout(200)
+        assert "Tavolo in pausa." in friend.page.inner_text(".actions")
+        # The stakes change: from the next hand, said at the table, and after a reload.
+        host.go(own_page, "form.change-stakes")
+        page.fill("form.change-stakes input[name=ante]", "25")
+        page.click("form.change-stakes button[type=submit]")
+        page.wait_for_selector(".stakes-now >> text=from the next hand")
+        paused_then = (
+            "In pausa: il tavolo riprende quando l'host lo decide. Dalla prossima mano: invito 25."
+        )
+        sync_api.expect(note).to_have_text(paused_then)
+        friend.page.reload()
+        friend.page.wait_for_selector(".seat.me")
+        sync_api.expect(note).to_have_text(paused_then)
+        sync_api.expect(title).to_have_text("Ritorno · Poker all'italiana (classico) · invito 10")
+        friend.screenshot("private-table-paused")
+        # The host resumes: the next hand is dealt at the new stakes.
+        host.go(own_page, "button.resume")
+        page.click("button.resume")
+        sync_api.expect(title).to_have_text(
+            "Ritorno · Poker all'italiana (classico) · invito 25", timeout=30_000
+        )
+        sync_api.expect(note).to_have_count(0)
+    finally:
+        host.close()
+        friend.close()
+
+
 def shover(person: Any, turn: dict[str, Any]) -> dict[str, Any] | None:
     """A sit & go opponent that pushes: all-in whenever it may."""
     if "all-in" in turn["legal"]["kinds"]:

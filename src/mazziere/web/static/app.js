@@ -228,14 +228,36 @@ function tableState(id) {
     app.tables[id] = {
       id, rules: row?.rules ?? null, name: row?.name ?? null, seatCount: row?.seats ?? 6,
       maxBuyIn: row?.max_buy_in ?? 0, autoPost: true, offer: null,
+      stakes: row?.stakes ?? null, // the stakes played now, and the host's (private tables)
+      nextStakes: null, paused: false, // change from the next hand, and the host's pause
       seq: 0, seats: [], carried: 0, parolPot: false, hand: null, turn: null, turnAt: 0, log: [],
       marked: new Set(), confirmingFold: false, error: null, // the room's last refusal here
       held: null, // the room's held message while the table waits for its database
       pre: null, // a pre-action chosen before the turn: { kind, amount }
       hintsOffered: false, hintsOn: false, hint: null, // hints for learners (the room decides)
     };
+    if (!row && !app.tournamentTables.has(id)) describeTable(app.tables[id]);
   }
   return app.tables[id];
+}
+
+/**
+ * A table out of the lobby's list: a private table is named, and its stakes said, as the
+ * room's list of the player's private tables has them (a tournament's table is not there:
+ * it keeps its number).  The table's own events, when they come, say the stakes.
+ */
+async function describeTable(table) {
+  try {
+    const row = (await api("GET", "/api/private-tables")).tables.find((t) => String(t.id) === table.id);
+    if (!row) return;
+    table.name = row.name;
+    table.seatCount = row.seats;
+    table.maxBuyIn = table.maxBuyIn || row.max_buy_in;
+    table.stakes = table.stakes ?? row.stakes;
+    render();
+  } catch (error) {
+    console.warn("room:", error.message);
+  }
 }
 
 function newHand(table, message) {
@@ -385,6 +407,11 @@ function handle(table, message) {
       break;
     case "chat":
       say(table, `${message.name}: ${message.text}`);
+      break;
+    case "table_state": // the host paused or resumed the table, or changed its stakes
+      table.paused = message.paused;
+      table.stakes = message.stakes;
+      table.nextStakes = message.next_stakes ?? null;
       break;
   }
 }
@@ -546,6 +573,8 @@ function applySnapshot(table, message) {
   table.seats = state.seats;
   table.carried = state.carried_pot || 0;
   table.parolPot = Boolean(state.parol_pot);
+  table.paused = Boolean(message.paused);
+  table.nextStakes = message.next_stakes ?? null;
   const game = state.game;
   if (game && !game.result) {
     const positions = state.positions;
@@ -759,6 +788,7 @@ async function sitAt(row, { bots = true, buyIn: chosen } = {}) {
   app.leaving.delete(id); // back at a table just left
   const table = tableState(id);
   table.rules = row.rules; table.name = row.name; table.seatCount = row.seats; table.maxBuyIn = row.max_buy_in;
+  table.stakes = table.stakes ?? row.stakes;
   const buyIn = chosen ?? Math.min(row.max_buy_in, Math.max(row.min_buy_in, 2 * row.min_buy_in), app.account.balance);
   if (!table.seats.some((s) => s.name === app.me)) send({ type: "sit", table: id, buy_in: buyIn });
   if (bots && row.players + row.bots < 2) send({ type: "add_bots", table: id, count: Math.min(2, row.seats - 1), kind: "basic" });
@@ -883,14 +913,14 @@ function renderTable(table) {
     !pots.length && table.carried
       ? h("div", { class: "pot carried" }, `${words.t(table.parolPot ? "carried" : "carriedDead")}: ${table.carried}`) : null);
   const felt = h("div", { class: "felt" }, h("div", { class: "oval" }), centre, seatNodes);
-  // A table out of the lobby's list (a tournament's, one watched) is named by its number.
-  const title = h("h2", {}, `${table.name ?? `${words.pick("Tavolo", "Table")} ${table.id}`} · ${words.t(table.rules || "")}`);
+  const title = h("h2", {}, [tableName(table), words.t(table.rules || ""), table.stakes && words.stakes(table.rules, table.stakes)]
+    .filter(Boolean).join(" · "));
   const log = h("div", { class: "log", role: "log", "aria-live": "polite" },
     table.log.map((line) => h("p", { class: line.kind }, line.text)));
   const held = table.held ? h("p", { class: "held", role: "status" }, words.pick(
     "Il tavolo è fermo: la sala non riesce a salvare le mosse e riprova da sola. Niente è perso; il tempo di chi deve agire non corre.",
     "The table is held: the room cannot store its moves for now and keeps trying. Nothing is lost, and the clock of whoever is to act stands still.")) : null;
-  const left = h("div", {}, title, held, felt, actionBar(table), hintBar(table), preActionBar(table), offerBar(table), controls(table),
+  const left = h("div", {}, title, tableStateNote(table), held, felt, actionBar(table), hintBar(table), preActionBar(table), offerBar(table), controls(table),
     table.error ? h("p", { class: "error", role: "alert", "data-code": table.error.code },
       words.error(table.error.code, table.error.message, table.error.of || "")) : null,
     h("button", { type: "button", class: "leave", onclick: () => leave(table) },
@@ -898,6 +928,24 @@ function renderTable(table) {
         ? words.pick("Torna alla sala", "Back to the lobby") : words.t("leave")), shortcutHelp());
   main.replaceChildren(h("div", { class: "tablewrap" }, left, log));
   log.scrollTop = log.scrollHeight;
+}
+
+/** A table by its name; one without (a tournament's, or not known yet) by its number. */
+function tableName(table) {
+  return table.name ?? `${words.pick("Tavolo", "Table")} ${table.id}`;
+}
+
+/** The host's controls as the players see them: the pause, and the stakes of the next hand. */
+function tableStateNote(table) {
+  const playing = table.hand && !table.hand.ended;
+  const parts = [
+    table.paused && (playing
+      ? words.pick("L'host mette in pausa il tavolo alla fine di questa mano.", "The host pauses the table at the end of this hand.")
+      : words.pick("In pausa: il tavolo riprende quando l'host lo decide.", "Paused by the host: the table goes on when the host resumes it.")),
+    table.nextStakes && words.pick(`Dalla prossima mano: ${words.stakes(table.rules, table.nextStakes)}.`,
+      `From the next hand: ${words.stakes(table.rules, table.nextStakes)}.`),
+  ].filter(Boolean);
+  return parts.length ? h("p", { class: "table-state", role: "status" }, parts.join(" ")) : null;
 }
 
 function cardNode(table, code, mine, best = null) {
@@ -1036,13 +1084,15 @@ function actionBar(table) {
 
 function actionBarKey(table) {
   return JSON.stringify([words.lang, table.turn?.action_id, myLegal(table), [...table.marked],
-    table.hand?.number, table.hand?.ended, table.confirmingFold]);
+    table.hand?.number, table.hand?.ended, table.confirmingFold, table.paused]);
 }
 
 function buildActionBar(table, legal) {
   const bar = h("div", { class: "actions", role: "toolbar", "aria-label": words.t("yourTurn") });
   if (!legal) {
-    if (!table.hand || table.hand.ended) bar.append(h("span", { class: "note" }, words.t("waiting")));
+    if (!table.hand || table.hand.ended) {
+      bar.append(h("span", { class: "note" }, table.paused ? words.pick("Tavolo in pausa.", "The table is paused.") : words.t("waiting")));
+    }
     return bar;
   }
   const ctx = context(table);

@@ -153,6 +153,13 @@ export class Words {
     return ERRORS_IT[code] ?? (text || code);
   }
 
+  /** A table's stakes: the invito, the buio and the controbuio, or Hold'em's blinds ("bui"). */
+  stakes(rules, { small_blind: small, big_blind: big, ante }) {
+    if (rules === "italian-classic") return `invito ${ante}`;
+    if (rules === "italian-32") return `buio ${small}, controbuio ${big}`;
+    return `${this.pick("bui", "blinds")} ${small}/${big}${ante ? `, ante ${ante}` : ""}`;
+  }
+
   /** A verb for a third person or for the player: conj(me, "vince", "vinci", "wins", "win"). */
   conj(me, it3, it2, en3, en2) {
     return me ? (this.it ? it2 : en2) : this.it ? it3 : en3;
