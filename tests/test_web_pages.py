@@ -587,6 +587,41 @@ def test_the_players_see_the_pause_and_the_next_stakes_at_the_table(
         friend.close()
 
 
+def test_a_top_up_between_hands_shows_at_the_seat(room: RunningServer, browser: Any) -> None:
+    """The host of a paused table tops up after a hand: the seat shows the new stack (it
+    once showed the finished hand's stack until the next hand), the balance pays for it."""
+    host = Tab(browser, room.address, "en")
+    page = host.page
+    try:
+        create_private_table(host, "Ricarica", "holdem", seats=2, min_buy_in=100, max_buy_in=1000)
+        own_page = page.evaluate("location.hash")
+        page.click("button.sit-host")
+        page.wait_for_selector(".seat.me")
+        host.go(own_page, "button.add-bot")
+        page.click("button.add-bot")
+        page.click("button.go-table")
+        page.wait_for_selector(".log p.head", timeout=30_000)  # a hand is dealt
+        host.go(own_page, "button.pause")
+        page.click("button.pause")
+        page.wait_for_selector("button.resume")
+        page.click("button.go-table")
+        deadline = time.monotonic() + 60
+        while not page.query_selector("p.table-state >> text=Paused by the host"):
+            assert time.monotonic() < deadline, "the hand was never over"
+            host.act(PASSIVE)
+            page.wait_for_timeout(200)
+        stack = int(page.inner_text(".seat.me .stack"))
+        balance = host.balance()
+        assert stack < 1000, stack
+        page.click(".controls button:text-is('Top up to 1000')")
+        sync_api.expect(page.locator(".seat.me .stack")).to_have_text("1000")
+        page.wait_for_function(
+            f"document.querySelector('#who .me').innerText.endsWith(' {balance - (1000 - stack)}')"
+        )
+    finally:
+        host.close()
+
+
 def shover(person: Any, turn: dict[str, Any]) -> dict[str, Any] | None:
     """A sit & go opponent that pushes: all-in whenever it may."""
     if "all-in" in turn["legal"]["kinds"]:

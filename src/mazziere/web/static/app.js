@@ -887,7 +887,8 @@ function renderTable(table) {
     const acting = table.turn && table.turn.name === sitter.name && !hand?.ended;
     const classes = ["seat", me && "me", acting && "acting", inHand && hand.folded[position] && "folded",
       inHand && hand.ended && hand.winners.has(position) && "winner"].filter(Boolean).join(" ");
-    const stack = inHand ? hand.stacks[position] : sitter.stack;
+    // Once the hand is over the seat's stack is the room's: a top-up or a rebuy shows.
+    const stack = inHand && !hand.ended ? hand.stacks[position] : sitter.stack;
     const cards = inHand ? hand.hole[position] : [];
     const best = inHand && hand.ended ? hand.best[position] : null;
     const described = [me ? `${sitter.name} (${words.t("you")})` : sitter.name, `${words.pick("fiches", "chips")} ${stack}`,
