@@ -178,6 +178,8 @@ def test_italian_classic_an_opening_a_draw_of_four_and_a_parol_pot(
 
         play_until(people, choose, everything, timeout=150)
         people[0].screenshot("table-italian-classic-parol-pot")
+        # The parol pot's hand opens at Kings, whatever the hands before.
+        assert people[0].page.inner_text(".centre .opening") == "Opening: Kings or better"
         text = "\n".join(log(people[0]))
         assert re.search(r"\S+ (says|say) parol", text), text
         # Between hands the middle names the pot carried: a parol pot only after everyone's
@@ -185,6 +187,39 @@ def test_italian_classic_an_opening_a_draw_of_four_and_a_parol_pot(
         labels = set(people[0].page.evaluate("window.carriedSeen"))
         kinds = {re.sub(r": \d+$", "", label) for label in labels}
         assert kinds == {"Parol pot", "Carried pot"}, labels
+    finally:
+        close_all(people)
+
+
+def test_italian_classic_says_the_opening_minimum_as_it_rises(
+    room: RunningServer, browser: Any
+) -> None:
+    """Nobody opens, hand after hand: the middle of the table says the pair that opens,
+    Jacks, then Queens, then Kings (it once said only the pot carried, and a player offered
+    no opening could not tell why)."""
+    people = seat_people(room, browser, table_named(room, "Classica invito 10"), 2)
+    try:
+        people[0].page.evaluate(
+            """() => { window.openingSeen = [];
+              new MutationObserver(() => {
+                const said = document.querySelector('.centre .opening')?.textContent;
+                if (said && window.openingSeen.at(-1) !== said) window.openingSeen.push(said); })
+              .observe(document.getElementById('main'), { childList: true, subtree: true }); }"""
+        )
+
+        def choose(person: Page, offered: dict[str, str]) -> str | None:
+            return "check" if "check" in offered else None  # never open, blind or not
+
+        def kings() -> bool:
+            return "Opening: Kings or better" in people[0].page.evaluate("window.openingSeen")
+
+        play_until(people, choose, kings, timeout=90)
+        people[0].screenshot("table-italian-classic-opening-kings")
+        seen = people[0].page.evaluate("window.openingSeen")
+        assert seen == [f"Opening: {rank} or better" for rank in ("Jacks", "Queens", "Kings")], seen
+        # In Italian too, as the rules page names the ladder.
+        people[1].page.click("#lang")
+        assert people[1].page.inner_text(".centre .opening") == "Apertura: Re o meglio"
     finally:
         close_all(people)
 
@@ -210,6 +245,7 @@ def test_italian_32_a_draw_of_four_and_a_parole_split(room: RunningServer, brows
         people[0].screenshot("table-italian-32-parole-split")
         # Two people at the table: no hints offered to either.
         assert all(p.page.locator(".controls input.hints").count() == 0 for p in people)
+        assert people[0].page.locator(".opening").count() == 0  # no opening requirement here
         text = "\n".join(log(people[0]))
         assert re.search(r"draws? 4", text), text
         assert re.search(r"(says|say) parole", text), text

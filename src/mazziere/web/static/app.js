@@ -267,7 +267,7 @@ function newHand(table, message) {
     number: message.hand, names: message.names, seats: message.seats, button: message.button,
     stacks: Array(n).fill(0), bets: Array(n).fill(0), folded: Array(n).fill(false),
     hole: Array.from({ length: n }, () => []), shown: {}, board: [], pots: [], collected: 0,
-    dealt: false, drawn: false, blindRaises: 0, opening: false, winners: new Set(), names_of: {},
+    dealt: false, drawn: false, blindRaises: 0, opening: null, winners: new Set(), names_of: {},
     best: {}, awards: [], ended: false,
   };
   table.turn = null;
@@ -430,6 +430,19 @@ function context(table) {
   };
 }
 
+// The smallest pair that opens at italian-classic (RULES.md §4.4, the engine's
+// opening_minimum): Jacks, one rank up after each dead hand in a row up to Kings, Kings in a
+// parol pot.  Italian-32 and Hold'em have no opening requirement.  A snapshot says it itself.
+const OPENING = { "italian-classic": { ladder: ["J", "Q", "K"], parolPot: "K" } };
+
+/** The opening minimum of a hand from its setup (the hand's first record), or null. */
+function openingMinimum(rules, setup) {
+  const opening = OPENING[rules];
+  if (!opening) return null;
+  if (setup.parol_pot) return opening.parolPot;
+  return opening.ladder[Math.min(setup.opening_level || 0, opening.ladder.length - 1)];
+}
+
 function who(table, position) {
   const name = table.hand.names[position];
   return name === app.me ? words.t("you") : name;
@@ -445,6 +458,7 @@ function record(table, r) {
   switch (r.type) {
     case "start":
       hand.stacks = [...r.setup.stacks];
+      hand.opening = openingMinimum(table.rules, r.setup);
       if (r.setup.carried_pot) say(table, `${words.t(r.setup.parol_pot ? "carried" : "carriedDead")}: ${r.setup.carried_pot}`);
       break;
     case "forced_bet":
@@ -592,6 +606,7 @@ function applySnapshot(table, message) {
     hand.dealt = hand.hole.some((cards) => cards.length > 0);
     hand.drawn = (game.betting_round || 1) > 1 || (game.drawn || []).some((d) => d !== null);
     hand.blindRaises = (game.blind_raisers || []).length;
+    hand.opening = game.opening ?? null;
   }
   if (message.turn) { table.turn = message.turn; table.turnAt = performance.now(); }
   else table.turn = null;
@@ -909,6 +924,7 @@ function renderTable(table) {
     h("div", { class: "board cards", "aria-label": words.pick("carte comuni", "board") },
       hand ? hand.board.map((code) => cardNode(table, code, false, boardBest)) : []),
     pots.map((pot, i) => h("div", { class: i === 0 ? "pot" : "pot side", "data-pot": i }, `${i === 0 ? words.t("pot") : words.t("sidePot")}: ${pot.amount}`)),
+    hand && !hand.ended && hand.opening ? h("div", { class: "opening" }, words.opening(hand.opening)) : null,
     hand && hand.ended ? showdownBanner(table) : null,
     // A pot nobody opened is carried too, but only everyone's parol makes a parol pot.
     !pots.length && table.carried

@@ -160,6 +160,12 @@ export class Words {
     return `${this.pick("bui", "blinds")} ${small}/${big}${ante ? `, ante ${ante}` : ""}`;
   }
 
+  /** The smallest pair that opens ("J", "Q", "K", "A": the ranks' Italian letters). */
+  opening(rank) {
+    const names = this.it ? { J: "Jack", Q: "Donne", K: "Re", A: "Assi" } : { J: "Jacks", Q: "Queens", K: "Kings", A: "Aces" };
+    return this.pick(`Apertura: ${names[rank] ?? rank} o meglio`, `Opening: ${names[rank] ?? rank} or better`);
+  }
+
   /** A verb for a third person or for the player: conj(me, "vince", "vinci", "wins", "win"). */
   conj(me, it3, it2, en3, en2) {
     return me ? (this.it ? it2 : en2) : this.it ? it3 : en3;
