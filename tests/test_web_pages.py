@@ -816,6 +816,114 @@ def test_a_hand_is_replayed_step_by_step_and_downloaded(room: RunningServer, bro
         person.close()
 
 
+def replay_of(
+    rules: str, players: list[str], you: int, records: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A hand as ``GET /api/hands/<id>/replay`` gives it, with these records."""
+    return {
+        "id": 1, "table_id": 1, "table_name": "Prova", "tournament_id": None, "number": 7,
+        "rules": rules, "players": players, "seats": list(range(1, len(players) + 1)),
+        "stacks": [500] * len(players), "you": you, "records": records, "result": {},
+    }  # fmt: skip
+
+
+def record(type_: str, position: int, **fields: Any) -> dict[str, Any]:
+    """A record of the hand's log, as the room sends it (an action by its kind)."""
+    if type_ in ("fold", "check", "call", "bet", "raise"):
+        return {"type": "action", "position": position, "kind": type_, "all_in": False,
+                "timed_out": False, **fields}  # fmt: skip
+    return {"type": type_, "position": position, **fields}
+
+
+def posted(position: int, kind: str, amount: int) -> dict[str, Any]:
+    """A forced bet of the hand's log (a blind, the invito...)."""
+    return record("forced_bet", position, amount=amount, kind=kind, live=True, all_in=False)
+
+
+HOLDEM_SPLIT = replay_of("holdem", ["Anna", "Hhh1", "Bruno"], 0, [
+    posted(0, "small_blind", 3),
+    posted(1, "big_blind", 6),
+    record("hole_cards", 0, cards=["Ah", "Kh"]),
+    record("hole_cards", 1, cards=["??", "??"]),
+    record("hole_cards", 2, cards=["??", "??"]),
+    record("call", 2, added=6, to=6),
+    record("call", 0, added=3, to=6),
+    record("check", 1, added=0, to=6),
+    {"type": "collect", "pots": [{"amount": 18, "eligible": [0, 1, 2]}]},
+    {"type": "board", "street": "flop", "cards": ["2c", "3d", "7h"]},
+    record("show", 0, cards=["Ah", "Kh"]),
+    record("show", 2, cards=["As", "Kd"]),
+    record("muck", 1),
+    {"type": "award", "pot": 0, "amount": 18, "winners": [2, 0], "shares": [9, 9]},
+])  # fmt: skip
+
+ITALIAN_32_DRAW = replay_of("italian-32", ["Anna", "Bruno"], 1, [
+    posted(0, "buio", 5),
+    posted(1, "controbuio", 10),
+    record("hole_cards", 0, cards=["??"] * 5),
+    record("hole_cards", 1, cards=["7c", "8c", "Ah", "Ad", "Kh"]),
+    record("call", 0, added=5, to=10),
+    record("check", 1, added=0, to=10),
+    {"type": "collect", "pots": [{"amount": 20, "eligible": [0, 1]}]},
+    record("discard", 0, cards=["??", "??"], timed_out=False),
+    record("discard", 1, cards=["7c"], timed_out=False),
+    record("muck", 0),
+    {"type": "award", "pot": 0, "amount": 20, "winners": [1], "shares": [20]},
+])  # fmt: skip
+
+
+def test_the_replay_and_the_refusals_speak_as_the_table_does(
+    room: RunningServer, browser: Any
+) -> None:
+    """The replay conjugates as the table's log does ("Tu non mostri", "You draw 1", "You
+    win 20": it said "Tu: non mostra", "You: draws 1", "You: wins 20"), names the blinds in
+    Italian and two winners with the player in one sentence ("Bruno e tu vincete 18", once
+    "Bruno, Tu: vince 18"); a refusal of the room keeps the numbers it gave, in Italian."""
+    person = Tab(browser, room.address, "it")
+    page = person.page
+    try:
+        replays = {"901": HOLDEM_SPLIT, "902": ITALIAN_32_DRAW}
+        page.route(
+            re.compile(r".*/api/hands/90[12]/replay$"),
+            lambda route: route.fulfill(json=replays[route.request.url.split("/")[-2]]),
+        )
+
+        def steps(number: int) -> list[str]:
+            person.go(f"#hand/{number}", ".replay-controls .last")
+            page.click(".replay-controls .last")
+            said: list[str] = page.eval_on_selector_all(
+                ".replay-log li", "ls => ls.map(l => l.innerText)"
+            )
+            return said
+
+        italian = steps(901)
+        for line in ("Tu: piccolo buio 3", "Hhh1: grande buio 6", "Tu vedi 3", "Hhh1 bussa",
+                     "Tu mostri A♥ K♥", "Hhh1 non mostra", "Bruno e tu vincete 18"):  # fmt: skip
+            assert line in italian, (line, italian)
+        italian = steps(902)
+        for line in ("Anna: buio 5", "Tu: controbuio 10", "Tu dici cip", "Anna cambia 2 carte",
+                     "Tu cambi 1 carta", "Anna non mostra", "Tu vinci 20"):  # fmt: skip
+            assert line in italian, (line, italian)
+        page.click("#lang")
+        english = steps(902)
+        for line in ("You check", "Anna draws 2", "You draw 1", "Anna mucks", "You win 20"):
+            assert line in english, (line, english)
+        english = steps(901)
+        for line in ("You: small blind 3", "You show A♥ K♥", "Bruno and you win 18"):
+            assert line in english, (line, english)
+        page.click("#lang")
+        # A private table the rules do not allow: the seats italian-classic has, in Italian.
+        page.click("#pages a[href='#private']")
+        page.wait_for_selector("form.create-private")
+        page.fill("form.create-private input[name=seats]", "9")
+        page.click("form.create-private button[type=submit]")
+        refusal = page.locator(".page .error")
+        sync_api.expect(refusal).to_have_text("Un tavolo di questo gioco ha da 2 a 6 posti, non 9.")
+        person.errors = [e for e in person.errors if "422" not in e]  # the browser logs the 422
+    finally:
+        person.close()
+
+
 class Field(threading.Thread):
     """Scripted players over real WebSockets (tests/play_room.py's Person), in a thread: each
     pushes all-in whenever it may, and plays at whichever table the tournament moves it to."""

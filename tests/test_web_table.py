@@ -34,11 +34,13 @@ def table_named(room: RunningServer, name: str) -> str:
     return str(next(t["id"] for t in tables if t["name"] == name))
 
 
-def seat_people(room: RunningServer, browser: Any, table: str, count: int) -> list[Page]:
+def seat_people(
+    room: RunningServer, browser: Any, table: str, count: int, lang: str = "en"
+) -> list[Page]:
     """``count`` people sit at ``table`` through its shared link (no bots called)."""
     people = []
     for _ in range(count):
-        person = Page(browser, room.address, "en")
+        person = Page(browser, room.address, lang)
         person.page.goto(f"{room.address}/#sit/{table}")
         person.page.wait_for_selector(".seat.me")
         people.append(person)
@@ -237,8 +239,8 @@ def test_italian_32_a_draw_of_four_and_a_parole_split(room: RunningServer, brows
                     return kind
             return "fold"
 
-        def split() -> bool:
-            return any(re.search(r", .* win \d+", line) for line in log(people[0]))
+        def split() -> bool:  # "Anna and you win 40" (it once said "Anna, You win 40")
+            return any(re.search(r"\S and \S+ win \d+", line) for line in log(people[0]))
 
         play_until(people, choose, split, timeout=120)
         people[0].page.wait_for_selector(".showdown p", timeout=5000)
@@ -314,6 +316,62 @@ def test_italian_32_the_raise_leaves_the_bar_when_its_window_shuts(
             person.page.wait_for_timeout(100)
         assert person.page.locator(".error").count() == 0
         assert waited > 1.0  # the bar did not drop the raise at once
+    finally:
+        close_all(people)
+
+
+def test_the_words_of_an_italian_page_at_the_table(room: RunningServer, browser: Any) -> None:
+    """On an Italian page the log says Hold'em's blinds in Italian (it once said "small
+    blind"), italian-32's check as its button does, "cip" (the log said "bussi"), and the
+    pre-action "pass, or fold if anyone opens" of italian-classic is "Passo / Esco" (it was
+    "Passo / Passo"); the lobby heads its tournaments "Torneo" (it said "Tavolo")."""
+    person = Page(browser, room.address, "it")
+    try:
+        assert person.page.inner_text(".tournaments th >> nth=0") == "Torneo"
+        person.page.click(".play-now[data-rules=holdem]")
+        person.page.wait_for_selector(".log p >> text=/^\\S+: grande buio \\d+$/")
+        blinds = [line for line in log(person) if "buio" in line or "blind" in line]
+        assert all(re.fullmatch(r"\S+: (piccolo|grande) buio \d+", line) for line in blinds), blinds
+    finally:
+        person.close()
+
+    people = seat_people(room, browser, table_named(room, "32 carte 25/50"), 2, "it")
+    try:
+        labels: set[str] = set()
+
+        def passive(person: Page, offered: dict[str, str]) -> str | None:
+            labels.update(offered.values())
+            if "draw" in offered:
+                mark_and_draw(person, 0)
+                return None
+            return next((k for k in ("check", "call", "parol", "muck") if k in offered), "fold")
+
+        def checked() -> bool:
+            return any(re.search(r" (dice|dici) cip$", line) for line in log(people[0]))
+
+        play_until(people, passive, checked, timeout=60)
+        assert "Cip" in labels, labels
+        said = [line for line in log(people[0]) if re.search(r"cip|buss", line)]
+        assert said and all(re.fullmatch(r"\S+ (dice|dici) cip", line) for line in said), said
+    finally:
+        close_all(people)
+
+    people = seat_people(room, browser, table_named(room, "Classica invito 10"), 2, "it")
+    try:
+        waiting = None
+        deadline = time.monotonic() + 30
+        while waiting is None:  # the other one's turn: the blind opening, or the opening
+            assert time.monotonic() < deadline, "nobody was asked to act"
+            offered = [buttons(person) for person in people]
+            if offered[0] and not offered[1] and "check" in offered[0]:
+                waiting = people[1]
+            elif offered[1] and not offered[0] and "check" in offered[1]:
+                waiting = people[0]
+            people[0].page.wait_for_timeout(100)
+        pre = waiting.page.locator(".preactions label")
+        pre.first.wait_for()
+        said = [label.strip() for label in pre.all_inner_texts()]
+        assert said == ["Passo / Esco", "Passo", "Vedo qualsiasi puntata"], said
     finally:
         close_all(people)
 

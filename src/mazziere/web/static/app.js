@@ -1,6 +1,6 @@
 // The room in the browser: the lobby over REST, the tables over one WebSocket (/ws).
 import { cardSvg, cardText } from "./cards.js";
-import { Words, chooseLanguage } from "./i18n.js";
+import { Words, chooseLanguage, handContext } from "./i18n.js";
 import { pageFor } from "./pages.js";
 import { offeredPreActions, preActionHolds, preActionMove } from "./preactions.js";
 
@@ -416,18 +416,8 @@ function handle(table, message) {
   }
 }
 
-function isItalian(table) { return table.rules !== "holdem"; }
-
 function context(table) {
-  const hand = table.hand;
-  const italian = isItalian(table);
-  return {
-    italian,
-    blind: italian && hand && !hand.dealt ? hand.blindRaises : null,
-    opening: table.rules === "italian-classic" && hand && hand.dealt && !hand.drawn && !hand.blindRaises,
-    forcedBlinds: table.rules === "italian-32",
-    parole: table.rules === "italian-32",
-  };
+  return handContext(table.rules, table.hand);
 }
 
 // The smallest pair that opens at italian-classic (RULES.md §4.4, the engine's
@@ -452,6 +442,11 @@ function mine(table, position) {
   return table.hand.names[position] === app.me;
 }
 
+/** Winners by position as the words name them (Words.won): their names, and which is me. */
+function winnersOf(table, positions) {
+  return positions.map((w) => ({ name: table.hand.names[w], me: mine(table, w) }));
+}
+
 function record(table, r) {
   const hand = table.hand;
   const p = r.position;
@@ -464,7 +459,7 @@ function record(table, r) {
     case "forced_bet":
       hand.stacks[p] -= r.amount;
       hand.bets[p] += r.amount;
-      say(table, `${who(table, p)}: ${r.kind.replace("_", " ")} ${r.amount}`);
+      say(table, words.forcedBet(who(table, p), r.kind, r.amount, context(table)));
       break;
     case "hole_cards":
       hand.hole[p] = hand.hole[p].concat(r.cards);
@@ -495,24 +490,18 @@ function record(table, r) {
       break;
     case "discard": {
       hand.drawn = true;
-      const mine = hand.names[p] === app.me;
-      if (mine) hand.hole[p] = hand.hole[p].filter((c) => !r.cards.includes(c));
+      if (mine(table, p)) hand.hole[p] = hand.hole[p].filter((c) => !r.cards.includes(c));
       else hand.hole[p] = hand.hole[p].slice(r.cards.length);
-      const n = r.cards.length;
-      const text = n === 0
-        ? words.pick(mine ? "sei servito" : "è servito", mine ? "stand pat" : "stands pat")
-        : words.pick(`${mine ? "cambi" : "cambia"} ${n} ${n === 1 ? "carta" : "carte"}`,
-                     `${mine ? "draw" : "draws"} ${n}`);
-      say(table, `${who(table, p)} ${text}`);
+      say(table, words.drew(who(table, p), mine(table, p), r.cards.length));
       break;
     }
     case "show":
       hand.hole[p] = [...r.cards];
       hand.shown[p] = r.cards;
-      say(table, `${who(table, p)} ${words.conj(mine(table, p), "mostra", "mostri", "shows", "show")} ${r.cards.map(cardText).join(" ")}`);
+      say(table, words.shows(who(table, p), mine(table, p), r.cards.map(cardText).join(" ")));
       break;
     case "muck":
-      say(table, `${who(table, p)} ${words.conj(mine(table, p), "non mostra", "non mostri", "mucks", "muck")}`);
+      say(table, words.mucks(who(table, p), mine(table, p)));
       break;
     case "uncalled":
       hand.stacks[p] += r.amount;
@@ -522,17 +511,14 @@ function record(table, r) {
     case "award":
       r.winners.forEach((w, i) => { hand.stacks[w] += r.shares[i]; hand.winners.add(w); });
       hand.awards.push(r);
-      const many = r.winners.length > 1;
-      say(table, `${r.winners.map((w) => who(table, w)).join(", ")} ${many ? words.pick("vincono", "win") : words.conj(mine(table, r.winners[0]), "vince", "vinci", "wins", "win")} ${r.amount}`
+      say(table, words.won(winnersOf(table, r.winners), r.amount)
         + (hand.pots.length > 1 ? ` (${r.pot === 0 ? words.t("pot") : `${words.t("sidePot")} ${r.pot}`})` : ""), "win");
       break;
     case "carry":
-      say(table, r.parol
-        ? words.pick(`Parol: il piatto di ${r.amount} passa alla mano successiva`, `Parol: the pot of ${r.amount} is carried to the next hand`)
-        : words.pick(`Nessuno apre: il piatto di ${r.amount} passa alla mano successiva`, `Nobody opens: the pot of ${r.amount} is carried to the next hand`));
+      say(table, words.carried(r.amount, r.parol));
       break;
     case "reshuffle":
-      say(table, words.pick("Gli scarti rimescolati fanno il nuovo mazzo", "The discards are reshuffled into a new stock"));
+      say(table, words.t("reshuffled"));
       break;
     case "rake":
       say(table, `${words.pick("Rake", "Rake")} ${r.amount}`);
@@ -554,7 +540,7 @@ async function endHand(table, message) {
   if (hand.resultPots.length > 1) {
     // Side pots: each one said with who won it (one award may pay several pots at once).
     hand.resultPots.forEach((pot, i) => {
-      if (i > 0) say(table, `${words.t("sidePot")} ${i}: ${pot.amount} → ${pot.winners.map((w) => who(table, w)).join(", ")}`, "win");
+      if (i > 0) say(table, `${words.t("sidePot")} ${i}: ${pot.amount} → ${words.names(winnersOf(table, pot.winners))}`, "win");
     });
   }
   const shown = message.result.shown || {};
@@ -709,7 +695,7 @@ function renderLobby() {
   const tournaments = h("section", { class: "tournaments" },
     h("h2", {}, words.pick("Tornei e sit & go", "Tournaments and sit & gos")),
     h("table", {},
-      h("thead", {}, h("tr", {}, h("th", {}, words.t("name")), h("th", {}, words.t("rules")),
+      h("thead", {}, h("tr", {}, h("th", {}, words.pick("Torneo", "Tournament")), h("th", {}, words.t("rules")),
         h("th", {}, "Buy-in"), h("th", {}, words.pick("Fiches", "Chips")), h("th", {}, words.t("players")), h("th", {}))),
       h("tbody", {}, events.map((t) => h("tr", { "data-tournament": t.id },
         h("td", {}, h("a", { href: `#tournament/${t.id}`, class: "tournament-link" }, t.name),
@@ -1008,12 +994,10 @@ function showdownBanner(table) {
     ? hand.resultPots.map((pot, i) => ({ pot: i, amount: pot.amount, winners: pot.winners })) : hand.awards;
   if (!pots.length) return null;
   return h("div", { class: "showdown", role: "status" }, pots.map((award) => {
-    const names = award.winners.map((w) => who(table, w)).join(", ");
-    const verb = award.winners.length > 1 ? words.pick("vincono", "win")
-      : words.conj(mine(table, award.winners[0]), "vince", "vinci", "wins", "win");
     const made = award.winners.map((w) => hand.names_of[w]).filter((name) => name && name !== "…");
     const which = pots.length > 1 ? ` (${award.pot === 0 ? words.t("pot") : `${words.t("sidePot")} ${award.pot}`})` : "";
-    return h("p", { "data-pot": award.pot }, `${names} ${verb} ${award.amount}${which}`, made.length ? ` · ${made.join(", ")}` : "");
+    return h("p", { "data-pot": award.pot }, `${words.won(winnersOf(table, award.winners), award.amount)}${which}`,
+      made.length ? ` · ${made.join(", ")}` : "");
   }));
 }
 
@@ -1042,7 +1026,7 @@ function preActionBar(table) {
   const ctx = context(table);
   const labels = {
     "fold": words.action("fold", ctx, { to_call: owed }),
-    "check-fold": `${words.action("check", ctx, { to_call: 0 })} / ${words.action("fold", ctx, { to_call: 1 })}`,
+    "check-fold": words.checkOrFold(ctx),
     "check": words.action("check", ctx, { to_call: 0 }),
     "call": words.action("call", ctx, { to_call: owed }),
     "call-any": words.t("callAny"),

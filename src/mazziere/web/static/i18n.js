@@ -15,6 +15,7 @@ const WORDS = {
     raiseWindow: (s) => `Puoi rilanciare ancora per ${s} s`,
     privateTables: "Tavoli privati", myHands: "Le mie mani", rulesPage: "Regole",
     preActions: "Prima del mio turno:", callAny: "Vedo qualsiasi puntata", carriedDead: "Piatto riportato",
+    reshuffled: "Gli scarti rimescolati fanno il nuovo mazzo",
   },
   en: {
     fourColour: "4 colours", lobby: "Lobby", playNow: "Play now", sit: "Sit",
@@ -31,6 +32,7 @@ const WORDS = {
     raiseWindow: (s) => `Raise within ${s} s`,
     privateTables: "Private tables", myHands: "My hands", rulesPage: "Rules",
     preActions: "Before my turn:", callAny: "Call any", carriedDead: "Carried pot",
+    reshuffled: "The discards are reshuffled into a new stock",
   },
 };
 
@@ -111,6 +113,26 @@ const ERRORS_IT = {
   history_without_players: "Il server ha avuto un problema: non è cambiato nulla.",
 };
 
+// The room's refusals whose numbers the player needs (the seats a game has, the wait before
+// the next log-in...), by the room's own sentence: said in Italian with those numbers.
+const DETAILS_IT = [
+  [/tables seat (\d+) to (\d+) players, not (\d+)/, (m) => `Un tavolo di questo gioco ha da ${m[1]} a ${m[2]} posti, non ${m[3]}.`],
+  [/buy-in limits must satisfy 0 < min <= max, not (\d+)\.\.\.(\d+)/, (m) => `Il buy-in minimo (${m[1]}) supera il massimo (${m[2]}).`],
+  [/uses an invito \(ante\) and no blinds/, () => "Poste non valide: questo gioco ha l'invito, non i bui."],
+  [/needs an invito \(ante\) of at least 1/, () => "Poste non valide: l'invito è almeno 1."],
+  [/needs a big blind of at least 1/, () => "Poste non valide: il buio più alto è almeno 1."],
+  [/the small blind \((\d+)\) exceeds the big blind \((\d+)\)/, (m) => `Poste non valide: il piccolo buio (${m[1]}) supera il grande buio (${m[2]}).`],
+  [/the controbuio is twice the buio \(got (\d+)\/(\d+)\)/, (m) => `Poste non valide: il controbuio è il doppio del buio, non ${m[1]}/${m[2]}.`],
+  [/has no ante/, () => "Poste non valide: questo gioco non ha ante."],
+  [/too many failed log-ins: try again in (\d+) s/, (m) => `Troppi accessi sbagliati: riprova tra ${m[1]} s.`],
+  [/at most (\d+) connections at once/, (m) => `Al massimo ${m[1]} connessioni aperte insieme: chiudine una.`],
+  [/the buy-in and fee \((\d+)\) exceed your balance/, (m) => `Il saldo non basta per il buy-in e la quota (${m[1]}).`],
+];
+
+// Refusals whose detail matters even where the room's sentence is not one of those above: the
+// Italian sentence, and the room's own words after it.
+const WITH_DETAIL = new Set(["bad_table", "bad_stakes", "rate_limited"]);
+
 // `refused` is the table's answer to many messages: said by the message refused.
 const REFUSED_IT = {
   sit: "Non puoi sederti ora: il tavolo è pieno, il buy-in è fuori dai limiti o il saldo non basta.",
@@ -120,6 +142,29 @@ const REFUSED_IT = {
   answer: "Non c'è nulla a cui rispondere.",
   "": "Il tavolo non lo permette ora.",
 };
+
+// The forced bets of a hand's log by their kind; a kind not here is said as the rules name
+// it in both languages (invito, ante, buio, controbuio, over, post, straddle).
+const FORCED = {
+  it: { small_blind: "piccolo buio", big_blind: "grande buio" },
+  en: { small_blind: "small blind", big_blind: "big blind" },
+};
+
+/**
+ * How the words name the actions at this moment of a hand of `rules`: `hand` says whether
+ * the cards were dealt (`dealt`) and drawn (`drawn`) and how many opened blind
+ * (`blindRaises`); no hand, as before the first.  The context of `Words.action` and `verb`.
+ */
+export function handContext(rules, hand) {
+  const italian = rules !== "holdem";
+  return {
+    italian,
+    blind: italian && hand && !hand.dealt ? hand.blindRaises : null,
+    opening: rules === "italian-classic" && Boolean(hand?.dealt) && !hand.drawn && !hand.blindRaises,
+    forcedBlinds: rules === "italian-32",
+    parole: rules === "italian-32",
+  };
+}
 
 export function chooseLanguage() {
   const saved = localStorage.getItem("mazziere.lang");
@@ -145,12 +190,19 @@ export class Words {
 
   /**
    * A refusal of the room for the player: by its `code` (and `of`, the message the table
-   * refused); the room's own `text` in English and for a code not known here.
+   * refused), with the numbers the room's `text` gives; the room's own `text` in English and
+   * for a code not known here.
    */
   error(code, text, of = "") {
     if (!this.it) return text || code;
     if (code === "refused") return REFUSED_IT[of] ?? REFUSED_IT[""];
-    return ERRORS_IT[code] ?? (text || code);
+    for (const [pattern, said] of DETAILS_IT) {
+      const match = text && text.match(pattern);
+      if (match) return said(match);
+    }
+    const general = ERRORS_IT[code];
+    if (general && text && WITH_DETAIL.has(code)) return `${general} (${text})`;
+    return general ?? (text || code);
   }
 
   /** A table's stakes: the invito, the buio and the controbuio, or Hold'em's blinds ("bui"). */
@@ -169,6 +221,63 @@ export class Words {
   /** A verb for a third person or for the player: conj(me, "vince", "vinci", "wins", "win"). */
   conj(me, it3, it2, en3, en2) {
     return me ? (this.it ? it2 : en2) : this.it ? it3 : en3;
+  }
+
+  /** People one after the other, each { name, me } (me: the player): "Anna, Bruno e tu",
+   * "Tu e Anna"; "Anna, Bruno and you". */
+  names(people) {
+    const names = people.map((p, i) => (!p.me ? p.name : i ? this.pick("tu", "you") : this.t("you")));
+    if (names.length < 2) return names.join("");
+    return `${names.slice(0, -1).join(", ")} ${this.pick("e", "and")} ${names.at(-1)}`;
+  }
+
+  /**
+   * Who won a pot: `winners` are { name, me } (me: the player, "Tu"/"You"), `amount` what
+   * they won: "Anna vince 40", "Tu vinci 40", "Anna e Bruno vincono 40", "Anna e tu
+   * vincete 40"; "You win 40", "Anna and you win 40".
+   */
+  won(winners, amount) {
+    const verb = winners.length === 1 ? this.conj(winners[0].me, "vince", "vinci", "wins", "win")
+      : winners.some((w) => w.me) ? this.pick("vincete", "win") : this.pick("vincono", "win");
+    return `${this.names(winners)} ${verb} ${amount}`;
+  }
+
+  /** A forced bet of the log: "Tu: piccolo buio 3", "Anna: invito 10". */
+  forcedBet(who, kind, amount, context) {
+    let name = FORCED[this.lang][kind] ?? kind.replace("_", " ");
+    // Dead chips: a parol pot's adeguamento (italian-classic), a missed blind's dead part.
+    if (kind === "dead") name = context.italian && !context.forcedBlinds ? "adeguamento" : this.pick("morti", "dead");
+    return `${who}: ${name} ${amount}`;
+  }
+
+  /** A player's draw: "Tu cambi 2 carte", "Anna è servito"; "You draw 2", "Anna stands pat". */
+  drew(who, me, count) {
+    if (!count) return `${who} ${this.conj(me, "è servito", "sei servito", "stands pat", "stand pat")}`;
+    return `${who} ${this.conj(me, "cambia", "cambi", "draws", "draw")} ${count}${this.pick(count === 1 ? " carta" : " carte", "")}`;
+  }
+
+  /** Cards shown ("Tu mostri A♥ K♥"), or not ("Anna non mostra"). */
+  shows(who, me, cards) {
+    return `${who} ${this.conj(me, "mostra", "mostri", "shows", "show")} ${cards}`;
+  }
+
+  mucks(who, me) {
+    return `${who} ${this.conj(me, "non mostra", "non mostri", "mucks", "muck")}`;
+  }
+
+  /** A pot carried to the next hand: a parol pot, or one nobody opened. */
+  carried(amount, parol) {
+    return parol
+      ? this.pick(`Parol: il piatto di ${amount} passa alla mano successiva`, `Parol: the pot of ${amount} is carried to the next hand`)
+      : this.pick(`Nessuno apre: il piatto di ${amount} passa alla mano successiva`, `Nobody opens: the pot of ${amount} is carried to the next hand`);
+  }
+
+  /** A pre-action's "check, or fold if anyone bets": where the check is "Passo" (the blind
+   * and opening rounds of the Italian game), the fold is "Esco", as on the action bar. */
+  checkOrFold(context) {
+    const passing = (context.blind !== null && context.blind !== undefined) || (context.italian && context.opening);
+    const fold = passing ? this.pick("Esco", "Fold") : this.action("fold", context, { to_call: 1 });
+    return `${this.action("check", context, { to_call: 0 })} / ${fold}`;
   }
 
   /**
@@ -219,6 +328,8 @@ export class Words {
         if (context.blind !== null && context.blind !== undefined)
           return `${who} ${v("non apre al buio", "non apri al buio", "does not open blind", "do not open blind")}`;
         if (context.italian && context.opening) return `${who} ${v("passa la parola", "passi la parola", "passes", "pass")}`;
+        // Italian-32's check is "cip", as its button says.
+        if (context.italian && context.forcedBlinds) return `${who} ${v("dice cip", "dici cip", "checks", "check")}`;
         return `${who} ${v("bussa", "bussi", "checks", "check")}`;
       case "call": return `${who} ${v("vede", "vedi", "calls", "call")} ${amount}`;
       case "bet":

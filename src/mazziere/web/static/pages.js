@@ -3,6 +3,7 @@
 // lobby, the hand history with its replayer and downloads, and the rules.
 import { api, app, connect, ensureAccount, h, openTable, reopenSocket, send, session, showWho, sitAt, watch, words } from "./app.js";
 import { cardSvg, cardText } from "./cards.js";
+import { handContext } from "./i18n.js";
 import { rulesPage } from "./rules.js";
 
 const RULES = ["italian-classic", "italian-32", "holdem"];
@@ -494,20 +495,19 @@ function handsPage() {
  */
 function replaySteps(replay) {
   const n = replay.players.length;
-  const italian = replay.rules !== "holdem";
   let s = { stacks: [...replay.stacks], bets: Array(n).fill(0), folded: Array(n).fill(false), hole: Array.from({ length: n }, () => []),
     board: [], pots: [], winners: [], dealt: false, drawn: false, blindRaises: 0, text: say("Inizio della mano", "The hand begins") };
   const steps = [structuredClone(s)];
   const name = (p) => (p === replay.you ? words.t("you") : replay.players[p]);
+  const me = (p) => p === replay.you;
   for (const r of replay.records) {
     if (r.type === "burn" || r.type === "start") continue;
     s = structuredClone(s);
     s.winners = [];
     const p = r.position;
-    const ctx = { italian, blind: italian && !s.dealt ? s.blindRaises : null,
-      opening: replay.rules === "italian-classic" && s.dealt && !s.drawn && !s.blindRaises, parole: replay.rules === "italian-32" };
+    const ctx = handContext(replay.rules, s);
     switch (r.type) {
-      case "forced_bet": s.stacks[p] -= r.amount; s.bets[p] += r.amount; s.text = `${name(p)}: ${r.kind.replace("_", " ")} ${r.amount}`; break;
+      case "forced_bet": s.stacks[p] -= r.amount; s.bets[p] += r.amount; s.text = words.forcedBet(name(p), r.kind, r.amount, ctx); break;
       case "hole_cards":
         s.hole[p] = s.hole[p].concat(r.cards); s.dealt = true;
         s.text = p === replay.you ? `${say("Le tue carte", "Your cards")}: ${r.cards.map(cardText).join(" ")}` : `${say("Carte a", "Cards to")} ${name(p)}`;
@@ -517,7 +517,7 @@ function replaySteps(replay) {
         if (r.kind === "fold") s.folded[p] = true;
         if (!s.dealt && (r.kind === "bet" || r.kind === "raise")) s.blindRaises += 1;
         const amount = r.kind === "call" ? r.added : r.kind === "all-in" ? s.bets[p] : r.to;
-        s.text = words.verb(r.kind, name(p), p === replay.you, amount, ctx);
+        s.text = words.verb(r.kind, name(p), me(p), amount, ctx);
         break;
       }
       case "collect": s.pots = r.pots; s.bets = s.bets.map(() => 0); s.text = say("Le puntate vanno nel piatto", "The bets go into the pot"); break;
@@ -526,21 +526,24 @@ function replaySteps(replay) {
         s.drawn = true;
         const count = r.cards.length;
         s.hole[p] = p === replay.you ? s.hole[p].filter((c) => !r.cards.includes(c)) : s.hole[p].slice(count);
-        s.text = count ? `${name(p)}: ${say("cambio", "draws")} ${count}` : `${name(p)}: ${say("servito", "stands pat")}`;
+        s.text = words.drew(name(p), me(p), count);
         break;
       }
-      case "show": s.hole[p] = [...r.cards]; s.text = `${name(p)}: ${say("mostra", "shows")} ${r.cards.map(cardText).join(" ")}`; break;
-      case "muck": s.text = `${name(p)}: ${say("non mostra", "mucks")}`; break;
-      case "uncalled": s.stacks[p] += r.amount; s.bets[p] = Math.max(0, s.bets[p] - r.amount); s.text = `${name(p)}: ${say("riprende", "takes back")} ${r.amount}`; break;
+      case "show": s.hole[p] = [...r.cards]; s.text = words.shows(name(p), me(p), r.cards.map(cardText).join(" ")); break;
+      case "muck": s.text = words.mucks(name(p), me(p)); break;
+      case "uncalled":
+        s.stacks[p] += r.amount; s.bets[p] = Math.max(0, s.bets[p] - r.amount);
+        s.text = `${name(p)} ${words.conj(me(p), "riprende", "riprendi", "takes back", "take back")} ${r.amount}`;
+        break;
       case "award":
         r.winners.forEach((w, i) => { s.stacks[w] += r.shares[i]; });
         s.winners = r.winners;
         s.pots = s.pots.map((pot, i) => (i === r.pot ? { ...pot, amount: 0 } : pot));
-        s.text = `${r.winners.map(name).join(", ")}: ${say("vince", "wins")} ${r.amount}`;
+        s.text = words.won(r.winners.map((w) => ({ name: replay.players[w], me: me(w) })), r.amount);
         break;
-      case "carry": s.text = say(`Il piatto di ${r.amount} passa alla mano successiva`, `The pot of ${r.amount} is carried to the next hand`); s.pots = []; break;
+      case "carry": s.text = words.carried(r.amount, r.parol); s.pots = []; break;
       case "rake": s.text = `Rake ${r.amount}`; break;
-      case "reshuffle": s.text = say("Gli scarti rimescolati fanno il nuovo mazzo", "The discards are reshuffled into a new stock"); break;
+      case "reshuffle": s.text = words.t("reshuffled"); break;
       default: s.text = r.type;
     }
     steps.push(s);
