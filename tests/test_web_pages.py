@@ -358,6 +358,33 @@ def test_an_amount_typed_across_a_redraw_keeps_its_focus(room: RunningServer, br
         person.close()
 
 
+def test_the_daily_top_up_is_claimed_from_the_header(room: RunningServer, browser: Any) -> None:
+    """A guest claims the day's top-up where the balance is (the page once had no way to):
+    the chips come, said with the balance; a second claim is told when the next one comes."""
+    person = Tab(browser, room.address, "it")
+    page = person.page
+    try:
+        assert page.locator("#who button.top-up").count() == 0  # a visitor has no wallet
+        person.go("#hands", ".page h2")  # a guest is made
+        grant, top_up = Settings().starting_grant, Settings().daily_top_up
+        assert person.balance() == grant
+        page.click("#who button.top-up")
+        said = page.locator("#who .top-up-said")
+        sync_api.expect(said).to_have_text(f"Ricarica presa: +{top_up} fiches.")
+        page.wait_for_function(
+            f"document.querySelector('#who .me').innerText.endsWith(' {grant + top_up}')"
+        )
+        page.click("#who button.top-up")
+        sync_api.expect(said).to_have_text(
+            re.compile(r"La ricarica di oggi è già stata presa: la prossima da \w+ \d\d:\d\d\.")
+        )
+        wallet = page.evaluate("fetch('/api/wallet').then(r => r.json())")
+        assert (wallet["balance"], wallet["top_up_available"]) == (grant + top_up, False), wallet
+        assert person.balance() == grant + top_up
+    finally:
+        person.close()
+
+
 def test_a_private_table_from_creation_to_the_settle_up(room: RunningServer, browser: Any) -> None:
     host, friend = Tab(browser, room.address, "en"), Tab(browser, room.address, "it")
     try:

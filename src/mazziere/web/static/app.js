@@ -13,6 +13,8 @@ const app = {
   me: null,          // the player's name at tables (from the WebSocket's welcome)
   account: null,
   csrf: "",
+  wallet: null,      // the daily top-up: { available, amount } (GET /api/wallet)
+  topUpSaid: "",     // the room's answer to the last claim of it, said in the header
   lobby: [],         // the lobby's tables
   tournaments: [],   // the lobby's tournaments
   filter: null,      // a rule set, or null for all
@@ -89,8 +91,50 @@ async function ensureAccount() {
     const data = await api("POST", "/api/guest");
     app.account = data.account;
     await session();
+    await readWallet();
   }
   showWho();
+}
+
+/** Whether today's top-up is there to claim, as the room's wallet says (a guest's too). */
+async function readWallet() {
+  app.wallet = null;
+  if (!app.account) return;
+  try {
+    const wallet = await api("GET", "/api/wallet");
+    app.wallet = { available: wallet.top_up_available, amount: wallet.daily_top_up };
+  } catch (error) {
+    console.warn("room:", error.message);
+  }
+}
+
+// Once per UTC day the room gives `daily_top_up` chips (POST /api/wallet/top-up): claimed
+// from the header, where the balance is, and the room's answer said there.
+let topUpSaidTimer = null;
+async function claimTopUp() {
+  const taken = () => {
+    // The next one from midnight UTC, in the player's own time.
+    const next = new Date();
+    next.setUTCHours(24, 0, 0, 0);
+    const when = next.toLocaleString(words.lang, { weekday: "long", hour: "2-digit", minute: "2-digit" });
+    return words.pick(`La ricarica di oggi è già stata presa: la prossima da ${when}.`,
+      `Today's top-up has been claimed: the next one from ${when}.`);
+  };
+  if (!app.wallet.available) app.topUpSaid = taken();
+  else {
+    try {
+      const wallet = await api("POST", "/api/wallet/top-up");
+      app.wallet = { available: wallet.top_up_available, amount: wallet.daily_top_up };
+      app.topUpSaid = words.pick(`Ricarica presa: +${wallet.daily_top_up} fiches.`, `Top-up claimed: +${wallet.daily_top_up} chips.`);
+      await refreshBalance();
+    } catch (error) {
+      if (error.code === "top_up_taken") app.wallet.available = false;
+      app.topUpSaid = error.code === "top_up_taken" ? taken() : error.message;
+    }
+  }
+  showWho();
+  clearTimeout(topUpSaidTimer);
+  topUpSaidTimer = setTimeout(() => { app.topUpSaid = ""; showWho(); }, 15000);
 }
 
 function showWho() {
@@ -99,6 +143,12 @@ function showWho() {
   const name = account ? account.name || app.me || `${words.t("guest")} ${account.id}` : "";
   const parts = [];
   if (account) parts.push(h("span", { class: "me" }, `${name} · ${words.t("balance")} ${account.balance}`));
+  if (account && app.wallet) {
+    parts.push(h("button", { type: "button", class: "top-up", onclick: claimTopUp,
+      "aria-label": words.pick(`Ricarica del giorno: ${app.wallet.amount} fiches`, `Daily top-up: ${app.wallet.amount} chips`) },
+    words.pick("Ricarica del giorno", "Daily top-up")));
+    if (app.topUpSaid) parts.push(h("span", { class: "note top-up-said", role: "status" }, app.topUpSaid));
+  }
   if (!account || account.guest) {
     parts.push(h("button", { type: "button", class: "account", onclick: () => accountDialog(account ? "name" : "login") },
       account ? words.pick("Scegli nome e password", "Take a name and password") : words.pick("Accedi o registrati", "Log in or sign up")));
@@ -124,6 +174,7 @@ function accountDialog(mode) {
       dialog.close();
       dialog.remove();
       await session();
+      await readWallet();
       if (path !== "/api/account/name") await reopenSocket(); // another account, other tables
       showWho();
       render();
@@ -148,6 +199,7 @@ function accountDialog(mode) {
 async function logout() {
   await api("POST", "/api/logout");
   await session();
+  await readWallet();
   await reopenSocket();
   showWho();
 }
@@ -1329,6 +1381,7 @@ async function start() {
   window.addEventListener("popstate", route);
   await refreshLobby();
   if (await session()) {
+    await readWallet();
     showWho();
     const welcome = await connect(); // a player back at their tables finds them
     for (const id of welcome.tables) tableState(id);
