@@ -551,6 +551,40 @@ def create_private_table(host: Tab, name: str, rules: str, **fields: int | bool)
     return tournament_id(page)
 
 
+def test_reopening_the_site_leads_back_to_the_tables_in_play(
+    room: RunningServer, browser: Any
+) -> None:
+    """A player seated at a cash table (a hand in play with the bots) and at a private table
+    closes the page and opens the site again: the lobby lists their tables, each a link back
+    to it, named by its name (the lobby once showed no sign of them, and a private table was
+    "Table 30")."""
+    person = seated(browser, room, "en", "holdem")
+    page = person.page
+    try:
+        cash = page.inner_text(".tablewrap h2").split(" · ")[0]
+        create_private_table(
+            person, "Back again", "italian-classic", min_buy_in=100, max_buy_in=500
+        )
+        page.click("button.sit-host")
+        page.wait_for_selector(".seat.me")
+        page.goto("about:blank")
+        page.goto(room.address)
+        page.wait_for_selector(".play-now")
+        links = page.locator(".my-tables a.my-table")
+        sync_api.expect(links).to_have_text([cash, "Back again"])
+        person.screenshot("lobby-your-tables")
+        links.nth(1).click()
+        sync_api.expect(page.locator(".tablewrap h2")).to_have_text(
+            "Back again · Poker all'italiana (classic) · invito 10"
+        )
+        page.click("#home")
+        links.nth(0).click()
+        page.wait_for_selector(".seat.me")
+        assert page.inner_text(".tablewrap h2").startswith(f"{cash} · Texas Hold'em")
+    finally:
+        person.close()
+
+
 def test_the_players_see_the_pause_and_the_next_stakes_at_the_table(
     room: RunningServer, browser: Any
 ) -> None:

@@ -758,7 +758,17 @@ function renderLobby() {
         h("td", {}, t.state !== "registering" ? words.pick("in corso", "running")
           : h("button", { type: "button", class: isRegistered(t) ? "unregister" : "register", onclick: () => register(t) },
             isRegistered(t) ? words.pick("Annulla l'iscrizione", "Unregister") : words.pick("Iscriviti", "Register"))))))));
-  main.replaceChildren(h("div", { class: "lobby" }, filters, sections, tournaments));
+  main.replaceChildren(h("div", { class: "lobby" }, myTables(), filters, sections, tournaments));
+}
+
+/** The tables where the player sits (the socket's welcome names them, reopening the site
+ * too), each one click away; nothing when there are none. */
+function myTables() {
+  const mine = Object.values(app.tables).filter((t) => t.seats.some((s) => s.name === app.me));
+  if (!mine.length) return null;
+  return h("section", { class: "my-tables" }, h("h2", {}, words.pick("I tuoi tavoli", "Your tables")),
+    h("ul", {}, mine.map((t) => h("li", { "data-table": t.id },
+      h("a", { href: `#table/${t.id}`, class: "my-table" }, tableName(t)), t.rules ? ` · ${words.t(t.rules)}` : ""))));
 }
 
 // The tournaments this page registered for (the lobby's list does not say whose they are).
@@ -1359,7 +1369,7 @@ async function route() {
     const row = app.lobby.find((t) => String(t.id) === invited[1]);
     if (row) { await sitAt(row, { bots: false }); return; }
     app.current = null;
-  } else if (match && app.tables[match[1]]) { app.current = match[1]; }
+  } else if (match && app.tables[match[1]]) { openTable(match[1]); return; }
   else { app.current = null; await refreshLobby(); }
   render();
 }
