@@ -585,6 +585,31 @@ def test_reopening_the_site_leads_back_to_the_tables_in_play(
         person.close()
 
 
+def test_the_host_chooses_their_buy_in(room: RunningServer, browser: Any) -> None:
+    """The host sits at their private table with the buy-in they type, within the table's
+    limits (it was always twice the minimum)."""
+    host = Tab(browser, room.address, "en")
+    page = host.page
+    try:
+        create_private_table(host, "Mia", "holdem", min_buy_in=100, max_buy_in=1000)
+        amount = page.locator("input[name=host_buy_in]")
+        assert amount.input_value() == "200"  # twice the minimum, unless the host chooses
+        amount.fill("1500")
+        page.click("button.sit-host")
+        sync_api.expect(page.locator(".page .error")).to_have_text(
+            "The buy-in is from 100 to 1000."
+        )
+        amount.fill("750")
+        page.click("button.sit-host")
+        sync_api.expect(page.locator(".seat.me .stack")).to_have_text("750")
+        grant = Settings().starting_grant
+        page.wait_for_function(
+            f"document.querySelector('#who .me').innerText.endsWith(' {grant - 750}')"
+        )
+    finally:
+        host.close()
+
+
 def test_the_players_see_the_pause_and_the_next_stakes_at_the_table(
     room: RunningServer, browser: Any
 ) -> None:

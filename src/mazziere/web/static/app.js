@@ -844,6 +844,12 @@ async function playNow(rules) {
   await sitAt(free[0], { bots: true });
 }
 
+/** The buy-in offered at a table (a lobby's or private table's row): twice its minimum,
+ * within its limits and the balance (`balance`: none known, no limit of its own). */
+function defaultBuyIn(row, balance = Infinity) {
+  return Math.min(row.max_buy_in, Math.max(row.min_buy_in, 2 * row.min_buy_in), balance);
+}
+
 async function sitAt(row, { bots = true, buyIn: chosen } = {}) {
   await ensureAccount();
   await connect();
@@ -852,7 +858,7 @@ async function sitAt(row, { bots = true, buyIn: chosen } = {}) {
   const table = tableState(id);
   table.rules = row.rules; table.name = row.name; table.seatCount = row.seats; table.maxBuyIn = row.max_buy_in;
   table.stakes = table.stakes ?? row.stakes;
-  const buyIn = chosen ?? Math.min(row.max_buy_in, Math.max(row.min_buy_in, 2 * row.min_buy_in), app.account.balance);
+  const buyIn = chosen ?? defaultBuyIn(row, app.account.balance);
   if (!table.seats.some((s) => s.name === app.me)) send({ type: "sit", table: id, buy_in: buyIn });
   if (bots && row.players + row.bots < 2) send({ type: "add_bots", table: id, count: Math.min(2, row.seats - 1), kind: "basic" });
   openTable(id);
@@ -1411,6 +1417,8 @@ async function start() {
 }
 
 // What the other pages (pages.js) use of the room's client.
-export { api, app, connect, ensureAccount, h, openTable, refreshBalance, render, reopenSocket, send, session, showWho, sitAt, watch, words };
+export {
+  api, app, connect, defaultBuyIn, ensureAccount, h, openTable, refreshBalance, render, reopenSocket, send, session, showWho, sitAt, watch, words,
+};
 
 start();

@@ -1,7 +1,7 @@
 // The room's other pages, each at its own address (#private, #invite/CODE, #tournament/ID,
 // #hands, #hand/ID, #rules/RULES): private tables and their host's controls, the tournament
 // lobby, the hand history with its replayer and downloads, and the rules.
-import { api, app, connect, ensureAccount, h, openTable, reopenSocket, send, session, showWho, sitAt, watch, words } from "./app.js";
+import { api, app, connect, defaultBuyIn, ensureAccount, h, openTable, reopenSocket, send, session, showWho, sitAt, watch, words } from "./app.js";
 import { cardSvg, cardText } from "./cards.js";
 import { handContext } from "./i18n.js";
 import { rulesPage } from "./rules.js";
@@ -163,7 +163,7 @@ function privateTablesPage() {
 }
 
 function privateTablePage(id) {
-  const state = { table: null, requests: [], settle: null, error: "", copied: false, sentAway: new Set() };
+  const state = { table: null, requests: [], settle: null, error: "", copied: false, sentAway: new Set(), buyIn: null };
   const refresh = async () => {
     const found = (await api("GET", "/api/private-tables")).tables.find((t) => t.id === id);
     state.table = found || null;
@@ -213,7 +213,7 @@ function privateTablePage(id) {
       parts.push(h("div", { class: "actions host-controls" },
         seated
           ? h("button", { type: "button", class: "primary go-table", onclick: () => openTable(String(id)) }, say("Vai al tavolo", "Go to the table"))
-          : h("button", { type: "button", class: "primary sit-host", onclick: () => sitAt(table, { bots: false }) }, say("Siediti al tavolo", "Sit at the table")),
+          : hostSits(self, state, table),
         table.state === "paused"
           ? h("button", { type: "button", class: "resume", onclick: () => hostDoes(self, "resume") }, say("Riprendi", "Resume"))
           : h("button", { type: "button", class: "pause", onclick: () => hostDoes(self, "pause") }, say("Pausa dopo questa mano", "Pause after this hand")),
@@ -275,6 +275,27 @@ function privateTablePage(id) {
   });
 }
 
+/** The host sits at their table with the buy-in they choose (within its limits and the
+ * balance; twice the minimum unless they choose). */
+function hostSits(self, state, table) {
+  const most = Math.min(table.max_buy_in, app.account?.balance ?? table.max_buy_in);
+  const amount = numberInput("host_buy_in", state.buyIn ?? defaultBuyIn(table, app.account?.balance), { min: table.min_buy_in, max: most });
+  amount.setAttribute("aria-label", say("Buy-in dell'host", "The host's buy-in"));
+  amount.addEventListener("input", () => { state.buyIn = amount.value; });
+  const sit = () => {
+    const buyIn = Number(amount.value);
+    if (!Number.isInteger(buyIn) || buyIn < table.min_buy_in || buyIn > most) {
+      // Said in the page's language when drawn (a switch too), as the room's refusals are.
+      state.error = { get message() { return say(`Il buy-in va da ${table.min_buy_in} a ${most}.`, `The buy-in is from ${table.min_buy_in} to ${most}.`); } };
+      self.redraw();
+      return;
+    }
+    sitAt(table, { bots: false, buyIn });
+  };
+  return [h("label", { class: "toggle" }, "Buy-in ", amount),
+    h("button", { type: "button", class: "primary sit-host", onclick: sit }, say("Siediti al tavolo", "Sit at the table"))];
+}
+
 /** The names of the bots at a private table: its seats that the room says are a bot's, named
  * as the table's `seats` event names them (the host follows the table, seated or not). */
 function botsAt(table) {
@@ -331,7 +352,7 @@ function invitePage(code) {
       parts.push(h("p", { class: "request-state", "aria-live": "polite" }, say("Richiesta inviata: aspetta che l'host ti accetti…", "Request sent: waiting for the host to let you in…")));
     } else {
       if (request?.state === "refused") parts.push(h("p", { class: "request-state" }, say("L'host ha rifiutato la richiesta.", "The host refused the request.")));
-      const buyIn = numberInput("buy_in", Math.min(table.max_buy_in, Math.max(table.min_buy_in, 2 * table.min_buy_in)), { min: table.min_buy_in, max: table.max_buy_in });
+      const buyIn = numberInput("buy_in", defaultBuyIn(table), { min: table.min_buy_in, max: table.max_buy_in });
       const form = h("form", { class: "ask-to-sit" }, field("Buy-in", buyIn),
         h("button", { type: "submit", class: "primary" }, say("Chiedi di sederti", "Ask to sit")));
       form.addEventListener("submit", async (event) => {
