@@ -385,21 +385,32 @@ def test_the_daily_top_up_is_claimed_from_the_header(room: RunningServer, browse
         person.close()
 
 
+def create_private_table(host: Tab, name: str, rules: str, **fields: int | bool) -> int:
+    """The host creates a private table with the page's form (``fields``: the form's numbers
+    and boxes by name); its id, the number at the end of the address."""
+    page = host.page
+    page.click("#pages a[href='#private']")
+    page.wait_for_selector("form.create-private")
+    page.fill("form.create-private input[name=name]", name)
+    page.select_option("form.create-private select[name=rules]", rules)
+    for field, value in fields.items():
+        if isinstance(value, bool):
+            page.set_checked(f"form.create-private input[name={field}]", value)
+        else:
+            page.fill(f"form.create-private input[name={field}]", str(value))
+    page.click("form.create-private button[type=submit]")
+    page.wait_for_selector("input.invite-link")
+    return tournament_id(page)
+
+
 def test_a_private_table_from_creation_to_the_settle_up(room: RunningServer, browser: Any) -> None:
     host, friend = Tab(browser, room.address, "en"), Tab(browser, room.address, "it")
     try:
         page = host.page
-        page.click("#pages a[href='#private']")
-        page.wait_for_selector("form.create-private")
-        page.fill("form.create-private input[name=name]", "Thursday game")
-        page.select_option("form.create-private select[name=rules]", "holdem")
-        page.fill("form.create-private input[name=small_blind]", "1")
-        page.fill("form.create-private input[name=big_blind]", "2")
-        page.fill("form.create-private input[name=seats]", "4")
-        page.fill("form.create-private input[name=min_buy_in]", "100")
-        page.fill("form.create-private input[name=max_buy_in]", "400")
-        page.click("form.create-private button[type=submit]")
-        page.wait_for_selector("input.invite-link")
+        create_private_table(
+            host, "Thursday game", "holdem", small_blind=1, big_blind=2, seats=4,
+            min_buy_in=100, max_buy_in=400,
+        )  # fmt: skip
         link = page.input_value("input.invite-link")
         assert re.fullmatch(re.escape(room.address) + r"/#invite/\S+", link), link
         assert page.inner_text(".stakes-now") == "1/2"
@@ -486,17 +497,10 @@ def test_the_host_sends_a_bot_away_and_the_balance_follows_the_chips(
     grant = Settings().starting_grant
     low, high = grant * 4 // 10, grant * 2  # a buy-in of 2 x low; a top-up beyond the balance
     try:
-        page.click("#pages a[href='#private']")
-        page.wait_for_selector("form.create-private")
-        page.fill("form.create-private input[name=name]", "Bot e saldo")
-        page.select_option("form.create-private select[name=rules]", "holdem")
-        for field, value in (("seats", 3), ("small_blind", 10), ("big_blind", 20)):
-            page.fill(f"form.create-private input[name={field}]", str(value))
-        page.fill("form.create-private input[name=min_buy_in]", str(low))
-        page.fill("form.create-private input[name=max_buy_in]", str(high))
-        page.click("form.create-private button[type=submit]")
-        page.wait_for_selector("input.invite-link")
-        table_id = tournament_id(page)  # the number at the end of the address
+        table_id = create_private_table(
+            host, "Bot e saldo", "holdem", seats=3, small_blind=10, big_blind=20,
+            min_buy_in=low, max_buy_in=high,
+        )  # fmt: skip
         assert host.balance() == grant
         # The host calls a bot without sitting: it is listed with its button, and sent away.
         page.click("button.add-bot")
@@ -531,24 +535,6 @@ def test_the_host_sends_a_bot_away_and_the_balance_follows_the_chips(
         page.wait_for_function(f"document.querySelector('#who .me').innerText.endsWith(' {grant}')")
     finally:
         host.close()
-
-
-def create_private_table(host: Tab, name: str, rules: str, **fields: int | bool) -> int:
-    """The host creates a private table with the page's form (``fields``: the form's numbers
-    and boxes by name); its id, the number at the end of the address."""
-    page = host.page
-    page.click("#pages a[href='#private']")
-    page.wait_for_selector("form.create-private")
-    page.fill("form.create-private input[name=name]", name)
-    page.select_option("form.create-private select[name=rules]", rules)
-    for field, value in fields.items():
-        if isinstance(value, bool):
-            page.set_checked(f"form.create-private input[name={field}]", value)
-        else:
-            page.fill(f"form.create-private input[name={field}]", str(value))
-    page.click("form.create-private button[type=submit]")
-    page.wait_for_selector("input.invite-link")
-    return tournament_id(page)
 
 
 def test_reopening_the_site_leads_back_to_the_tables_in_play(
