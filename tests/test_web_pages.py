@@ -889,11 +889,13 @@ def test_a_hand_is_replayed_step_by_step_and_downloaded(room: RunningServer, bro
 
 
 def replay_of(
-    rules: str, players: list[str], you: int, records: list[dict[str, Any]]
+    number: int, rules: str, players: list[str], you: int, records: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """A hand as ``GET /api/hands/<id>/replay`` gives it, with these records."""
+    """A hand as ``GET /api/hands/<id>/replay`` gives it (its id its number too), with these
+    records."""
     return {
-        "id": 1, "table_id": 1, "table_name": "Prova", "tournament_id": None, "number": 7,
+        "id": number, "table_id": 1, "table_name": "Prova", "tournament_id": None,
+        "number": number,
         "rules": rules, "players": players, "seats": list(range(1, len(players) + 1)),
         "stacks": [500] * len(players), "you": you, "records": records, "result": {},
     }  # fmt: skip
@@ -912,7 +914,7 @@ def posted(position: int, kind: str, amount: int) -> dict[str, Any]:
     return record("forced_bet", position, amount=amount, kind=kind, live=True, all_in=False)
 
 
-HOLDEM_SPLIT = replay_of("holdem", ["Anna", "Hhh1", "Bruno"], 0, [
+HOLDEM_SPLIT = replay_of(901, "holdem", ["Anna", "Hhh1", "Bruno"], 0, [
     posted(0, "small_blind", 3),
     posted(1, "big_blind", 6),
     record("hole_cards", 0, cards=["Ah", "Kh"]),
@@ -929,7 +931,7 @@ HOLDEM_SPLIT = replay_of("holdem", ["Anna", "Hhh1", "Bruno"], 0, [
     {"type": "award", "pot": 0, "amount": 18, "winners": [2, 0], "shares": [9, 9]},
 ])  # fmt: skip
 
-ITALIAN_32_DRAW = replay_of("italian-32", ["Anna", "Bruno"], 1, [
+ITALIAN_32_DRAW = replay_of(902, "italian-32", ["Anna", "Bruno"], 1, [
     posted(0, "buio", 5),
     posted(1, "controbuio", 10),
     record("hole_cards", 0, cards=["??"] * 5),
@@ -961,7 +963,8 @@ def test_the_replay_and_the_refusals_speak_as_the_table_does(
         )
 
         def steps(number: int) -> list[str]:
-            person.go(f"#hand/{number}", ".replay-controls .last")
+            # The replay of that hand (the one before stays until it has come).
+            person.go(f"#hand/{number}", f".page h2 >> text=#{number}")
             page.click(".replay-controls .last")
             said: list[str] = page.eval_on_selector_all(
                 ".replay-log li", "ls => ls.map(l => l.innerText)"
