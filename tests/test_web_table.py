@@ -359,14 +359,18 @@ def test_the_words_of_an_italian_page_at_the_table(room: RunningServer, browser:
     people = seat_people(room, browser, table_named(room, "Classica invito 10"), 2, "it")
     try:
         waiting = None
-        deadline = time.monotonic() + 30
-        while waiting is None:  # the other one's turn: the blind opening, or the opening
-            assert time.monotonic() < deadline, "nobody was asked to act"
+        deadline = time.monotonic() + 60
+        while waiting is None:  # the other one's turn to pass or open, both dealt in
+            assert time.monotonic() < deadline, "nobody was asked to open"
             offered = [buttons(person) for person in people]
-            if offered[0] and not offered[1] and "check" in offered[0]:
-                waiting = people[1]
-            elif offered[1] and not offered[0] and "check" in offered[1]:
-                waiting = people[0]
+            dealt = all(len(person.cards()) == 5 for person in people)
+            for person, other, theirs in ((*people, offered[0]), (*people[::-1], offered[1])):
+                if "check" not in theirs:
+                    continue
+                if not dealt:
+                    click(person, "check")  # before the deal: no blind opening
+                elif not buttons(other):
+                    waiting = other
             people[0].page.wait_for_timeout(100)
         pre = waiting.page.locator(".preactions label")
         pre.first.wait_for()
