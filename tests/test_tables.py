@@ -140,6 +140,16 @@ def test_a_player_and_bots_play_hands_that_are_stored_and_fair(rules: str) -> No
         started = {m["hand"]: m["commitment"] for m in anna.of_type("hand_started")}
         for end in anna.of_type("hand_ended"):
             assert started[end["hand"]] == end["commitment"]
+        # Each hand says the pair that opens it: at italian-classic the ladder's (the level
+        # its start record gives), elsewhere none.
+        starts = {m["hand"]: m["record"]["setup"] for m in anna.of_type("record")
+                  if m["record"]["type"] == "start"}  # fmt: skip
+        for hand in anna.of_type("hand_started"):
+            setup = starts[hand["hand"]]
+            expected = None
+            if rules == "italian-classic":
+                expected = "K" if setup["parol_pot"] else "JQK"[min(setup["opening_level"], 2)]
+            assert hand["opening"] == expected, (hand, setup)
         histories = [b.hand_end.history for b in store.batches[1] if b.hand_end is not None]
         assert len(histories) >= 6
         for history in histories:

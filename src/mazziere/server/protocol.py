@@ -403,6 +403,11 @@ class HandStarted(_Event):
     seats: list[int]
     button: int | None
     commitment: str = Field(description="SHA-256 (hex) of the seed that orders the deck.")
+    opening: str | None = Field(
+        default=None,
+        description="The smallest pair that opens this hand (J, Q, K: italian-classic's "
+        "ladder; K in a parol pot); null where no opening is required.",
+    )
 
 
 class HandRecord(_Event):

@@ -1199,6 +1199,7 @@ class TableTask(RequestLoop):
                         seats=names,
                         button=table.button,
                         commitment=start.commitment,
+                        opening=_opening_of(hand),
                     )
                 )
             )
@@ -1572,6 +1573,13 @@ async def commit_or_hold(
     clock.run(held_at)  # the table's time stood still while it was held
     log.warning("%s goes on: the database stores again", what)
     await hold(None, None)
+
+
+def _opening_of(hand: Any) -> str | None:
+    """The smallest pair that opens the hand, as the players call it (``None``: no opening
+    requirement, or not Poker all'italiana)."""
+    opening = getattr(hand, "opening", None)
+    return None if opening is None else str(opening.name_it)
 
 
 def _stakes_data(stakes: Stakes) -> dict[str, int]:

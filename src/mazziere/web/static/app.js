@@ -319,7 +319,8 @@ function newHand(table, message) {
     number: message.hand, names: message.names, seats: message.seats, button: message.button,
     stacks: Array(n).fill(0), bets: Array(n).fill(0), folded: Array(n).fill(false),
     hole: Array.from({ length: n }, () => []), shown: {}, board: [], pots: [], collected: 0,
-    dealt: false, drawn: false, blindRaises: 0, opening: null, winners: new Set(), names_of: {},
+    // The smallest pair that opens, as the room says it (null: none required).
+    dealt: false, drawn: false, blindRaises: 0, opening: message.opening ?? null, winners: new Set(), names_of: {},
     best: {}, awards: [], ended: false,
   };
   table.turn = null;
@@ -472,19 +473,6 @@ function context(table) {
   return handContext(table.rules, table.hand);
 }
 
-// The smallest pair that opens at italian-classic (RULES.md §4.4, the engine's
-// opening_minimum): Jacks, one rank up after each dead hand in a row up to Kings, Kings in a
-// parol pot.  Italian-32 and Hold'em have no opening requirement.  A snapshot says it itself.
-const OPENING = { "italian-classic": { ladder: ["J", "Q", "K"], parolPot: "K" } };
-
-/** The opening minimum of a hand from its setup (the hand's first record), or null. */
-function openingMinimum(rules, setup) {
-  const opening = OPENING[rules];
-  if (!opening) return null;
-  if (setup.parol_pot) return opening.parolPot;
-  return opening.ladder[Math.min(setup.opening_level || 0, opening.ladder.length - 1)];
-}
-
 function who(table, position) {
   const name = table.hand.names[position];
   return name === app.me ? words.t("you") : name;
@@ -505,7 +493,6 @@ function record(table, r) {
   switch (r.type) {
     case "start":
       hand.stacks = [...r.setup.stacks];
-      hand.opening = openingMinimum(table.rules, r.setup);
       if (r.setup.carried_pot) say(table, `${words.t(r.setup.parol_pot ? "carried" : "carriedDead")}: ${r.setup.carried_pot}`);
       break;
     case "forced_bet":
