@@ -34,6 +34,10 @@ from tests.tui_helpers import (
         (["--bots", "genius"], "unknown bots 'genius' (known: basic, random, strong)"),
         (["--stack", "5"], "--stack must be a whole number of chips from 200"),
         (["--players", "many"], "Invalid value for '--players'"),
+        (["--seconds", "0"], "must be more than 0 and at most 3600 seconds, not 0"),
+        (["--seconds", "nan"], "must be more than 0 and at most 3600 seconds, not nan"),
+        (["--seconds", "inf"], "must be more than 0 and at most 3600 seconds, not inf"),
+        (["--seconds", "3601"], "must be more than 0 and at most 3600 seconds, not 3601"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_code_2(

@@ -1020,7 +1020,7 @@ def play(
         float,
         typer.Option(
             help="Seconds for each decision; then a 30-second time bank runs "
-            "(refilled by 5 seconds every 10 hands)."
+            "(refilled by 5 seconds every 10 hands). At most 3600."
         ),
     ] = 30.0,
     hints: Annotated[

@@ -86,6 +86,9 @@ __all__ = [
 BIG_BET = 10
 """The table's reference bet: invito 10, buio 5 (controbuio 10, over 20), blinds 5/10."""
 MY_SEAT = 1
+LONGEST_DECISION_SECONDS = 3600
+"""The most ``--seconds`` may give a decision: an hour (a longer wait is no clock at all, and
+infinity cannot be counted down)."""
 
 
 class PlayError(ValueError):
@@ -142,8 +145,11 @@ class PlayConfig:
             raise PlayError(
                 f"--stack must be a whole number of chips from {least} to 1000000, not {stack}"
             )
-        if not self.decision_seconds > 0:
-            raise PlayError("the decision time must be positive")
+        if not 0 < self.decision_seconds <= LONGEST_DECISION_SECONDS:  # nan is neither
+            raise PlayError(
+                f"the decision time (--seconds) must be more than 0 and at most "
+                f"{LONGEST_DECISION_SECONDS} seconds, not {self.decision_seconds:g}"
+            )
 
     @property
     def rule_set(self) -> RuleSet:
