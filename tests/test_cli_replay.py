@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import subprocess
+import sys
 from pathlib import Path
 
 from mazziere.room.clock import ManualClock
@@ -79,6 +80,23 @@ def test_a_file_with_no_valid_hand_is_bad_input(tmp_path: Path) -> None:
         assert result.stdout == ""
         assert result.stderr.count("\n") == 1 and result.stderr.startswith("mazziere: error: ")
         assert str(path) in result.stderr
+
+
+def test_an_empty_path_is_bad_input_not_the_current_folder(tmp_path: Path) -> None:
+    played_folder(tmp_path, "holdem", hands=1)  # a hand in the current folder: not read
+    for command in ("replay", "stats"):
+        result = subprocess.run(
+            [sys.executable, "-m", "mazziere.cli", command, ""],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=30,
+            cwd=tmp_path,
+        )
+        assert result.returncode == 2, (command, result)
+        assert result.stdout == ""
+        assert result.stderr.count("\n") == 1
+        assert result.stderr.endswith("an empty path names no file or folder\n")
 
 
 def test_some_bad_hands_replay_the_others_and_fail(tmp_path: Path) -> None:

@@ -216,6 +216,8 @@ def _history_files(paths: list[str]) -> list[Any]:
 
     files: list[Path] = []
     for name in paths:
+        if not name:  # Path("") is the current folder: not what an empty argument meant
+            raise UsageProblem("an empty path names no file or folder")
         path = Path(name)
         if path.is_dir():
             found = sorted(
