@@ -82,6 +82,34 @@ def test_a_file_with_no_valid_hand_is_bad_input(tmp_path: Path) -> None:
         assert str(path) in result.stderr
 
 
+def test_a_file_with_no_valid_hand_beside_good_ones_is_named_and_the_others_replay(
+    tmp_path: Path,
+) -> None:
+    data = Path(__file__).parent / "data" / "italian"
+    good, bad = data / "c42_blind_opening.phh", data / "c42_blind_call_or_fold_only.phh"
+    missing, empty = tmp_path / "missing.phh", tmp_path / "empty"
+    empty.mkdir()
+    result = replay(str(good), str(bad), str(missing), str(empty))
+    assert result.returncode == 1, result
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"{good}: p1 910 (-90)")
+    assert lines[1].startswith(f"{bad} error: action 7 ('p2 cbr 200'): cannot raise")
+    assert lines[2] == f"{missing} error: cannot read it: No such file or directory"
+    assert lines[3] == f"{empty} error: no .phh or .phhs file in this folder"
+    assert lines[4] == "4 hands: 1 replayed, 3 with errors"
+    assert result.stderr == (
+        f"mazziere: error: 3 of 4 hands did not replay: {bad}, {missing}, {empty}\n"
+    )
+    # Nothing replays: the input as a whole is bad, said in one line.
+    result = replay(str(bad), str(missing))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.endswith(
+        f"no hand replayed: {bad}: action 7 ('p2 cbr 200'): cannot "
+        "raise: position 1 may only call or fold (and 1 more)\n"
+    )
+
+
 def test_an_empty_path_is_bad_input_not_the_current_folder(tmp_path: Path) -> None:
     played_folder(tmp_path, "holdem", hands=1)  # a hand in the current folder: not read
     for command in ("replay", "stats"):

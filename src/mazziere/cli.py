@@ -173,6 +173,13 @@ class ReplayedHand(NamedTuple):
     """The hand counts chips in whole numbers: its amounts are shown as integers."""
     outcome: Any
 
+    @classmethod
+    def failed(cls, file: str, error: str) -> ReplayedHand:
+        """A file (or folder) none of whose hands could be read, counted as one failed hand."""
+        from mazziere.history.replay import Outcome
+
+        return cls(file, None, [], False, Outcome(error=error))
+
     @property
     def label(self) -> str:
         return f"{self.file} [{self.number}]" if self.number is not None else self.file
@@ -210,29 +217,37 @@ class ReplayedHand(NamedTuple):
         return f"{self.label}: " + " · ".join(seats)
 
 
-def _history_files(paths: list[str]) -> list[Any]:
-    """The ``.phh`` and ``.phhs`` files named, a folder standing for those under it."""
+_NO_HISTORY = "no .phh or .phhs file"
+
+
+def _files_named(name: str) -> list[Path]:
+    """The hand-history files a path stands for: itself, or the ``.phh`` and ``.phhs``
+    files under a folder (none: an empty list)."""
     from pathlib import Path
 
+    if not name:  # Path("") is the current folder: not what an empty argument meant
+        raise UsageProblem("an empty path names no file or folder")
+    path = Path(name)
+    if not path.is_dir():
+        return [path]
+    return sorted(p for p in path.rglob("*") if p.suffix in (".phh", ".phhs") and p.is_file())
+
+
+def _history_files(paths: list[str]) -> list[Path]:
+    """The ``.phh`` and ``.phhs`` files named, a folder standing for those under it; a folder
+    holding none is bad input."""
     files: list[Path] = []
     for name in paths:
-        if not name:  # Path("") is the current folder: not what an empty argument meant
-            raise UsageProblem("an empty path names no file or folder")
-        path = Path(name)
-        if path.is_dir():
-            found = sorted(
-                p for p in path.rglob("*") if p.suffix in (".phh", ".phhs") and p.is_file()
-            )
-            if not found:
-                raise UsageProblem(f"no .phh or .phhs file in the folder {name}")
-            files.extend(found)
-        else:
-            files.append(path)
+        found = _files_named(name)
+        if not found:
+            raise UsageProblem(f"{_NO_HISTORY} in the folder {name}")
+        files.extend(found)
     return files
 
 
-def _replay_file(path: Any, shown: str) -> list[ReplayedHand]:
-    """Every hand of one file, replayed; a file that cannot be read is bad input."""
+def _replay_file(path: Path, shown: str) -> list[ReplayedHand]:
+    """Every hand of one file, replayed; a file that cannot be read, or holds no hand, is one
+    failed hand."""
     from mazziere.history.phh import PHHError, loads_many
     from mazziere.history.replay import Outcome, replay_hand
 
@@ -240,11 +255,13 @@ def _replay_file(path: Any, shown: str) -> list[ReplayedHand]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise UsageProblem(f"cannot read {shown}: {reason}") from None
+        return [ReplayedHand.failed(shown, f"cannot read it: {reason}")]
     try:
         sections = loads_many(text)
     except PHHError as exc:
-        raise UsageProblem(f"{shown} holds no valid hand: {exc}") from None
+        return [ReplayedHand.failed(shown, str(exc))]
+    if not sections:
+        return [ReplayedHand.failed(shown, "no hand in it")]
     hands = []
     for section in sections:
         hand = section.hand
@@ -283,29 +300,28 @@ def replay(
 ) -> None:
     """Replay every hand of PHH files: each player's finishing stack and payoff.
 
-    A file with no hand that replays is bad input (exit code 2); when only some
-    hands fail, the others are replayed, the failed ones are named on stderr and
-    the exit code is 1.
+    When only some hands fail (a file that cannot be read, or holds no valid
+    hand, counts as a failed hand), the others are replayed, the failed ones
+    are named on stderr and the exit code is 1.  When no hand at all replays,
+    the input is bad: one line on stderr and exit code 2.
     """
-    files = _history_files(paths)
-    shown = [str(f) for f in files]
     results: list[ReplayedHand] = []
-    for path, name in zip(files, shown, strict=True):
-        hands = _replay_file(path, name)
-        if not hands:
-            raise UsageProblem(f"{name} holds no hand")
-        if all(h.outcome.error is not None for h in hands):
-            first = hands[0].outcome.error
-            more = f" (and {len(hands) - 1} more)" if len(hands) > 1 else ""
-            raise UsageProblem(f"{name} holds no valid hand: {first}{more}")
-        results.extend(hands)
+    for name in paths:
+        files = _files_named(name)
+        if not files:
+            results.append(ReplayedHand.failed(name, f"{_NO_HISTORY} in this folder"))
+        for path in files:
+            results.extend(_replay_file(path, str(path)))
+    failed = [r for r in results if r.outcome.error is not None]
+    if len(failed) == len(results):
+        first = failed[0]
+        more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
+        raise UsageProblem(f"no hand replayed: {first.label}: {first.outcome.error}{more}")
     if as_json:
         typer.echo(json.dumps({"hands": [r.to_dict() for r in results]}, ensure_ascii=False))
     else:
         for result in results:
             typer.echo(result.line())
-    failed = [r for r in results if r.outcome.error is not None]
-    if not as_json:
         replayed = len(results) - len(failed)
         typer.echo(f"{len(results)} hands: {replayed} replayed, {len(failed)} with errors")
     if failed:
