@@ -92,13 +92,14 @@ class Terminal:
         hands_dir: Path | None = None,
         http: RoomHttp | None = None,
         hints: bool = False,
+        lang: str = "en",
     ) -> None:
         joined = join_table(room.address, invite=invite, buy_in=buy_in, sessions=sessions)
         self.table = joined.table
         self.http = joined.http
         self.texts: list[str] = []
         self.session = RemoteSession(
-            joined.table, buy_in=joined.buy_in, send=print, lang="en", hints=hints
+            joined.table, buy_in=joined.buy_in, send=print, lang=lang, hints=hints
         )
         if hands_dir is not None:
             self.session.open_folder(hands_dir)
@@ -427,7 +428,7 @@ def test_without_a_table_the_player_picks_one_of_the_rule_set(room: Room, tmp_pa
 def test_each_hand_is_saved_as_the_room_lets_the_player_see_it(room: Room, tmp_path: Path) -> None:
     invite = private_table(room, tmp_path / "host", "italian-32")
     hands = tmp_path / "hands"
-    host = Terminal(room, invite, tmp_path / "host", 500, hands_dir=hands, hints=True)
+    host = Terminal(room, invite, tmp_path / "host", 500, hands_dir=hands, hints=True, lang="it")
     # The friend's downloads go to an address where no room answers: each is a line, no more.
     nobody = RoomHttp(f"http://127.0.0.1:{free_port()}", timeout=2)
     friend = Terminal(room, invite, tmp_path / "friend", 500, http=nobody)
@@ -463,11 +464,12 @@ def test_each_hand_is_saved_as_the_room_lets_the_player_see_it(room: Room, tmp_p
     assert [number for number, _ in failed] == [number for _, number in friend.session.dealt_in]
     assert len({reason for _, reason in failed}) == 1
     assert friend.session.save() is None  # nothing came: no folder was made
-    # The host asked for hints where the room offers none (a person at the table): told once.
-    refused = [line.plain for line in host.session.transcript if "No hints" in line.plain]
+    # The host asked for hints where the room offers none (a person at the table): told once,
+    # in the client's language (not the room's English reason inside an Italian sentence).
+    refused = [line.plain for line in host.session.transcript if "consigli" in line.plain]
     assert refused == [
-        "No hints at this table: hints are offered where every other seat is a bot, "
-        "or where the host allows them"
+        "Niente consigli a questo tavolo: ci sono dove tutti gli altri posti sono bot, "
+        "o dove l'host li permette"
     ]
     assert not (tmp_path / "friend-hands").exists() or not any(
         (tmp_path / "friend-hands").iterdir()

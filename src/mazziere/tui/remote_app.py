@@ -253,8 +253,8 @@ class RemotePlayApp(PlayApp):
         self._leaving = False
         self._room_hint: tuple[int, str] | None = None
         """The room's hint of the player's current turn (its action id, the line)."""
-        self._hints_refusal = ""
-        """Why the room last said hints are not offered here (told once in the log)."""
+        self._hints_refused = False
+        """The room's last answer was that hints are not offered here (told once in the log)."""
         self._asking_standings = False
 
     def on_mount(self) -> None:
@@ -386,25 +386,27 @@ class RemotePlayApp(PlayApp):
             return
         if not data.get("offered"):
             # Offered or not can change (a person sits down with the bots): asked every turn,
-            # the reason told once.
-            reason = str(data.get("reason") or "")
-            if reason == self._hints_refusal:
+            # the refusal told once, in the client's own words (the room's reason is English).
+            if self._hints_refused:
                 return
-            self._hints_refusal = reason
+            self._hints_refused = True
             self.remote.note(
                 Text(
                     self.words.pick(
-                        f"Niente consigli a questo tavolo: {reason}",
-                        f"No hints at this table: {reason}",
+                        "Niente consigli a questo tavolo: ci sono dove tutti gli altri posti "
+                        "sono bot, o dove l'host li permette",
+                        "No hints at this table: they are offered where every other seat is "
+                        "a bot, or where the host allows them",
                     ),
                     style="yellow",
                 )
             )
-        elif self._room_hint is not None and self._room_hint[0] == action_id:
-            self._hints_refusal = ""
-            hint = data.get("hint")
-            text = describe(hint, lang=lang, drawing=drawing) if hint else ""
-            self._room_hint = (action_id, text)
+        else:
+            self._hints_refused = False
+            if self._room_hint is not None and self._room_hint[0] == action_id:
+                hint = data.get("hint")
+                text = describe(hint, lang=lang, drawing=drawing) if hint else ""
+                self._room_hint = (action_id, text)
         self._after_change()
 
     # ---------------------------------------------------------------- keys
