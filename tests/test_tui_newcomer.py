@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.geometry import Region
 from textual.widgets import RichLog, Static
 
 from mazziere.game.core import Action, ActionKind
@@ -281,6 +282,33 @@ async def test_the_table_fits_the_terminal(size: tuple[int, int], tmp_path: Path
         assert 0 <= gap <= 2, gap
         if width >= 120:
             assert _region(app, "log").width >= 50  # a wide terminal gives the log room
+
+
+@pytest.mark.asyncio
+async def test_five_cards_of_two_character_ranks_keep_to_their_row_at_80_columns(
+    tmp_path: Path,
+) -> None:
+    deal = {
+        "Tu": "Ah Qc 9d 8s 7c",
+        "Bot 2": "Td Ts Th Ks Kc",  # opens with the full house and stands pat
+        "Bot 3": "Qh Tc 9s 8d 7h",
+        "Bot 4": "Kh Qd Jh 9h 7d",
+    }
+    session = scripted_session(PlayConfig(rules="italian-classic", players=4), [deal], seed=2)
+    app = make_app(session, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        while not session.hand_over:
+            kinds = _kinds(session)
+            key = "d" if ActionKind.DRAW in kinds else "s" if ActionKind.SHOW in kinds else "c"
+            await press_keys(pilot, key)
+        seats = app._table_screen.query_one("#seats", Static)
+        rows = [s.text.rstrip() for s in seats.render_lines(Region(0, 0, *seats.size))]
+    (row,) = [r for r in rows if "Bot 2" in r]
+    assert row.endswith("10♦ 10♠ 10♥ K♠ K♣"), rows
+    # What follows the cards goes under them, on a line of its own.
+    below = rows[rows.index(row) + 1]
+    assert below.lstrip() == "servito +80" and below.index("servito") == row.index("10♦"), rows
 
 
 @pytest.mark.asyncio

@@ -175,7 +175,9 @@ class PlayApp(App[Path | None]):
     Screen { layout: vertical; }
     #title { height: 1; background: $primary; color: $text; padding: 0 1; }
     #main { height: 1fr; }
-    #table { width: 1fr; padding: 0 1; }
+    /* No padding on the right: the log's border sets the table apart, and the column it
+       gives lets a player's row hold five cards of two-character ranks at 80 columns. */
+    #table { width: 1fr; padding: 0 0 0 1; }
     #seats { height: auto; }
     #middle { height: auto; }
     #hand { height: auto; }
@@ -372,17 +374,22 @@ class PlayApp(App[Path | None]):
         words = self.words
         text = Text(
             words.pick(
-                "  giocatore       fiches puntata  carte",
-                "  player          chips     bet  cards",
+                "  giocatore       fiches puntata carte",
+                "  player          chips     bet cards",
             ),
             style="dim",
         )
+        width = self._widget("seats").size.width
         for seat in snap.seats:
             text.append("\n")
-            text.append_text(self._seat_line(seat))
+            text.append_text(self._seat_line(seat, width))
         return text
 
-    def _seat_line(self, seat: SeatLine) -> Text:
+    def _seat_line(self, seat: SeatLine, width: int) -> Text:
+        """A player's row: 31 columns before the cards, so that five cards of two-character
+        ranks (``10♦ 10♠ 10♥ 10♣ K♠``, 18 columns) fit the 49 the row has at 80 columns.
+        What follows the cards (the draw, a fold, the winnings) goes on a line of its own
+        under them when the row is too narrow (``width``; 0: not laid out yet)."""
         line = Text()
         line.append("▶ " if seat.to_act else "  ", style="bold yellow")
         name_style = "bold" if seat.me else ""
@@ -394,15 +401,20 @@ class PlayApp(App[Path | None]):
         )
         line.append(f"{chips(seat.stack):>7}", style="dim" if seat.folded else "")
         line.append(f"{chips(seat.bet):>8}" if seat.bet else " " * 8, style="bold cyan")
-        line.append("  ")
+        line.append(" ")
+        cards_at = line.cell_len
         if seat.cards and not seat.folded:
             line.append_text(cards_text(seat.cards, four_colour=self.four_colour))
         elif seat.cards:
             line.append(" ".join("··" for _ in seat.cards), style="dim")
+        after = Text()
         if seat.note:
-            line.append(f" {seat.note}", style="italic dim" if seat.folded else "italic")
+            after.append(f" {seat.note}", style="italic dim" if seat.folded else "italic")
         if seat.won:
-            line.append(f" +{chips(seat.won)}", style="bold green")
+            after.append(f" +{chips(seat.won)}", style="bold green")
+        if width and line.cell_len + after.cell_len > width:
+            line.append("\n" + " " * (cards_at - 1))  # never a card broken off its row
+        line.append_text(after)
         return line
 
     def _middle_text(self, snap: Snapshot) -> Text:
