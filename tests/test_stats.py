@@ -201,6 +201,20 @@ def test_cli_stats_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "67%" in ann  # VPIP 4/6
 
 
+def test_cli_stats_tables_fit_an_80_column_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    holdem, italian = _files(tmp_path)
+    assert main(["stats", str(holdem), str(italian), "--player", "ann"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 80, "\n".join(lines)
+    # Every figure is there, whole: the Italian ones in a table of their own.
+    for figure in ("VPIP", "net/100", "opens", "blind opens", "cards/draw", "parol-pot net"):
+        assert any(figure in line for line in lines), figure
+    assert sum(line.startswith("│ ann ") for line in lines) == 2
+
+
 def test_cli_stats_reports_unreadable_hands(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -904,6 +904,20 @@ def _percent(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
 
 
+def _players_table(title: str, figures: list[str], rows: dict[str, list[str]]) -> Any:
+    """A Rich table of a row of ``figures`` per player (by name); a long name wraps, never
+    cut, when the table must narrow to fit the terminal."""
+    from rich.table import Table as RichTable
+
+    table = RichTable(title=title)
+    table.add_column("player", overflow="fold")
+    for figure in figures:
+        table.add_column(figure, justify="right")
+    for name, row in rows.items():
+        table.add_row(name, *row)
+    return table
+
+
 @app.command()
 def stats(
     paths: Annotated[
@@ -921,7 +935,6 @@ def stats(
     named on stderr and the exit code is 1; none to count is bad input (2).
     """
     from rich.console import Console
-    from rich.table import Table as RichTable
 
     from mazziere.history.phh import PHHError, loads_many
     from mazziere.history.replay import ReplayError
@@ -959,38 +972,45 @@ def stats(
         payload = {"hands": counted, "players": [p.to_dict() for p in players]}
         typer.echo(json.dumps(payload, ensure_ascii=False))
     else:
-        table = RichTable(title=f"{counted} hands read from {len(files)} files")
-        columns = ["player", "hands", "VPIP", "PFR", "3-bet", "AF", "WTSD", "W$SD", "net/100"]
-        italian = any(p.italian_hands for p in players)
-        if italian:
-            columns += ["opens", "blind", "cards/draw", "parol", "parol-pot net"]
-        for column in columns:
-            table.add_column(column, justify="left" if column == "player" else "right")
-        for p in players:
-            af = "-" if p.aggression_factor is None else f"{p.aggression_factor:.2f}"
-            per_100 = "-" if p.net_per_100 is None else f"{p.net_per_100:+.2f}"
-            row = [
-                p.name,
-                str(p.hands),
-                _percent(p.vpip),
-                _percent(p.pfr),
-                _percent(p.three_bet),
-                af,
-                _percent(p.went_to_showdown),
-                _percent(p.won_at_showdown),
-                per_100,
-            ]
-            if italian:
-                cards = "-" if p.cards_per_draw is None else f"{p.cards_per_draw:.2f}"
-                row += [
-                    _percent(p.open_rate),
-                    _percent(p.blind_open_rate),
-                    cards,
-                    _percent(p.parol_rate),
-                    f"{p.parol_pot_net:+}" if p.parol_pot_hands else "-",
-                ]
-            table.add_row(*row)
-        Console(highlight=False, soft_wrap=True, width=200).print(table)
+        # Two tables, each fitting an 80-column terminal (the console's width): every
+        # game's figures, then Poker all'italiana's own.
+        out = Console(highlight=False, soft_wrap=True)
+        out.print(
+            _players_table(
+                f"{counted} hands read from {len(files)} files",
+                ["hands", "VPIP", "PFR", "3-bet", "AF", "WTSD", "W$SD", "net/100"],
+                {
+                    p.name: [
+                        str(p.hands),
+                        _percent(p.vpip),
+                        _percent(p.pfr),
+                        _percent(p.three_bet),
+                        "-" if p.aggression_factor is None else f"{p.aggression_factor:.2f}",
+                        _percent(p.went_to_showdown),
+                        _percent(p.won_at_showdown),
+                        "-" if p.net_per_100 is None else f"{p.net_per_100:+.2f}",
+                    ]
+                    for p in players
+                },
+            )
+        )
+        if any(p.italian_hands for p in players):
+            out.print(
+                _players_table(
+                    "Poker all'italiana",
+                    ["opens", "blind opens", "cards/draw", "parol", "parol-pot net"],
+                    {
+                        p.name: [
+                            _percent(p.open_rate),
+                            _percent(p.blind_open_rate),
+                            "-" if p.cards_per_draw is None else f"{p.cards_per_draw:.2f}",
+                            _percent(p.parol_rate),
+                            f"{p.parol_pot_net:+}" if p.parol_pot_hands else "-",
+                        ]
+                        for p in players
+                    },
+                )
+            )
     for problem in problems:
         print(f"mazziere: error: hand {problem}", file=sys.stderr)
     if problems:
