@@ -127,9 +127,12 @@ def test_a_hand_at_no_level_is_named_and_bad_options_refused(
         (["--tournament", "9", "--levels", "10-20"], "a level is SMALL/BIG or SMALL/BIG/ANTE"),
         (["--tournament", "9", "--buy-in", "ten"], "--buy-in is BUY-IN+FEE"),
         (["--tournament", "9", "--buy-in", "$10+€1"], "--buy-in is BUY-IN+FEE"),
+        (["--tournament", "-5"], "a tournament's number is a whole number from 1, not -5"),
+        (["--tournament", "0"], "a tournament's number is a whole number from 1, not 0"),
     ]:
         assert main(["export", str(path), *options]) == 2
-        err = capsys.readouterr().err
+        out, err = capsys.readouterr()
+        assert out == ""
         assert err.startswith("mazziere: error: ") and error in err and err.count("\n") == 1
 
 

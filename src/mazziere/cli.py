@@ -784,7 +784,9 @@ def export(
     ] = None,
     tournament: Annotated[
         int | None,
-        typer.Option(help="The hands are this tournament's (its number): a tournament header."),
+        typer.Option(
+            help="The hands are this tournament's (its number, from 1): a tournament header."
+        ),
     ] = None,
     buy_in: Annotated[
         str | None,

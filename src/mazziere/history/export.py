@@ -58,11 +58,21 @@ class TournamentInfo:
     ``$10.00+$1.00 USD``); ``levels`` are the structure's stakes in order, the
     first being level 1: a hand's level is the first whose stakes are the
     hand's.
+
+    >>> TournamentInfo(id=0, buy_in="Freeroll")
+    Traceback (most recent call last):
+    ...
+    ValueError: a tournament's number is a whole number from 1, not 0
     """
 
     id: int
     buy_in: str
     levels: Sequence[Stakes] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        # Trackers file hands under "Tournament #N": a number, never 0 or negative.
+        if type(self.id) is not int or self.id < 1:
+            raise ValueError(f"a tournament's number is a whole number from 1, not {self.id}")
 
     def level_of(self, hand: PhhHand) -> int:
         """The level (from 1) whose stakes are the hand's; PHHError when none is.
