@@ -118,6 +118,14 @@ def test_italian_odds_against_the_opener_after_their_draw(capsys) -> None:
         ),
         (["poker", "AhKh", "QQ"], "unknown rules 'poker'"),
         (["holdem", "AhKh", "QQ", "--method", "guess"], "--method"),
+        # Bounded by --seconds: without the cap, these would sample for that long and pass.
+        (
+            ["holdem", "AhKh", "QsQd", "--trials", "99999999999999999999999", "--seconds", "0.1"],
+            "--trials must be 1 to 100000000, not 99999999999999999999999",
+        ),
+        (["holdem", "AhKh", "QsQd", "--trials", "100000001", "--seconds", "0.1"], "--trials"),
+        (["holdem", "AhKh", "QsQd", "--trials", "0"], "--trials must be 1 to 100000000, not 0"),
+        (["holdem", "AhKh", "QsQd", "--seconds", "0"], "--seconds must be positive"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(capsys, args, message) -> None:
