@@ -106,6 +106,19 @@ def test_italian_odds_against_the_opener_after_their_draw(capsys) -> None:
         (
             [
                 "italian-classic",
+                "--players",
+                "4",
+                "J♥J♦9♣8♠7♠",
+                "--opener",
+                "J",
+                "--opener-drew",
+                "5",
+            ],
+            "is a number of cards from 0 to 4 (the most a player may change)",
+        ),
+        (
+            [
+                "italian-classic",
                 "A♣K♦Q♠9♥7♣",
                 "--players",
                 "4",

@@ -243,6 +243,8 @@ def test_known_answers_of_the_opener_after_their_draw() -> None:
         draw_odds("A♣K♦Q♠9♥7♣", rules, players=players, opener=Rank.JACK, opener_drew=4)
     with pytest.raises(ValueError, match="opener_drew needs opener"):
         draw_odds("A♣K♦Q♠9♥7♣", rules, players=players, opener_drew=1)
+    with pytest.raises(ValueError, match="from 0 to 4 \\(the most a player may change\\)"):
+        draw_odds("A♣K♦Q♠9♥7♣", rules, players=players, opener=Rank.JACK, opener_drew=5)
 
 
 @settings(max_examples=8, deadline=None)

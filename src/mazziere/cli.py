@@ -465,8 +465,11 @@ def odds(
         raise UsageProblem(f"{rule_set.name} has no board")
     if top < 1:
         raise UsageProblem("--top must be at least 1")
-    if opener_drew is not None and (opener is None or not 0 <= opener_drew <= 5):
-        raise UsageProblem("--opener-drew needs --opener and is a number of cards from 0 to 5")
+    if opener_drew is not None and (opener is None or not 0 <= opener_drew <= rule_set.draw_max):
+        raise UsageProblem(
+            "--opener-drew needs --opener and is a number of cards from 0 to "
+            f"{rule_set.draw_max} (the most a player may change)"
+        )
     result_it = draw_odds(
         hands[0],
         rule_set,

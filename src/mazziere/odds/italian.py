@@ -442,8 +442,11 @@ def draw_odds(
     target = parse_cards(beat) if beat is not None else []
     if beat is not None and len(target) != 5:
         raise WrongCardCountError(f"the hand to beat has 5 cards, not {len(target)}")
-    if opener_drew is not None and (opener is None or not 0 <= opener_drew <= 5):
-        raise ValueError("opener_drew needs opener= and is a number of cards from 0 to 5")
+    if opener_drew is not None and (opener is None or not 0 <= opener_drew <= rule_set.draw_max):
+        raise ValueError(
+            "opener_drew needs opener= and is a number of cards from 0 to "
+            f"{rule_set.draw_max} (the most a player may change)"
+        )
     parse_cards([*cards, *dead_cards, *target])  # no card twice
     deck.check([*cards, *dead_cards, *target])
     ranking = ranking_for(rule_set, players)
