@@ -82,6 +82,20 @@ def test_the_migrations_are_not_applied_to_a_database_the_room_cannot_use(
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("command", [["db", "upgrade"], ["serve", "--port", "0"]])
+def test_a_settings_file_that_cannot_be_read_is_refused_naming_its_line(
+    command: list[str], tmp_path: Path
+) -> None:
+    config = tmp_path / "room.env"
+    config.write_text("MAZZIERE_PORT=8001\n\nGARBAGE LINE\n")
+    done = mazziere(*command, "--config", str(config), folder=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        f"mazziere: error: {config}, line 3: not a KEY=value line: 'GARBAGE LINE'\n"
+    )
+    assert done.stdout == "" and not (tmp_path / "mazziere").exists()  # nothing was made
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_database_url_without_its_driver_is_the_rooms_own(backend: str, tmp_path: Path) -> None:
     with contextlib.contextmanager(backend_settings)(backend, tmp_path) as settings:

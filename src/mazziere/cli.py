@@ -1373,7 +1373,11 @@ DatabaseUrlOption = Annotated[
 ]
 ConfigOption = Annotated[
     str | None,
-    typer.Option("--config", help="A settings file of MAZZIERE_KEY=value lines."),
+    typer.Option(
+        "--config",
+        help="A settings file of MAZZIERE_KEY=value lines (# comments and blank lines "
+        "aside: any other line is refused).",
+    ),
 ]
 
 

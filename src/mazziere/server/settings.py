@@ -141,4 +141,39 @@ class Settings(BaseSettings):
         file = Path(path)
         if not file.is_file():
             raise ValueError(f"settings file not found: {file}")
+        _check_settings_file(file)
         return cls(_env_file=file, **given)  # type: ignore[call-arg]
+
+
+def _check_settings_file(file: Path) -> None:
+    """A ``ValueError`` naming the first line of ``file`` that is not ``KEY=value``.
+
+    pydantic-settings reads the file with python-dotenv, which only logs a
+    warning for a line it cannot parse and skips it (and takes a line without
+    ``=`` as a key without a value): a room would start on settings other than
+    those written.  The file is read here with the same parser, first.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     file = Path(folder) / "room.env"
+    ...     _ = file.write_text("MAZZIERE_PORT=8001\\n\\n# the host\\nGARBAGE LINE\\n")
+    ...     _check_settings_file(file)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: .../room.env, line 4: not a KEY=value line: 'GARBAGE LINE'
+    """
+    import io
+
+    from dotenv.parser import parse_stream  # python-dotenv: pydantic-settings' own reader
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"cannot read the settings file {file}: {error}") from None
+    for statement in parse_stream(io.StringIO(text)):
+        if statement.error or (statement.key is not None and statement.value is None):
+            written = statement.original.string
+            # A statement's text starts with the blank lines before it.
+            blank = written[: len(written) - len(written.lstrip())]
+            line = statement.original.line + blank.count("\n")
+            raise ValueError(f"{file}, line {line}: not a KEY=value line: {written.strip()!r}")
