@@ -138,6 +138,27 @@ def test_bad_input_is_one_line_and_exit_2(
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["demo"],
+        ["odds", "holdem", "AhKh", "QsQd", "--method", "monte-carlo", "--trials", "100"],
+        ["duel", "--hands", "2"],
+        ["simulate", "--hands", "1"],
+        ["play", "--players", "1"],  # refused for the seed before the players are looked at
+    ],
+)
+def test_a_negative_seed_is_refused_by_every_command(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    # random.Random(-1) deals what random.Random(1) deals: not a game of its own.
+    code, out, err = run(capsys, *args, "--seed", "-1")
+    assert code == 2 and out == ""
+    assert err == (
+        "mazziere: error: Invalid value for '--seed': a seed is a whole number from 0, not -1\n"
+    )
+
+
 def test_demo_deals_each_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "demo", "--seed", "3")
     assert code == 0

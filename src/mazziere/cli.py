@@ -49,6 +49,18 @@ class UsageProblem(typer.BadParameter):
     """A bad argument, reported as one line."""
 
 
+def _whole_seed(seed: int | None) -> int | None:
+    # random.Random seeds -1 as it seeds 1: a negative seed would repeat another seed's game.
+    if seed is not None and seed < 0:
+        raise UsageProblem(f"a seed is a whole number from 0, not {seed}")
+    return seed
+
+
+def seed_option(help: str) -> Any:
+    """A command's ``--seed`` option: a whole number from 0."""
+    return typer.Option(help=help, callback=_whole_seed)
+
+
 def _order_groups(values: list[HandValue]) -> list[list[int]]:
     """Groups of indices, best first, peeling off each pot's winners in turn.
 
@@ -132,7 +144,7 @@ def compare(
 
 @app.command()
 def demo(
-    seed: Annotated[int | None, typer.Option(help="Seed for a repeatable deal.")] = None,
+    seed: Annotated[int | None, seed_option("Seed for a repeatable deal.")] = None,
 ) -> None:
     """Deal one hand of each rule set and rank it (the main job until the room exists)."""
     import random
@@ -398,7 +410,7 @@ def odds(
     seconds: Annotated[
         float | None, typer.Option(help="Hold'em Monte Carlo: stop after this many seconds.")
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the Monte Carlo deals.")] = None,
+    seed: Annotated[int | None, seed_option("Seed of the Monte Carlo deals.")] = None,
     top: Annotated[int, typer.Option(help="Italian: how many draws the table shows.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
@@ -540,7 +552,7 @@ def duel(
     hands: Annotated[int, typer.Option(help="Hands to play (each deal twice, seats swapped).")] = (
         20_000
     ),
-    seed: Annotated[int, typer.Option(help="Seed of the deals and the bots.")] = 0,
+    seed: Annotated[int, seed_option("Seed of the deals and the bots.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Two bots head to head on duplicate deals: win rates per 100 hands with 95% intervals."""
@@ -619,7 +631,7 @@ def simulate(
     bots: Annotated[str, typer.Option(help="Bot kinds, comma-separated, seated in turn.")] = (
         "basic,random"
     ),
-    seed: Annotated[int | None, typer.Option(help="Seed for a repeatable run.")] = None,
+    seed: Annotated[int | None, seed_option("Seed for a repeatable run.")] = None,
     churn: Annotated[
         bool, typer.Option(help="Cash: players sit out, leave, join, time out at random.")
     ] = True,
@@ -1062,7 +1074,7 @@ def play(
         ),
     ] = None,
     lang: Annotated[str, typer.Option(help="Language: it or en.")] = "it",
-    seed: Annotated[int | None, typer.Option(help="Seed for a repeatable game.")] = None,
+    seed: Annotated[int | None, seed_option("Seed for a repeatable game.")] = None,
     four_colour: Annotated[
         bool,
         typer.Option(
