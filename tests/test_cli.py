@@ -159,6 +159,47 @@ def test_a_negative_seed_is_refused_by_every_command(
     )
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["compare", "-r", "omaha", "Ah Kh Qh Jh Th"],
+        ["odds", "omaha", "AhKh", "QQ"],
+        ["duel", "--rules", "omaha"],
+        ["simulate", "--rules", "omaha"],
+        ["play", "--rules", "omaha"],
+        ["play", "--connect", "http://127.0.0.1:9", "--rules", "omaha"],  # before any request
+    ],
+)
+def test_an_unknown_rule_set_is_told_in_the_same_words_by_every_command(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert (
+        err
+        == "mazziere: error: unknown rules 'omaha' (known: holdem, italian-32, italian-classic)\n"
+    )
+
+
+def test_the_sittings_hands_are_counted_in_words_that_agree(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from pathlib import Path
+
+    from mazziere.cli import _say_saved
+    from mazziere.tui.words import Words
+
+    folder = Path("hands")
+    for lang, one, two in [
+        ("it", "1 mano salvata in PHH nella cartella hands", "2 mani salvate in PHH"),
+        ("en", "1 hand saved as PHH in the folder hands", "2 hands saved as PHH"),
+    ]:
+        _say_saved(Words(lang), folder, 1)
+        _say_saved(Words(lang), folder, 2)
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0] == one and lines[1].startswith(two)
+
+
 def test_demo_deals_each_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "demo", "--seed", "3")
     assert code == 0

@@ -131,6 +131,28 @@ def test_italian_odds_against_the_opener_after_their_draw(capsys) -> None:
         ),
         (["poker", "AhKh", "QQ"], "unknown rules 'poker'"),
         (["holdem", "AhKh", "QQ", "--method", "guess"], "--method"),
+        (["italian-classic", "J♥J♦9♣8♠7♠"], "italian-classic: give --players"),
+        (
+            [
+                "italian-classic",
+                "--players",
+                "4",
+                "J♥J♦9♣8♠7♠",
+                "--dead",
+                "7h 7d 7c 8h 8d 8c 9h 9d 9s Th Td Tc Ts Jc Js Qh Qd Qc Qs Kh Kd Kc Ks Ah Ad",
+            ],
+            "too few cards left for the draw: 4 needed, only 2 of the 32-card deck not dead",
+        ),
+        (
+            [
+                "holdem",
+                "AhKh",
+                "QsQd",
+                "--dead",
+                " ".join(f"{r}{s}" for r in "23456789TJ" for s in "cdhs") + " Kc Kd Ks Qc Qh",
+            ],
+            "too few cards left for the board: 5 needed, only 3 not dead",
+        ),
         # Bounded by --seconds: without the cap, these would sample for that long and pass.
         (
             ["holdem", "AhKh", "QsQd", "--trials", "99999999999999999999999", "--seconds", "0.1"],

@@ -38,6 +38,9 @@ def test_the_lobby_lists_tables_filtered_by_rules_and_stakes(app_client: TestCli
     }
     unknown = browser.get("/api/tables", params={"rules": "omaha"})
     assert (unknown.status_code, error_code(unknown)) == (422, "unknown_rules")
+    assert unknown.json()["error"]["message"] == (
+        "unknown rules 'omaha' (known: holdem, italian-32, italian-classic)"
+    )
     negative = browser.get("/api/tables", params={"min_stake": -1})
     assert error_code(negative) == "invalid_input"
 

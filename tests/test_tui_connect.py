@@ -356,7 +356,12 @@ def test_bad_connections_are_one_line_and_exit_code_2(
         ("--connect", room.address, "--table", str(lobby["id"]), "--buy-in", "1"): (
             f"the buy-in at {lobby['name']} is"
         ),
-        ("--connect", room.address, "--rules", "omaha"): "unknown rule set 'omaha'",
+        (
+            "--connect",
+            room.address,
+            "--rules",
+            "omaha",
+        ): "unknown rules 'omaha' (known: holdem, italian-32, italian-classic)",
         ("--connect", room.address, "--tournament-id", "99999"): "the room has no tournament 99999",
         ("--connect", room.address, "--tournament-id", "one"): (
             "--tournament-id needs a tournament's number"

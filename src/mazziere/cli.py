@@ -97,7 +97,7 @@ def compare(
     if board is not None and rule_set.game != Game.HOLDEM:
         raise UsageProblem(f"{rule_set.name} has no board")
     deck_players = players
-    if deck_players is None and len(set(rule_set.deck_lowest_rank.values())) > 1:
+    if deck_players is None and rule_set.deck_depends_on_players:
         deck_players = len(hands)
     if deck_players is not None:
         rule_set.check_players(deck_players)
@@ -477,6 +477,8 @@ def odds(
         raise UsageProblem(f"{rule_set.name} has no board")
     if top < 1:
         raise UsageProblem("--top must be at least 1")
+    if players is None and rule_set.deck_depends_on_players:
+        raise UsageProblem(f"{rule_set.name}: give --players (the deck depends on how many)")
     if opener_drew is not None and (opener is None or not 0 <= opener_drew <= rule_set.draw_max):
         raise UsageProblem(
             "--opener-drew needs --opener and is a number of cards from 0 to "
@@ -1194,6 +1196,13 @@ def _say_saved(words: Any, saved: Path | None, count: int) -> None:
     """Where the sitting's hands were saved (``saved``: the folder, ``None`` if no hand)."""
     if saved is None:
         typer.echo(words.pick("Nessuna mano finita: niente da salvare.", "No hand finished."))
+    elif count == 1:
+        typer.echo(
+            words.pick(
+                f"1 mano salvata in PHH nella cartella {saved}",
+                f"1 hand saved as PHH in the folder {saved}",
+            )
+        )
     else:
         typer.echo(
             words.pick(

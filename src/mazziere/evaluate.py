@@ -868,7 +868,7 @@ def winners(
     [1]
     """
     rule_set = find_rules(rules)
-    if players is None and len(set(rule_set.deck_lowest_rank.values())) > 1:
+    if players is None and rule_set.deck_depends_on_players:
         players = len(hands)
     parsed = [_cards_of(h) for h in hands]
     board_cards = _cards_of(board) if board is not None else []

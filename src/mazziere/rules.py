@@ -309,6 +309,15 @@ class RuleSet:
                 f"{self.name} deals {self.min_players} to {self.max_players} players, not {players}"
             )
 
+    @property
+    def deck_depends_on_players(self) -> bool:
+        """Whether the deck shrinks with fewer players dealt in (its size needs their number).
+
+        >>> [find_rules(n).deck_depends_on_players for n in ("italian-classic", "italian-32")]
+        [True, False]
+        """
+        return len(set(self.deck_lowest_rank.values())) > 1
+
     def lowest_rank(self, players: int | None = None) -> Rank:
         """The deck's lowest rank for ``players`` dealt in.
 
@@ -317,13 +326,12 @@ class RuleSet:
         >>> find_rules("italian-classic").lowest_rank(2)
         <Rank.NINE: 9>
         """
-        ranks = set(self.deck_lowest_rank.values())
         if players is None:
-            if len(ranks) != 1:
+            if self.deck_depends_on_players:
                 raise WrongPlayerCountError(
                     f"{self.name}: the deck depends on the number of players; give players"
                 )
-            return Rank(ranks.pop())
+            return Rank(next(iter(self.deck_lowest_rank.values())))
         self.check_players(players)
         return Rank(self.deck_lowest_rank[players])
 

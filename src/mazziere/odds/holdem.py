@@ -216,7 +216,11 @@ def _prepare(
     live = np.array([c for c in range(52) if c not in blocked], dtype=np.int64)
     needed = 5 - len(board_cards) + 2 * sum(not r.is_hand for r in opened)
     if needed > len(live):
-        raise EquityError(f"{len(ranges)} players and this board need more than 52 cards")
+        what = "the board" if all(r.is_hand for r in opened) else "the board and the ranges"
+        raise EquityError(
+            f"too few cards left for {what}: {needed} needed, only {len(live)} not dead, "
+            "on the board or in a hand"
+        )
     return _Deal(
         tuple(r.describe() for r in ranges),
         tuple(opened),

@@ -460,6 +460,11 @@ def draw_odds(
     # of the outcomes is their histogram over the strengths: every figure
     # below is that histogram times a table of the strengths.
     limit = min(rule_set.draw_max, 4)
+    if len(unseen) < limit:
+        raise ValueError(
+            f"too few cards left for the draw: {limit} needed, only {len(unseen)} of the "
+            f"{len(deck)}-card deck not dead or in a hand"
+        )
     options = [d for k in range(limit + 1) for d in itertools.combinations(range(5), k)]
     keys = np.array(ITALIAN_KEY, dtype=np.int64)
     unseen_keys = np.take(keys, unseen)

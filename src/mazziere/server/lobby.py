@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from mazziere.rules import RULESETS
+from mazziere.rules import RULESETS, UnknownRulesError, find_rules
 from mazziere.server.accounts import DbSession, LoggedIn, MaybeLoggedIn, Room
 from mazziere.server.errors import ApiError, RowId
 from mazziere.server.storage import ledger, seating
@@ -113,12 +113,11 @@ class AuditOut(BaseModel):
 
 def check_rules(rules: str | None) -> None:
     """Refuse an unknown rule set name (422 ``unknown_rules``)."""
-    if rules is not None and rules not in RULESETS:
-        raise ApiError(
-            422,
-            "unknown_rules",
-            f"unknown rule set {rules!r}: one of {', '.join(sorted(RULESETS))}",
-        )
+    if rules is not None:
+        try:
+            find_rules(rules)
+        except UnknownRulesError as error:
+            raise ApiError(422, "unknown_rules", str(error)) from None
 
 
 def stakes_out(small_blind: int, big_blind: int, ante: int) -> StakesOut:

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from mazziere.room.structure import Stakes
-from mazziere.rules import RULESETS
+from mazziere.rules import UnknownRulesError, find_rules
 
 __all__ = [
     "ConnectError",
@@ -245,8 +245,11 @@ def _log_in(
 ) -> tuple[RoomHttp, str, dict[str, Any]]:
     """The room's REST API with a session (logged in as ``name``, the last session with the
     room, or a new guest), its WebSocket's address and the account."""
-    if rules is not None and rules not in RULESETS:
-        raise ConnectError(f"unknown rule set {rules!r}: one of {', '.join(sorted(RULESETS))}")
+    if rules is not None:
+        try:
+            find_rules(rules)
+        except UnknownRulesError as error:
+            raise ConnectError(str(error)) from None
     if name is not None and not password:
         raise ConnectError("--name needs --password (or leave both out to play as a guest)")
     base, socket = room_address(url)

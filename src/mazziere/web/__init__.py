@@ -29,7 +29,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
 from mazziere.evaluate import evaluate
-from mazziere.rules import RULESETS
+from mazziere.rules import UnknownRulesError, find_rules
 from mazziere.server.errors import ApiError
 
 __all__ = ["STATIC", "install_web", "router"]
@@ -55,8 +55,10 @@ async def describe(
     players: Annotated[int | None, Query(ge=2, le=10, description="Players dealt in.")] = None,
     lang: Annotated[Literal["it", "en"], Query()] = "it",
 ) -> HandName:
-    if rules not in RULESETS:
-        raise ApiError(422, "unknown_rules", f"unknown rule set {rules!r}")
+    try:
+        find_rules(rules)
+    except UnknownRulesError as error:
+        raise ApiError(422, "unknown_rules", str(error)) from None
     try:
         value = evaluate(cards, rules=rules, players=players, board=board or None)
     except ValueError as error:
