@@ -25,9 +25,11 @@ def test_duel_json_gives_each_bots_rate_and_interval(capsys) -> None:
     assert first["per_100"] == -second["per_100"]
     low, high = first["ci95"]
     assert low <= first["per_100"] <= high
-    assert payload["deals"] == 15 and payload["unit"] == "big blinds"
+    # The unit is the controbuio, the biggest forced bet heads up (docs/bots.md).
+    assert payload["deals"] == 15 and payload["unit"] == "controbui"
     code, out, _ = run(capsys, *args)
     assert code == 0 and "95% interval" in out and "15 deals played twice" in out
+    assert "controbui per 100 hands" in out and "big blinds" not in out
 
 
 @pytest.mark.parametrize(

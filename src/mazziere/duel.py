@@ -6,9 +6,9 @@ is how the bots play.  Each deal starts from fresh stacks (100 big bets);
 an Italian deal that ends with the pot carried (a dead hand, a parol pot)
 goes on with the next hand, the button moved, until a pot is won (at most
 eight hands).  A bot's result is its chips won per 100 hands in big bets
-(Hold'em: big blinds; italian-classic: inviti; italian-32: the over, or the
-controbuio heads-up), with a 95% confidence interval from the spread of the
-pairs of playings (normal approximation).
+(Hold'em: big blinds; italian-classic: inviti; italian-32: controbui, the
+controbuio being the biggest forced bet heads up), with a 95% confidence
+interval from the spread of the pairs of playings (normal approximation).
 
 Pure: the cards of every deal come from a seeded generator, the bots get
 their own seeded generators; no clock is read.
@@ -92,8 +92,9 @@ def _stakes(rules: RuleSet) -> _Stakes:
         return _Stakes(2, "big blinds")
     if rules.uses_invito:
         return _Stakes(10, "inviti", invito=10)
+    # Heads up the biggest forced bet is the controbuio (the over needs four players).
     blinds = rules.forced_blinds.get(2, (1, 2))
-    return _Stakes(5 * max(blinds), "big blinds", buio=5)
+    return _Stakes(5 * max(blinds), "controbui", buio=5)
 
 
 def _decks(rules: RuleSet, players: int, seed: int, deal: int) -> Callable[[int], list[Card]]:
