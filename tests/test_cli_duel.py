@@ -38,6 +38,10 @@ def test_duel_json_gives_each_bots_rate_and_interval(capsys) -> None:
         (["--bots", "strong"], "two bots"),
         (["--bots", "strong,genius"], "unknown bot 'genius'"),
         (["--hands", "1"], "--hands"),
+        # Deals come in pairs of hands, and an interval needs two deals.
+        (["--hands", "3"], "an even number of hands from 4, not 3"),
+        (["--hands", "2"], "an even number of hands from 4, not 2"),
+        (["--hands", "20000002"], "--hands must be at most 10000000"),
         (["--rules", "poker"], "unknown rules"),
     ],
 )

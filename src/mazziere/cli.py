@@ -551,9 +551,13 @@ def duel(
     *,
     rules: RulesOption = "holdem",
     bots: Annotated[str, typer.Option(help="The two bots, comma-separated.")] = "strong,basic",
-    hands: Annotated[int, typer.Option(help="Hands to play (each deal twice, seats swapped).")] = (
-        20_000
-    ),
+    hands: Annotated[
+        int,
+        typer.Option(
+            help="Hands to play: each deal twice, seats swapped, so an even number "
+            "from 4 to 10000000."
+        ),
+    ] = 20_000,
     seed: Annotated[int, seed_option("Seed of the deals and the bots.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
@@ -565,6 +569,7 @@ def duel(
     from rich.table import Table as RichTable
 
     from mazziere.bots.base import BOTS, make_bot
+    from mazziere.duel import check_hands
     from mazziere.duel import duel as play_duel
 
     rule_set = find_rules(rules)
@@ -575,8 +580,12 @@ def duel(
         raise UsageProblem(f"unknown bot {unknown[0]!r} (known: {', '.join(sorted(BOTS))})")
     if len(names) != 2:
         raise UsageProblem(f"--bots needs two bots, not {len(names)}")
-    if not 2 <= hands <= 10_000_000:
-        raise UsageProblem(f"--hands must be 2 to 10000000, not {hands}")
+    try:
+        check_hands(hands)
+    except ValueError as error:
+        raise UsageProblem(f"--hands: {error}") from None
+    if hands > 10_000_000:
+        raise UsageProblem(f"--hands must be at most 10000000, not {hands}")
     if "strong" in names:
         from mazziere.bots.strong import warm_up
 
@@ -590,7 +599,7 @@ def duel(
         transient=True,
         disable=as_json,
     ) as progress:
-        task = progress.add_task(f"{rule_set.name}: hands", total=hands - hands % 2)
+        task = progress.add_task(f"{rule_set.name}: hands", total=hands)
         report = play_duel(
             rule_set,
             names,

@@ -36,9 +36,11 @@ from mazziere.game.holdem import HoldemHand
 from mazziere.game.italian import ItalianHand, next_hand
 from mazziere.rules import Game, RuleSet, find_rules
 
-__all__ = ["BotResult", "DuelReport", "duel"]
+__all__ = ["FEWEST_HANDS", "BotResult", "DuelReport", "check_hands", "duel"]
 
 STACK_IN_BIG_BETS = 100
+FEWEST_HANDS = 4
+"""Two deals, each played twice: the fewest whose spread gives a confidence interval."""
 MAX_CHAIN = 8
 _Z95 = 1.959963984540054
 
@@ -168,6 +170,22 @@ def _one_playing(
         return won, played
 
 
+def check_hands(hands: int) -> None:
+    """A ``ValueError`` unless a duel can play ``hands`` hands: deals come in pairs of hands
+    (each played twice, seats swapped), and an interval needs two deals.
+
+    >>> check_hands(3)
+    Traceback (most recent call last):
+    ...
+    ValueError: a duel plays each deal twice, seats swapped: an even number of hands from 4, not 3
+    """
+    if hands % 2 or hands < FEWEST_HANDS:
+        raise ValueError(
+            "a duel plays each deal twice, seats swapped: an even number of hands from "
+            f"{FEWEST_HANDS}, not {hands}"
+        )
+
+
 def duel(
     rules: str | RuleSet,
     bots: Sequence[str] = ("strong", "basic"),
@@ -176,15 +194,15 @@ def duel(
     seed: int = 0,
     progress: Callable[[int], None] | None = None,
 ) -> DuelReport:
-    """Play ``hands`` hands (``hands // 2`` deals, each twice) between two bots, heads up.
+    """Play ``hands`` hands (``hands // 2`` deals, each twice) between two bots, heads up
+    (:func:`check_hands` says which numbers of hands a duel can play).
 
     ``progress`` is called with the hands played after each deal.
     """
     rule_set = find_rules(rules)
     if len(bots) != 2:
         raise ValueError(f"a duel is between two bots, not {len(bots)}")
-    if hands < 2:
-        raise ValueError("a duel needs at least 2 hands (one deal, played twice)")
+    check_hands(hands)
     players = 2
     rule_set.check_players(players)
     stakes = _stakes(rule_set)
@@ -205,11 +223,8 @@ def duel(
     deals = len(results)
     played = sum(lengths)
     rate = sum(results) / played  # big bets per hand
-    if deals > 1:
-        residuals = [x - rate * h for x, h in zip(results, lengths, strict=True)]
-        spread = statistics.stdev(residuals) / (played / deals) / math.sqrt(deals)
-    else:
-        spread = math.inf
+    residuals = [x - rate * h for x, h in zip(results, lengths, strict=True)]
+    spread = statistics.stdev(residuals) / (played / deals) / math.sqrt(deals)  # deals >= 2
     low, high = 100 * (rate - _Z95 * spread), 100 * (rate + _Z95 * spread)
     per_100 = 100 * rate
     return DuelReport(
