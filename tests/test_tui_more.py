@@ -7,11 +7,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.geometry import Region
+from textual.widgets import Static
 
 from mazziere.cli import main as cli_main
 from mazziere.game.core import Action, ActionKind
 from mazziere.room.clock import ManualClock
-from mazziere.tui.render import card_style
+from mazziere.room.structure import Stakes
+from mazziere.tui.connect import RoomTable
+from mazziere.tui.remote import RemoteSession
+from mazziere.tui.render import card_style, header
 from mazziere.tui.session import PlayConfig, PlayError
 from tests.tui_helpers import (
     SIZE,
@@ -287,3 +292,38 @@ async def test_cards_that_do_not_open_are_told(tmp_path: Path) -> None:
         screen = table_text(app)
         assert "Non puoi aprire: serve una coppia di J o meglio" in screen
         assert "Apri" not in screen and "Passo" in screen
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("players", "blinds"), [(3, "buio 5, controbuio 10"), (4, "over 20")])
+async def test_the_header_names_the_blinds_of_the_table_and_fits_80_columns(
+    players: int, blinds: str, tmp_path: Path
+) -> None:
+    # RULES.md §5: the over is posted with more than three players only.
+    session = scripted_session(PlayConfig(rules="italian-32", players=players), [], seed=4)
+    app = make_app(session, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await press_keys(pilot, "C", "C")  # redrawn once laid out
+        title = app._table_screen.query_one("#title", Static)
+        (line,) = title.render_lines(Region(0, 0, *title.size))
+        shown = line.text.strip()
+        log = log_text(app)
+    assert shown.startswith("Mazziere · italian-32 · cash · buio 5, controbuio 10")
+    assert shown.endswith(blinds) and len(shown) <= 78
+    assert ("over" in shown) == (players > 3) and ("over" in log) == (players > 3)
+
+
+def test_a_rooms_header_names_the_blinds_of_the_table_and_fits_80_columns() -> None:
+    table = RoomTable(
+        id="5", name="32 carte 5/10", rules="italian-32", seats=5, min_buy_in=200,
+        max_buy_in=1000, stakes=Stakes(small_blind=5, big_blind=10),
+    )  # fmt: skip
+    session = RemoteSession(table, buy_in=200, send=lambda message: None, lang="it")
+    session.me, session.connected = "guest-1234", True
+    for seated, blinds in [(5, "buio 5, controbuio 10, over 20"), (3, "buio 5, controbuio 10")]:
+        session.seats = [{"seat": n, "name": f"p{n}", "stack": 500} for n in range(1, seated + 1)]
+        title = session.snapshot().title
+        assert title == f"italian-32 · 32 carte 5/10 · {blinds} · guest-1234"
+        line = header(title, 78)  # the title row of an 80-column screen, less its padding
+        assert line.plain.endswith(title) and line.cell_len <= 78

@@ -144,8 +144,9 @@ class Stakes:
             ante=nice_amount(self.ante * numerator / denominator),
         )
 
-    def describe(self, rules: str | RuleSet) -> str:
-        """The stakes in the words of ``rules``.
+    def describe(self, rules: str | RuleSet, players: int | None = None) -> str:
+        """The stakes in the words of ``rules``; with ``players`` (at the table), only the
+        blinds a hand of that many takes.
 
         >>> Stakes(small_blind=5, big_blind=10, ante=1).describe("holdem")
         'blinds 5/10, ante 1'
@@ -153,16 +154,33 @@ class Stakes:
         'invito 10'
         >>> Stakes(small_blind=5, big_blind=10).describe("italian-32")
         'buio 5, controbuio 10, over 20'
+        >>> Stakes(small_blind=5, big_blind=10).describe("italian-32", players=3)
+        'buio 5, controbuio 10'
         """
         kind = forced_bets(rules)
         if kind is ForcedBets.INVITO:
             return f"invito {self.ante}"
         if kind is ForcedBets.BUIO:
-            return (
-                f"buio {self.small_blind}, controbuio {self.big_blind}, over {2 * self.big_blind}"
+            units = _blinds_taken(find_rules(rules), players)
+            return ", ".join(
+                f"{name} {self.small_blind * unit}"
+                for name, unit in zip(_BLIND_NAMES, units, strict=False)
             )
         text = f"blinds {self.small_blind}/{self.big_blind}"
         return text + (f", ante {self.ante}" if self.ante else "")
+
+
+_BLIND_NAMES = ("buio", "controbuio", "over")
+"""The forced blinds of italian-32, in the order they are posted."""
+
+
+def _blinds_taken(rule_set: RuleSet, players: int | None) -> tuple[int, ...]:
+    """The forced blinds (in buios) of a hand of ``players``: the over only with four or five
+    (a table waiting for a second player: heads up's); without ``players``, every blind."""
+    ladders = rule_set.forced_blinds
+    if players is None:
+        return max(ladders.values(), key=len)
+    return ladders[min(max(players, min(ladders)), max(ladders))]
 
 
 _NICE_STEPS = (10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100)

@@ -45,6 +45,7 @@ from mazziere.tui.render import (
     cards_text,
     chips,
     empty_slots,
+    header,
     wrap_keeping_amounts,
 )
 from mazziere.tui.session import PlayError, SeatLine, Snapshot
@@ -335,7 +336,7 @@ class PlayApp(App[Path | None]):
         session = self.session
         snap = session.snapshot()
         self._track_decision(snap)
-        self._widget("title").update(Text(snap.title, style="bold"))
+        self._widget("title").update(header(snap.title, self._widget("title").content_size.width))
         self._widget("seats").update(self._seats_text(snap))
         self._widget("middle").update(self._middle_text(snap))
         self._widget("hand").update(self._hand_text(snap))

@@ -315,17 +315,18 @@ class RemoteSession:
             self.words,
             number=hand.number,
             dealer=hand.names[-1],
-            stakes=self._stakes(),
+            stakes=self._stakes(hand.n),
             carried=hand.carried,
             parol_pot=hand.parol_pot,
             opening=hand.opening,
         )
 
-    def _stakes(self) -> str:
-        """The table's stakes; a sit & go's rise by level (its forced bets say them)."""
+    def _stakes(self, players: int) -> str:
+        """The table's stakes, the blinds of a hand of ``players``; a sit & go's rise by level
+        (its forced bets say them)."""
         if self.tournament is not None:
             return self.words.pick("torneo sit & go", "sit & go")
-        return self.words.stakes(self.room_table.stakes, self.rules)
+        return self.words.stakes(self.room_table.stakes, self.rules, players)
 
     def _hand_ended(self, message: p.HandEnded) -> None:
         hand, narrator = self.hand, self._narrator
@@ -661,12 +662,17 @@ class RemoteSession:
     def snapshot(self) -> Snapshot:
         """What the screen shows now: the seats, the hand as the seat saw it, the turn."""
         words = self.words
-        title = f"Mazziere · {self.rules.name} · {self.room_table.name} · {self._stakes()}"
+        hand = self.hand
+        # The blinds of the hand in play, or between hands of the players with chips.
+        if hand is not None and self.in_hand:
+            players = hand.n
+        else:
+            players = sum(1 for seat in self.seats if int(seat.get("stack", 0)) > 0)
+        title = f"{self.rules.name} · {self.room_table.name} · {self._stakes(players)}"
         if self.me:
             title += f" · {self.me}"
         if not self.connected:
             title += words.pick(" · connessione persa, riprovo…", " · connection lost, retrying…")
-        hand = self.hand
         seats = sorted(self.seats, key=lambda s: int(s.get("seat", 0)))
         if hand is None:
             return Snapshot(title=title, seats=tuple(self._idle_seat(s) for s in seats))

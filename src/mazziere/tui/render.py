@@ -34,6 +34,7 @@ __all__ = [
     "cards_text",
     "chips",
     "empty_slots",
+    "header",
     "wrap_keeping_amounts",
 ]
 
@@ -161,6 +162,22 @@ def empty_slots(count: int, *, compact: bool = False) -> list[Text]:
                 line.append(" ")
             line.append(row, style="grey42")
     return lines
+
+
+def header(title: str, width: int) -> Text:
+    """The screen's top line: the game's name, then the table's ``title`` (rules, table,
+    stakes...), the name left out where the line has no room for both (``width``: 0 before
+    the screen is laid out); a title longer still ends in an ellipsis, never on a second line.
+
+    >>> header("italian-32 · cash · buio 5, controbuio 10", 78).plain
+    'Mazziere · italian-32 · cash · buio 5, controbuio 10'
+    >>> header("italian-32 · 32 carte 5/10 · buio 5, controbuio 10, over 20 · guest-12", 78).plain
+    'italian-32 · 32 carte 5/10 · buio 5, controbuio 10, over 20 · guest-12'
+    """
+    line = Text(f"Mazziere · {title}", style="bold", no_wrap=True, overflow="ellipsis")
+    if width and line.cell_len > width:
+        line = Text(title, style="bold", no_wrap=True, overflow="ellipsis")
+    return line
 
 
 def chips(amount: int) -> str:

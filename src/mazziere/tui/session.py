@@ -574,7 +574,7 @@ class PlaySession:
             self.words,
             number=current.number,
             dealer=current.names[-1],
-            stakes=self.words.stakes(self.table.current_stakes(), self.rules),
+            stakes=self.words.stakes(self.table.current_stakes(), self.rules, hand.n),
             carried=int(getattr(hand, "carried", 0)),
             parol_pot=bool(getattr(hand, "parol_pot", False)),
             opening=getattr(hand, "opening", None),
@@ -758,13 +758,17 @@ class PlaySession:
         table = self.table
         words = self.words
         current = self._current
-        stakes = words.stakes(table.current_stakes(), self.rules)
+        # The blinds of the hand in play, or between hands of the players with chips.
+        players = current.hand.n if current is not None and self.in_hand else None
+        if players is None:
+            players = sum(1 for seat in table if seat.stack > 0)
+        stakes = words.stakes(table.current_stakes(), self.rules, players)
         kind = (
             words.pick("torneo sit & go", "sit & go")
             if self.is_tournament
             else words.pick("cash", "cash")
         )
-        title = f"Mazziere · {self.rules.name} · {kind} · {stakes}"
+        title = f"{self.rules.name} · {kind} · {stakes}"
         if self.event is not None and not self.over:
             title += words.pick(
                 f" · livello {self.event.level()}", f" · level {self.event.level()}"

@@ -171,8 +171,9 @@ class Words:
             return self.pick("Non mostro", "Muck")
         return kind.value
 
-    def stakes(self, stakes: Stakes, rules: RuleSet) -> str:
-        """A table's stakes in this language (Hold'em's blinds are *bui* in Italian).
+    def stakes(self, stakes: Stakes, rules: RuleSet, players: int | None = None) -> str:
+        """A table's stakes in this language (Hold'em's blinds are *bui* in Italian); with
+        ``players``, only the blinds a hand of that many takes.
 
         >>> from mazziere.rules import find_rules
         >>> Words("it").stakes(Stakes(small_blind=5, big_blind=10), find_rules("holdem"))
@@ -180,7 +181,7 @@ class Words:
         >>> Words("en").stakes(Stakes(small_blind=5, big_blind=10), find_rules("holdem"))
         'blinds 5/10'
         """
-        text = stakes.describe(rules)
+        text = stakes.describe(rules, players)
         if self.it and text.startswith("blinds "):
             text = "bui " + text.removeprefix("blinds ")
         return text
