@@ -335,7 +335,9 @@ def replay(
         for result in results:
             typer.echo(result.line())
         replayed = len(results) - len(failed)
-        typer.echo(f"{len(results)} hands: {replayed} replayed, {len(failed)} with errors")
+        typer.echo(
+            f"{counted(len(results), 'hand')}: {replayed} replayed, {len(failed)} with errors"
+        )
     if failed:
         names = ", ".join(r.label for r in failed)
         print(
@@ -930,7 +932,7 @@ def import_histories(
         except OSError as exc:
             raise UsageProblem(f"cannot write {output}: {exc.strerror or exc}") from None
     print(
-        f"{len(report.hands)} {report.source} hands: {len(hands)} imported, "
+        f"{counted(len(report.hands), report.source + ' hand')}: {len(hands)} imported, "
         f"{len(report.failed)} not",
         file=sys.stderr,
     )
@@ -980,7 +982,7 @@ def stats(
 
     files = _history_files(paths)
     book = StatsBook()
-    counted = 0
+    hands_read = 0
     problems: list[str] = []
     for file in files:
         try:
@@ -998,16 +1000,16 @@ def stats(
             except (PHHError, ReplayError) as exc:
                 problems.append(f"{label}: {exc}")
                 continue
-            counted += 1
+            hands_read += 1
     players = sorted(book.players.values(), key=lambda p: p.name)
     if player is not None:
         players = [p for p in players if p.name == player]
         if not players:
             raise UsageProblem(f"no hand of {player!r} in {', '.join(paths)}")
-    if not counted:
+    if not hands_read:
         raise UsageProblem(f"no hand to count: {problems[0] if problems else 'no hand'}")
     if as_json:
-        payload = {"hands": counted, "players": [p.to_dict() for p in players]}
+        payload = {"hands": hands_read, "players": [p.to_dict() for p in players]}
         typer.echo(json.dumps(payload, ensure_ascii=False))
     else:
         # Two tables, each fitting an 80-column terminal (the console's width): every
@@ -1015,7 +1017,7 @@ def stats(
         out = Console(highlight=False, soft_wrap=True)
         out.print(
             _players_table(
-                f"{counted} hands read from {len(files)} files",
+                f"{counted(hands_read, 'hand')} read from {counted(len(files), 'file')}",
                 ["hands", "VPIP", "PFR", "3-bet", "AF", "WTSD", "W$SD", "net/100"],
                 {
                     p.name: [
@@ -1199,6 +1201,15 @@ def play(
     session.open_folder(folder)  # a folder that cannot be made stops us here (exit code 2)
     PlayApp(session, hands_dir=folder).run()
     _say_saved(session.words, session.save(folder), len(session.hands))
+
+
+def counted(number: int, noun: str) -> str:
+    """``number`` and ``noun``, in the plural unless there is one (English lines only).
+
+    >>> counted(1, "hand"), counted(3, "file")
+    ('1 hand', '3 files')
+    """
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _say_saved(words: Any, saved: Path | None, count: int) -> None:
