@@ -151,6 +151,9 @@ def test_the_text_download_names_only_the_heros_cards(app_client: TestClient, ru
         text = answer.text
         first = "PokerStars Hand #" if rules == "holdem" else "Mazziere Hand #"
         assert text.startswith(f"{first}{hand_id}:"), text[:80]
+        listed = person.get("/api/hands").json()["hands"]
+        name = next(h["table_name"] for h in listed if h["id"] == hand_id)
+        assert f"Table '{name}' " in text and name  # as the lobby names it, not its number
         assert f"Dealt to {NAMES[viewer]} [" in text
         for other in NAMES:
             if other != NAMES[viewer]:

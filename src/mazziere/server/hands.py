@@ -362,6 +362,9 @@ async def download_text(hand_id: RowId, db: DbSession, viewer: LoggedIn) -> Plai
     tournament = None
     if hand.tournament_id is not None:
         tournament = await _tournament_info(db, hand.tournament_id)
+    else:  # named as the lobby names it ("Table 'Classica invito 10'", not its number)
+        name = await db.scalar(select(RoomTable.name).where(RoomTable.id == hand.table_id))
+        fields = fields.replace(table=name or fields.get("table", ""))
     try:
         text = export_text(fields, hero=hero, tournament=tournament)
     except (phh.PHHError, ReplayError) as exc:
