@@ -195,6 +195,14 @@ async def scenario(room: Room, how: signal.Signals) -> tuple[dict[str, Any], lis
     assert "final_table" in {m["reason"] for m in moved()}, moved()
     for person in people:
         await person.disconnect()
+    # Over: nobody plays at any of its tables, the winner either (their next tournament's
+    # page once opened the finished table, or one they had been moved from).
+    for person in people:
+        welcomed = len(person.seen("welcome"))
+        await person.connect()
+        await until(lambda p=person, w=welcomed: len(p.seen("welcome")) > w)
+        assert person.seen("welcome")[-1]["tables"] == [], person.seen("welcome")[-1]
+        await person.disconnect()
     return now, people
 
 

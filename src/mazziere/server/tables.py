@@ -1478,6 +1478,13 @@ class TableTask(RequestLoop):
 
     # ---------------------------------------------------------- connections
 
+    def sits(self, name: str) -> bool:
+        """Whether ``name`` plays at this table now: seated at it, and (a tournament's
+        table) the tournament still running."""
+        if self.tournament is not None and self.tournament.state is not TournamentState.RUNNING:
+            return False
+        return any(seat.name == name for seat in self.table)
+
     def disconnected(self, name: str) -> None:
         """The player's last connection closed (the clock runs for them as for anyone)."""
         if self.table.is_seated(name):
@@ -1648,8 +1655,10 @@ class TableService:
         return task
 
     def tables_of(self, name: str) -> list[str]:
-        """The tables where ``name`` sits."""
-        return [table for table in self.seat_index.get(name, ()) if table in self.tasks]
+        """The tables where ``name`` plays now (not a finished tournament's, nor one a
+        tournament moved them from)."""
+        tasks = self.tasks
+        return [t for t in self.seat_index.get(name, ()) if t in tasks and tasks[t].sits(name)]
 
     async def stop(self) -> None:
         """Stop every task."""

@@ -119,6 +119,11 @@ class TournamentTableTask(TableTask):
         tournament = self.owner.tournament
         return tournament.tables.get(self.number) is self.table
 
+    def sits(self, name: str) -> bool:
+        """Whether ``name`` plays here now: the table is still one of the tournament's (not
+        broken, not closed) and ``name`` plays at it."""
+        return self.live and not self.closed and super().sits(name)
+
     def start(self) -> None:
         """The tournament's task runs the tables."""
 
