@@ -401,6 +401,37 @@ def test_a_sit_and_go_runs_to_its_prizes_and_rebuilds() -> None:
     asyncio.run(scenario())
 
 
+def test_an_italian_32_sit_and_go_offers_the_raise_for_ten_seconds() -> None:
+    """RULES.md §5's raise window, in a tournament as at a cash table (it had none)."""
+    from mazziere.room.tournament import Schedule, TournamentSettings
+    from mazziere.server.tables import TournamentConfig
+
+    settings = TournamentSettings(
+        rules="italian-32", buy_in=100, starting_stack=2000, seats=4, max_players=2,
+        schedule=Schedule.standard("italian-32", starting_stack=2000),
+    )  # fmt: skip
+    players = ((1, "anna"), (2, "bruno"))
+    tournament = TournamentConfig(id=6, table_id=11, settings=settings, players=players)
+
+    async def scenario() -> None:
+        bus = LocalBus()
+        task = TableTask(tournament, MemoryStore({1: 0, 2: 0}), bus, bot_seconds=0.0)
+        await task.begin()
+        await task.rebuild()
+        boxes = {name: Inbox(name) for _, name in players}
+        for box in boxes.values():
+            bus.connect(box)
+            bus.follow("11", box)
+        task.start()
+        await until(lambda: any(my_turn(b, n) for n, b in boxes.items()))
+        turn = next(t for n, b in boxes.items() if (t := my_turn(b, n)) is not None)
+        await task.stop()
+        assert "raise" in turn["legal"]["kinds"], turn
+        assert turn["raise_seconds"] is not None and 9 < turn["raise_seconds"] <= 10, turn
+
+    asyncio.run(scenario())
+
+
 class SlowHistories(MemoryStore):
     """A store that takes its time writing a hand's end (a database under load)."""
 

@@ -26,7 +26,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from mazziere.room.clock import Clock, TimeSettings
@@ -82,6 +82,7 @@ class TournamentSettings:
     prize_unit: int = 1
     """Prizes are paid in multiples of this (100: whole euros in cents)."""
     time: TimeSettings = field(default_factory=TimeSettings)
+    """The clock of its tables; a rule set's own (italian-32's raise window) is always kept."""
     balance_within: int = 1
     """Tables are kept within this many players of each other."""
     name: str = ""
@@ -89,6 +90,10 @@ class TournamentSettings:
     def __post_init__(self) -> None:
         rules = find_rules(self.rules)
         object.__setattr__(self, "rules", rules)
+        if self.time.raise_window_seconds is None and rules.raise_window_seconds is not None:
+            # RULES.md §5: italian-32 offers the raise only so long, in tournaments too.
+            window = rules.raise_window_seconds
+            object.__setattr__(self, "time", replace(self.time, raise_window_seconds=window))
         for label in ("buy_in", "fee"):
             value = getattr(self, label)
             if type(value) is not int or value < 0:
