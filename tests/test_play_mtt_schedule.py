@@ -53,6 +53,10 @@ def test_the_schedule_opens_cancels_and_starts_tournaments(room_settings: Settin
         for person in people[:2]:  # two of the four it needs
             joined = person.post(f"/api/tournaments/{first['id']}/registration")
             assert joined.status_code == 201, joined.text
+        # What the two would share now, not what a full field of 60 would.
+        waiting = browser.get(f"/api/tournaments/{first['id']}").json()
+        assert waiting["prize_pool"] == 2 * first["buy_in"]
+        assert sum(waiting["payouts"]) == waiting["prize_pool"], waiting["payouts"]
 
         now[0] = dt.datetime.fromisoformat(first["starts_at"]) + dt.timedelta(seconds=1)
         late = people[2].post(f"/api/tournaments/{first['id']}/registration")

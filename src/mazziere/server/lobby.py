@@ -300,8 +300,8 @@ class TournamentDetailsOut(TournamentOut):
     standings: list[StandingOut]
     prize_pool: int
     payouts: list[int] = []
-    """The prizes by place, best first: of the field registered once it runs, of a full
-    field while it registers."""
+    """The prizes by place, best first: of the field registered (a sit & go's full field
+    while it registers: it starts only when full)."""
     tables: list[int] = []
     """The tables its players sit at now."""
     seating: list[TournamentTableOut] = []
@@ -372,7 +372,10 @@ async def get_tournament(
     )
     pool = await ledger.balance(db, ledger.tournament_key(tournament.id))
     settings = await store.tournament_settings(db, tournament)
-    entrants = summary.registered if tournament.state != "registering" else summary.max_players
+    # A sit & go starts when full: while it registers it pays as a full field will. A
+    # scheduled tournament starts with whoever has registered: what they would share now.
+    sit_and_go_waiting = tournament.state == "registering" and tournament.starts_at is None
+    entrants = summary.max_players if sit_and_go_waiting else summary.registered
     payouts = (
         settings.payouts.prizes(tournament.buy_in * entrants, entrants, unit=settings.prize_unit)
         if entrants
