@@ -297,13 +297,17 @@ class Schedule:
         """A usual schedule for ``rules``: the first level ``depth`` big bets deep.
 
         Each level multiplies the stakes by ``growth`` (3/2 by default) with
-        nice rounding; Hold'em adds an ante of one eighth of the big blind
-        from level ``ante_from`` (0: never).  A break of ``break_minutes``
+        nice rounding; Hold'em adds an ante of about one eighth of the big
+        blind, as nicely rounded (30 at 250, not 31), from level ``ante_from``
+        (0: never).  A break of ``break_minutes``
         follows every ``break_every`` levels (0: no breaks).
 
         >>> s = Schedule.standard("italian-classic", starting_stack=1000, unit="hands", length=5)
         >>> [s.level(n).stakes.ante for n in (1, 2, 3)]
         [20, 30, 40]
+        >>> s = Schedule.standard("holdem", starting_stack=1500, unit="hands", length=3)
+        >>> [s.level(n).stakes.ante for n in (5, 6, 7, 11)]
+        [20, 30, 40, 200]
         >>> s = Schedule.standard("italian-32", starting_stack=2000)
         >>> s.level(1).stakes
         Stakes(small_blind=20, big_blind=40, ante=0)
@@ -330,7 +334,7 @@ class Schedule:
                 half = max(1, amount // 2)
                 stakes = Stakes(small_blind=half, big_blind=2 * half)
             else:
-                ante = amount // 8 if ante_from and number >= ante_from else 0
+                ante = nice_amount(amount / 8) if ante_from and number >= ante_from else 0
                 stakes = Stakes(small_blind=max(1, amount // 2), big_blind=amount, ante=ante)
             items.append(Level(stakes, length))
             if break_every and number % break_every == 0 and number < levels:
