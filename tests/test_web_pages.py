@@ -1019,6 +1019,14 @@ class Field(threading.Thread):
     def run(self) -> None:
         asyncio.run(self._play())
 
+    def close(self) -> None:
+        """The scripted players stopped and disconnected."""
+        self.stop.set()
+        if self.is_alive():
+            self.join(10)
+        for someone in self.people:
+            someone.close()
+
     async def _play(self) -> None:
         for person in self.people:
             await person.connect()
@@ -1097,11 +1105,7 @@ def test_a_multi_table_tournament_takes_the_player_to_the_final_table(
         ).to_have_count(1, timeout=10_000)  # the final table (its page reads it every 3 s)
         person.screenshot("tournament-final-table")
     finally:
-        field.stop.set()
-        if field.is_alive():
-            field.join(10)
-        for someone in field.people:
-            someone.close()
+        field.close()
         spectator.close()
         person.close()
 
@@ -1109,6 +1113,23 @@ def test_a_multi_table_tournament_takes_the_player_to_the_final_table(
 def scheduled(url: str, seconds: float) -> int:
     """A scheduled Italian tournament (32 cards, five seats, six places) of this test's
     own, starting in ``seconds``: its id."""
+    return made(
+        url, seconds, name="Torneo lampo", rules="italian-32", buy_in=100, fee=10,
+        starting_stack=400, seats=5, max_players=6, min_players=4, level_length=2,
+    )  # fmt: skip
+
+
+def sit_and_go(url: str, name: str, seats: int) -> int:
+    """A Hold'em sit & go of this test's own, for ``seats`` players at one table: its id."""
+    return made(
+        url, None, name=name, rules="holdem", buy_in=100, fee=10, starting_stack=200,
+        seats=seats, max_players=seats, level_length=2,
+    )  # fmt: skip
+
+
+def made(url: str, seconds: float | None, **spec: Any) -> int:
+    """A tournament made in the room's database (starting in ``seconds``; ``None``: a sit &
+    go, when full): its id."""
     from mazziere.server.storage import Database
     from mazziere.server.storage.lobby import TournamentSpec, create_tournament
 
@@ -1116,12 +1137,14 @@ def scheduled(url: str, seconds: float) -> int:
         db = Database(url)
         try:
             async with db.session() as session:
-                spec = TournamentSpec(
-                    name="Torneo lampo", rules="italian-32", buy_in=100, fee=10,
-                    starting_stack=400, seats=5, max_players=6, min_players=4, level_length=2,
-                )  # fmt: skip
-                start = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=seconds)
-                tournament = await create_tournament(session, spec, starts_at=start)
+                start = (
+                    None
+                    if seconds is None
+                    else dt.datetime.now(dt.UTC) + dt.timedelta(seconds=seconds)
+                )
+                tournament = await create_tournament(
+                    session, TournamentSpec(**spec), starts_at=start
+                )
                 await session.commit()
                 return int(tournament.id)
         finally:
@@ -1130,6 +1153,80 @@ def scheduled(url: str, seconds: float) -> int:
     # In a thread of its own: Playwright's event loop runs in this one.
     with concurrent.futures.ThreadPoolExecutor(1) as thread:
         return thread.submit(asyncio.run, run()).result()
+
+
+ORDINAL = r"(\d+)(?:st|nd|rd|th)"
+
+
+def test_a_sit_and_go_player_is_told_their_place_and_prize_at_the_table(
+    room: RunningServer, database: str, browser: Any
+) -> None:
+    """A four-seat sit & go registered for from the lobby: its table has four seats and
+    the tournament's controls, even when the room's first answer at the start did not list
+    it yet; when the player is out, or the tournament over, the table says their place and
+    prize (as the standings have them), in its log too, with the way to the tournament."""
+    tid = sit_and_go(database, "Sit & go a quattro", 4)
+    field = Field(room, 3)
+    person = Tab(browser, room.address, "en")
+    page = person.page
+    answers = {"count": 0}
+
+    def early(route: Any) -> None:
+        # The first answer about the tournament comes before its tables are stored.
+        answer = route.fetch()
+        answers["count"] += 1
+        body = answer.json()
+        if answers["count"] == 1:
+            body["tables"], body["seating"] = [], []
+        route.fulfill(response=answer, json=body)
+
+    page.route(f"**/api/tournaments/{tid}", early)
+    try:
+        page.click(f"tr[data-tournament='{tid}'] button.register")
+        page.wait_for_selector(f"tr[data-tournament='{tid}'] button.unregister")
+        for someone in field.people[:3]:
+            answer = someone.post(f"/api/tournaments/{tid}/registration")
+            assert answer.status_code == 201, answer.text
+        page.wait_for_selector(".seat.me", timeout=15_000)
+        sync_api.expect(page.locator(".seat")).to_have_count(4)  # not 6: no free seat drawn
+        assert page.locator(".seat.empty").count() == 0
+        sync_api.expect(page.locator("button.leave")).to_have_text("Back to the lobby")
+        assert answers["count"] >= 1
+        name = page.get_attribute(".seat.me", "data-name")
+        field.start()
+        deadline = time.monotonic() + 90
+        while not page.locator(".tournament-over").count():
+            assert time.monotonic() < deadline, "the player was never told how it ended"
+            person.act(("call", "check", "all-in", "show", "muck"))
+            page.wait_for_timeout(200)
+        said = page.inner_text(".tournament-over p")
+        standings = field.people[0].http.get(f"/api/tournaments/{tid}").json()["standings"]
+        mine = next(s for s in standings if s["player"] == name)
+        if mine["place"] == 1:
+            assert said == f"The tournament is over: you won, prize {mine['prize']}", said
+        else:
+            paid = f"prize {mine['prize']}" if mine["prize"] else "no prize"
+            told = re.fullmatch(
+                rf"(?:The tournament is over: you|You) finished {ORDINAL}, (.*)", said
+            )
+            assert told, said
+            assert (int(told[1]), told[2]) == (mine["place"], paid), said
+        assert page.inner_text(".log p.over") == said
+        assert page.locator(".actions >> text=Waiting for the next hand").count() == 0
+        page.click("#lang")  # in Italian too
+        italian = page.inner_text(".tournament-over p")
+        assert italian.startswith(
+            "Torneo finito: hai vinto!"
+            if mine["place"] == 1
+            else ("Sei fuori: ", "Torneo finito: ")
+        ), italian
+        page.click("#lang")
+        page.click(".tournament-over button.to-tournament")
+        page.wait_for_selector(f".standings tr[data-player='{name}']")
+        person.screenshot("sit-and-go-told")
+    finally:
+        field.close()
+        person.close()
 
 
 def won_hand(page: Any, carried: set[int]) -> int | None:

@@ -24,7 +24,7 @@ const app = {
   current: null,     // the table on screen
   page: null,        // another page on screen (pages.js): private tables, hands, rules...
   leaving: new Set(), // tables left whose cash-out may come at the end of the hand playing
-  tournamentTables: new Set(), // tables of a tournament: its players stay to the end
+  tournamentTables: new Map(), // a tournament's table -> its id (null: not known yet): its players stay to the end
   unsent: [],        // messages written between two sockets: sent once the next one is welcomed
 };
 
@@ -288,28 +288,100 @@ function tableState(id) {
       pre: null, // a pre-action chosen before the turn: { kind, amount }
       hintsOffered: false, hintsOn: false, hint: null, // hints for learners (the room decides)
     };
-    if (!row && !app.tournamentTables.has(id)) describeTable(app.tables[id]);
+    if (!row) describeTable(app.tables[id]);
   }
   return app.tables[id];
 }
 
 /**
  * A table out of the lobby's list: a private table is named, and its stakes said, as the
- * room's list of the player's private tables has them (a tournament's table is not there:
- * it keeps its number).  The table's own events, when they come, say the stakes.
+ * room's list of the player's private tables has them.  A tournament's table keeps its
+ * number and has the tournament's seats; it is known as one however it was opened (at the
+ * start, after a reload, by a move, by its address): else the running tournaments are asked.
+ * The table's own events, when they come, say the stakes.
  */
 async function describeTable(table) {
-  try {
-    const row = (await api("GET", "/api/private-tables")).tables.find((t) => String(t.id) === table.id);
-    if (!row) return;
-    table.name = row.name;
-    table.seatCount = row.seats;
-    table.maxBuyIn = table.maxBuyIn || row.max_buy_in;
-    table.stakes = table.stakes ?? row.stakes;
+  if (table.described) return;
+  await alone(table, "describing", async () => {
+    const tournament = app.tournamentTables.get(table.id);
+    if (tournament === undefined) {
+      const mine = await api("GET", "/api/private-tables").then((a) => a.tables, () => []); // (none for a visitor)
+      const row = mine.find((t) => String(t.id) === table.id);
+      if (row) {
+        table.name = row.name;
+        table.seatCount = row.seats;
+        table.maxBuyIn = table.maxBuyIn || row.max_buy_in;
+        table.stakes = table.stakes ?? row.stakes;
+        table.described = true;
+        render();
+        return;
+      }
+    }
+    const running = tournament ? [{ id: tournament }] : (await api("GET", "/api/tournaments?state=running")).tournaments;
+    for (const t of running) {
+      const details = await api("GET", `/api/tournaments/${t.id}`);
+      noteTournament(details);
+      if (app.tournamentTables.get(table.id) === details.id) { table.seatCount = details.seats; table.described = true; break; }
+    }
     render();
+  });
+}
+
+/** `work` for a table, once at a time (`flag` marks it under way); the room's refusal logged. */
+async function alone(table, flag, work) {
+  if (table[flag]) return;
+  table[flag] = true;
+  try {
+    await work();
   } catch (error) {
     console.warn("room:", error.message);
+  } finally {
+    table[flag] = false;
   }
+}
+
+/** A tournament's tables (its `GET /api/tournaments/<id>` lists them) known as its own. */
+function noteTournament(details) {
+  for (const id of details.tables.map(String)) {
+    app.tournamentTables.set(id, details.id);
+    if (app.tables[id]) { app.tables[id].seatCount = details.seats; app.tables[id].described = true; }
+  }
+}
+
+/**
+ * The player's end in a tournament, told at its table (and in its log): their place and
+ * prize once out, or the tournament over.  The room says it in the tournament's standings
+ * (`GET /api/tournaments/<id>`), stored a moment after the hand that decided it: asked again
+ * a few times until they say it.
+ */
+async function tellFinish(table) {
+  if (!app.tournamentTables.has(table.id) || table.over) return;
+  await alone(table, "finishing", async () => {
+    for (let tries = 0; tries < 8 && !table.over; tries++) {
+      if (tries) await new Promise((r) => setTimeout(r, 1000));
+      if (!app.tournamentTables.get(table.id)) { table.described = false; await describeTable(table); }
+      const tournament = app.tournamentTables.get(table.id);
+      if (!tournament) continue;
+      const details = await api("GET", `/api/tournaments/${tournament}`);
+      const mine = details.standings.find((s) => s.player === app.me);
+      if (!mine || mine.place === null) continue;
+      table.over = { tournament, place: mine.place, prize: mine.prize, over: details.state === "finished" };
+      say(table, words.finish(mine.place, mine.prize, table.over.over), "over");
+      refreshBalance();
+      render();
+    }
+  });
+}
+
+/** The notice of the player's end in a tournament, with the way back. */
+function finishNotice(table) {
+  const over = table.over;
+  if (!over) return null;
+  return h("div", { class: "tournament-over", role: "status" },
+    h("p", {}, words.finish(over.place, over.prize, over.over)),
+    h("button", { type: "button", class: "primary to-tournament", onclick: () => { location.hash = `#tournament/${over.tournament}`; } },
+      words.pick("Vai al torneo", "Go to the tournament")),
+    " ", h("button", { type: "button", class: "to-lobby", onclick: () => leave(table) }, words.pick("Torna alla sala", "Back to the lobby")));
 }
 
 function newHand(table, message) {
@@ -335,7 +407,7 @@ function receive(message) {
     // Not left after all (a tournament's table keeps its players to the end): the table is
     // followed again, in the background, for the player to come back to.
     app.leaving.delete(id);
-    app.tournamentTables.add(id);
+    if (!app.tournamentTables.has(id)) app.tournamentTables.set(id, null);
     send({ type: "resume", table: id, last_seq: 0 });
     return;
   }
@@ -372,6 +444,7 @@ function receive(message) {
   const table = tableState(id);
   if (message.type === "snapshot") {
     applySnapshot(table, message);
+    if (!app.lobby.some((t) => String(t.id) === id)) describeTable(table); // (once known, nothing asked)
     // Sequence numbers start at 1, and the room sends a table where nothing happened yet at
     // seq 1 too: that table's first event, 1, is still to come (after a snapshot at seq 1 of
     // a table that had one event, no event 1 comes again).
@@ -395,7 +468,7 @@ function receive(message) {
 function moved(message) {
   const from = app.tables[message.from_table];
   delete app.tables[message.from_table];
-  app.tournamentTables.add(message.table);
+  app.tournamentTables.set(message.table, app.tournamentTables.get(message.from_table) ?? null);
   const table = tableState(message.table);
   if (from) {
     table.rules = table.rules ?? from.rules;
@@ -428,6 +501,7 @@ function handle(table, message) {
       const before = sittersKey(table.seats);
       const wasThere = table.seats.some((s) => s.name === app.me);
       table.seats = message.seats;
+      if (wasThere && !table.seats.some((s) => s.name === app.me)) tellFinish(table); // out of a tournament?
       if (sittersKey(table.seats) !== before && (wasThere || table.seats.some((s) => s.name === app.me))) refreshBalance();
       table.carried = message.carried_pot;
       table.parolPot = Boolean(message.parol_pot);
@@ -575,6 +649,9 @@ async function endHand(table, message) {
   hand.ended = true;
   table.turn = null;
   hand.stacks = message.result.stacks;
+  const me = hand.names.indexOf(app.me);
+  // Out of a tournament, or its last hand played: the place and prize are told.
+  if (me >= 0 && (hand.stacks[me] === 0 || hand.stacks.filter((s) => s > 0).length === 1)) tellFinish(table);
   hand.resultPots = message.result.pots;
   if (hand.resultPots.length > 1) {
     // Side pots: each one said with who won it (one award may pay several pots at once).
@@ -808,7 +885,7 @@ function watchTournaments() {
 async function noteTournamentTables(tournaments) {
   await Promise.all(tournaments.map(async (t) => {
     try {
-      for (const table of (await api("GET", `/api/tournaments/${t.id}`)).tables) app.tournamentTables.add(String(table));
+      noteTournament(await api("GET", `/api/tournaments/${t.id}`));
     } catch (error) {
       console.warn("room:", error.message);
     }
@@ -978,7 +1055,7 @@ function renderTable(table) {
   const held = table.held ? h("p", { class: "held", role: "status" }, words.pick(
     "Il tavolo è fermo: la sala non riesce a salvare le mosse e riprova da sola. Niente è perso; il tempo di chi deve agire non corre.",
     "The table is held: the room cannot store its moves for now and keeps trying. Nothing is lost, and the clock of whoever is to act stands still.")) : null;
-  const left = h("div", {}, title, tableStateNote(table), held, felt, actionBar(table), hintBar(table), preActionBar(table), offerBar(table), controls(table),
+  const left = h("div", {}, title, tableStateNote(table), finishNotice(table), held, felt, actionBar(table), hintBar(table), preActionBar(table), offerBar(table), controls(table),
     table.error ? h("p", { class: "error", role: "alert", "data-code": table.error.code },
       words.error(table.error.code, table.error.message, table.error.of || "")) : null,
     h("button", { type: "button", class: "leave", onclick: () => leave(table) },
@@ -1140,13 +1217,13 @@ function actionBar(table) {
 
 function actionBarKey(table) {
   return JSON.stringify([words.lang, table.turn?.action_id, myLegal(table), [...table.marked],
-    table.hand?.number, table.hand?.ended, table.confirmingFold, table.paused]);
+    table.hand?.number, table.hand?.ended, table.confirmingFold, table.paused, Boolean(table.over)]);
 }
 
 function buildActionBar(table, legal) {
   const bar = h("div", { class: "actions", role: "toolbar", "aria-label": words.t("yourTurn") });
   if (!legal) {
-    if (!table.hand || table.hand.ended) {
+    if ((!table.hand || table.hand.ended) && !table.over) {
       bar.append(h("span", { class: "note" }, table.paused ? words.pick("Tavolo in pausa.", "The table is paused.") : words.t("waiting")));
     }
     return bar;
@@ -1405,7 +1482,7 @@ async function start() {
 
 // What the other pages (pages.js) use of the room's client.
 export {
-  api, app, connect, defaultBuyIn, ensureAccount, h, openTable, refreshBalance, render, reopenSocket, send, session, showWho, sitAt, watch, words,
+  api, app, connect, defaultBuyIn, ensureAccount, h, noteTournament, openTable, refreshBalance, render, reopenSocket, send, session, showWho, sitAt, watch, words,
 };
 
 start();

@@ -242,6 +242,20 @@ export class Words {
     return `${this.names(winners)} ${verb} ${amount}`;
   }
 
+  /**
+   * How a tournament ended for the player (`place`, `prize`; `over`: the tournament is over):
+   * "Sei fuori: 3° posto, premio 120", "Torneo finito: hai vinto! Premio 280"; "You finished
+   * 3rd, prize 120", "The tournament is over: you won, prize 280".
+   */
+  finish(place, prize, over) {
+    const paid = prize ? this.pick(`premio ${prize}`, `prize ${prize}`) : this.pick("nessun premio", "no prize");
+    if (place === 1) return this.pick(`Torneo finito: hai vinto! Premio ${prize}`, `The tournament is over: you won, prize ${prize}`);
+    const th = { 1: "st", 2: "nd", 3: "rd" }[place % 100 > 10 && place % 100 < 14 ? 0 : place % 10] ?? "th";
+    const where = this.pick(`${place}° posto, ${paid}`, `you finished ${place}${th}, ${paid}`);
+    if (over) return this.pick(`Torneo finito: ${where}`, `The tournament is over: ${where}`);
+    return this.pick(`Sei fuori: ${where}`, `Y${where.slice(1)}`);
+  }
+
   /** A forced bet of the log: "Tu: piccolo buio 3", "Anna: invito 10". */
   forcedBet(who, kind, amount, context) {
     let name = FORCED[this.lang][kind] ?? kind.replace("_", " ");

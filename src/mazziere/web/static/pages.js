@@ -1,7 +1,7 @@
 // The room's other pages, each at its own address (#private, #invite/CODE, #tournament/ID,
 // #hands, #hand/ID, #rules/RULES): private tables and their host's controls, the tournament
 // lobby, the hand history with its replayer and downloads, and the rules.
-import { api, app, connect, defaultBuyIn, ensureAccount, h, openTable, reopenSocket, send, session, showWho, sitAt, watch, words } from "./app.js";
+import { api, app, connect, defaultBuyIn, ensureAccount, h, noteTournament, openTable, reopenSocket, send, session, showWho, sitAt, watch, words } from "./app.js";
 import { cardSvg, cardText } from "./cards.js";
 import { handContext } from "./i18n.js";
 import { rulesPage } from "./rules.js";
@@ -384,7 +384,7 @@ function tournamentPage(id) {
   const state = { t: null, error: "", going: false };
   const refresh = async () => {
     state.t = await api("GET", `/api/tournaments/${id}`);
-    for (const table of state.t.tables) app.tournamentTables.add(String(table));
+    noteTournament(state.t);
     await session();
     showWho();
   };
