@@ -1127,9 +1127,9 @@ def sit_and_go(url: str, name: str, seats: int) -> int:
     )  # fmt: skip
 
 
-def made(url: str, seconds: float | None, **spec: Any) -> int:
+def made(url: str, seconds: float | None, state: str | None = None, **spec: Any) -> int:
     """A tournament made in the room's database (starting in ``seconds``; ``None``: a sit &
-    go, when full): its id."""
+    go, when full; put in ``state`` if given): its id."""
     from mazziere.server.storage import Database
     from mazziere.server.storage.lobby import TournamentSpec, create_tournament
 
@@ -1145,6 +1145,7 @@ def made(url: str, seconds: float | None, **spec: Any) -> int:
                 tournament = await create_tournament(
                     session, TournamentSpec(**spec), starts_at=start
                 )
+                tournament.state = state or tournament.state
                 await session.commit()
                 return int(tournament.id)
         finally:
@@ -1226,6 +1227,43 @@ def test_a_sit_and_go_player_is_told_their_place_and_prize_at_the_table(
         person.screenshot("sit-and-go-told")
     finally:
         field.close()
+        person.close()
+
+
+def test_the_lobby_says_which_tournaments_run_and_which_were_cancelled(
+    room: RunningServer, database: str, browser: Any
+) -> None:
+    cancelled = made(
+        database, 3600, state="cancelled", name="Torneo annullato", rules="holdem", buy_in=10,
+        fee=1, starting_stack=200, seats=4, max_players=8, min_players=4, level_length=2,
+    )  # fmt: skip
+    person = Tab(browser, room.address, "it")
+    page = person.page
+    try:
+        state = f"tr[data-tournament='{cancelled}'] .lobby-state"
+        assert page.inner_text(state) == "annullato"
+        page.click("#lang")
+        assert page.inner_text(state) == "cancelled"
+    finally:
+        person.close()
+
+
+def test_a_tournament_shows_the_prize_pool_of_its_players(
+    room: RunningServer, database: str, browser: Any
+) -> None:
+    """Registering: the pool is the buy-ins paid so far (as the room says), not a full
+    field's, and the page says that the prizes depend on the field at the start."""
+    tid = scheduled(database, seconds=3600)
+    person = Tab(browser, room.address, "en")
+    page = person.page
+    try:
+        person.go(f"#tournament/{tid}", ".tournament-state[data-state=registering]")
+        assert page.inner_text(".prize-pool") == "0"
+        page.click("button.register")
+        page.wait_for_selector("button.unregister")
+        sync_api.expect(page.locator(".prize-pool")).to_have_text("100")  # one buy-in of 100
+        assert "depend on the players at the start" in page.inner_text(".payouts-note")
+    finally:
         person.close()
 
 

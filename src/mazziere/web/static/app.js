@@ -819,10 +819,16 @@ function renderLobby() {
           t.starts_at ? h("span", { class: "note starts-at" }, ` · ${words.pick("alle", "at")} ${new Date(t.starts_at).toLocaleTimeString(words.lang, { hour: "2-digit", minute: "2-digit" })}`) : null),
         h("td", {}, words.t(t.rules)), h("td", {}, `${t.buy_in} + ${t.fee}`),
         h("td", {}, t.starting_stack), h("td", {}, `${t.registered}/${t.max_players}`),
-        h("td", {}, t.state !== "registering" ? words.pick("in corso", "running")
+        h("td", { class: "lobby-state", "data-state": t.state }, t.state !== "registering" ? tournamentState(t.state)
           : h("button", { type: "button", class: isRegistered(t) ? "unregister" : "register", onclick: () => register(t) },
             isRegistered(t) ? words.pick("Annulla l'iscrizione", "Unregister") : words.pick("Iscriviti", "Register"))))))));
   main.replaceChildren(h("div", { class: "lobby" }, myTables(), filters, sections, tournaments));
+}
+
+/** A tournament's state in words (cancelled: its buy-ins refunded). */
+function tournamentState(state) {
+  return { registering: words.pick("iscrizioni aperte", "registering"), running: words.pick("in corso", "running"),
+    finished: words.pick("finito", "finished"), cancelled: words.pick("annullato", "cancelled") }[state] ?? state;
 }
 
 /** The tables where the player sits (the socket's welcome names them, reopening the site
@@ -1482,7 +1488,8 @@ async function start() {
 
 // What the other pages (pages.js) use of the room's client.
 export {
-  api, app, connect, defaultBuyIn, ensureAccount, h, noteTournament, openTable, refreshBalance, render, reopenSocket, send, session, showWho, sitAt, watch, words,
+  api, app, connect, defaultBuyIn, ensureAccount, h, noteTournament, openTable, refreshBalance, render, reopenSocket, send, session, showWho, sitAt,
+  tournamentState, watch, words,
 };
 
 start();

@@ -1,7 +1,7 @@
 // The room's other pages, each at its own address (#private, #invite/CODE, #tournament/ID,
 // #hands, #hand/ID, #rules/RULES): private tables and their host's controls, the tournament
 // lobby, the hand history with its replayer and downloads, and the rules.
-import { api, app, connect, defaultBuyIn, ensureAccount, h, noteTournament, openTable, reopenSocket, send, session, showWho, sitAt, watch, words } from "./app.js";
+import { api, app, connect, defaultBuyIn, ensureAccount, h, noteTournament, openTable, reopenSocket, send, session, showWho, sitAt, tournamentState, watch, words } from "./app.js";
 import { cardSvg, cardText } from "./cards.js";
 import { handContext } from "./i18n.js";
 import { rulesPage } from "./rules.js";
@@ -393,8 +393,6 @@ function tournamentPage(id) {
     if (!t) return [h("h2", {}, "Sit & go"), problem(state.error)];
     const unit = t.level_unit === "hands" ? say("mani", "hands") : say("minuti", "minutes");
     const stakes = (l) => (t.rules === "italian-classic" ? `invito ${l.ante}` : `${l.small_blind}/${l.big_blind}${l.ante ? ` ante ${l.ante}` : ""}`);
-    const stateName = { registering: say("iscrizioni aperte", "registering"), running: say("in corso", "running"),
-      finished: say("finito", "finished"), cancelled: say("annullato", "cancelled") }[t.state];
     const register = async () => {
       try {
         await ensureAccount(); // a visitor becomes a guest to register
@@ -412,8 +410,8 @@ function tournamentPage(id) {
         h("dt", {}, "Buy-in"), h("dd", {}, `${t.buy_in} + ${t.fee}`),
         h("dt", {}, say("Fiches iniziali", "Starting chips")), h("dd", {}, t.starting_stack),
         h("dt", {}, words.t("players")), h("dd", { class: "entrants-count" }, `${t.registered}/${t.max_players}`),
-        h("dt", {}, say("Montepremi", "Prize pool")), h("dd", {}, t.buy_in * (t.state === "registering" ? t.max_players : t.registered)),
-        h("dt", {}, say("Stato", "State")), h("dd", { class: "tournament-state", "data-state": t.state }, stateName),
+        h("dt", {}, say("Montepremi", "Prize pool")), h("dd", { class: "prize-pool" }, t.prize_pool),
+        h("dt", {}, say("Stato", "State")), h("dd", { class: "tournament-state", "data-state": t.state }, tournamentState(t.state)),
         // A scheduled tournament starts at its time (a sit & go when it is full).
         t.starts_at ? [h("dt", {}, say("Inizio", "Starts")), h("dd", { class: "starts-at" }, new Date(t.starts_at).toLocaleString(words.lang))] : null),
       state.error ? problem(state.error) : null,
@@ -428,7 +426,10 @@ function tournamentPage(id) {
             h("thead", {}, h("tr", {}, [say("Livello", "Level"), words.t("stakes"), say("Durata", "Length")].map((c) => h("th", { scope: "col" }, c)))),
             h("tbody", {}, t.levels.map((l) => h("tr", {}, h("td", {}, l.number), h("td", {}, stakes(l)), h("td", {}, `${l.length} ${unit}`)))))),
         h("section", { "aria-label": say("Premi", "Payouts") }, h("h3", {}, say("Premi", "Payouts")),
-          h("table", { class: "payouts" }, h("tbody", {}, t.payouts.map((prize, i) => h("tr", {}, h("td", {}, `${i + 1}°`), h("td", {}, prize)))))),
+          h("table", { class: "payouts" }, h("tbody", {}, t.payouts.map((prize, i) => h("tr", {}, h("td", {}, `${i + 1}°`), h("td", {}, prize))))),
+          t.state === "registering" ? h("p", { class: "note payouts-note" }, say(
+            "I posti pagati e i premi dipendono dagli iscritti alla partenza.",
+            "The places paid and the prizes depend on the players at the start.")) : null),
         h("section", { "aria-label": say("Iscritti", "Entrants") }, h("h3", {}, say("Iscritti", "Entrants")),
           t.players.length ? h("ul", { class: "entrants" }, t.players.map((p) => h("li", {}, p))) : h("p", { class: "note" }, say("Nessuno ancora.", "Nobody yet."))),
         h("section", { "aria-label": say("Classifica", "Standings") }, h("h3", {}, say("Classifica", "Standings")),
