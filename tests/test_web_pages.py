@@ -1267,6 +1267,30 @@ def test_a_tournament_shows_the_prize_pool_of_its_players(
         person.close()
 
 
+def test_a_player_waiting_in_a_reloaded_lobby_is_taken_to_the_table(
+    room: RunningServer, database: str, browser: Any
+) -> None:
+    """Registered, then the site reloaded: the lobby still watches the sit & go, and takes
+    the player to its table when it starts."""
+    tid = sit_and_go(database, "Sit & go dopo la ricarica", 2)
+    opponent = Opponent(room)
+    person = Tab(browser, room.address, "en")
+    page = person.page
+    try:
+        page.click(f"tr[data-tournament='{tid}'] button.register")
+        page.wait_for_selector(f"tr[data-tournament='{tid}'] button.unregister")
+        page.reload()
+        page.wait_for_selector(f"tr[data-tournament='{tid}'] button.unregister")
+        answer = opponent.person.post(f"/api/tournaments/{tid}/registration")
+        assert answer.status_code == 201, answer.text
+        page.wait_for_selector(".seat.me", timeout=15_000)
+        sync_api.expect(page.locator(".seat")).to_have_count(2)
+        assert page.inner_text("button.leave") == "Back to the lobby"
+    finally:
+        opponent.person.close()
+        person.close()
+
+
 def won_hand(page: Any, carried: set[int]) -> int | None:
     """A finished hand of the player's that somebody won; those found carried are added to
     ``carried`` (and not read again)."""

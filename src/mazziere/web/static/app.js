@@ -863,18 +863,19 @@ async function register(tournament) {
   showWho();
   await refreshLobby();
   render();
-  watchTournaments();
 }
 
-// A sit & go starts when it is full: then the player's socket is opened again, and its
-// welcome names the tournament's table.
+// A sit & go starts when it is full (a scheduled tournament at its time): then the player's
+// socket is opened again, and its welcome names the tournament's table.  Watched from the
+// lobby's every reading, a reload's too, while the player waits for one to start.
 let tournamentWatch = null;
 function watchTournaments() {
-  if (tournamentWatch) return;
+  if (tournamentWatch || !app.tournaments.some((t) => isRegistered(t) && t.state === "registering")) return;
   tournamentWatch = setInterval(async () => {
     const waiting = app.tournaments.filter((t) => isRegistered(t) && t.state === "registering");
     if (!waiting.length) { clearInterval(tournamentWatch); tournamentWatch = null; return; }
-    const now = (await api("GET", "/api/tournaments")).tournaments;
+    const now = await api("GET", "/api/tournaments").then((a) => a.tournaments, (error) => console.warn("room:", error.message));
+    if (!now) return; // asked again at the next tick
     const started = waiting.some((t) => now.find((n) => n.id === t.id)?.state !== "registering");
     app.tournaments = now;
     if (started) {
@@ -902,6 +903,7 @@ async function refreshLobby() {
   const [tables, tournaments] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/tournaments")]);
   app.lobby = tables.tables;
   app.tournaments = tournaments.tournaments;
+  watchTournaments();
 }
 
 async function playNow(rules) {
