@@ -254,6 +254,10 @@ def test_italian_32_a_draw_of_four_and_a_parole_split(room: RunningServer, brows
         # Both players named as winners in the middle of the table.
         banner = people[0].page.inner_text(".showdown")
         assert " win " in banner, banner
+        # Each one's share said once, and a hand's name once (not "two pair, two pair").
+        assert re.search(r" win \d+(, \d+ each| \(.+ \d+, .+ \d+\))", banner), banner
+        made = banner.split(" · ", 1)[1].split("; ") if " · " in banner else []
+        assert len(made) == len(set(made)), banner
     finally:
         close_all(people)
 

@@ -624,7 +624,7 @@ function record(table, r) {
     case "award":
       r.winners.forEach((w, i) => { hand.stacks[w] += r.shares[i]; hand.winners.add(w); });
       hand.awards.push(r);
-      say(table, words.won(winnersOf(table, r.winners), r.amount)
+      say(table, words.wonShares(winnersOf(table, r.winners), r.amount, r.shares)
         + (hand.pots.length > 1 ? ` (${r.pot === 0 ? words.t("pot") : `${words.t("sidePot")} ${r.pot}`})` : ""), "win");
       break;
     case "carry":
@@ -1131,13 +1131,15 @@ function clockText(table) {
 function showdownBanner(table) {
   const hand = table.hand;
   const pots = hand.resultPots && hand.resultPots.length > 1
-    ? hand.resultPots.map((pot, i) => ({ pot: i, amount: pot.amount, winners: pot.winners })) : hand.awards;
+    ? hand.resultPots.map((pot, i) => ({ pot: i, amount: pot.amount, winners: pot.winners, shares: hand.awards.find((a) => a.pot === i)?.shares }))
+    : hand.awards;
   if (!pots.length) return null;
   return h("div", { class: "showdown", role: "status" }, pots.map((award) => {
-    const made = award.winners.map((w) => hand.names_of[w]).filter((name) => name && name !== "…");
+    // A split pot: each winner's share said once, and a hand's name once when they hold the same.
+    const made = [...new Set(award.winners.map((w) => hand.names_of[w]).filter((name) => name && name !== "…"))];
     const which = pots.length > 1 ? ` (${award.pot === 0 ? words.t("pot") : `${words.t("sidePot")} ${award.pot}`})` : "";
-    return h("p", { "data-pot": award.pot }, `${words.won(winnersOf(table, award.winners), award.amount)}${which}`,
-      made.length ? ` · ${made.join(", ")}` : "");
+    return h("p", { "data-pot": award.pot }, `${words.wonShares(winnersOf(table, award.winners), award.amount, award.shares)}${which}`,
+      made.length ? ` · ${made.join("; ")}` : "");
   }));
 }
 

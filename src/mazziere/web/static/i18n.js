@@ -256,6 +256,15 @@ export class Words {
     return this.pick(`Sei fuori: ${where}`, `Y${where.slice(1)}`);
   }
 
+  /** A pot won and, shared, each winner's part once: "Anna e Bruno vincono 40, 20 a testa",
+   * "Anna e tu vincete 41 (Anna 21, tu 20)"; "Anna and Bruno win 40, 20 each". */
+  wonShares(winners, amount, shares) {
+    const won = this.won(winners, amount);
+    if (winners.length < 2 || !shares) return won;
+    if (shares.every((share) => share === shares[0])) return `${won}, ${shares[0]} ${this.pick("a testa", "each")}`;
+    return `${won} (${winners.map((w, i) => `${w.me ? this.pick("tu", "you") : w.name} ${shares[i]}`).join(", ")})`;
+  }
+
   /** A forced bet of the log: "Tu: piccolo buio 3", "Anna: invito 10". */
   forcedBet(who, kind, amount, context) {
     let name = FORCED[this.lang][kind] ?? kind.replace("_", " ");
