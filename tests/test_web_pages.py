@@ -1291,6 +1291,31 @@ def test_a_player_waiting_in_a_reloaded_lobby_is_taken_to_the_table(
         person.close()
 
 
+def test_a_refused_registration_is_said_in_the_page(
+    room: RunningServer, database: str, browser: Any
+) -> None:
+    tid = made(
+        database, 3600, name="Torneo dei ricchi", rules="holdem", buy_in=10**9, fee=1,
+        starting_stack=200, seats=4, max_players=8, min_players=4, level_length=2,
+    )  # fmt: skip
+    person = Tab(browser, room.address, "it")
+    page = person.page
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    try:
+        page.click(f"tr[data-tournament='{tid}'] button.register")
+        said = page.inner_text(".lobby-problem", timeout=5000)
+        assert said.startswith("Il saldo non basta"), said  # the room's refusal, in Italian
+        assert dialogs == []  # no browser alert
+        page.click("#lang")  # in English too
+        sync_api.expect(page.locator(".lobby-problem")).not_to_have_text(said)
+        assert page.locator(f"tr[data-tournament='{tid}'] button.register").count() == 1
+        # The browser logs the refused request itself; nothing else went wrong.
+        person.errors = [e for e in person.errors if "409" not in e]
+    finally:
+        person.close()
+
+
 def won_hand(page: Any, carried: set[int]) -> int | None:
     """A finished hand of the player's that somebody won; those found carried are added to
     ``carried`` (and not read again)."""

@@ -26,6 +26,7 @@ const app = {
   leaving: new Set(), // tables left whose cash-out may come at the end of the hand playing
   tournamentTables: new Map(), // a tournament's table -> its id (null: not known yet): its players stay to the end
   unsent: [],        // messages written between two sockets: sent once the next one is welcomed
+  lobbyProblem: null, // what went wrong in the lobby (a refused registration): its words, read when drawn
 };
 
 // ------------------------------------------------------------------ REST
@@ -822,7 +823,8 @@ function renderLobby() {
         h("td", { class: "lobby-state", "data-state": t.state }, t.state !== "registering" ? tournamentState(t.state)
           : h("button", { type: "button", class: isRegistered(t) ? "unregister" : "register", onclick: () => register(t) },
             isRegistered(t) ? words.pick("Annulla l'iscrizione", "Unregister") : words.pick("Iscriviti", "Register"))))))));
-  main.replaceChildren(h("div", { class: "lobby" }, myTables(), filters, sections, tournaments));
+  const problem = app.lobbyProblem ? h("p", { class: "error lobby-problem", role: "alert" }, app.lobbyProblem()) : null;
+  main.replaceChildren(h("div", { class: "lobby" }, problem, myTables(), filters, sections, tournaments));
 }
 
 /** A tournament's state in words (cancelled: its buy-ins refunded). */
@@ -848,6 +850,7 @@ const isRegistered = (tournament) => tournament.you_are_registered || registered
 async function register(tournament) {
   await ensureAccount();
   const path = `/api/tournaments/${tournament.id}/registration`;
+  app.lobbyProblem = null;
   try {
     if (isRegistered(tournament)) {
       await api("DELETE", path);
@@ -857,7 +860,7 @@ async function register(tournament) {
       registered.add(tournament.id);
     }
   } catch (error) {
-    alert(error.message);
+    app.lobbyProblem = () => error.message; // said in the page, in its language
   }
   await session();
   showWho();
@@ -912,7 +915,8 @@ async function playNow(rules) {
   // A newcomer plays the bots first: the table with the fewest people, then the lowest stakes.
   const cost = (t) => t.stakes.big_blind + t.stakes.ante;
   free.sort((a, b) => a.players - b.players || cost(a) - cost(b));
-  if (!free.length) { alert(words.t("noTables")); return; }
+  app.lobbyProblem = free.length ? null : () => words.t("noTables");
+  if (!free.length) { render(); return; }
   await sitAt(free[0], { bots: true });
 }
 
