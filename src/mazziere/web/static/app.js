@@ -1288,6 +1288,13 @@ function buildActionBar(table, legal) {
     };
     slider.addEventListener("input", () => set(slider.value));
     number.addEventListener("change", () => { if (!redrawing) set(number.value); }); // typing goes on after it
+    // Each digit counts at once, the field left as typed (the change above tidies it): a
+    // redraw after the last digit fires the field's change inside it, and Enter then
+    // changes nothing, so the button kept the smallest raise, and would have raised that.
+    number.addEventListener("input", () => {
+      amount = clamp(Number(number.value) || legal.min_to);
+      slider.value = amount; betButton.textContent = label();
+    });
     bar.append(betButton);
     const raiseLeft = raiseWindowText(table);
     if (sizing === "raise" && raiseLeft) {
