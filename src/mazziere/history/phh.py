@@ -160,6 +160,15 @@ def parse_cards(text: str) -> tuple[Card | None, ...]:
     return tuple(cards)
 
 
+def glued_cards(cards: Sequence[Card | None]) -> str:
+    """The inverse of :func:`parse_cards`: ``None`` (an unknown card) is ``'??'``.
+
+    >>> glued_cards(parse_cards("Ah??Td"))
+    'Ah??Td'
+    """
+    return "".join("??" if card is None else str(card) for card in cards)
+
+
 @dataclass(frozen=True, slots=True)
 class PhhAction:
     """One entry of ``actions``: actor (``'d'`` or ``'p3'``), verb, arguments, commentary.

@@ -44,7 +44,7 @@ from mazziere.game.italian import (
     StockReshuffled,
 )
 from mazziere.game.italian.stock import StockError
-from mazziere.history.phh import PHHError, PhhHand
+from mazziere.history.phh import PHHError, PhhHand, glued_cards
 from mazziere.history.phh import loads as phh_loads
 from mazziere.history.replay import Outcome
 from mazziere.history.seen_italian import fillings, has_unknown_cards, reshuffled
@@ -437,10 +437,6 @@ def _toml(value: object) -> str:
     raise TypeError(f"cannot write {value!r} in TOML")
 
 
-def _glued(cards: Sequence[Card | None]) -> str:
-    return "".join("??" if c is None else str(c) for c in cards)
-
-
 def action_lines(hand: ItalianHand) -> list[tuple[str, str]]:
     """The hand's log as PHH actions: ``(action, commentary)`` pairs."""
     lines: list[tuple[str, str]] = []
@@ -453,7 +449,7 @@ def action_lines(hand: ItalianHand) -> list[tuple[str, str]]:
 
 def _record_lines(record: Record, dealt: bool) -> list[tuple[str, str]]:
     if isinstance(record, HoleCardsDealt):
-        return [(f"d dh p{record.position + 1} {_glued(record.cards)}", "")]
+        return [(f"d dh p{record.position + 1} {glued_cards(record.cards)}", "")]
     if isinstance(record, PlayerActed):
         who = f"p{record.position + 1}"
         note = "timeout" if record.timed_out else ""
@@ -472,12 +468,12 @@ def _record_lines(record: Record, dealt: bool) -> list[tuple[str, str]]:
     if isinstance(record, Discarded):
         text = f"p{record.position + 1} sd"
         if record.cards:
-            text += " " + _glued(record.cards)
+            text += " " + glued_cards(record.cards)
         return [(text, "timeout" if record.timed_out else "")]
     if isinstance(record, StockReshuffled):
-        return [("", f"reshuffle: {_glued(record.cards)} shuffled into a new stock")]
+        return [("", f"reshuffle: {glued_cards(record.cards)} shuffled into a new stock")]
     if isinstance(record, CardsShown):
-        return [(f"p{record.position + 1} sm {_glued(record.cards)}", "")]
+        return [(f"p{record.position + 1} sm {glued_cards(record.cards)}", "")]
     if isinstance(record, CardsMucked):
         return [(f"p{record.position + 1} sm", "")]
     if isinstance(record, PotAwarded) and len(set(record.shares)) > 1:

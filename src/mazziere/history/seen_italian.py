@@ -31,9 +31,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, product
 
-from mazziere.cards import Card, CardError, parse_cards
+from mazziere.cards import Card
 from mazziere.evaluate import evaluate
 from mazziere.game.italian.rules import can_open
+from mazziere.history import phh
+from mazziere.history.phh import PHHError, glued_cards
 from mazziere.rules import Category, RuleSet
 
 __all__ = ["fillings", "has_unknown_cards", "reshuffled"]
@@ -157,14 +159,15 @@ def fillings(
 def _read(tokens: Sequence[str], known: set[Card]) -> tuple[int, list[Card] | None]:
     """How many cards a line's cards text holds, and the cards (``None``: unknown)."""
     text = "".join(tokens)
-    if "?" in text:
-        return len(text) // 2, None
     try:
-        cards = parse_cards(text) if text else []
-    except CardError:
+        cards = phh.parse_cards(text) if text else ()
+    except PHHError:
         return 0, []  # the replay says what is wrong with it
-    known.update(cards)
-    return len(cards), cards
+    if None in cards:
+        return len(cards), None
+    seen = [card for card in cards if card is not None]
+    known.update(seen)
+    return len(seen), seen
 
 
 def _seat_filling(
@@ -258,15 +261,10 @@ def _write(
 ) -> None:
     """Write the seat's filled cards into its lines (the comments go: they named no card)."""
     assert seat.dealt is not None
-    lines[seat.dealt] = f"d dh p{position + 1} {glued(first)}"
+    lines[seat.dealt] = f"d dh p{position + 1} {glued_cards(first)}"
     if seat.discard is not None:
-        lines[seat.discard[0]] = f"p{position + 1} sd {glued(discards)}"
+        lines[seat.discard[0]] = f"p{position + 1} sd {glued_cards(discards)}"
     start = 0
     for index, count in seat.draws:
-        lines[index] = f"d dh p{position + 1} {glued(drawn[start : start + count])}"
+        lines[index] = f"d dh p{position + 1} {glued_cards(drawn[start : start + count])}"
         start += count
-
-
-def glued(cards: Sequence[Card]) -> str:
-    """Cards as PHH writes them in an action, glued: ``AsKd``."""
-    return "".join(str(card) for card in cards)
