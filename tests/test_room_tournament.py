@@ -125,12 +125,19 @@ def test_levels_by_hands() -> None:
     _register(event, 3)
     table = next(iter(event))
     big_blinds = []
+    told = []  # what the players are told during each hand: level, big blind, hands left
     for _ in range(4):
         event.start_hands()
         assert table.hand is not None
         big_blinds.append(max(r.amount for r in table.hand.log if isinstance(r, ForcedBet)))
+        clock = event.level_clock(table, event.clock.now())
+        told.append((clock.number, clock.stakes.big_blind, clock.hands_left))
+        assert not clock.on_break and clock.seconds_left is None
+        assert clock.next_stakes == (schedule.items[1].stakes if clock.number == 1 else None)  # type: ignore[union-attr]
         play_hand(table, folder)
     assert big_blinds == [20, 20, 50, 50]
+    # The last hand of a level says so (0 left); the last level never ends (None).
+    assert told == [(1, 20, 1), (1, 20, 0), (2, 50, None), (2, 50, None)]
     assert event.level() == 2
 
 
@@ -147,11 +154,19 @@ def test_levels_by_minutes_and_breaks() -> None:
     clock = event.clock
     table = next(iter(event))
     assert event.start_hands() == [table]
+    at_start = event.level_clock(table, clock.now())
+    assert (at_start.number, at_start.on_break, at_start.seconds_left) == (1, False, 600.0)
+    assert at_start.next_stakes == Stakes(small_blind=25, big_blind=50)
     play_hand(table, folder)
     clock.set(11 * 60)  # type: ignore[attr-defined]
     assert event.start_hands() == []  # the break: no new hand
+    on_break = event.level_clock(table, clock.now())
+    assert (on_break.number, on_break.on_break, on_break.seconds_left) == (2, True, 240.0)
+    assert on_break.stakes.big_blind == 50 and on_break.next_stakes is None
     clock.set(15 * 60)  # type: ignore[attr-defined]
     assert event.start_hands() == [table]
+    last = event.level_clock(table, clock.now())  # the last level lasts for ever
+    assert (last.number, last.seconds_left, last.next_stakes) == (2, None, None)
     assert table.hand is not None
     assert max(r.amount for r in table.hand.log if isinstance(r, ForcedBet)) == 50
     assert event.level() == 2
@@ -173,6 +188,9 @@ def test_a_break_between_levels_by_hands_pauses_the_table() -> None:
     play_hand(table, folder)
     assert event.start_hands() == []
     event.clock.advance(179)  # type: ignore[attr-defined]
+    on_break = event.level_clock(table, event.clock.now())
+    assert (on_break.number, on_break.on_break, on_break.seconds_left) == (2, True, 1.0)
+    assert on_break.stakes.big_blind == 40 and on_break.hands_left is None
     assert event.start_hands() == []
     event.clock.advance(1)  # type: ignore[attr-defined]
     assert event.start_hands() == [table]

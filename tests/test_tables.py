@@ -401,6 +401,83 @@ def test_a_sit_and_go_runs_to_its_prizes_and_rebuilds() -> None:
     asyncio.run(scenario())
 
 
+def test_a_sit_and_go_tells_its_players_the_level_at_each_hand() -> None:
+    """A tournament's table says its level, the next stakes and the hands left (levels of
+    three hands here) at each hand; a snapshot says it too; a cash table says nothing."""
+    from mazziere.server.tables import TournamentConfig
+
+    settings = sit_and_go(3)
+    players = ((1, "anna"), (2, "bruno"), (3, "carla"))
+    tournament = TournamentConfig(id=5, table_id=9, settings=settings, players=players,
+                                  next_hand_seconds=0.0)  # fmt: skip
+    levels = settings.schedule.levels
+
+    async def scenario() -> None:
+        bus = LocalBus()
+        task = TableTask(tournament, MemoryStore({1: 0, 2: 0, 3: 0}), bus, bot_seconds=0.0)
+        await task.begin()
+        await task.rebuild()
+        boxes = {name: Inbox(name) for _, name in players}
+        who = {name: Player(account, name) for account, name in players}
+        for box in boxes.values():
+            bus.connect(box)
+            bus.follow("9", box)
+        task.start()
+        while task.table.hand_number < 5:
+            await until(lambda: any(my_turn(b, n) for n, b in boxes.items()))
+            for name, box in boxes.items():
+                turn = my_turn(box, name)
+                if turn is not None and turn["legal"] is not None:
+                    act = p.Act(table="9", action_id=turn["action_id"], kind=passive(turn["legal"]))  # type: ignore[arg-type]
+                    await task.submit(who[name], act, box)
+        await until(lambda: task.table.in_hand)
+        watcher = Inbox(None)
+        await task.submit(None, p.Watch(table="9"), watcher)
+        await task.stop()
+        told = boxes["bruno"].of_type("level")
+        # At each hand's start, and between hands when the next one is at another level:
+        # level, big blind, next big blind, hands left.
+        seen = [
+            (m["level"]["number"], m["level"]["stakes"]["big_blind"],
+             m["level"]["next_stakes"]["big_blind"], m["level"]["hands_left"])
+            for m in told
+        ]  # fmt: skip
+        first, second, third = (level.stakes.big_blind for level in levels[:3])
+        assert seen == [
+            (1, first, second, 2), (1, first, second, 1), (1, first, second, 0),
+            (2, second, third, 3),  # after the third hand: the next is at level 2
+            (2, second, third, 2), (2, second, third, 1),
+        ]  # fmt: skip
+        assert all(not m["level"]["on_break"] and m["level"]["seconds_left"] is None for m in told)
+        # Each hand's level comes just before the hand (a client heads the hand with it).
+        told_at = {m["seq"] for m in told}
+        assert all(m["seq"] - 1 in told_at for m in boxes["bruno"].of_type("hand_started"))
+        assert watcher.last("snapshot")["level"] == told[-1]["level"]
+
+    asyncio.run(scenario())
+
+
+def test_a_cash_table_tells_no_level() -> None:
+    async def scenario() -> None:
+        bus = LocalBus()
+        task = TableTask(config("holdem"), MemoryStore({1: 1000}), bus, bot_seconds=0.0)
+        await task.begin()
+        await task.rebuild()
+        box = Inbox("anna")
+        bus.connect(box)
+        task.start()
+        await task.submit(ANNA, p.Sit(table="1", buy_in=500), box)
+        await task.submit(ANNA, p.AddBots(table="1", count=1), box)
+        await until(lambda: bool(box.of_type("hand_started")))
+        watcher = Inbox(None)
+        await task.submit(None, p.Watch(table="1"), watcher)
+        await task.stop()
+        assert box.of_type("level") == []
+        assert watcher.last("snapshot")["level"] is None
+
+    asyncio.run(scenario())
+
+
 def test_an_italian_32_sit_and_go_offers_the_raise_for_ten_seconds() -> None:
     """RULES.md §5's raise window, in a tournament as at a cash table (it had none)."""
     from mazziere.room.tournament import Schedule, TournamentSettings

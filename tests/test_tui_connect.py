@@ -689,6 +689,12 @@ def test_a_sit_and_go_from_registration_to_the_prize(room: Room, tmp_path: Path)
         + (f", prize {mine['prize']}" if mine["prize"] else ", no prize")
     ]
     assert told[0] in shown  # on the screen's log
+    # Each hand is headed with the sit & go's level and its stakes, as the room told them.
+    headers = [line.plain for line in session.transcript if line.plain.startswith("— Hand ")]
+    assert headers and all(" · sit & go, level " in header for header in headers), headers
+    first = details["levels"][0]
+    stakes = f"level 1: buio {first['small_blind']}, controbuio {first['big_blind']}"
+    assert f" · sit & go, {stakes}" in headers[0], headers[0]
     # Every hand the player was dealt into was saved, the one that knocked them out too
     # (named by its table: a tournament's tables number their hands each).
     assert not [line.plain for line in session.transcript if "not saved" in line.plain]

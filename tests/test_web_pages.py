@@ -758,6 +758,11 @@ def test_a_sit_and_go_from_the_lobby_to_its_prizes(room: RunningServer, browser:
         assert answer.status_code == 201, answer.text
         # Full: it starts, and the page takes the player to the tournament's table.
         page.wait_for_selector(".seat.me", timeout=15_000)
+        # The table says its level and what comes next (levels of two hands: one left).
+        following = levels[1].split()[1]
+        level_note = f"Level 1: blinds 2/4. Next level (blinds {following}) in 1 hand."
+        page.wait_for_selector(".level[data-level='1']")
+        assert page.inner_text(".level") == level_note
         watching(browser, room, tid)  # while the player holds their first decision
         # A tournament keeps its players to the end: the table's button takes the player to
         # the lobby, the seat kept, and the tournament's page back to their table.
@@ -767,6 +772,7 @@ def test_a_sit_and_go_from_the_lobby_to_its_prizes(room: RunningServer, browser:
         person.go(f"#tournament/{tid}", "button.go-table")
         page.click("button.go-table")
         page.wait_for_selector(".seat.me")
+        assert page.inner_text(".level") == level_note  # from the table's snapshot
         opponent.start()
         assert opponent.started_play.wait(10)
         deadline = time.monotonic() + 90

@@ -371,6 +371,19 @@ class Schedule:
                 return item.stakes
         return self.levels[-1].stakes  # pragma: no cover - a schedule never ends on a break
 
+    def stakes_after(self, index: int) -> Stakes | None:
+        """The stakes of the first level after item ``index`` (``None``: the last level,
+        which lasts for ever).
+
+        >>> s = Schedule([Level(Stakes(ante=5), 10), Break(5), Level(Stakes(ante=10), 10)])
+        >>> s.stakes_after(0).ante, s.stakes_after(2)
+        (10, None)
+        """
+        for item in self.items[index + 1 :]:
+            if isinstance(item, Level):
+                return item.stakes
+        return None
+
     def at_seconds(self, elapsed: float) -> SchedulePoint:
         """Where a schedule by minutes stands ``elapsed`` seconds after the start.
 

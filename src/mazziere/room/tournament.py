@@ -46,6 +46,7 @@ from mazziere.room.table import HandSummary, Seat, Table
 
 __all__ = [
     "Finish",
+    "LevelClock",
     "Schedule",
     "Tournament",
     "TournamentSettings",
@@ -63,6 +64,26 @@ class Finish:
     prize: int
     hand: int
     """The tournament hand count when the player finished."""
+
+
+@dataclass(frozen=True, slots=True)
+class LevelClock:
+    """Where a table stands in its tournament's schedule, as its players are told.
+
+    ``number`` and ``stakes`` are the level being played (during a break: the level
+    that follows it); ``next_stakes`` those of the level after it (``None`` on a
+    break, and at the last level, which lasts for ever). ``seconds_left`` is what is
+    left of a break or of a level counted in minutes; ``hands_left``, of a level
+    counted in hands, the hands still to be dealt at it (the one playing not
+    counted). Each is ``None`` where it does not apply or the level never ends.
+    """
+
+    number: int
+    stakes: Stakes
+    next_stakes: Stakes | None
+    on_break: bool
+    seconds_left: float | None
+    hands_left: int | None
 
 
 class TournamentTable(Table):
@@ -278,6 +299,60 @@ class Tournament:
         if schedule.unit is LevelUnit.HANDS:
             return schedule.at_hands(table.level_hands).stakes
         return schedule.at_seconds(self._elapsed()).stakes
+
+    def level_clock(self, table: TournamentTable, now: float) -> LevelClock:
+        """Where ``table`` stands in the schedule at ``now`` (the tournament's clock).
+
+        >>> import random
+        >>> from mazziere.room.clock import ManualClock
+        >>> settings = TournamentSettings(
+        ...     rules="holdem", buy_in=10, starting_stack=500, seats=6, max_players=2,
+        ...     schedule=Schedule.standard("holdem", starting_stack=500, unit="hands", length=2))
+        >>> event = Tournament(settings, clock=ManualClock(), rng=random.Random(2))
+        >>> for name in ("ann", "bob"):
+        ...     event.register(name)
+        >>> table = next(iter(event))
+        >>> clock = event.level_clock(table, 0.0)
+        >>> clock.number, clock.stakes.big_blind, clock.next_stakes.big_blind, clock.hands_left
+        (1, 10, 15, 2)
+        >>> event.start_hands() and event.level_clock(table, 0.0).hands_left  # one playing
+        1
+        """
+        schedule = self.settings.schedule
+        if schedule.unit is LevelUnit.MINUTES:
+            started = self.registration.started_at
+            point = schedule.at_seconds(0.0 if started is None else max(0.0, now - started))
+            return LevelClock(
+                number=point.number,
+                stakes=point.stakes,
+                next_stakes=None if point.on_break else schedule.stakes_after(point.index),
+                on_break=point.on_break,
+                seconds_left=None if point.remaining == float("inf") else point.remaining,
+                hands_left=None,
+            )
+        if table.paused_until is not None and now < table.paused_until:
+            # A break between levels counted in hands: this table's own pause.
+            point = schedule.at_hands(table.level_hands)
+            return LevelClock(
+                point.number, point.stakes, None, True, table.paused_until - now, None
+            )
+        # The hand playing was counted when it was dealt: its level is the one before it.
+        playing = schedule.at_hands(table.level_hands - (1 if table.in_hand else 0))
+        following = schedule.at_hands(table.level_hands)
+        if playing.remaining == float("inf"):
+            hands_left = None
+        elif following.index != playing.index:
+            hands_left = 0
+        else:
+            hands_left = int(following.remaining)
+        return LevelClock(
+            number=playing.number,
+            stakes=playing.stakes,
+            next_stakes=schedule.stakes_after(playing.index),
+            on_break=False,
+            seconds_left=None,
+            hands_left=hands_left,
+        )
 
     def level(self) -> int:
         """The level being played (the furthest table's, when levels count hands)."""

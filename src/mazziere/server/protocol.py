@@ -368,6 +368,25 @@ class Turn(_Event):
     )
 
 
+class LevelInfo(BaseModel):
+    """Where a tournament's table stands in its schedule (see ``level``)."""
+
+    number: int = Field(description="The level played (on a break: the one after it).")
+    stakes: dict[str, int]
+    next_stakes: dict[str, int] | None = Field(
+        description="The next level's stakes; null on a break and at the last level."
+    )
+    on_break: bool
+    seconds_left: float | None = Field(
+        description="Seconds left of the break, or of a level counted in minutes, when "
+        "this was sent; null otherwise and at the last level."
+    )
+    hands_left: int | None = Field(
+        description="A level counted in hands: hands still to be dealt at it, the one "
+        "playing not counted (0: the next hand is at the next level); null otherwise."
+    )
+
+
 class Snapshot(_Event):
     """The table as this connection may see it now (after a gap too long to replay)."""
 
@@ -377,6 +396,9 @@ class Snapshot(_Event):
     paused: bool = Field(default=False, description="The host paused the table.")
     next_stakes: dict[str, int] | None = Field(
         default=None, description="The host's stakes change, taken by the next hand."
+    )
+    level: LevelInfo | None = Field(
+        default=None, description="A tournament's table: where it stands in its schedule."
     )
 
 
@@ -448,6 +470,14 @@ class TableState(_Event):
     next_stakes: dict[str, int] | None = None
 
 
+class LevelChanged(_Event):
+    """A tournament's table: where it stands in its schedule, sent at each hand and when
+    a level or a break begins (a client counts ``seconds_left`` down itself)."""
+
+    type: Literal["level"] = "level"
+    level: LevelInfo
+
+
 class ChatSaid(_Event):
     """A chat line at the table."""
 
@@ -487,6 +517,7 @@ _Alone = (
     | HandEnded
     | OfferMade
     | TableState
+    | LevelChanged
     | ChatSaid
     | Held
 )

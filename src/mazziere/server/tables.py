@@ -51,7 +51,12 @@ from mazziere.room.plan import HandPlan
 from mazziere.room.seating import tables_needed
 from mazziere.room.structure import Stakes
 from mazziere.room.table import Decision, Seat, SeatStatus, Table
-from mazziere.room.tournament import Tournament, TournamentSettings, TournamentState
+from mazziere.room.tournament import (
+    Tournament,
+    TournamentSettings,
+    TournamentState,
+    TournamentTable,
+)
 from mazziere.rules import find_rules
 from mazziere.server import crash
 from mazziere.server import protocol as p
@@ -577,6 +582,7 @@ class TableTask(RequestLoop):
         """The host's stakes change, taken by the next deal."""
         self._stakes_taken: Stakes | None = None
         self._controls_shown = self._controls()
+        self._level_shown: tuple[int, bool, int | None, int] | None = None
         self._replaying = False
         self.held = False
         """The database refuses writes: the table waits for its last change to be stored."""
@@ -1164,6 +1170,19 @@ class TableTask(RequestLoop):
                     )
                 )
             )
+        # A tournament's level: before the hand it is played at, and between hands when the
+        # next hand's changes (a level by minutes may end during a hand, which goes on at
+        # its stakes: not told again until the hand is over). The command's own time, not
+        # the clock's: a rebuild tells the same levels.
+        level = self._level(command.at)
+        told_this_hand = self._level_shown is not None and self._level_shown[3] == table.hand_number
+        if level is not None and not (table.in_hand and told_this_hand):
+            level_key = (level.number, level.on_break, level.hands_left, table.hand_number)
+            if level_key != self._level_shown:
+                self._level_shown = level_key
+                events.append(
+                    self._event(p.LevelChanged(table=self.id, seq=self._next_seq(), level=level))
+                )
         if hand is not None and table.hand_number != self._announced_hand:
             self._announced_hand = table.hand_number
             self._announced_records = 0
@@ -1301,6 +1320,25 @@ class TableTask(RequestLoop):
         if turn is not None:
             events.append(turn)
         return events
+
+    def _level(self, now: float) -> p.LevelInfo | None:
+        """Where a running tournament's table stands in its schedule (``None``: a cash
+        table, or a tournament over)."""
+        tournament, table = self.tournament, self.table
+        if tournament is None or tournament.state is not TournamentState.RUNNING:
+            return None
+        if not isinstance(table, TournamentTable):  # pragma: no cover - a tournament's table
+            return None
+        clock = tournament.level_clock(table, now)
+        following = clock.next_stakes
+        return p.LevelInfo(
+            number=clock.number,
+            stakes=_stakes_data(clock.stakes),
+            next_stakes=None if following is None else _stakes_data(following),
+            on_break=clock.on_break,
+            seconds_left=clock.seconds_left,
+            hands_left=clock.hands_left,
+        )
 
     def _state_event(self) -> p.TableState:
         paused, stakes, following = self._controls()
@@ -1474,6 +1512,7 @@ class TableTask(RequestLoop):
             turn=turn,
             paused=self.paused,
             next_stakes=None if following is None else _stakes_data(following),
+            level=self._level(self.clock.now()),
         )
 
     # ---------------------------------------------------------- connections

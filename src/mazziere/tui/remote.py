@@ -46,6 +46,7 @@ from rich.text import Text
 
 from mazziere.game.core import Action, ActionKind, LegalActions
 from mazziere.room.clock import Clock
+from mazziere.room.structure import Stakes
 from mazziere.room.table import OfferKind, SeatStatus
 from mazziere.rules import find_rules
 from mazziere.server import protocol as p
@@ -170,6 +171,8 @@ class RemoteSession:
         self.hand: SeenHand | None = None
         self.turn: p.Turn | None = None
         self._turn_at = 0.0
+        self.level: p.LevelInfo | None = None
+        """A sit & go's level, as the room last told it."""
         self.offer: RemoteOffer | None = None
         self.pending: p.Act | None = None
         """The action sent and not yet acknowledged: sent again after a reconnection."""
@@ -271,6 +274,8 @@ class RemoteSession:
         elif isinstance(message, p.OfferMade):
             if message.name == self.me:
                 self.offer = RemoteOffer(OfferKind(message.kind), message.amount)
+        elif isinstance(message, p.LevelChanged):
+            self.level = message.level
         elif isinstance(message, p.ChatSaid):
             line = Text(f"{message.name}: ", style="bold blue")
             line.append(message.text)
@@ -322,10 +327,15 @@ class RemoteSession:
         )
 
     def _stakes(self, players: int) -> str:
-        """The table's stakes, the blinds of a hand of ``players``; a sit & go's rise by level
-        (its forced bets say them)."""
+        """The table's stakes, the blinds of a hand of ``players``; a sit & go's, those of
+        its level (the room tells the level before each hand)."""
         if self.tournament is not None:
-            return self.words.pick("torneo sit & go", "sit & go")
+            event = self.words.pick("torneo sit & go", "sit & go")
+            if self.level is None:
+                return event
+            level = self.words.pick(f"livello {self.level.number}", f"level {self.level.number}")
+            stakes = self.words.stakes(Stakes(**self.level.stakes), self.rules, players)
+            return f"{event}, {level}: {stakes}"
         return self.words.stakes(self.room_table.stakes, self.rules, players)
 
     def _hand_ended(self, message: p.HandEnded) -> None:
@@ -376,6 +386,7 @@ class RemoteSession:
     def _snapshot(self, message: p.Snapshot) -> None:
         """The table now, after a resume (or a first look): seats, the hand, the turn."""
         state = message.state
+        self.level = message.level
         self.seats = list(state.get("seats") or [])
         self.carried_pot = int(state.get("carried_pot") or 0)
         if any(s.get("name") == self.me for s in self.seats):

@@ -541,7 +541,16 @@ function handle(table, message) {
       table.stakes = message.stakes;
       table.nextStakes = message.next_stakes ?? null;
       break;
+    case "level": // a tournament's table: its level, the next stakes, what is left
+      setLevel(table, message.level);
+      break;
   }
+}
+
+/** A tournament's level as the room told it, with when (its seconds are counted down here). */
+function setLevel(table, level) {
+  table.level = level ? { ...level, at: Date.now() } : null;
+  if (level && !level.on_break) table.stakes = level.stakes;
 }
 
 function context(table) {
@@ -692,6 +701,7 @@ function applySnapshot(table, message) {
   table.parolPot = Boolean(state.parol_pot);
   table.paused = Boolean(message.paused);
   table.nextStakes = message.next_stakes ?? null;
+  setLevel(table, message.level ?? null);
   const game = state.game;
   if (game && !game.result) {
     const positions = state.positions;
@@ -1067,7 +1077,7 @@ function renderTable(table) {
   const held = table.held ? h("p", { class: "held", role: "status" }, words.pick(
     "Il tavolo è fermo: la sala non riesce a salvare le mosse e riprova da sola. Niente è perso; il tempo di chi deve agire non corre.",
     "The table is held: the room cannot store its moves for now and keeps trying. Nothing is lost, and the clock of whoever is to act stands still.")) : null;
-  const left = h("div", {}, title, tableStateNote(table), finishNotice(table), held, felt, actionBar(table), hintBar(table), preActionBar(table), offerBar(table), controls(table),
+  const left = h("div", {}, title, levelNote(table), tableStateNote(table), finishNotice(table), held, felt, actionBar(table), hintBar(table), preActionBar(table), offerBar(table), controls(table),
     table.error ? h("p", { class: "error", role: "alert", "data-code": table.error.code },
       words.error(table.error.code, table.error.message, table.error.of || "")) : null,
     h("button", { type: "button", class: "leave", onclick: () => leave(table) },
@@ -1080,6 +1090,36 @@ function renderTable(table) {
 /** A table by its name; one without (a tournament's, or not known yet) by its number. */
 function tableName(table) {
   return table.name ?? `${words.pick("Tavolo", "Table")} ${table.id}`;
+}
+
+/** A tournament's table: its level and stakes, then what comes next and when (a level by
+ * minutes and a break count down; a level by hands counts the hands left). */
+function levelText(table) {
+  const level = table.level;
+  const stakes = words.stakes(table.rules, level.stakes);
+  const left = level.seconds_left === null ? null
+    : Math.max(0, Math.ceil(level.seconds_left - (Date.now() - level.at) / 1000));
+  const time = left === null ? "" : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  if (level.on_break) {
+    return words.pick(`Pausa: si riprende tra ${time}, livello ${level.number} (${stakes}).`,
+      `Break: play resumes in ${time}, level ${level.number} (${stakes}).`);
+  }
+  const now = words.pick(`Livello ${level.number}: ${stakes}.`, `Level ${level.number}: ${stakes}.`);
+  if (!level.next_stakes) return `${now} ${words.pick("Ultimo livello.", "Last level.")}`;
+  const next = words.stakes(table.rules, level.next_stakes);
+  let when;
+  if (level.hands_left === 0) when = words.pick(`Ultima mano del livello; poi ${next}.`, `Last hand of the level; then ${next}.`);
+  else if (level.hands_left !== null) {
+    when = words.pick(`Prossimo livello (${next}) tra ${level.hands_left} ${level.hands_left === 1 ? "mano" : "mani"}.`,
+      `Next level (${next}) in ${level.hands_left} ${level.hands_left === 1 ? "hand" : "hands"}.`);
+  } else if (left === 0) when = words.pick(`Prossimo livello (${next}) dalla prossima mano.`, `Next level (${next}) from the next hand.`);
+  else when = words.pick(`Prossimo livello (${next}) tra ${time}.`, `Next level (${next}) in ${time}.`);
+  return `${now} ${when}`;
+}
+
+function levelNote(table) {
+  if (!table.level) return null;
+  return h("p", { class: "level", role: "status", "data-level": table.level.number, "data-level-clock": "" }, levelText(table));
 }
 
 /** The host's controls as the players see them: the pause, and the stakes of the next hand. */
@@ -1497,6 +1537,8 @@ async function start() {
     if (clock && table) clock.textContent = clockText(table);
     const raiseClock = document.querySelector("[data-raise-clock]");
     if (raiseClock && table) raiseClock.textContent = raiseWindowText(table);
+    const levelClock = document.querySelector("[data-level-clock]");
+    if (levelClock && table?.level) levelClock.textContent = levelText(table);
     if (table?.bar && table.bar.key !== actionBarKey(table)) render();
   }, 500);
 }
