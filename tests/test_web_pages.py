@@ -781,6 +781,8 @@ def test_a_sit_and_go_from_the_lobby_to_its_prizes(room: RunningServer, browser:
             person.act(("call", "check", "all-in", "show", "muck"))
             page.wait_for_timeout(200)
         person.screenshot("sit-and-go-end")
+        page.wait_for_selector(".tournament-over")
+        assert page.query_selector(".level") is None  # no more levels for the player
         # At the table still, the header's balance has the prize in it (the player's seat
         # and the other's changed when it ended: the page read the balance again).
         ended = opponent.person.http.get(f"/api/tournaments/{tid}").json()

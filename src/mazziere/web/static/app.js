@@ -1118,7 +1118,7 @@ function levelText(table) {
 }
 
 function levelNote(table) {
-  if (!table.level) return null;
+  if (!table.level || table.over) return null; // the player's tournament is over: no more levels
   return h("p", { class: "level", role: "status", "data-level": table.level.number, "data-level-clock": "" }, levelText(table));
 }
 
