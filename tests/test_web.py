@@ -349,6 +349,30 @@ def test_sign_up_log_out_and_log_in(room: RunningServer, browser: Any) -> None:
         person.close()
 
 
+def test_a_guest_signs_up_and_keeps_their_chips(room: RunningServer, browser: Any) -> None:
+    """A guest at a table signs up from the header (one line at 1280 px, in English too):
+    the account keeps its chips under the name chosen."""
+    person = Page(browser, room.address, "en")
+    page = person.page
+    try:
+        page.click(".play-now[data-rules=holdem]")
+        page.wait_for_selector(".seat.me")
+        header = page.eval_on_selector("header", "h => h.getBoundingClientRect().height")
+        assert header < 60, f"the header wraps: {header} px"
+        guest = page.inner_text("#who .me")
+        assert guest.startswith("guest-")
+        page.click("#who button.account:text-is('Sign up')")
+        assert "its chips stay yours" in page.inner_text("dialog")
+        page.fill("dialog input[name=name]", "dario")
+        page.fill("dialog input[name=password]", "correct horse")
+        page.click("dialog button:text-is('Save')")
+        page.wait_for_selector("#who .logout")
+        assert page.inner_text("#who .me") == "dario · balance " + guest.split(" balance ")[1]
+        assert person.errors == []
+    finally:
+        person.close()
+
+
 def test_the_sit_and_go_lobby_registers_and_unregisters(room: RunningServer, browser: Any) -> None:
     person = Page(browser, room.address, "en")
     page = person.page

@@ -151,8 +151,10 @@ function showWho() {
     if (app.topUpSaid) parts.push(h("span", { class: "note top-up-said", role: "status" }, app.topUpSaid));
   }
   if (!account || account.guest) {
-    parts.push(h("button", { type: "button", class: "account", onclick: () => accountDialog(account ? "name" : "login") },
-      account ? words.pick("Scegli nome e password", "Take a name and password") : words.pick("Accedi o registrati", "Log in or sign up")));
+    // A guest signs up by giving this account (its chips) a name and a password.
+    parts.push(h("button", { type: "button", class: "account", onclick: () => accountDialog(account ? "name" : "login"),
+      title: account ? words.pick("Tieni questo account e le sue fiches con un nome e una password", "Keep this account and its chips under a name and a password") : "" },
+    account ? words.pick("Registrati", "Sign up") : words.pick("Accedi o registrati", "Log in or sign up")));
   }
   if (account && !account.guest) {
     parts.push(h("button", { type: "button", class: "logout", onclick: logout }, words.pick("Esci", "Log out")));
@@ -188,6 +190,8 @@ function accountDialog(mode) {
     : [h("button", { type: "button", class: "primary", onclick: () => submit("/api/login") }, words.pick("Accedi", "Log in")),
        h("button", { type: "button", onclick: () => submit("/api/register") }, words.pick("Registrati", "Sign up"))];
   dialog.append(h("form", { method: "dialog", onsubmit: (e) => e.preventDefault() },
+    mode === "name" ? h("p", {}, words.pick("Questo account e le sue fiches restano tuoi con un nome e una password.",
+      "This account and its chips stay yours under a name and a password.")) : null,
     h("label", {}, words.pick("Nome", "Name"), " ", name),
     h("label", {}, "Password", " ", password),
     problem,
