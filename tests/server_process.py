@@ -50,6 +50,8 @@ def serve(settings: Settings, folder: Path, *, timeout: float = 60.0) -> Iterato
     }
     if settings.database_schema is not None:
         env["MAZZIERE_DATABASE_SCHEMA"] = settings.database_schema
+    if settings.lobby_file is not None:
+        env["MAZZIERE_LOBBY_FILE"] = str(settings.lobby_file)
     command = [
         sys.executable, "-m", "mazziere.cli", "serve",
         "--host", "127.0.0.1", "--port", str(port), "--database-url", settings.database_url,

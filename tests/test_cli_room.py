@@ -117,3 +117,18 @@ def test_a_database_url_without_its_driver_is_the_rooms_own(backend: str, tmp_pa
                 await db.dispose()
 
         assert "ledger_entries" in asyncio.run(tables())
+
+
+def test_a_lobby_file_the_room_would_refuse_stops_the_start_in_one_line(tmp_path: Path) -> None:
+    lobby = tmp_path / "lobby.toml"
+    lobby.write_text(
+        '[[table]]\nname = "Classica"\nrules = "italian-classic"\nseats = 9\nante = 10\n'
+        "min_buy_in = 200\nmax_buy_in = 1000\n"
+    )
+    done = mazziere("serve", "--port", str(free_port()), "--lobby", str(lobby), folder=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        f"mazziere: error: Invalid value: lobby_file: {lobby}: table 'Classica': "
+        "italian-classic tables seat 2 to 6 players, not 9\n"
+    )
+    assert done.stdout == "" and not (tmp_path / "mazziere").exists()  # nothing was made

@@ -1488,6 +1488,13 @@ def serve(
     port: Annotated[int | None, typer.Option(help="Port to listen on (default 8000).")] = None,
     database_url: DatabaseUrlOption = None,
     config: ConfigOption = None,
+    lobby: Annotated[
+        str | None,
+        typer.Option(
+            help="The lobby file: the cash tables, sit & gos and scheduled tournaments the "
+            "room offers (TOML; docs/server.md; or MAZZIERE_LOBBY_FILE).",
+        ),
+    ] = None,
     access_log: Annotated[
         bool,
         typer.Option(
@@ -1502,7 +1509,9 @@ def serve(
 
     from mazziere.server.app import create_app
 
-    settings = _server_settings(config, host=host, port=port, database_url=database_url)
+    settings = _server_settings(
+        config, host=host, port=port, database_url=database_url, lobby_file=lobby
+    )
     _check_address(settings)
     # Here, not only at the server's start-up (which applies them again, finding nothing to
     # do): a database that cannot be reached is then one line, not the server's traceback.
@@ -1515,6 +1524,13 @@ def serve(
     from mazziere.server.warm import warm_up_bots
 
     raise_open_files_limit()  # one socket per player: thousands of them
+    # The room's own lines (the lobby file's changes, a database that waits) as uvicorn
+    # says its own.
+    room_log = logging.getLogger("mazziere")
+    room_log.setLevel(logging.INFO)
+    said = logging.StreamHandler()
+    said.setFormatter(logging.Formatter("%(levelname)-9s %(message)s"))
+    room_log.addHandler(said)
     if not access_log:
         # uvicorn and websockets say each WebSocket opened on uvicorn's error log, not the
         # access log.

@@ -15,6 +15,7 @@ stops them, in reverse order, when the server stops.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 
@@ -23,14 +24,17 @@ from fastapi import FastAPI
 from mazziere.server import accounts, crash, hands, hints, lobby, play, private_tables
 from mazziere.server.context import RoomContext, open_database
 from mazziere.server.errors import install_error_handlers
+from mazziere.server.lobby_file import read_lobby
 from mazziere.server.security import CsrfMiddleware, LoginLimiter, password_hasher
 from mazziere.server.settings import Settings
-from mazziere.server.storage.lobby import open_default_lobby
+from mazziere.server.storage.lobby import open_default_lobby, sync_lobby
 from mazziere.server.storage.models import utc_now
 from mazziere.server.ws import add_websocket_route
 from mazziere.web import install_web
 
 __all__ = ["RoomService", "create_app", "raise_open_files_limit"]
+
+log = logging.getLogger(__name__)
 
 RoomService = Callable[[FastAPI, RoomContext], AbstractAsyncContextManager[None]]
 """A service that runs while the server runs (the table service is one)."""
@@ -73,7 +77,14 @@ def create_app(
         db = open_database(settings)
         try:
             await db.upgrade()
-            if settings.open_default_lobby:
+            offered = None
+            if settings.lobby_file is not None:
+                offered = read_lobby(settings.lobby_file)
+                async with db.session() as session:
+                    for line in await sync_lobby(session, offered):
+                        log.info("lobby file: %s", line)
+                    await session.commit()
+            elif settings.open_default_lobby:
                 async with db.session() as session:
                     await open_default_lobby(session)
                     await session.commit()
@@ -87,6 +98,7 @@ def create_app(
                 ),
                 hasher=password_hasher(settings.password_profile),
                 now=now,
+                lobby=offered,
             )
             app.state.room = room
             async with AsyncExitStack() as running:

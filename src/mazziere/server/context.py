@@ -17,6 +17,7 @@ from mazziere.server.security import SAFE_METHODS, LoginLimiter
 from mazziere.server.settings import Settings
 from mazziere.server.storage import Database
 from mazziere.server.storage.database import PoolLimits
+from mazziere.server.storage.lobby import Lobby
 from mazziere.server.storage.models import utc_now
 
 if TYPE_CHECKING:
@@ -88,6 +89,8 @@ class RoomContext:
     hasher: PasswordHasher
     now: Callable[[], dt.datetime] = utc_now
     watcher: TableWatcher = field(default_factory=_NobodyWatches)
+    lobby: Lobby | None = None
+    """The operator's lobby (its file, read at start); ``None``: the default lobby."""
 
 
 def room_context(request: Request) -> RoomContext:

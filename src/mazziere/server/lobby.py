@@ -490,7 +490,7 @@ async def register(
         tournament.state = "running"
         tournament.started_at = room.now()
         if tournament.lobby:
-            await store.reopen_sit_and_go(db, tournament)
+            await store.reopen_sit_and_go(db, tournament, room.lobby)
     out = await _tournament_out(db, tournament, account.id)
     await db.commit()
     await room.watcher.tournament_changed(tournament.id)

@@ -36,7 +36,12 @@ from mazziere.server.collector import CollectorPolicy
 from mazziere.server.context import RoomContext
 from mazziere.server.errors import first_line
 from mazziere.server.storage.database import database_unavailable
-from mazziere.server.storage.lobby import open_scheduled, start_scheduled, tournament_settings
+from mazziere.server.storage.lobby import (
+    DEFAULT_SCHEDULED,
+    open_scheduled,
+    start_scheduled,
+    tournament_settings,
+)
 from mazziere.server.storage.models import (
     Account,
     RoomTable,
@@ -273,12 +278,22 @@ class TableWatcher:
             for tournament in due:
                 if await start_scheduled(session, tournament, now):
                     started.append(tournament.id)
-            if every and settings.open_default_lobby:
+            offered = self.room.lobby  # the operator's lobby file, if any
+            if every and offered is not None:
+                await open_scheduled(
+                    session,
+                    now=now,
+                    every=dt.timedelta(seconds=every),
+                    level_hands=None,
+                    specs=offered.scheduled,
+                )
+            elif every and settings.open_default_lobby:
                 await open_scheduled(
                     session,
                     now=now,
                     every=dt.timedelta(seconds=every),
                     level_hands=int(getattr(settings, "scheduled_level_hands", 10)),
+                    specs=DEFAULT_SCHEDULED,
                 )
             await session.commit()
         for tournament_id in started:

@@ -66,12 +66,6 @@ class NewPrivateTable(StakesIn):
     """Whether the players may ask for hints at their own decisions (off by default)."""
 
 
-MIN_BUY_IN_BETS = 10
-"""A private table's minimum buy-in covers at least ten of its forced bets (the big blind
-and the ante, or the invito): for less, a player who sat with it would be all-in on the
-blinds within a hand or two (the lobby's tables ask for twenty)."""
-
-
 class RequestIn(_Strict):
     """A request to sit, with the buy-in the player means to bring."""
 
@@ -220,14 +214,6 @@ async def create_private_table(
 ) -> PrivateTableOut:
     """A table only invited players can reach; its host is the creator."""
     check_rules(given.rules)
-    least = MIN_BUY_IN_BETS * (given.big_blind + given.ante)
-    if given.min_buy_in < least:
-        raise ApiError(
-            422,
-            "bad_table",
-            f"the minimum buy-in is at least {MIN_BUY_IN_BETS} times the forced bet "
-            f"(big blind and ante, or invito): {least} here, not {given.min_buy_in}",
-        )
     spec = store.TableSpec(
         name=given.name,
         rules=given.rules,
@@ -240,6 +226,9 @@ async def create_private_table(
         bots_allowed=given.bots_allowed,
         hints_allowed=given.hints_allowed,
     )
+    too_small = store.buy_in_too_small(spec)
+    if too_small is not None:
+        raise ApiError(422, "bad_table", too_small)
     try:
         table = await store.create_table(
             db, spec, host_id=viewer.account.id, approval_required=given.approval_required

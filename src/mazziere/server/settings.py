@@ -74,6 +74,12 @@ class Settings(BaseSettings):
     )
     """argon2id parameters (argon2-cffi's profiles); ``CHEAPEST`` only in tests."""
     open_default_lobby: bool = True
+    """Open the default tables and sit & gos when the database has none (without a lobby
+    file)."""
+    lobby_file: Path | None = None
+    """The operator's lobby: a TOML file of the cash tables, sit & gos and scheduled
+    tournaments the room offers, made so at each start (docs/server.md, *The lobby
+    file*); without it the room offers its default lobby."""
     ws_messages_per_second: float = Field(default=50.0, gt=0)
     """Messages a WebSocket may send a second on average (more are refused: rate_limited)."""
     ws_message_burst: int = Field(default=100, ge=1)
@@ -91,8 +97,8 @@ class Settings(BaseSettings):
     """The lobby's scheduled multi-table tournaments of each rule set start this often
     (the next one opens as one starts); 0: the room opens none."""
     scheduled_level_hands: int = Field(default=10, ge=1)
-    """The length of a level of the lobby's scheduled tournaments, in hands."""
-    """Open the default tables and sit & gos when the database has none."""
+    """The length of a level of the default lobby's scheduled tournaments, in hands (a lobby
+    file gives each tournament's)."""
     table_writer: Literal["process", "loop"] = "process"
     """Where the table service's group commits are written: ``process``, a child process of
     the server's (the database's share of each action on another core), or ``loop``, the
@@ -112,6 +118,15 @@ class Settings(BaseSettings):
         from mazziere.server.storage.database import room_database_url
 
         return room_database_url(url)  # refused at start, in one line, not deep in a driver
+
+    @field_validator("lobby_file")
+    @classmethod
+    def _readable_lobby(cls, path: Path | None) -> Path | None:
+        if path is not None:
+            from mazziere.server.lobby_file import read_lobby
+
+            read_lobby(path)  # a file the room would refuse is refused at start, in one line
+        return path
 
     @field_validator("test_crash_at")
     @classmethod

@@ -13,7 +13,7 @@ import datetime as dt
 import secrets
 from dataclasses import dataclass, replace
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.room.cash import CashSettings
@@ -22,19 +22,28 @@ from mazziere.room.registration import TournamentSettings
 from mazziere.room.structure import Level, Schedule, Stakes
 from mazziere.server.storage import ledger
 from mazziere.server.storage.models import (
+    Hand,
     RoomTable,
+    Seat,
     Tournament,
     TournamentLevel,
     TournamentRegistration,
+    WaitingEntry,
 )
 
 __all__ = [
+    "DEFAULT_LOBBY",
     "DEFAULT_SCHEDULED",
     "DEFAULT_SIT_AND_GOS",
     "DEFAULT_TABLES",
+    "MIN_BUY_IN_BETS",
+    "Lobby",
     "TableSpec",
     "TournamentSpec",
+    "buy_in_too_small",
     "cash_settings",
+    "check_table_spec",
+    "check_tournament_spec",
     "create_table",
     "create_tournament",
     "new_invite_code",
@@ -42,6 +51,8 @@ __all__ = [
     "open_scheduled",
     "reopen_sit_and_go",
     "start_scheduled",
+    "sync_lobby",
+    "table_spec",
     "table_stakes",
     "tournament_levels",
     "tournament_settings",
@@ -128,6 +139,22 @@ until its start, which seats every player registered over as many tables as they
 (:func:`open_scheduled`, :func:`start_scheduled`)."""
 
 
+@dataclass(frozen=True, kw_only=True)
+class Lobby:
+    """What the room offers in its lobby: cash tables, sit & gos (a new one opens whenever
+    one starts) and scheduled tournaments (one of each open for registration)."""
+
+    tables: tuple[TableSpec, ...]
+    sit_and_gos: tuple[TournamentSpec, ...]
+    scheduled: tuple[TournamentSpec, ...]
+
+
+DEFAULT_LOBBY = Lobby(
+    tables=DEFAULT_TABLES, sit_and_gos=DEFAULT_SIT_AND_GOS, scheduled=DEFAULT_SCHEDULED
+)
+"""The lobby of a room without a lobby file."""
+
+
 def table_stakes(table: RoomTable) -> Stakes:
     """The stakes of a table row."""
     return Stakes(small_blind=table.small_blind, big_blind=table.big_blind, ante=table.ante)
@@ -135,19 +162,72 @@ def table_stakes(table: RoomTable) -> Stakes:
 
 def cash_settings(table: RoomTable) -> CashSettings:
     """The room's settings for a table row (raises the room's ``RoomError`` if invalid)."""
-    return CashSettings(
+    return _room_settings(table_spec(table))
+
+
+def table_spec(table: RoomTable) -> TableSpec:
+    """What a table row is, as a spec."""
+    return TableSpec(
+        name=table.name,
         rules=table.rules,
         seats=table.seats,
         stakes=table_stakes(table),
         min_buy_in=table.min_buy_in,
         max_buy_in=table.max_buy_in,
-        time=TimeSettings.for_rules(
-            table.rules,
-            decision_seconds=float(table.decision_seconds),
-            time_bank_seconds=float(table.time_bank_seconds),
-        ),
-        name=table.name,
+        decision_seconds=table.decision_seconds,
+        time_bank_seconds=table.time_bank_seconds,
+        bots_allowed=table.bots_allowed,
+        hints_allowed=table.hints_allowed,
     )
+
+
+def _room_settings(spec: TableSpec) -> CashSettings:
+    return CashSettings(
+        rules=spec.rules,
+        seats=spec.seats,
+        stakes=spec.stakes,
+        min_buy_in=spec.min_buy_in,
+        max_buy_in=spec.max_buy_in,
+        time=TimeSettings.for_rules(
+            spec.rules,
+            decision_seconds=float(spec.decision_seconds),
+            time_bank_seconds=float(spec.time_bank_seconds),
+        ),
+        name=spec.name,
+    )
+
+
+MIN_BUY_IN_BETS = 10
+"""A table's minimum buy-in covers at least ten of its forced bets (the big blind and the
+ante, or the invito): for less, a player who sat with it would be all-in on the blinds
+within a hand or two (the default lobby's tables ask for twenty)."""
+
+
+def buy_in_too_small(spec: TableSpec) -> str | None:
+    """Why ``spec``'s minimum buy-in is too small for its stakes (``None``: it is not).
+
+    >>> spec = TableSpec(name="t", rules="italian-classic", seats=5, stakes=Stakes(ante=10),
+    ...                  min_buy_in=50, max_buy_in=500)
+    >>> print(buy_in_too_small(spec))  # doctest: +NORMALIZE_WHITESPACE
+    the minimum buy-in is at least 10 times the forced bet (big blind and ante,
+    or invito): 100 here, not 50
+    """
+    least = MIN_BUY_IN_BETS * (spec.stakes.big_blind + spec.stakes.ante)
+    if spec.min_buy_in >= least:
+        return None
+    return (
+        f"the minimum buy-in is at least {MIN_BUY_IN_BETS} times the forced bet "
+        f"(big blind and ante, or invito): {least} here, not {spec.min_buy_in}"
+    )
+
+
+def check_table_spec(spec: TableSpec) -> CashSettings:
+    """The room's settings for a table ``spec`` (raises the room's ``RoomError``, or a
+    ``ValueError`` for a minimum buy-in too small, if it would refuse it)."""
+    too_small = buy_in_too_small(spec)
+    if too_small is not None:
+        raise ValueError(too_small)
+    return _room_settings(spec)
 
 
 def new_invite_code() -> str:
@@ -199,16 +279,11 @@ def _schedule(spec: TournamentSpec) -> Schedule:
     )
 
 
-async def create_tournament(
-    session: AsyncSession,
-    spec: TournamentSpec,
-    *,
-    lobby: bool = False,
-    starts_at: dt.datetime | None = None,
-) -> Tournament:
-    """Add a tournament with the standard schedule of its rule set, levels stored: a sit &
-    go (it starts when full), or a scheduled tournament when it ``starts_at`` a time."""
-    settings = TournamentSettings(
+def check_tournament_spec(spec: TournamentSpec, *, scheduled: bool) -> TournamentSettings:
+    """The room's settings for a tournament ``spec`` with the standard schedule of its rule
+    set: a sit & go, or a ``scheduled`` tournament (raises the room's ``RoomError`` if it
+    would refuse it)."""
+    return TournamentSettings(
         rules=spec.rules,
         buy_in=spec.buy_in,
         fee=spec.fee,
@@ -218,8 +293,20 @@ async def create_tournament(
         max_players=spec.max_players,
         schedule=_schedule(spec),
         name=spec.name,
-        starts_at=None if starts_at is None else 0.0,
-    )  # the room's own checks
+        starts_at=0.0 if scheduled else None,
+    )
+
+
+async def create_tournament(
+    session: AsyncSession,
+    spec: TournamentSpec,
+    *,
+    lobby: bool = False,
+    starts_at: dt.datetime | None = None,
+) -> Tournament:
+    """Add a tournament with the standard schedule of its rule set, levels stored: a sit &
+    go (it starts when full), or a scheduled tournament when it ``starts_at`` a time."""
+    settings = check_tournament_spec(spec, scheduled=starts_at is not None)
     return await _store_tournament(session, settings, lobby=lobby, starts_at=starts_at)
 
 
@@ -294,35 +381,180 @@ async def tournament_settings(session: AsyncSession, tournament: Tournament) -> 
     )
 
 
-async def reopen_sit_and_go(session: AsyncSession, started: Tournament) -> Tournament:
-    """A new lobby sit & go like ``started`` (which has just filled)."""
+async def reopen_sit_and_go(
+    session: AsyncSession, started: Tournament, offered: Lobby | None = None
+) -> Tournament | None:
+    """A new lobby sit & go like ``started`` (which has just filled); with an operator's
+    lobby (``offered``), the one of its name as the lobby offers it now, or none if the
+    lobby no longer offers it."""
+    if offered is not None:
+        spec = next((s for s in offered.sit_and_gos if s.name == started.name), None)
+        return None if spec is None else await create_tournament(session, spec, lobby=True)
     settings = await tournament_settings(session, started)
     return await _store_tournament(session, settings, lobby=True)
 
 
 async def open_scheduled(
-    session: AsyncSession, *, now: dt.datetime, every: dt.timedelta, level_hands: int
+    session: AsyncSession,
+    *,
+    now: dt.datetime,
+    every: dt.timedelta,
+    level_hands: int | None,
+    specs: tuple[TournamentSpec, ...] = DEFAULT_SCHEDULED,
 ) -> list[Tournament]:
-    """Open the lobby's next scheduled tournament of each rule set that has none open for
-    registration: ``every`` after the last one's start (or from ``now``, if that is past)."""
+    """Open the lobby's next scheduled tournament of each of ``specs`` (by its name) that
+    has none open for registration: ``every`` after the last one's start (or from ``now``,
+    if that is past); its levels of ``level_hands`` hands (``None``: the spec's)."""
     opened = []
-    for spec in DEFAULT_SCHEDULED:
-        of_rules = (
+    for spec in specs:
+        of_spec = (
             Tournament.lobby.is_(True),
             Tournament.starts_at.is_not(None),
-            Tournament.rules == spec.rules,
+            Tournament.name == spec.name,
         )
         waiting = await session.scalar(
-            select(Tournament.id).where(*of_rules, Tournament.state == "registering").limit(1)
+            select(Tournament.id).where(*of_spec, Tournament.state == "registering").limit(1)
         )
         if waiting is not None:
             continue
-        last = await session.scalar(select(func.max(Tournament.starts_at)).where(*of_rules))
+        last = await session.scalar(select(func.max(Tournament.starts_at)).where(*of_spec))
         starts = now + every if last is None or last + every <= now else last + every
         starts = starts.replace(microsecond=0)
-        sized = replace(spec, level_length=level_hands)
+        sized = spec if level_hands is None else replace(spec, level_length=level_hands)
         opened.append(await create_tournament(session, sized, lobby=True, starts_at=starts))
     return opened
+
+
+async def sync_lobby(session: AsyncSession, lobby: Lobby) -> list[str]:
+    """Make the lobby offer what ``lobby`` lists (an operator's lobby file, at each start);
+    what was done, one line each, for the server's log.
+
+    What the lobby offers and ``lobby`` does not list, or lists with other settings, is
+    withdrawn where that moves no one's chips: a table nobody sits at is closed (bots'
+    chips go back to the grants; not while a hand's chips are in a pot), a tournament
+    nobody registered for is cancelled. Otherwise it goes on as it is (a later start
+    withdraws it once empty), and nothing of the same name opens beside it. What
+    ``lobby`` lists and the lobby does not offer is opened; a changed scheduled tournament
+    keeps the start of the one it replaces.
+    """
+    said: list[str] = []
+    offered = list(
+        await session.scalars(
+            select(RoomTable).where(RoomTable.lobby.is_(True), RoomTable.state != "closed")
+        )
+    )
+    wanted = {spec.name: spec for spec in lobby.tables}
+    present: set[str] = set()
+    for table in offered:
+        spec = wanted.get(table.name)
+        if spec is not None and table_spec(table) == spec:
+            present.add(table.name)
+            continue
+        why = "not in the lobby file" if spec is None else "changed in the lobby file"
+        if await _close_if_empty(session, table):
+            said.append(f"table {table.name!r} (number {table.id}) closed: {why}")
+        else:
+            present.add(table.name)
+            said.append(
+                f"table {table.name!r} (number {table.id}) {why}: players sit there, so it "
+                "stays as it is until a start finds it empty"
+            )
+    for spec in lobby.tables:
+        if spec.name not in present:
+            table = await create_table(session, spec, lobby=True)
+            said.append(f"table {spec.name!r} opened (number {table.id})")
+    for kind, specs, scheduled in (
+        ("sit & go", lobby.sit_and_gos, False),
+        ("tournament", lobby.scheduled, True),
+    ):
+        said += await _sync_tournaments(session, kind, specs, scheduled=scheduled)
+    return said
+
+
+async def _sync_tournaments(
+    session: AsyncSession, kind: str, specs: tuple[TournamentSpec, ...], *, scheduled: bool
+) -> list[str]:
+    """:func:`sync_lobby` for the lobby's sit & gos, or its scheduled tournaments."""
+    said = []
+    when = Tournament.starts_at.is_not(None) if scheduled else Tournament.starts_at.is_(None)
+    registering = list(
+        await session.scalars(
+            select(Tournament)
+            .where(Tournament.lobby.is_(True), when, Tournament.state == "registering")
+            .order_by(Tournament.id)
+        )
+    )
+    wanted = {spec.name: spec for spec in specs}
+    present: set[str] = set()
+    for tournament in registering:
+        spec = wanted.get(tournament.name)
+        if spec is not None and await _tournament_is(session, tournament, spec):
+            present.add(tournament.name)
+            continue
+        why = "not in the lobby file" if spec is None else "changed in the lobby file"
+        players = await session.scalar(
+            select(func.count())
+            .select_from(TournamentRegistration)
+            .where(TournamentRegistration.tournament_id == tournament.id)
+        )
+        if players:
+            present.add(tournament.name)
+            said.append(
+                f"{kind} {tournament.name!r} (number {tournament.id}) {why}: {players} "
+                "registered, so it goes on as it is"
+            )
+            continue
+        tournament.state = "cancelled"
+        said.append(f"{kind} {tournament.name!r} (number {tournament.id}) cancelled: {why}")
+        if spec is not None and scheduled:  # the same start, with the file's settings
+            new = await create_tournament(session, spec, lobby=True, starts_at=tournament.starts_at)
+            present.add(spec.name)
+            said.append(f"{kind} {spec.name!r} opened (number {new.id})")
+    if not scheduled:  # scheduled ones open by the schedule (open_scheduled)
+        for spec in specs:
+            if spec.name not in present:
+                new = await create_tournament(session, spec, lobby=True)
+                said.append(f"{kind} {spec.name!r} opened (number {new.id})")
+    return said
+
+
+async def _tournament_is(
+    session: AsyncSession, tournament: Tournament, spec: TournamentSpec
+) -> bool:
+    """Whether ``tournament`` is what ``spec`` makes (its levels included)."""
+    stored = await tournament_settings(session, tournament)
+    made = check_tournament_spec(spec, scheduled=tournament.starts_at is not None)
+    return (
+        stored.rule_set.name, stored.buy_in, stored.fee, stored.starting_stack, stored.seats,
+        stored.min_players, stored.max_players, stored.schedule.unit, stored.schedule.levels,
+    ) == (
+        made.rule_set.name, made.buy_in, made.fee, made.starting_stack, made.seats,
+        made.min_players, made.max_players, made.schedule.unit, made.schedule.levels,
+    )  # fmt: skip
+
+
+async def _close_if_empty(session: AsyncSession, table: RoomTable) -> bool:
+    """Close ``table`` if no player sits there and no chips are in a pot: its bots leave,
+    their chips back to the grants, as a bot leaving does (``True`` if it closed)."""
+    seats = list(await session.scalars(select(Seat).where(Seat.table_id == table.id)))
+    if any(seat.account_id is not None for seat in seats):
+        return False
+    playing = await session.scalar(
+        select(Hand.id).where(Hand.table_id == table.id, Hand.state == "playing").limit(1)
+    )
+    key = ledger.table_key(table.id)
+    if playing is not None or await ledger.balance(session, key) != sum(s.stack for s in seats):
+        return False  # a hand was stopped before its end: the table's rebuild plays it out
+    for seat in seats:
+        if seat.stack:
+            await ledger.move(
+                session, ledger.Kind.CASH_OUT, key, ledger.GRANTS, seat.stack, table_id=table.id
+            )
+        await session.delete(seat)
+    await session.execute(delete(WaitingEntry).where(WaitingEntry.table_id == table.id))
+    table.state = "closed"
+    await session.flush()
+    return True
 
 
 async def start_scheduled(session: AsyncSession, tournament: Tournament, now: dt.datetime) -> bool:
