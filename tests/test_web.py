@@ -388,3 +388,63 @@ def test_the_sit_and_go_lobby_registers_and_unregisters(room: RunningServer, bro
         assert refunded > paid
     finally:
         person.close()
+
+
+CLUB_LOBBY = """
+[[table]]
+name = "Hold'em del circolo"
+rules = "holdem"
+seats = 6
+small_blind = 1
+big_blind = 2
+min_buy_in = 40
+max_buy_in = 200
+
+[[table]]
+name = "Classica invito 5"
+rules = "italian-classic"
+seats = 5
+ante = 5
+min_buy_in = 100
+max_buy_in = 500
+
+[[sit_and_go]]
+name = "Sit & go del circolo"
+rules = "holdem"
+buy_in = 50
+starting_stack = 1500
+seats = 6
+max_players = 6
+"""
+
+
+def test_a_club_lobby_shows_only_the_games_it_offers(browser: Any, tmp_path: Path) -> None:
+    """A room started with a lobby file (no italian-32 there): the lobby has no section, no
+    'play now' and no filter for a game without tables or tournaments."""
+    lobby = tmp_path / "lobby.toml"
+    lobby.write_text(CLUB_LOBBY, encoding="utf-8")
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}",
+        password_profile="CHEAPEST",
+        lobby_file=lobby,
+    )
+    with serve(settings, tmp_path) as server:
+        person = Page(browser, server.address, "en")
+        page = person.page
+        try:
+            shown = page.eval_on_selector_all(
+                ".lobby section[data-rules]", "ss => ss.map(s => s.dataset.rules)"
+            )
+            assert shown == ["italian-classic", "holdem"]
+            filters = page.eval_on_selector_all(".filters button", "bs => bs.map(b => b.innerText)")
+            assert filters == ["All", "Poker all'italiana (classic)", "Texas Hold'em No-Limit"]
+            rows = page.eval_on_selector_all(
+                "section[data-rules] tbody tr td:first-child", "cs => cs.map(c => c.innerText)"
+            )
+            assert rows == ["Classica invito 5", "Hold'em del circolo"]
+            assert page.inner_text(".tournaments tbody td >> nth=0") == "Sit & go del circolo"
+            page.click(".play-now[data-rules=italian-classic]")
+            page.wait_for_selector(".seat.me")
+            assert page.inner_text("h2").startswith("Classica invito 5 · ")
+        finally:
+            person.close()

@@ -1506,6 +1506,7 @@ def serve(
 ) -> None:
     """Run the online room: accounts, lobby, tables (migrations are applied at start)."""
     import uvicorn
+    from uvicorn.logging import DefaultFormatter
 
     from mazziere.server.app import create_app
 
@@ -1529,7 +1530,7 @@ def serve(
     room_log = logging.getLogger("mazziere")
     room_log.setLevel(logging.INFO)
     said = logging.StreamHandler()
-    said.setFormatter(logging.Formatter("%(levelname)-9s %(message)s"))
+    said.setFormatter(DefaultFormatter("%(levelprefix)s %(message)s", use_colors=False))
     room_log.addHandler(said)
     if not access_log:
         # uvicorn and websockets say each WebSocket opened on uvicorn's error log, not the

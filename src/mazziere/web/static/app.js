@@ -802,13 +802,18 @@ function typeOn(typing) {
 }
 
 function renderLobby() {
+  // The rule sets the room offers (an operator's lobby file may leave one out): a game with
+  // no table has no section and no "play now", one with only tournaments a filter.
+  const public_ = app.lobby.filter((t) => !t.private);
+  const withTables = RULES.filter((r) => public_.some((t) => t.rules === r));
+  const offered = RULES.filter((r) => withTables.includes(r) || app.tournaments.some((t) => t.rules === r));
   const filters = h("div", { class: "filters", role: "group", "aria-label": words.t("rules") },
-    [null, ...RULES].map((rules) => h("button", {
+    [null, ...offered].map((rules) => h("button", {
       type: "button", "aria-pressed": String(app.filter === rules),
       onclick: () => { app.filter = rules; render(); },
     }, rules ? words.t(rules) : words.t("all"))));
-  const sections = RULES.filter((r) => app.filter === null || app.filter === r).map((rules) => {
-    const rows = app.lobby.filter((t) => t.rules === rules && !t.private);
+  const sections = withTables.filter((r) => app.filter === null || app.filter === r).map((rules) => {
+    const rows = public_.filter((t) => t.rules === rules);
     return h("section", { "data-rules": rules },
       h("h2", {}, words.t(rules)),
       h("button", { type: "button", class: "primary play-now", "data-rules": rules, onclick: () => playNow(rules) }, words.t("playNow")),
@@ -823,7 +828,7 @@ function renderLobby() {
               onclick: () => watch(t) }, words.pick("Guarda", "Watch"))))))));
   });
   const events = app.tournaments.filter((t) => (app.filter === null || app.filter === t.rules) && t.state !== "finished");
-  const tournaments = h("section", { class: "tournaments" },
+  const tournaments = !events.length ? null : h("section", { class: "tournaments" },
     h("h2", {}, words.pick("Tornei e sit & go", "Tournaments and sit & gos")),
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, words.pick("Torneo", "Tournament")), h("th", {}, words.t("rules")),
