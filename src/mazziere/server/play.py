@@ -37,7 +37,7 @@ from mazziere.server.context import RoomContext
 from mazziere.server.errors import first_line
 from mazziere.server.storage.database import database_unavailable
 from mazziere.server.storage.lobby import (
-    DEFAULT_SCHEDULED,
+    DEFAULT_LOBBY,
     open_scheduled,
     start_scheduled,
     tournament_settings,
@@ -293,7 +293,7 @@ class TableWatcher:
                     now=now,
                     every=dt.timedelta(seconds=every),
                     level_hands=int(getattr(settings, "scheduled_level_hands", 10)),
-                    specs=DEFAULT_SCHEDULED,
+                    specs=DEFAULT_LOBBY.scheduled,
                 )
             await session.commit()
         for tournament_id in started:

@@ -400,7 +400,7 @@ async def open_scheduled(
     now: dt.datetime,
     every: dt.timedelta,
     level_hands: int | None,
-    specs: tuple[TournamentSpec, ...] = DEFAULT_SCHEDULED,
+    specs: tuple[TournamentSpec, ...] = DEFAULT_LOBBY.scheduled,
 ) -> list[Tournament]:
     """Open the lobby's next scheduled tournament of each of ``specs`` (by its name) that
     has none open for registration: ``every`` after the last one's start (or from ``now``,
@@ -588,14 +588,14 @@ async def start_scheduled(session: AsyncSession, tournament: Tournament, now: dt
 
 
 async def open_default_lobby(session: AsyncSession) -> bool:
-    """Open :data:`DEFAULT_TABLES` and :data:`DEFAULT_SIT_AND_GOS` if the room has no table
-    and no tournament yet; ``True`` if it did."""
+    """Open :data:`DEFAULT_LOBBY`'s tables and sit & gos if the room has no table and no
+    tournament yet; ``True`` if it did."""
     tables = await session.scalar(select(func.count()).select_from(RoomTable))
     tournaments = await session.scalar(select(func.count()).select_from(Tournament))
     if tables or tournaments:
         return False
-    for table_spec in DEFAULT_TABLES:
-        await create_table(session, table_spec, lobby=True)
-    for tournament_spec in DEFAULT_SIT_AND_GOS:
+    for spec in DEFAULT_LOBBY.tables:
+        await create_table(session, spec, lobby=True)
+    for tournament_spec in DEFAULT_LOBBY.sit_and_gos:
         await create_tournament(session, tournament_spec, lobby=True)
     return True
