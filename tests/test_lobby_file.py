@@ -276,3 +276,24 @@ def test_the_example_of_the_docs_is_a_lobby_the_room_takes() -> None:
     lobby = parse_lobby(example)
     assert [len(lobby.tables), len(lobby.sit_and_gos), len(lobby.scheduled)] == [1, 1, 1]
     assert lobby.scheduled[0].level_length == 8
+    assert (lobby.scheduled[0].break_every, lobby.scheduled[0].break_minutes) == (4, 5)
+
+
+def test_a_tournament_keeps_its_breaks_in_the_database(room_settings: Settings) -> None:
+    """A break after every second level, stored with the levels and read back; the same
+    file again finds the tournament as it is."""
+    lobby = parse_lobby(FIRST.replace("max_players = 4\n", "max_players = 4\nbreak_every = 2\n"))
+
+    async def work(session: AsyncSession) -> None:
+        await lobby_store.sync_lobby(session, lobby)
+        await session.commit()
+        _, tournaments = await _offered(session)
+        stored = await lobby_store.tournament_settings(session, tournaments["Sit & go del giovedì"])
+        kinds = [type(item).__name__ for item in stored.schedule.items[:7]]
+        assert kinds == ["Level", "Level", "Break", "Level", "Level", "Break", "Level"]
+        assert stored.schedule.items[2].minutes == 5  # type: ignore[union-attr]
+        rows = await lobby_store.tournament_levels(session, tournaments["Sit & go del giovedì"].id)
+        assert [row.break_after for row in rows[:4]] == [0, 5, 0, 5]
+        assert await lobby_store.sync_lobby(session, lobby) == []
+
+    on_database(room_settings, work)

@@ -457,6 +457,66 @@ def test_a_sit_and_go_tells_its_players_the_level_at_each_hand() -> None:
     asyncio.run(scenario())
 
 
+def test_a_sit_and_go_on_a_break_tells_it_and_deals_again_at_its_end() -> None:
+    """A break after the first level (one hand): the players are told it, with its minute,
+    and the table wakes at its end (it waited for a command that never came)."""
+    from mazziere.room.structure import Break, Level, Schedule
+    from mazziere.room.tournament import TournamentSettings
+    from mazziere.server.tables import TournamentConfig
+
+    schedule = Schedule(
+        [Level(Stakes(small_blind=5, big_blind=10), 1), Break(1),
+         Level(Stakes(small_blind=10, big_blind=20), 1)],
+        "hands",
+    )  # fmt: skip
+    settings = TournamentSettings(
+        rules="holdem", buy_in=100, starting_stack=1000, seats=2, max_players=2,
+        schedule=schedule,
+    )  # fmt: skip
+    players = ((1, "anna"), (2, "bruno"))
+    tournament = TournamentConfig(id=7, table_id=12, settings=settings, players=players,
+                                  next_hand_seconds=0.0)  # fmt: skip
+
+    async def scenario() -> None:
+        bus = LocalBus()
+        task = TableTask(tournament, MemoryStore({1: 0, 2: 0}), bus, bot_seconds=0.0)
+        await task.begin()
+        await task.rebuild()
+        boxes = {name: Inbox(name) for _, name in players}
+        who = {name: Player(account, name) for account, name in players}
+        for box in boxes.values():
+            bus.connect(box)
+            bus.follow("12", box)
+        task.start()
+        on_break = None
+        while on_break is None:
+            await until(
+                lambda: (
+                    any(my_turn(b, n) for n, b in boxes.items())
+                    or any(m["level"]["on_break"] for m in boxes["anna"].of_type("level"))
+                )
+            )
+            for name, box in boxes.items():
+                turn = my_turn(box, name)
+                if turn is not None and turn["legal"] is not None:
+                    kind = "fold" if "fold" in turn["legal"]["kinds"] else passive(turn["legal"])
+                    act = p.Act(table="12", action_id=turn["action_id"], kind=kind)  # type: ignore[arg-type]
+                    await task.submit(who[name], act, box)
+            told = [m["level"] for m in boxes["anna"].of_type("level") if m["level"]["on_break"]]
+            on_break = told[0] if told else None
+        wake = task._next_wake()
+        table = task.table
+        await task.stop()
+        assert on_break == {
+            "number": 2, "stakes": {"small_blind": 10, "big_blind": 20, "ante": 0},
+            "next_stakes": None, "on_break": True, "seconds_left": 60.0, "hands_left": None,
+        }  # fmt: skip
+        assert table.hand_number == 1 and not table.in_hand
+        assert wake is not None and wake == table.paused_until  # type: ignore[attr-defined]
+
+    asyncio.run(scenario())
+
+
 def test_a_cash_table_tells_no_level() -> None:
     async def scenario() -> None:
         bus = LocalBus()

@@ -1391,3 +1391,69 @@ def test_every_page_fits_a_phone_in_both_languages(
         person.errors = [e for e in person.errors if "404" not in e]
     finally:
         person.close()
+
+
+def test_a_sit_and_go_break_is_counted_down_at_the_table(
+    room: RunningServer, database: str, browser: Any
+) -> None:
+    """Levels of one hand, a one-minute break after each: the tournament's page lists the
+    break, and after the first hand the table says it is on a break and counts it down."""
+    from mazziere.server.storage import Database
+    from mazziere.server.storage.lobby import TournamentSpec, create_tournament
+
+    async def open_one() -> int:
+        db = Database(database)
+        try:
+            async with db.session() as session:
+                spec = TournamentSpec(
+                    name="Sit & go con pausa", rules="holdem", buy_in=10, fee=0,
+                    starting_stack=200, seats=2, max_players=2, level_length=1,
+                    break_every=1, break_minutes=1,
+                )  # fmt: skip
+                tournament = await create_tournament(session, spec)
+                await session.commit()
+                return tournament.id
+        finally:
+            await db.dispose()
+
+    # Playwright's loop runs in this thread: the database is reached from another.
+    with concurrent.futures.ThreadPoolExecutor(1) as other:
+        tid = other.submit(lambda: asyncio.run(open_one())).result()
+    person = Tab(browser, room.address, "en")
+    page = person.page
+    opponent = Opponent(room)
+    try:
+        person.go(f"#tournament/{tid}", ".tournament-state[data-state=registering]")
+        levels = page.eval_on_selector_all(".levels tbody tr", "rs => rs.map(r => r.innerText)")
+        assert levels[0].split() == ["1", "2/4", "1", "hand"], levels
+        assert levels[1].split() == ["Break", "1", "minute"], levels
+        page.click("button.register")
+        page.wait_for_selector("button.unregister")
+        answer = opponent.person.post(f"/api/tournaments/{tid}/registration")
+        assert answer.status_code == 201, answer.text
+        page.wait_for_selector(".seat.me", timeout=15_000)
+        assert page.inner_text(".level").startswith("Level 1: blinds 2/4. Last hand of the level")
+        opponent.start()  # it goes all in: the player folds, and the first level is over
+        deadline = time.monotonic() + 60
+        while not page.query_selector(".level:has-text('Break')"):
+            assert time.monotonic() < deadline, page.inner_text(".level")
+            person.act(("fold", "check"))
+            page.wait_for_timeout(200)
+
+        def left(said: str) -> int:
+            match = re.fullmatch(
+                r"Break: play resumes in (\d):(\d\d), level 2 \(blinds 3/6\)\.", said
+            )
+            assert match is not None, said
+            return 60 * int(match[1]) + int(match[2])
+
+        first = left(page.inner_text(".level"))
+        assert 50 <= first <= 60, first
+        page.wait_for_timeout(3_100)  # the page counts it down itself (every half second)
+        assert first - 4 <= left(page.inner_text(".level")) <= first - 2
+    finally:
+        opponent.stop.set()
+        if opponent.is_alive():
+            opponent.join(10)
+        opponent.person.close()
+        person.close()

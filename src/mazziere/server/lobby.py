@@ -266,6 +266,8 @@ class LevelOut(BaseModel):
     big_blind: int
     ante: int
     length: int
+    break_minutes: int = 0
+    """The break that follows this level, in minutes (0: none)."""
 
 
 class StandingOut(BaseModel):
@@ -334,6 +336,7 @@ async def get_tournament(
             big_blind=row.big_blind,
             ante=row.ante,
             length=row.length,
+            break_minutes=row.break_after,
         )
         for row in await store.tournament_levels(db, tournament.id)
     ]

@@ -103,6 +103,9 @@ class _Tournament(_Entry):
     min_players: int = 2
     level_hands: int = Field(default=10, ge=1, le=1000)
     """Hands of each level (the room's tournaments count levels in hands)."""
+    break_every: int = Field(default=0, ge=0, le=100)
+    """A break after every this many levels (0: none), each table pausing on its own."""
+    break_minutes: int = Field(default=5, ge=1, le=60)
 
     def spec(self) -> TournamentSpec:
         return TournamentSpec(
@@ -115,6 +118,8 @@ class _Tournament(_Entry):
             max_players=self.max_players,
             min_players=self.min_players,
             level_length=self.level_hands,
+            break_every=self.break_every,
+            break_minutes=self.break_minutes,
         )
 
 

@@ -677,6 +677,8 @@ class TableTask(RequestLoop):
                     times.append(freed)
         if self._dealable() and not self._idle:
             times.append(self._ended_at + self.config.next_hand_seconds)
+        if isinstance(table, TournamentTable) and table.paused_until is not None:
+            times.append(table.paused_until)  # a break of its own ends: the next deal
         return min(times) if times else None
 
     def _seat_freed_at(self, seat: Seat) -> float | None:
@@ -1336,7 +1338,9 @@ class TableTask(RequestLoop):
             stakes=_stakes_data(clock.stakes),
             next_stakes=None if following is None else _stakes_data(following),
             on_break=clock.on_break,
-            seconds_left=clock.seconds_left,
+            # Tenths: a minute's break set while the command is applied, a few microseconds
+            # after its time, is a minute (not 60.00002 s, shown as 1:01 counting down).
+            seconds_left=None if clock.seconds_left is None else round(clock.seconds_left, 1),
             hands_left=clock.hands_left,
         )
 

@@ -291,12 +291,9 @@ class TournamentTask(RequestLoop):
             return None
         times = []
         for lane in self._live():
-            wake = lane._next_wake()
+            wake = lane._next_wake()  # a table's own break included
             if wake is not None:
                 times.append(wake)
-            paused = getattr(lane.table, "paused_until", None)
-            if paused is not None and not lane.table.in_hand:
-                times.append(paused)
         if self.config.settings.schedule.unit is LevelUnit.MINUTES and not times:
             times.append(self.clock.now() + 1.0)  # a break ends by the clock alone
         return min(times) if times else None

@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from mazziere.room.cash import CashSettings
 from mazziere.room.clock import TimeSettings
 from mazziere.room.registration import TournamentSettings
-from mazziere.room.structure import Level, Schedule, Stakes
+from mazziere.room.structure import Break, Level, Schedule, Stakes
 from mazziere.server.storage import ledger
 from mazziere.server.storage.models import (
     Hand,
@@ -89,6 +89,9 @@ class TournamentSpec:
     level_unit: str = "hands"
     level_length: int = 10
     min_players: int = 2
+    break_every: int = 0
+    """A break after every this many levels (0: none), of ``break_minutes``."""
+    break_minutes: int = 5
 
 
 DEFAULT_TABLES = tuple(
@@ -276,6 +279,8 @@ def _schedule(spec: TournamentSpec) -> Schedule:
         starting_stack=spec.starting_stack,
         unit=spec.level_unit,
         length=spec.level_length,
+        break_every=spec.break_every,
+        break_minutes=spec.break_minutes,
     )
 
 
@@ -334,17 +339,23 @@ async def _store_tournament(
     )
     session.add(tournament)
     await session.flush()
-    for number, level in enumerate(settings.schedule.levels, start=1):
-        session.add(
+    rows: list[TournamentLevel] = []
+    for item in settings.schedule.items:
+        if isinstance(item, Break):  # a schedule starts with a level: the break follows it
+            rows[-1].break_after = item.minutes
+            continue
+        rows.append(
             TournamentLevel(
                 tournament_id=tournament.id,
-                number=number,
-                small_blind=level.stakes.small_blind,
-                big_blind=level.stakes.big_blind,
-                ante=level.stakes.ante,
-                length=level.length,
+                number=len(rows) + 1,
+                small_blind=item.stakes.small_blind,
+                big_blind=item.stakes.big_blind,
+                ante=item.stakes.ante,
+                length=item.length,
+                break_after=0,
             )
         )
+    session.add_all(rows)
     await session.flush()
     return tournament
 
@@ -361,13 +372,12 @@ async def tournament_levels(session: AsyncSession, tournament_id: int) -> list[T
 
 async def tournament_settings(session: AsyncSession, tournament: Tournament) -> TournamentSettings:
     """The room's settings for a tournament row and its stored levels."""
-    levels = [
-        Level(
-            Stakes(small_blind=row.small_blind, big_blind=row.big_blind, ante=row.ante),
-            row.length,
-        )
-        for row in await tournament_levels(session, tournament.id)
-    ]
+    items: list[Level | Break] = []
+    for row in await tournament_levels(session, tournament.id):
+        stakes = Stakes(small_blind=row.small_blind, big_blind=row.big_blind, ante=row.ante)
+        items.append(Level(stakes, row.length))
+        if row.break_after:
+            items.append(Break(row.break_after))
     return TournamentSettings(
         rules=tournament.rules,
         buy_in=tournament.buy_in,
@@ -376,7 +386,7 @@ async def tournament_settings(session: AsyncSession, tournament: Tournament) -> 
         seats=tournament.seats,
         min_players=tournament.min_players,
         max_players=tournament.max_players,
-        schedule=Schedule(levels, unit=tournament.level_unit),
+        schedule=Schedule(items, unit=tournament.level_unit),
         name=tournament.name,
     )
 
@@ -526,10 +536,10 @@ async def _tournament_is(
     made = check_tournament_spec(spec, scheduled=tournament.starts_at is not None)
     return (
         stored.rule_set.name, stored.buy_in, stored.fee, stored.starting_stack, stored.seats,
-        stored.min_players, stored.max_players, stored.schedule.unit, stored.schedule.levels,
+        stored.min_players, stored.max_players, stored.schedule.unit, stored.schedule.items,
     ) == (
         made.rule_set.name, made.buy_in, made.fee, made.starting_stack, made.seats,
-        made.min_players, made.max_players, made.schedule.unit, made.schedule.levels,
+        made.min_players, made.max_players, made.schedule.unit, made.schedule.items,
     )  # fmt: skip
 
 

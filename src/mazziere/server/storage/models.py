@@ -377,6 +377,8 @@ class TournamentLevel(Base):
     ante: Mapped[int] = mapped_column(Chips, default=0)
     length: Mapped[int]
     """Hands or minutes, by the tournament's ``level_unit``."""
+    break_after: Mapped[int] = mapped_column(default=0, server_default="0")
+    """Minutes of the break that follows this level (0: none)."""
 
 
 class TournamentRegistration(Base):

@@ -391,7 +391,8 @@ function tournamentPage(id) {
   return page((self) => {
     const t = state.t;
     if (!t) return [h("h2", {}, "Sit & go"), problem(state.error)];
-    const unit = t.level_unit === "hands" ? say("mani", "hands") : say("minuti", "minutes");
+    const minutes = (n) => `${n} ${n === 1 ? say("minuto", "minute") : say("minuti", "minutes")}`;
+    const length = (n) => (t.level_unit !== "hands" ? minutes(n) : `${n} ${n === 1 ? say("mano", "hand") : say("mani", "hands")}`);
     const stakes = (l) => (t.rules === "italian-classic" ? `invito ${l.ante}` : `${l.small_blind}/${l.big_blind}${l.ante ? ` ante ${l.ante}` : ""}`);
     const register = async () => {
       try {
@@ -424,7 +425,10 @@ function tournamentPage(id) {
         h("section", { "aria-label": say("Livelli", "Levels") }, h("h3", {}, say("Struttura", "Structure")),
           h("table", { class: "levels" },
             h("thead", {}, h("tr", {}, [say("Livello", "Level"), words.t("stakes"), say("Durata", "Length")].map((c) => h("th", { scope: "col" }, c)))),
-            h("tbody", {}, t.levels.map((l) => h("tr", {}, h("td", {}, l.number), h("td", {}, stakes(l)), h("td", {}, `${l.length} ${unit}`)))))),
+            h("tbody", {}, t.levels.flatMap((l) => [h("tr", {}, h("td", {}, l.number), h("td", {}, stakes(l)), h("td", {}, length(l.length))),
+              // A break follows the level (each table pauses on its own when it gets there).
+              l.break_minutes ? h("tr", { class: "break" }, h("td", {}), h("td", {}, say("Pausa", "Break")),
+                h("td", {}, minutes(l.break_minutes))) : null].filter(Boolean))))),
         h("section", { "aria-label": say("Premi", "Payouts") }, h("h3", {}, say("Premi", "Payouts")),
           h("table", { class: "payouts" }, h("tbody", {}, t.payouts.map((prize, i) => h("tr", {}, h("td", {}, `${i + 1}°`), h("td", {}, prize))))),
           t.state === "registering" ? h("p", { class: "note payouts-note" }, say(
