@@ -401,6 +401,23 @@ def test_a_sit_and_go_runs_to_its_prizes_and_rebuilds() -> None:
     asyncio.run(scenario())
 
 
+async def started_sit_and_go(
+    tournament: Any, players: tuple[tuple[int, str], ...]
+) -> tuple[TableTask, dict[str, Inbox], dict[str, Player]]:
+    """A sit & go's table running, each player following it from the start (their inbox)."""
+    bus = LocalBus()
+    task = TableTask(tournament, MemoryStore(dict.fromkeys((a for a, _ in players), 0)), bus,
+                     bot_seconds=0.0)  # fmt: skip
+    await task.begin()
+    await task.rebuild()
+    boxes = {name: Inbox(name) for _, name in players}
+    for box in boxes.values():
+        bus.connect(box)
+        bus.follow(str(tournament.table_id), box)
+    task.start()
+    return task, boxes, {name: Player(account, name) for account, name in players}
+
+
 def test_a_sit_and_go_tells_its_players_the_level_at_each_hand() -> None:
     """A tournament's table says its level, the next stakes and the hands left (levels of
     three hands here) at each hand; a snapshot says it too; a cash table says nothing."""
@@ -413,16 +430,7 @@ def test_a_sit_and_go_tells_its_players_the_level_at_each_hand() -> None:
     levels = settings.schedule.levels
 
     async def scenario() -> None:
-        bus = LocalBus()
-        task = TableTask(tournament, MemoryStore({1: 0, 2: 0, 3: 0}), bus, bot_seconds=0.0)
-        await task.begin()
-        await task.rebuild()
-        boxes = {name: Inbox(name) for _, name in players}
-        who = {name: Player(account, name) for account, name in players}
-        for box in boxes.values():
-            bus.connect(box)
-            bus.follow("9", box)
-        task.start()
+        task, boxes, who = await started_sit_and_go(tournament, players)
         while task.table.hand_number < 5:
             await until(lambda: any(my_turn(b, n) for n, b in boxes.items()))
             for name, box in boxes.items():
@@ -478,16 +486,7 @@ def test_a_sit_and_go_on_a_break_tells_it_and_deals_again_at_its_end() -> None:
                                   next_hand_seconds=0.0)  # fmt: skip
 
     async def scenario() -> None:
-        bus = LocalBus()
-        task = TableTask(tournament, MemoryStore({1: 0, 2: 0}), bus, bot_seconds=0.0)
-        await task.begin()
-        await task.rebuild()
-        boxes = {name: Inbox(name) for _, name in players}
-        who = {name: Player(account, name) for account, name in players}
-        for box in boxes.values():
-            bus.connect(box)
-            bus.follow("12", box)
-        task.start()
+        task, boxes, who = await started_sit_and_go(tournament, players)
         on_break = None
         while on_break is None:
             await until(

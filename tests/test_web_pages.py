@@ -721,6 +721,13 @@ class Opponent(threading.Thread):
     def run(self) -> None:
         asyncio.run(self._play())
 
+    def done(self) -> None:
+        """Stop playing, and close the player's connections."""
+        self.stop.set()
+        if self.is_alive():
+            self.join(10)
+        self.person.close()
+
     async def _play(self) -> None:
         person = self.person
         await person.connect()
@@ -802,10 +809,7 @@ def test_a_sit_and_go_from_the_lobby_to_its_prizes(room: RunningServer, browser:
         assert person.balance() == before - 110 + prize  # the same on the tournament's page
         person.screenshot("sit-and-go-prizes")
     finally:
-        opponent.stop.set()
-        if opponent.is_alive():
-            opponent.join(10)
-        opponent.person.close()
+        opponent.done()
         person.close()
 
 
@@ -1452,8 +1456,5 @@ def test_a_sit_and_go_break_is_counted_down_at_the_table(
         page.wait_for_timeout(3_100)  # the page counts it down itself (every half second)
         assert first - 4 <= left(page.inner_text(".level")) <= first - 2
     finally:
-        opponent.stop.set()
-        if opponent.is_alive():
-            opponent.join(10)
-        opponent.person.close()
+        opponent.done()
         person.close()
