@@ -227,3 +227,30 @@ def test_the_terminal_offers_what_stands_once_the_raise_window_has_shut() -> Non
     decision = session.my_decision()
     assert decision is not None and decision.legal.kinds == frozenset(kinds[:2])
     assert session.snapshot().raise_seconds_left is None
+
+
+def test_a_sit_and_go_break_is_told_once_in_the_log() -> None:
+    from mazziere.room.structure import Stakes
+    from mazziere.server import protocol as p
+    from mazziere.tui.connect import RoomTable, RoomTournament
+    from mazziere.tui.remote import RemoteSession
+
+    table = RoomTable(
+        id="4", name="Torneo", rules="holdem", seats=2, min_buy_in=0, max_buy_in=0,
+        stakes=Stakes(small_blind=5, big_blind=10),
+    )  # fmt: skip
+    event = RoomTournament(
+        id="9", name="Torneo", rules="holdem", buy_in=100, fee=10, max_players=2,
+        registered=2, state="running",
+    )  # fmt: skip
+    session = RemoteSession(table, buy_in=0, send=lambda message: None, lang="en",
+                            tournament=event)  # fmt: skip
+    session.receive(p.Welcome(player="ann", tables=["4"]))
+    stakes = {"small_blind": 10, "big_blind": 20, "ante": 0}
+    on_break = p.LevelInfo(number=2, stakes=stakes, next_stakes=None, on_break=True,
+                           seconds_left=300.0, hands_left=None)  # fmt: skip
+    session.receive(p.LevelChanged(table="4", seq=30, level=on_break))
+    session.receive(p.LevelChanged(table="4", seq=31, level=on_break))  # the same break
+    told = [line.plain for line in session.transcript if line.plain.startswith("Break")]
+    assert told == ["Break: play resumes in 5 minutes, level 2 (blinds 10/20)"]
+    assert session.level == on_break

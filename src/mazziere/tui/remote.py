@@ -275,7 +275,10 @@ class RemoteSession:
             if message.name == self.me:
                 self.offer = RemoteOffer(OfferKind(message.kind), message.amount)
         elif isinstance(message, p.LevelChanged):
+            was_on_break = self.level is not None and self.level.on_break
             self.level = message.level
+            if message.level.on_break and not was_on_break:
+                self.note(self._break_line(message.level))
         elif isinstance(message, p.ChatSaid):
             line = Text(f"{message.name}: ", style="bold blue")
             line.append(message.text)
@@ -337,6 +340,20 @@ class RemoteSession:
             stakes = self.words.stakes(Stakes(**self.level.stakes), self.rules, players)
             return f"{event}, {level}: {stakes}"
         return self.words.stakes(self.room_table.stakes, self.rules, players)
+
+    def _break_line(self, level: p.LevelInfo) -> Text:
+        """A sit & go's break begins: how long, and the stakes it goes on at."""
+        minutes = max(1, round((level.seconds_left or 0) / 60))
+        stakes = self.words.stakes(Stakes(**level.stakes), self.rules)
+        return Text(
+            self.words.pick(
+                f"Pausa: si riprende tra {minutes} {'minuto' if minutes == 1 else 'minuti'}, "
+                f"livello {level.number} ({stakes})",
+                f"Break: play resumes in {minutes} {'minute' if minutes == 1 else 'minutes'}, "
+                f"level {level.number} ({stakes})",
+            ),
+            style="bold yellow",
+        )
 
     def _hand_ended(self, message: p.HandEnded) -> None:
         hand, narrator = self.hand, self._narrator
