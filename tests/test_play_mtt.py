@@ -175,10 +175,12 @@ async def scenario(room: Room, how: signal.Signals) -> tuple[dict[str, Any], lis
     # final table is drawn: either way players are moved, and told.
     await until(lambda: bool(moved()), seconds=60)
     await restart(room, people, event["id"], how)
+    levels: list[int] = []  # the level played, as the tournament's page says it
     for tries in range(1200):
         now = details(room, event["id"])
         if now["state"] == "finished":
             break
+        levels.append(now["level"])
         if tries % 10 == 0:  # the ledger adds up, and no chip is lost, while it plays
             audit = room.audit()
             assert audit["total"] == 0 and not audit["drifted"], audit
@@ -191,6 +193,8 @@ async def scenario(room: Room, how: signal.Signals) -> tuple[dict[str, Any], lis
         await asyncio.sleep(0.1)
     else:
         raise AssertionError(f"the tournament did not finish: {now}")
+    assert levels and levels[0] >= 1 and levels == sorted(levels), levels  # never back
+    assert now["level"] is None  # over
     # Whatever the cards, the three tables end as one: the final table, everyone moved to it.
     assert "final_table" in {m["reason"] for m in moved()}, moved()
     for person in people:

@@ -777,6 +777,8 @@ def test_a_sit_and_go_from_the_lobby_to_its_prizes(room: RunningServer, browser:
         page.click("button.leave")
         page.wait_for_selector(".play-now")
         person.go(f"#tournament/{tid}", "button.go-table")
+        assert page.inner_text(".current-level") == "Playing now: level 1."
+        assert page.inner_text(".levels tr.current td >> nth=0") == "1"
         page.click("button.go-table")
         page.wait_for_selector(".seat.me")
         assert page.inner_text(".level") == level_note  # from the table's snapshot

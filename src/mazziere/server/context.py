@@ -61,6 +61,8 @@ class TableWatcher(Protocol):
 
     async def tournament_changed(self, tournament_id: int) -> None: ...
 
+    def tournament_level(self, tournament_id: int, table_ids: list[int]) -> int | None: ...
+
     async def tell(
         self, table_id: int, player: Player, message: BaseModel
     ) -> dict[str, Any] | None: ...
@@ -76,6 +78,9 @@ class _NobodyWatches:
         return None
 
     async def tournament_changed(self, tournament_id: int) -> None:
+        return None
+
+    def tournament_level(self, tournament_id: int, table_ids: list[int]) -> int | None:
         return None
 
 

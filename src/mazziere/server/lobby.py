@@ -306,6 +306,8 @@ class TournamentDetailsOut(TournamentOut):
     while it registers: it starts only when full)."""
     tables: list[int] = []
     """The tables its players sit at now."""
+    level: int | None = None
+    """A running tournament: the level played now (levels by hands: its furthest table's)."""
     seating: list[TournamentTableOut] = []
     """Those tables with their players and stacks (as of the last command each stored)."""
 
@@ -321,7 +323,7 @@ async def get_table(table_id: RowId, db: DbSession) -> TableOut:
 
 @router.get("/tournaments/{tournament_id}", summary="One tournament: levels, players, standings")
 async def get_tournament(
-    tournament_id: RowId, db: DbSession, viewer: MaybeLoggedIn
+    tournament_id: RowId, db: DbSession, viewer: MaybeLoggedIn, room: Room
 ) -> TournamentDetailsOut:
     """Everything the lobby shows about a tournament."""
     tournament = await db.get(Tournament, tournament_id)
@@ -393,6 +395,9 @@ async def get_tournament(
         payouts=payouts,
         tables=[table.id for table in seating],
         seating=seating,
+        level=room.watcher.tournament_level(tournament.id, [table.id for table in seating])
+        if tournament.state == "running"
+        else None,
     )
 
 

@@ -188,6 +188,19 @@ class TableWatcher:
         if config is not None and str(config.table_id) not in self.service.tasks:
             await self.service.open(config)
 
+    def tournament_level(self, tournament_id: int, table_ids: list[int]) -> int | None:
+        """The level a running tournament plays now (levels by hands: its furthest table's),
+        as its task holds it; ``None`` if no task runs it (a sit & go's is its table's,
+        one of ``table_ids``)."""
+        multi = self.tournaments.get(tournament_id)
+        if multi is not None:
+            return multi.tournament.level()
+        for table_id in table_ids:
+            task = self.service.tasks.get(str(table_id))
+            if task is not None and task.tournament is not None:
+                return task.tournament.level()
+        return None
+
     async def _open_multi_table(self, config: MultiTableConfig) -> None:
         """Rebuild a multi-table tournament from its log and run its task; its tables are
         found by ``/ws`` like any other."""

@@ -423,9 +423,11 @@ function tournamentPage(id) {
       mine.length ? h("button", { type: "button", class: "primary go-table", onclick: () => openTable(mine[0]) }, say("Vai al tuo tavolo", "Go to your table")) : null,
       h("div", { class: "columns" },
         h("section", { "aria-label": say("Livelli", "Levels") }, h("h3", {}, say("Struttura", "Structure")),
+          t.level ? h("p", { class: "note current-level" }, say(`In corso: livello ${t.level}.`, `Playing now: level ${t.level}.`)) : null,
           h("table", { class: "levels" },
             h("thead", {}, h("tr", {}, [say("Livello", "Level"), words.t("stakes"), say("Durata", "Length")].map((c) => h("th", { scope: "col" }, c)))),
-            h("tbody", {}, t.levels.flatMap((l) => [h("tr", {}, h("td", {}, l.number), h("td", {}, stakes(l)), h("td", {}, length(l.length))),
+            h("tbody", {}, t.levels.flatMap((l) => [h("tr", l.number === t.level ? { class: "current", "aria-current": "step" } : {},
+              h("td", {}, l.number), h("td", {}, stakes(l)), h("td", {}, length(l.length))),
               // A break follows the level (each table pauses on its own when it gets there).
               l.break_minutes ? h("tr", { class: "break" }, h("td", {}), h("td", {}, say("Pausa", "Break")),
                 h("td", {}, minutes(l.break_minutes))) : null].filter(Boolean))))),
