@@ -770,6 +770,10 @@ def test_a_sit_and_go_from_the_lobby_to_its_prizes(room: RunningServer, browser:
         level_note = f"Level 1: blinds 2/4. Next level (blinds {following}) in 1 hand."
         page.wait_for_selector(".level[data-level='1']")
         assert page.inner_text(".level") == level_note
+        # The table is named by its tournament (its number alone said nothing).
+        page.wait_for_function(
+            f"document.querySelector('h2').innerText.startsWith('{QUICK} · table ')"
+        )
         watching(browser, room, tid)  # while the player holds their first decision
         # A tournament keeps its players to the end: the table's button takes the player to
         # the lobby, the seat kept, and the tournament's page back to their table.

@@ -25,6 +25,7 @@ const app = {
   page: null,        // another page on screen (pages.js): private tables, hands, rules...
   leaving: new Set(), // tables left whose cash-out may come at the end of the hand playing
   tournamentTables: new Map(), // a tournament's table -> its id (null: not known yet): its players stay to the end
+  tournamentNames: new Map(),  // a tournament's id -> its name (its tables are named by it)
   unsent: [],        // messages written between two sockets: sent once the next one is welcomed
   lobbyProblem: null, // what went wrong in the lobby (a refused registration): its words, read when drawn
 };
@@ -347,6 +348,7 @@ async function alone(table, flag, work) {
 
 /** A tournament's tables (its `GET /api/tournaments/<id>` lists them) known as its own. */
 function noteTournament(details) {
+  app.tournamentNames.set(details.id, details.name);
   for (const id of details.tables.map(String)) {
     app.tournamentTables.set(id, details.id);
     if (app.tables[id]) { app.tables[id].seatCount = details.seats; app.tables[id].described = true; }
@@ -1098,7 +1100,9 @@ function renderTable(table) {
 
 /** A table by its name; one without (a tournament's, or not known yet) by its number. */
 function tableName(table) {
-  return table.name ?? `${words.pick("Tavolo", "Table")} ${table.id}`;
+  const number = `${words.pick("Tavolo", "Table")} ${table.id}`;
+  const tournament = app.tournamentNames.get(app.tournamentTables.get(table.id));
+  return table.name ?? (tournament ? `${tournament} · ${number.toLowerCase()}` : number);
 }
 
 /** A tournament's table: its level and stakes, then what comes next and when (a level by
