@@ -132,6 +132,8 @@ def test_levels_by_hands() -> None:
         big_blinds.append(max(r.amount for r in table.hand.log if isinstance(r, ForcedBet)))
         clock = event.level_clock(table, event.clock.now())
         told.append((clock.number, clock.stakes.big_blind, clock.hands_left))
+        # The level played is the hand's, not the next hand's (level() after the second).
+        assert event.level_played(event.clock.now()) == clock.number
         assert not clock.on_break and clock.seconds_left is None
         assert clock.next_stakes == (schedule.items[1].stakes if clock.number == 1 else None)  # type: ignore[union-attr]
         play_hand(table, folder)

@@ -1437,12 +1437,16 @@ def test_a_sit_and_go_break_is_counted_down_at_the_table(
         levels = page.eval_on_selector_all(".levels tbody tr", "rs => rs.map(r => r.innerText)")
         assert levels[0].split() == ["1", "2/4", "1", "hand"], levels
         assert levels[1].split() == ["Break", "1", "minute"], levels
-        page.click("button.register")
-        page.wait_for_selector("button.unregister")
+        # The other registers first: the player's registration fills it, and the page takes
+        # them to the table it started (it waited for a start it had made itself).
         answer = opponent.person.post(f"/api/tournaments/{tid}/registration")
         assert answer.status_code == 201, answer.text
+        page.click("button.register")
         page.wait_for_selector(".seat.me", timeout=15_000)
-        assert page.inner_text(".level").startswith("Level 1: blinds 2/4. Last hand of the level")
+        page.wait_for_function(  # (before the first deal: 'Next level (blinds 3/6) in 1 hand')
+            "document.querySelector('.level').innerText.startsWith("
+            "'Level 1: blinds 2/4. Last hand of the level; then blinds 3/6.')"
+        )
         opponent.start()  # it goes all in: the player folds, and the first level is over
         deadline = time.monotonic() + 60
         while not page.query_selector(".level:has-text('Break')"):

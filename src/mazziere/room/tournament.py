@@ -354,8 +354,14 @@ class Tournament:
             hands_left=hands_left,
         )
 
+    def level_played(self, now: float) -> int:
+        """The level played at ``now``: the furthest table's level clock (a hand playing
+        is at the level it was dealt at; on a break, the level that follows it)."""
+        clocks = [self.level_clock(table, now).number for table in self]
+        return max(clocks, default=self.level())
+
     def level(self) -> int:
-        """The level being played (the furthest table's, when levels count hands)."""
+        """The level of the next hand (the furthest table's, when levels count hands)."""
         schedule = self.settings.schedule
         if self.state is not TournamentState.RUNNING:
             return self.registration.current_level

@@ -194,11 +194,11 @@ class TableWatcher:
         one of ``table_ids``)."""
         multi = self.tournaments.get(tournament_id)
         if multi is not None:
-            return multi.tournament.level()
+            return multi.tournament.level_played(multi.clock.now())
         for table_id in table_ids:
             task = self.service.tasks.get(str(table_id))
             if task is not None and task.tournament is not None:
-                return task.tournament.level()
+                return task.tournament.level_played(task.clock.now())
         return None
 
     async def _open_multi_table(self, config: MultiTableConfig) -> None:

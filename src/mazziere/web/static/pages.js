@@ -388,6 +388,13 @@ function tournamentPage(id) {
     await session();
     showWho();
   };
+  // It filled and started: the socket's welcome (opened again) names the player's table.
+  const goToTable = async () => {
+    state.going = true;
+    await reopenSocket();
+    const table = Object.keys(app.tables)[0];
+    if (table) openTable(table);
+  };
   return page((self) => {
     const t = state.t;
     if (!t) return [h("h2", {}, "Sit & go"), problem(state.error)];
@@ -397,9 +404,11 @@ function tournamentPage(id) {
     const register = async () => {
       try {
         await ensureAccount(); // a visitor becomes a guest to register
-        await api(t.you_are_registered ? "DELETE" : "POST", `/api/tournaments/${id}/registration`);
+        const joining = !t.you_are_registered;
+        await api(joining ? "POST" : "DELETE", `/api/tournaments/${id}/registration`);
         state.error = "";
         await refresh();
+        if (joining && state.t.state === "running" && !state.going) return await goToTable(); // the last seat: it starts
       } catch (error) { state.error = error; }
       self.redraw();
     };
@@ -467,14 +476,7 @@ function tournamentPage(id) {
         const before = JSON.stringify(state.t);
         const wasWaiting = state.t?.you_are_registered && state.t.state === "registering";
         await refresh();
-        if (wasWaiting && state.t.state === "running" && !state.going) {
-          // It filled and started: the socket's welcome names the player's table.
-          state.going = true;
-          await reopenSocket();
-          const table = Object.keys(app.tables)[0];
-          if (table) openTable(table);
-          return;
-        }
+        if (wasWaiting && state.t.state === "running" && !state.going) return await goToTable();
         if (JSON.stringify(state.t) !== before) self.redraw();
       });
     },
