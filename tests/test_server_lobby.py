@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -167,3 +168,42 @@ def test_ids_out_of_range_are_bad_input_not_a_crash(app_client: TestClient) -> N
     registration = browser.post("/api/tournaments/99999999999/registration")
     assert error_code(registration) == "invalid_input"
     assert browser.audit()["entries"] == 1  # the guest's grant alone
+
+
+def test_a_sit_and_go_lists_its_table_from_its_start(
+    app_client: TestClient, room_settings: Settings
+) -> None:
+    """Its table is in the tournament's page as soon as it starts, before the table's first
+    command has stored the seats (a client asking then took it for a cash table)."""
+    from sqlalchemy import select
+
+    from mazziere.server.play import _tournament_table
+    from mazziere.server.storage.models import Tournament, TournamentRegistration
+    from mazziere.server.storage.models import TournamentStanding as Standing
+    from tests.test_server_storage import on_database
+
+    players = [RoomClient(app_client) for _ in range(4)]
+    for player in players:
+        player.guest()
+    (sng,) = players[0].get("/api/tournaments?rules=italian-classic").json()["tournaments"]
+    for player in players:
+        assert player.post(f"/api/tournaments/{sng['id']}/registration").status_code == 201
+
+    async def started(session: Any) -> int:  # what the table service does at the start
+        tournament = await session.get(Tournament, sng["id"])
+        table = _tournament_table(tournament, f"{tournament.name} #{tournament.id}")
+        session.add(table)
+        await session.flush()
+        for registration in await session.scalars(
+            select(TournamentRegistration).where(TournamentRegistration.tournament_id == sng["id"])
+        ):
+            session.add(Standing(tournament_id=sng["id"], account_id=registration.account_id,
+                                chips=tournament.starting_stack, table_id=table.id))  # fmt: skip
+        await session.commit()
+        return int(table.id)
+
+    table_id = on_database(room_settings, started)
+    details = players[0].get(f"/api/tournaments/{sng['id']}").json()
+    assert details["state"] == "running"
+    assert details["tables"] == [table_id]
+    assert details["seating"] == [{"id": table_id, "players": []}]

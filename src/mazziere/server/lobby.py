@@ -405,8 +405,10 @@ async def _seating(
     db: AsyncSession, tournament: Tournament, standings: list[Any]
 ) -> list[TournamentTableOut]:
     """A running tournament's tables with players: a sit & go's table (its standings say
-    which), a multi-table tournament's open tables."""
-    ids = {s.table_id for s, _ in standings if s.table_id is not None and s.place is None}
+    which, from its start: before its first command has stored the seats, without
+    players), a multi-table tournament's open tables where players sit."""
+    own = {s.table_id for s, _ in standings if s.table_id is not None and s.place is None}
+    ids = set(own)
     ids |= set(
         await db.scalars(
             select(RoomTable.id).where(
@@ -422,7 +424,7 @@ async def _seating(
         .where(Seat.table_id.in_(ids))
         .order_by(Seat.table_id, Seat.seat)
     )
-    tables: dict[int, list[TournamentSeatOut]] = {}
+    tables: dict[int, list[TournamentSeatOut]] = {table_id: [] for table_id in own}
     for seat, account in seats:
         tables.setdefault(seat.table_id, []).append(
             TournamentSeatOut(player=account.display_name, seat=seat.seat, stack=seat.stack)
