@@ -193,9 +193,11 @@ def test_a_break_between_levels_by_hands_pauses_the_table() -> None:
     on_break = event.level_clock(table, event.clock.now())
     assert (on_break.number, on_break.on_break, on_break.seconds_left) == (2, True, 1.0)
     assert on_break.stakes.big_blind == 40 and on_break.hands_left is None
+    assert event.on_break(event.clock.now()) and event.level_played(event.clock.now()) == 2
     assert event.start_hands() == []
     event.clock.advance(1)  # type: ignore[attr-defined]
     assert event.start_hands() == [table]
+    assert not event.on_break(event.clock.now())
 
 
 def test_scheduled_start_late_registration_and_payouts_by_entrants() -> None:

@@ -1465,6 +1465,8 @@ def test_a_sit_and_go_break_is_counted_down_at_the_table(
         assert 50 <= first <= 60, first
         page.wait_for_timeout(3_100)  # the page counts it down itself (every half second)
         assert first - 4 <= left(page.inner_text(".level")) <= first - 2
+        person.go(f"#tournament/{tid}", ".current-level")  # its page says so too
+        assert page.inner_text(".current-level") == "On a break: play resumes at level 2."
     finally:
         opponent.done()
         person.close()

@@ -360,6 +360,12 @@ class Tournament:
         clocks = [self.level_clock(table, now).number for table in self]
         return max(clocks, default=self.level())
 
+    def on_break(self, now: float) -> bool:
+        """Whether every table is on a break at ``now`` (a sit & go's one table; levels
+        by minutes break everywhere at once, levels by hands table by table)."""
+        tables = list(self)
+        return bool(tables) and all(self.level_clock(t, now).on_break for t in tables)
+
     def level(self) -> int:
         """The level of the next hand (the furthest table's, when levels count hands)."""
         schedule = self.settings.schedule

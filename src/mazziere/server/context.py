@@ -61,7 +61,9 @@ class TableWatcher(Protocol):
 
     async def tournament_changed(self, tournament_id: int) -> None: ...
 
-    def tournament_level(self, tournament_id: int, table_ids: list[int]) -> int | None: ...
+    def tournament_level(
+        self, tournament_id: int, table_ids: list[int]
+    ) -> tuple[int, bool] | None: ...
 
     async def tell(
         self, table_id: int, player: Player, message: BaseModel
@@ -80,7 +82,7 @@ class _NobodyWatches:
     async def tournament_changed(self, tournament_id: int) -> None:
         return None
 
-    def tournament_level(self, tournament_id: int, table_ids: list[int]) -> int | None:
+    def tournament_level(self, tournament_id: int, table_ids: list[int]) -> tuple[int, bool] | None:
         return None
 
 

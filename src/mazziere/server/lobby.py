@@ -307,7 +307,10 @@ class TournamentDetailsOut(TournamentOut):
     tables: list[int] = []
     """The tables its players sit at now."""
     level: int | None = None
-    """A running tournament: the level played now (levels by hands: its furthest table's)."""
+    """A running tournament: the level played now (levels by hands: its furthest table's;
+    on a break, the level that follows it)."""
+    on_break: bool = False
+    """A running tournament on a break at every table (a sit & go's one table)."""
     seating: list[TournamentTableOut] = []
     """Those tables with their players and stacks (as of the last command each stored)."""
 
@@ -386,6 +389,11 @@ async def get_tournament(
         if entrants
         else []
     )
+    playing = (
+        room.watcher.tournament_level(tournament.id, [table.id for table in seating])
+        if tournament.state == "running"
+        else None
+    )
     return TournamentDetailsOut(
         **summary.model_dump(),
         levels=levels,
@@ -395,9 +403,8 @@ async def get_tournament(
         payouts=payouts,
         tables=[table.id for table in seating],
         seating=seating,
-        level=room.watcher.tournament_level(tournament.id, [table.id for table in seating])
-        if tournament.state == "running"
-        else None,
+        level=None if playing is None else playing[0],
+        on_break=playing is not None and playing[1],
     )
 
 

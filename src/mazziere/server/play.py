@@ -55,6 +55,7 @@ from mazziere.server.tables import (
     SyncControls,
     TableConfig,
     TableService,
+    TableTask,
     TournamentConfig,
 )
 from mazziere.server.tournaments import MultiTableConfig, TournamentTableTask, TournamentTask
@@ -188,18 +189,18 @@ class TableWatcher:
         if config is not None and str(config.table_id) not in self.service.tasks:
             await self.service.open(config)
 
-    def tournament_level(self, tournament_id: int, table_ids: list[int]) -> int | None:
-        """The level a running tournament plays now (levels by hands: its furthest table's),
-        as its task holds it; ``None`` if no task runs it (a sit & go's is its table's,
-        one of ``table_ids``)."""
-        multi = self.tournaments.get(tournament_id)
-        if multi is not None:
-            return multi.tournament.level_played(multi.clock.now())
-        for table_id in table_ids:
-            task = self.service.tasks.get(str(table_id))
-            if task is not None and task.tournament is not None:
-                return task.tournament.level_played(task.clock.now())
-        return None
+    def tournament_level(self, tournament_id: int, table_ids: list[int]) -> tuple[int, bool] | None:
+        """The level a running tournament plays now (levels by hands: its furthest table's)
+        and whether it is on a break, as its task holds them; ``None`` if no task runs it
+        (a sit & go's is its table's, one of ``table_ids``)."""
+        task: TournamentTask | TableTask | None = self.tournaments.get(tournament_id)
+        if task is None:
+            found = (self.service.tasks.get(str(table_id)) for table_id in table_ids)
+            task = next((t for t in found if t is not None and t.tournament is not None), None)
+        if task is None or task.tournament is None:
+            return None
+        now = task.clock.now()
+        return task.tournament.level_played(now), task.tournament.on_break(now)
 
     async def _open_multi_table(self, config: MultiTableConfig) -> None:
         """Rebuild a multi-table tournament from its log and run its task; its tables are

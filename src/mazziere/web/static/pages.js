@@ -432,7 +432,9 @@ function tournamentPage(id) {
       mine.length ? h("button", { type: "button", class: "primary go-table", onclick: () => openTable(mine[0]) }, say("Vai al tuo tavolo", "Go to your table")) : null,
       h("div", { class: "columns" },
         h("section", { "aria-label": say("Livelli", "Levels") }, h("h3", {}, say("Struttura", "Structure")),
-          t.level ? h("p", { class: "note current-level" }, say(`In corso: livello ${t.level}.`, `Playing now: level ${t.level}.`)) : null,
+          t.level ? h("p", { class: "note current-level" }, t.on_break
+            ? say(`In pausa: si riprende al livello ${t.level}.`, `On a break: play resumes at level ${t.level}.`)
+            : say(`In corso: livello ${t.level}.`, `Playing now: level ${t.level}.`)) : null,
           h("table", { class: "levels" },
             h("thead", {}, h("tr", {}, [say("Livello", "Level"), words.t("stakes"), say("Durata", "Length")].map((c) => h("th", { scope: "col" }, c)))),
             h("tbody", {}, t.levels.flatMap((l) => [h("tr", l.number === t.level ? { class: "current", "aria-current": "step" } : {},
