@@ -1403,11 +1403,8 @@ def test_every_page_fits_a_phone_in_both_languages(
         person.close()
 
 
-def test_a_sit_and_go_break_is_counted_down_at_the_table(
-    room: RunningServer, database: str, browser: Any
-) -> None:
-    """Levels of one hand, a one-minute break after each: the tournament's page lists the
-    break, and after the first hand the table says it is on a break and counts it down."""
+def open_sit_and_go(database: str, name: str, **schedule: int) -> int:
+    """A two-player Hold'em sit & go opened in the room's database (its number)."""
     from mazziere.server.storage import Database
     from mazziere.server.storage.lobby import TournamentSpec, create_tournament
 
@@ -1416,9 +1413,8 @@ def test_a_sit_and_go_break_is_counted_down_at_the_table(
         try:
             async with db.session() as session:
                 spec = TournamentSpec(
-                    name="Sit & go con pausa", rules="holdem", buy_in=10, fee=0,
-                    starting_stack=200, seats=2, max_players=2, level_length=1,
-                    break_every=1, break_minutes=1,
+                    name=name, rules="holdem", buy_in=10, fee=0, starting_stack=200, seats=2,
+                    max_players=2, **schedule,
                 )  # fmt: skip
                 tournament = await create_tournament(session, spec)
                 await session.commit()
@@ -1428,7 +1424,58 @@ def test_a_sit_and_go_break_is_counted_down_at_the_table(
 
     # Playwright's loop runs in this thread: the database is reached from another.
     with concurrent.futures.ThreadPoolExecutor(1) as other:
-        tid = other.submit(lambda: asyncio.run(open_one())).result()
+        return other.submit(lambda: asyncio.run(open_one())).result()
+
+
+def test_a_tournament_table_the_room_had_not_listed_yet_is_known_by_its_levels(
+    room: RunningServer, database: str, browser: Any
+) -> None:
+    """A tournament lists its tables once their seats are stored (a multi-table one's are
+    seated by its first command): a page that asked before took its table for a cash table
+    (named by its number, 'Leave the table', no place told at the end). The table's level
+    events say it is a tournament's: the page asks again. The room's first answers here
+    are given as they were in that moment, without the table; everything else is the
+    room's own."""
+    import json
+
+    tid = open_sit_and_go(database, "Sit & go in ritardo", level_length=2)
+    person = Tab(browser, room.address, "en")
+    page = person.page
+    opponent = Opponent(room)
+    hidden = {"left": 3}
+
+    def early(route: Any) -> None:
+        answer = route.fetch()
+        details = answer.json()
+        if details.get("state") == "running" and hidden["left"] > 0:
+            hidden["left"] -= 1
+            details.update(tables=[], seating=[], level=None)
+        route.fulfill(response=answer, body=json.dumps(details))
+
+    try:
+        page.route(f"**/api/tournaments/{tid}", early)
+        person.go(f"#tournament/{tid}", ".tournament-state[data-state=registering]")
+        answer = opponent.person.post(f"/api/tournaments/{tid}/registration")
+        assert answer.status_code == 201, answer.text
+        page.click("button.register")  # the last seat: to the table
+        page.wait_for_selector(".seat.me", timeout=15_000)
+        page.wait_for_function(
+            "document.querySelector('h2').innerText.startsWith('Sit & go in ritardo · table ')"
+        )
+        assert hidden["left"] == 0  # the page was answered without the table
+        assert page.inner_text("button.leave") == "Back to the lobby"  # a tournament keeps you
+    finally:
+        opponent.done()
+        person.close()
+
+
+def test_a_sit_and_go_break_is_counted_down_at_the_table(
+    room: RunningServer, database: str, browser: Any
+) -> None:
+    """Levels of one hand, a one-minute break after each: the tournament's page lists the
+    break, and after the first hand the table says it is on a break and counts it down."""
+    tid = open_sit_and_go(database, "Sit & go con pausa", level_length=1, break_every=1,
+                          break_minutes=1)  # fmt: skip
     person = Tab(browser, room.address, "en")
     page = person.page
     opponent = Opponent(room)

@@ -329,6 +329,9 @@ async function describeTable(table) {
       noteTournament(details);
       if (app.tournamentTables.get(table.id) === details.id) { table.seatCount = details.seats; table.described = true; break; }
     }
+    // A table with levels is a tournament's, listed once its seats are stored: asked again.
+    table.asked = (table.asked ?? 0) + 1;
+    if (!table.described && table.level && table.asked < 10) setTimeout(() => describeTable(table), 1000);
     render();
   });
 }
@@ -557,6 +560,13 @@ function handle(table, message) {
 function setLevel(table, level) {
   table.level = level ? { ...level, at: Date.now() } : null;
   if (level && !level.on_break) table.stakes = level.stakes;
+  // Only a tournament's table has levels: one not known as such (asked about before the
+  // room listed it: a tournament's tables are listed once their seats are stored) is
+  // asked about again, so that it is named by its tournament and keeps its players.
+  if (level && !app.tournamentTables.get(table.id)) {
+    table.described = false;
+    describeTable(table);
+  }
 }
 
 function context(table) {
