@@ -117,6 +117,10 @@ level_hands = 12
             FIRST + FIRST.split("[[sit_and_go]]", maxsplit=1)[0],
             "table 'Classica invito 5' is named twice",
         ),
+        (
+            FIRST.replace("level_hands = 8", "level_hands = 8\nlevel_minutes = 10"),
+            "tournament 'Torneo del circolo': levels last level_hands or level_minutes, not both",
+        ),
     ],
 )
 def test_a_file_the_room_would_refuse_is_refused_in_one_line(text: str, said: str) -> None:
@@ -277,6 +281,11 @@ def test_the_example_of_the_docs_is_a_lobby_the_room_takes() -> None:
     assert [len(lobby.tables), len(lobby.sit_and_gos), len(lobby.scheduled)] == [1, 1, 1]
     assert lobby.scheduled[0].level_length == 8
     assert (lobby.scheduled[0].break_every, lobby.scheduled[0].break_minutes) == (4, 5)
+    assert lobby.scheduled[0].level_unit == "hands"
+    by_the_clock = parse_lobby(example.replace("level_hands = 8", "level_minutes = 12"))
+    assert (by_the_clock.scheduled[0].level_unit, by_the_clock.scheduled[0].level_length) == (
+        "minutes", 12,
+    )  # fmt: skip
 
 
 def test_a_tournament_keeps_its_breaks_in_the_database(room_settings: Settings) -> None:

@@ -465,9 +465,11 @@ def test_a_sit_and_go_tells_its_players_the_level_at_each_hand() -> None:
     asyncio.run(scenario())
 
 
-def test_a_sit_and_go_on_a_break_tells_it_and_deals_again_at_its_end() -> None:
-    """A break after the first level (one hand): the players are told it, with its minute,
-    and the table wakes at its end (it waited for a command that never came)."""
+def with_a_break_after_level_one(
+    unit: str, *, table_id: int
+) -> tuple[Any, tuple[tuple[int, str], ...]]:
+    """A two-player Hold'em sit & go: level 1 (one hand, or one minute), a minute's break,
+    level 2."""
     from mazziere.room.structure import Break, Level, Schedule
     from mazziere.room.tournament import TournamentSettings
     from mazziere.server.tables import TournamentConfig
@@ -475,15 +477,22 @@ def test_a_sit_and_go_on_a_break_tells_it_and_deals_again_at_its_end() -> None:
     schedule = Schedule(
         [Level(Stakes(small_blind=5, big_blind=10), 1), Break(1),
          Level(Stakes(small_blind=10, big_blind=20), 1)],
-        "hands",
+        unit,
     )  # fmt: skip
     settings = TournamentSettings(
         rules="holdem", buy_in=100, starting_stack=1000, seats=2, max_players=2,
         schedule=schedule,
     )  # fmt: skip
     players = ((1, "anna"), (2, "bruno"))
-    tournament = TournamentConfig(id=7, table_id=12, settings=settings, players=players,
-                                  next_hand_seconds=0.0)  # fmt: skip
+    config = TournamentConfig(id=table_id, table_id=table_id, settings=settings,
+                              players=players, next_hand_seconds=0.0)  # fmt: skip
+    return config, players
+
+
+def test_a_sit_and_go_on_a_break_tells_it_and_deals_again_at_its_end() -> None:
+    """A break after the first level (one hand): the players are told it, with its minute,
+    and the table wakes at its end (it waited for a command that never came)."""
+    tournament, players = with_a_break_after_level_one("hands", table_id=12)
 
     async def scenario() -> None:
         task, boxes, who = await started_sit_and_go(tournament, players)
@@ -512,6 +521,34 @@ def test_a_sit_and_go_on_a_break_tells_it_and_deals_again_at_its_end() -> None:
         }  # fmt: skip
         assert table.hand_number == 1 and not table.in_hand
         assert wake is not None and wake == table.paused_until  # type: ignore[attr-defined]
+
+    asyncio.run(scenario())
+
+
+def test_a_sit_and_go_by_minutes_deals_again_when_its_break_ends() -> None:
+    """Levels by minutes: a hand that ends inside the break deals no next hand, and the
+    table wakes when the break ends (it waited for a command that never came)."""
+    tournament, players = with_a_break_after_level_one("minutes", table_id=13)
+
+    async def scenario() -> None:
+        task, boxes, who = await started_sit_and_go(tournament, players)
+        await until(lambda: any(my_turn(b, n) for n, b in boxes.items()))
+        (name, turn), *_ = [(n, t) for n, b in boxes.items() if (t := my_turn(b, n))]
+        first = boxes["anna"].of_type("level")[0]["level"]
+        assert first["seconds_left"] is not None and 59 < first["seconds_left"] <= 60
+        # A minute and a half later (the table's clock moved on), the hand is folded.
+        task.clock.run(task.clock.now() + 90)
+        await task.submit(who[name], p.Act(table="13", action_id=turn["action_id"], kind="fold"),
+                          boxes[name])  # fmt: skip
+        await until(lambda: any(m["level"]["on_break"] for m in boxes["anna"].of_type("level")))
+        on_break = boxes["anna"].of_type("level")[-1]["level"]
+        await until(lambda: task._idle)  # its deal found the break: nothing dealt
+        wake = task._next_wake()
+        now = task.clock.now()
+        await task.stop()
+        assert task.table.hand_number == 1 and not task.table.in_hand
+        assert on_break["number"] == 2 and 29 < on_break["seconds_left"] <= 30
+        assert wake is not None and 29 < wake - now <= 30.01
 
     asyncio.run(scenario())
 

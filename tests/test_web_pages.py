@@ -1403,7 +1403,7 @@ def test_every_page_fits_a_phone_in_both_languages(
         person.close()
 
 
-def open_sit_and_go(database: str, name: str, **schedule: int) -> int:
+def open_sit_and_go(database: str, name: str, **schedule: int | str) -> int:
     """A two-player Hold'em sit & go opened in the room's database (its number)."""
     from mazziere.server.storage import Database
     from mazziere.server.storage.lobby import TournamentSpec, create_tournament
@@ -1469,6 +1469,47 @@ def test_a_tournament_table_the_room_had_not_listed_yet_is_known_by_its_levels(
         person.close()
 
 
+def at_its_page(browser: Any, room: RunningServer, tid: int) -> tuple[Tab, Opponent, list[str]]:
+    """A player at a sit & go's page, its other player (not yet registered), its levels."""
+    person = Tab(browser, room.address, "en")
+    person.go(f"#tournament/{tid}", ".tournament-state[data-state=registering]")
+    levels: list[str] = person.page.eval_on_selector_all(
+        ".levels tbody tr", "rs => rs.map(r => r.innerText)"
+    )
+    return person, Opponent(room), levels
+
+
+def test_a_level_by_minutes_is_counted_down_at_the_table(
+    room: RunningServer, database: str, browser: Any
+) -> None:
+    """Levels of one minute: the table says when the next level comes, and counts it down."""
+    tid = open_sit_and_go(database, "Sit & go a tempo", level_unit="minutes", level_length=1)
+    person, opponent, levels = at_its_page(browser, room, tid)
+    page = person.page
+    try:
+        assert levels[0].split() == ["1", "2/4", "1", "minute"], levels
+        answer = opponent.person.post(f"/api/tournaments/{tid}/registration")
+        assert answer.status_code == 201, answer.text
+        page.click("button.register")
+        page.wait_for_selector(".level[data-level='1']", timeout=15_000)
+
+        def left() -> int:
+            said = page.inner_text(".level")
+            match = re.fullmatch(
+                r"Level 1: blinds 2/4\. Next level \(blinds 3/6\) in (\d):(\d\d)\.", said
+            )
+            assert match is not None, said
+            return 60 * int(match[1]) + int(match[2])
+
+        first = left()
+        assert 50 <= first <= 60, first
+        page.wait_for_timeout(3_100)
+        assert first - 4 <= left() <= first - 2
+    finally:
+        opponent.done()
+        person.close()
+
+
 def test_a_sit_and_go_break_is_counted_down_at_the_table(
     room: RunningServer, database: str, browser: Any
 ) -> None:
@@ -1476,12 +1517,9 @@ def test_a_sit_and_go_break_is_counted_down_at_the_table(
     break, and after the first hand the table says it is on a break and counts it down."""
     tid = open_sit_and_go(database, "Sit & go con pausa", level_length=1, break_every=1,
                           break_minutes=1)  # fmt: skip
-    person = Tab(browser, room.address, "en")
+    person, opponent, levels = at_its_page(browser, room, tid)
     page = person.page
-    opponent = Opponent(room)
     try:
-        person.go(f"#tournament/{tid}", ".tournament-state[data-state=registering]")
-        levels = page.eval_on_selector_all(".levels tbody tr", "rs => rs.map(r => r.innerText)")
         assert levels[0].split() == ["1", "2/4", "1", "hand"], levels
         assert levels[1].split() == ["Break", "1", "minute"], levels
         # The other registers first: the player's registration fills it, and the page takes

@@ -39,7 +39,7 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from mazziere.room.errors import RoomError
 from mazziere.room.structure import Stakes
@@ -101,11 +101,19 @@ class _Tournament(_Entry):
     starting_stack: int
     max_players: int
     min_players: int = 2
-    level_hands: int = Field(default=10, ge=1, le=1000)
-    """Hands of each level (the room's tournaments count levels in hands)."""
+    level_hands: int | None = Field(default=None, ge=1, le=1000)
+    """Hands of each level (10 unless ``level_minutes`` is given)."""
+    level_minutes: int | None = Field(default=None, ge=1, le=120)
+    """Minutes of each level instead (one clock for all the tournament's tables)."""
     break_every: int = Field(default=0, ge=0, le=100)
     """A break after every this many levels (0: none), each table pausing on its own."""
     break_minutes: int = Field(default=5, ge=1, le=60)
+
+    @model_validator(mode="after")
+    def _one_kind_of_level(self) -> _Tournament:
+        if self.level_hands is not None and self.level_minutes is not None:
+            raise ValueError("levels last level_hands or level_minutes, not both")
+        return self
 
     def spec(self) -> TournamentSpec:
         return TournamentSpec(
@@ -117,7 +125,8 @@ class _Tournament(_Entry):
             seats=self.seats,
             max_players=self.max_players,
             min_players=self.min_players,
-            level_length=self.level_hands,
+            level_unit="hands" if self.level_minutes is None else "minutes",
+            level_length=self.level_minutes or self.level_hands or 10,
             break_every=self.break_every,
             break_minutes=self.break_minutes,
         )
@@ -152,8 +161,10 @@ def parse_lobby(text: str) -> Lobby:
             found = listed[index] if isinstance(listed, list) else None
             name = found.get("name") if isinstance(found, dict) else None
             entry = f"{kind} {name!r}: " if isinstance(name, str) else f"{kind} {index + 1}: "
-            field = ".".join(str(part) for part in where[2:]) or kind
-        raise LobbyFileError(f"{entry}{field}: {first['msg']}") from None
+            field = ".".join(str(part) for part in where[2:])
+        # A check of the entry's own says its words (without pydantic's "Value error, ").
+        said = first["ctx"]["error"] if first["type"] == "value_error" else first["msg"]
+        raise LobbyFileError(f"{entry}{field}: {said}" if field else f"{entry}{said}") from None
     for kind, entries in (("table", file.table), ("sit_and_go", file.sit_and_go),
                           ("tournament", file.tournament)):  # fmt: skip
         names = [entry.name for entry in entries]

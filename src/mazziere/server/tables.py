@@ -677,8 +677,16 @@ class TableTask(RequestLoop):
                     times.append(freed)
         if self._dealable() and not self._idle:
             times.append(self._ended_at + self.config.next_hand_seconds)
-        if isinstance(table, TournamentTable) and table.paused_until is not None:
-            times.append(table.paused_until)  # a break of its own ends: the next deal
+        if isinstance(table, TournamentTable) and not table.in_hand:
+            if table.paused_until is not None:
+                times.append(table.paused_until)  # a break of its own ends: the next deal
+            elif self.tournament is not None:
+                now = self.clock.now()
+                level = self.tournament.level_clock(table, now)
+                if level.on_break and level.seconds_left is not None:
+                    # The tournament's break by the clock ends (a millisecond after: its end
+                    # reached, not missed by a rounding and asked for again at once).
+                    times.append(now + level.seconds_left + 0.001)
         return min(times) if times else None
 
     def _seat_freed_at(self, seat: Seat) -> float | None:
