@@ -22,7 +22,7 @@ from tests.server_db import backend_settings
 from tests.server_process import serve
 from tests.test_server_storage import on_database
 
-FIRST = """
+HOLDEM_TABLE = """
 [[table]]
 name = "Hold'em del circolo"
 rules = "holdem"
@@ -31,7 +31,8 @@ small_blind = 1
 big_blind = 2
 min_buy_in = 40
 max_buy_in = 200
-
+"""
+CLASSICA_TABLE = """
 [[table]]
 name = "Classica invito 5"
 rules = "italian-classic"
@@ -40,7 +41,8 @@ ante = 5
 min_buy_in = 100
 max_buy_in = 500
 bots_allowed = false
-
+"""
+SIT_AND_GO = """
 [[sit_and_go]]
 name = "Sit & go del giovedì"
 rules = "italian-32"
@@ -49,7 +51,8 @@ fee = 5
 starting_stack = 2000
 seats = 4
 max_players = 4
-
+"""
+TOURNAMENT = """
 [[tournament]]
 name = "Torneo del circolo"
 rules = "holdem"
@@ -60,13 +63,12 @@ max_players = 30
 min_players = 3
 level_hands = 8
 """
+FIRST = HOLDEM_TABLE + CLASSICA_TABLE + SIT_AND_GO + TOURNAMENT
 
 # The next season: the Hold'em table's stakes and the tournament's levels changed, the
 # Classica table and the sit & go gone, a new table.
 SECOND = (
-    FIRST.replace("small_blind = 1\nbig_blind = 2", "small_blind = 2\nbig_blind = 4")
-    .replace("level_hands = 8", "level_hands = 12")
-    .split('[[table]]\nname = "Classica')[0]
+    HOLDEM_TABLE.replace("small_blind = 1\nbig_blind = 2", "small_blind = 2\nbig_blind = 4")
     + """
 [[table]]
 name = "32 carte 10/20"
@@ -76,17 +78,8 @@ small_blind = 10
 big_blind = 20
 min_buy_in = 400
 max_buy_in = 2000
-
-[[tournament]]
-name = "Torneo del circolo"
-rules = "holdem"
-buy_in = 100
-starting_stack = 1500
-seats = 6
-max_players = 30
-min_players = 3
-level_hands = 12
 """
+    + TOURNAMENT.replace("level_hands = 8", "level_hands = 12")
 )
 
 

@@ -174,22 +174,28 @@ def test_a_tournament_client_follows_the_table_the_room_seated_it_at() -> None:
     assert session.rejoin() == [p.Watch(table="5")]  # never a sit: the room seated them
 
 
-def test_a_tournament_client_follows_a_move_to_the_new_tables_snapshot() -> None:
+def _at_a_tournament(*, seats: int, players: int) -> Any:
+    """A terminal client in English at table 4 of a running Hold'em tournament (9)."""
     from mazziere.room.structure import Stakes
-    from mazziere.server import protocol as p
     from mazziere.tui.connect import RoomTable, RoomTournament
     from mazziere.tui.remote import RemoteSession
 
     table = RoomTable(
-        id="4", name="Torneo", rules="holdem", seats=6, min_buy_in=0, max_buy_in=0,
+        id="4", name="Torneo", rules="holdem", seats=seats, min_buy_in=0, max_buy_in=0,
         stakes=Stakes(small_blind=5, big_blind=10),
     )  # fmt: skip
     event = RoomTournament(
-        id="9", name="Torneo", rules="holdem", buy_in=100, fee=10, max_players=12,
-        registered=12, state="running",
+        id="9", name="Torneo", rules="holdem", buy_in=100, fee=10, max_players=players,
+        registered=players, state="running",
     )  # fmt: skip
-    session = RemoteSession(table, buy_in=0, send=lambda message: None, lang="en",
-                            tournament=event)  # fmt: skip
+    return RemoteSession(table, buy_in=0, send=lambda message: None, lang="en",
+                         tournament=event)  # fmt: skip
+
+
+def test_a_tournament_client_follows_a_move_to_the_new_tables_snapshot() -> None:
+    from mazziere.server import protocol as p
+
+    session = _at_a_tournament(seats=6, players=12)
     session.receive(p.Welcome(player="ann", tables=["4"]))
     session.receive(p.SeatsChanged(table="4", seq=40, seats=[{"seat": 1, "name": "ann"}]))
     session.receive(p.Moved(table="7", from_table="4", seat=3, reason="break"))
@@ -230,21 +236,9 @@ def test_the_terminal_offers_what_stands_once_the_raise_window_has_shut() -> Non
 
 
 def test_a_sit_and_go_break_is_told_once_in_the_log() -> None:
-    from mazziere.room.structure import Stakes
     from mazziere.server import protocol as p
-    from mazziere.tui.connect import RoomTable, RoomTournament
-    from mazziere.tui.remote import RemoteSession
 
-    table = RoomTable(
-        id="4", name="Torneo", rules="holdem", seats=2, min_buy_in=0, max_buy_in=0,
-        stakes=Stakes(small_blind=5, big_blind=10),
-    )  # fmt: skip
-    event = RoomTournament(
-        id="9", name="Torneo", rules="holdem", buy_in=100, fee=10, max_players=2,
-        registered=2, state="running",
-    )  # fmt: skip
-    session = RemoteSession(table, buy_in=0, send=lambda message: None, lang="en",
-                            tournament=event)  # fmt: skip
+    session = _at_a_tournament(seats=2, players=2)
     session.receive(p.Welcome(player="ann", tables=["4"]))
     stakes = {"small_blind": 10, "big_blind": 20, "ante": 0}
     on_break = p.LevelInfo(number=2, stakes=stakes, next_stakes=None, on_break=True,

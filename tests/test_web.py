@@ -27,6 +27,7 @@ import pytest
 
 from mazziere.server.settings import Settings
 from tests.server_process import RunningServer, serve
+from tests.test_lobby_file import CLASSICA_TABLE, HOLDEM_TABLE, TOURNAMENT
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -394,32 +395,8 @@ def test_the_sit_and_go_lobby_registers_and_unregisters(room: RunningServer, bro
         person.close()
 
 
-CLUB_LOBBY = """
-[[table]]
-name = "Hold'em del circolo"
-rules = "holdem"
-seats = 6
-small_blind = 1
-big_blind = 2
-min_buy_in = 40
-max_buy_in = 200
-
-[[table]]
-name = "Classica invito 5"
-rules = "italian-classic"
-seats = 5
-ante = 5
-min_buy_in = 100
-max_buy_in = 500
-
-[[sit_and_go]]
-name = "Sit & go del circolo"
-rules = "holdem"
-buy_in = 50
-starting_stack = 1500
-seats = 6
-max_players = 6
-"""
+# Two tables and a scheduled Hold'em tournament: no game of italian-32.
+CLUB_LOBBY = HOLDEM_TABLE + CLASSICA_TABLE + TOURNAMENT
 
 
 def test_a_club_lobby_shows_only_the_games_it_offers(browser: Any, tmp_path: Path) -> None:
@@ -446,7 +423,9 @@ def test_a_club_lobby_shows_only_the_games_it_offers(browser: Any, tmp_path: Pat
                 "section[data-rules] tbody tr td:first-child", "cs => cs.map(c => c.innerText)"
             )
             assert rows == ["Classica invito 5", "Hold'em del circolo"]
-            assert page.inner_text(".tournaments tbody td >> nth=0") == "Sit & go del circolo"
+            assert page.inner_text(".tournaments tbody td >> nth=0").startswith(
+                "Torneo del circolo"
+            )
             page.click(".play-now[data-rules=italian-classic]")
             page.wait_for_selector(".seat.me")
             assert page.inner_text("h2").startswith("Classica invito 5 · ")
