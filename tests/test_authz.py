@@ -21,6 +21,7 @@ from mazziere.server.security import CSRF_COOKIE, SESSION_COOKIE
 from mazziere.server.settings import Settings
 from tests.server_client import RoomClient, error_code, inbox
 from tests.test_server_private import HOME_GAME
+from tests.test_server_private_sit_and_go import FRIENDS_GAME
 from tests.test_web_pages_hands import stored_hand
 
 STRANGER, OTHER, GUEST, OWNER = "stranger", "other", "guest", "owner"
@@ -117,6 +118,42 @@ def test_hand_downloads_only_for_who_was_dealt_in(app_client: TestClient, rules:
         assert anna.get(url).status_code == bruno.get(url).status_code == 200
     assert people[GUEST].get("/api/hands").json()["hands"] == []
     assert [h["id"] for h in anna.get("/api/hands").json()["hands"]] == [hand_id]
+
+
+def test_a_private_sit_and_gos_routes_answer_only_its_host_and_players(
+    app_client: TestClient,
+) -> None:
+    people = browsers(app_client)
+    created = people[OWNER].post("/api/private-sit-and-gos", FRIENDS_GAME)
+    assert created.status_code == 201, created.text
+    tid, code = created.json()["id"], created.json()["invite_code"]
+    others = {r: b for r, b in people.items() if r != OWNER}
+    for method, path in [
+        ("GET", f"/api/private-sit-and-gos/{tid}"),
+        ("GET", f"/api/tournaments/{tid}"),
+        ("POST", f"/api/tournaments/{tid}/registration"),
+        ("DELETE", f"/api/tournaments/{tid}/registration"),
+        ("POST", f"/api/private-sit-and-gos/{tid}/start"),
+        ("POST", f"/api/private-sit-and-gos/{tid}/cancel"),
+    ]:
+        found = statuses(others, method, path)
+        expected = {
+            STRANGER: 404 if path.startswith("/api/tournaments/") and method == "GET" else 401
+        }
+        assert found == {**expected, OTHER: 404, GUEST: 404}, (method, path, found)
+    found = statuses(people, "GET", f"/api/sit-and-go-invites/{code}")
+    assert found == {STRANGER: 401, OTHER: 200, GUEST: 200, OWNER: 200}, found
+    assert all(t["id"] != tid for t in people[OTHER].get("/api/tournaments").json()["tournaments"])
+    # A player who came through the invite sees it, and may not start or cancel it.
+    assert people[GUEST].post(f"/api/sit-and-go-invites/{code}/registration").status_code == 201
+    assert people[GUEST].get(f"/api/tournaments/{tid}").status_code == 200
+    for verb in ("start", "cancel"):
+        assert error_code(people[GUEST].post(f"/api/private-sit-and-gos/{tid}/{verb}")) == (
+            "not_the_host"
+        )
+    assert people[OTHER].get("/api/private-sit-and-gos").json()["sit_and_gos"] == []
+    assert people[OWNER].post(f"/api/private-sit-and-gos/{tid}/cancel").is_success
+    assert people[OWNER].audit()["total"] == 0
 
 
 def test_tournament_registration_is_each_players_own(app_client: TestClient) -> None:

@@ -69,7 +69,7 @@ def test_the_migrations_create_every_table_and_run_twice_harmlessly(
 
     names, version = asyncio.run(work())
     assert set(Base.metadata.tables) | {"alembic_version"} == set(names)
-    assert version == "0005"
+    assert version == "0006"
 
 
 def test_the_migrations_match_the_models(room_settings: Settings) -> None:

@@ -21,7 +21,16 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontext
 
 from fastapi import FastAPI
 
-from mazziere.server import accounts, crash, hands, hints, lobby, play, private_tables
+from mazziere.server import (
+    accounts,
+    crash,
+    hands,
+    hints,
+    lobby,
+    play,
+    private_sit_and_gos,
+    private_tables,
+)
 from mazziere.server.context import RoomContext, open_database
 from mazziere.server.errors import install_error_handlers
 from mazziere.server.lobby_file import read_lobby
@@ -121,6 +130,7 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(lobby.router)
     app.include_router(private_tables.router)
+    app.include_router(private_sit_and_gos.router)
     app.include_router(hands.router)
     app.include_router(hints.router)
 

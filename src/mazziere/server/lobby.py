@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.rules import RULESETS, UnknownRulesError, find_rules
 from mazziere.server.accounts import DbSession, LoggedIn, MaybeLoggedIn, Room
+from mazziere.server.context import RoomContext
 from mazziere.server.errors import ApiError, RowId
 from mazziere.server.storage import ledger, seating
 from mazziere.server.storage import lobby as store
@@ -34,7 +35,7 @@ from mazziere.server.storage.models import (
     WaitingEntry,
 )
 
-__all__ = ["router"]
+__all__ = ["enroll", "router", "seen_tournament", "tournament_out"]
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 
@@ -189,7 +190,7 @@ async def list_tables(
     return TablesOut(tables=tables)
 
 
-async def _tournament_out(
+async def tournament_out(
     db: AsyncSession, tournament: Tournament, account_id: int | None = None
 ) -> TournamentOut:
     registered = await db.scalar(
@@ -237,7 +238,7 @@ async def list_tournaments(
     """Tournaments, newest first, filtered by rule set, state and buy-in; each says whether
     the caller is registered (``you_are_registered``, false for nobody logged in)."""
     check_rules(rules)
-    query = select(Tournament)
+    query = select(Tournament).where(Tournament.private.is_(False))
     if rules is not None:
         query = query.where(Tournament.rules == rules)
     if state is not None:
@@ -246,14 +247,18 @@ async def list_tournaments(
         query = query.where(Tournament.buy_in + Tournament.fee <= max_buy_in)
     rows = await db.scalars(query.order_by(Tournament.id.desc()).limit(200))
     me = viewer.account.id if viewer is not None else None
-    return TournamentsOut(tournaments=[await _tournament_out(db, row, me) for row in rows])
+    return TournamentsOut(tournaments=[await tournament_out(db, row, me) for row in rows])
 
 
-async def _tournament_for_update(db: AsyncSession, tournament_id: int) -> Tournament:
-    tournament = await db.scalar(
-        select(Tournament).where(Tournament.id == tournament_id).with_for_update()
-    )
-    if tournament is None:
+async def seen_tournament(
+    db: AsyncSession, tournament_id: int, account_id: int | None, *, lock: bool = True
+) -> Tournament:
+    """The tournament, if ``account_id`` may see it (a private sit & go: its host and its
+    players), locked for the change to come unless ``lock`` is false; 404 otherwise, so a
+    private sit & go's number tells a stranger nothing."""
+    query = select(Tournament).where(Tournament.id == tournament_id)
+    tournament = await db.scalar(query.with_for_update() if lock else query)
+    if tournament is None or not await store.sees_tournament(db, tournament, account_id):
         raise ApiError(404, "no_such_tournament", f"there is no tournament {tournament_id}")
     return tournament
 
@@ -328,12 +333,11 @@ async def get_table(table_id: RowId, db: DbSession) -> TableOut:
 async def get_tournament(
     tournament_id: RowId, db: DbSession, viewer: MaybeLoggedIn, room: Room
 ) -> TournamentDetailsOut:
-    """Everything the lobby shows about a tournament."""
-    tournament = await db.get(Tournament, tournament_id)
-    if tournament is None:
-        raise ApiError(404, "no_such_tournament", f"there is no tournament {tournament_id}")
+    """Everything the lobby shows about a tournament (a private sit & go: to its host and
+    its players)."""
     me = viewer.account.id if viewer is not None else None
-    summary = await _tournament_out(db, tournament, me)
+    tournament = await seen_tournament(db, tournament_id, me, lock=False)
+    summary = await tournament_out(db, tournament, me)
     levels = [
         LevelOut(
             number=row.number,
@@ -448,9 +452,21 @@ async def register(
     tournament_id: RowId, db: DbSession, room: Room, viewer: LoggedIn
 ) -> TournamentOut:
     """Pay the buy-in into the prize pool and the fee to the house; a sit & go that fills
-    starts (and a new one like it opens in the lobby)."""
-    account = viewer.account
-    tournament = await _tournament_for_update(db, tournament_id)
+    starts (and a new one like it opens in the lobby).  A private sit & go takes its host
+    here, its other players through its invite."""
+    tournament = await seen_tournament(db, tournament_id, viewer.account.id)
+    await enroll(db, room, tournament, viewer.account)
+    out = await tournament_out(db, tournament, viewer.account.id)
+    await db.commit()
+    await room.watcher.tournament_changed(tournament.id)
+    return out
+
+
+async def enroll(
+    db: AsyncSession, room: RoomContext, tournament: Tournament, account: Account
+) -> None:
+    """Register ``account`` for ``tournament`` (locked), paying its buy-in and fee; a sit &
+    go that fills starts.  The caller commits and tells the room's watcher."""
     if tournament.state != "registering":
         raise ApiError(409, "registration_closed", f"the tournament is {tournament.state}")
     if tournament.starts_at is not None and tournament.starts_at <= room.now():
@@ -508,10 +524,6 @@ async def register(
         tournament.started_at = room.now()
         if tournament.lobby:
             await store.reopen_sit_and_go(db, tournament, room.lobby)
-    out = await _tournament_out(db, tournament, account.id)
-    await db.commit()
-    await room.watcher.tournament_changed(tournament.id)
-    return out  # fmt: skip
 
 
 @router.delete(
@@ -523,7 +535,7 @@ async def unregister(
 ) -> TournamentOut:
     """Refund the buy-in from the prize pool and the fee from the house."""
     account = viewer.account
-    tournament = await _tournament_for_update(db, tournament_id)
+    tournament = await seen_tournament(db, tournament_id, account.id)
     registration = await db.scalar(
         select(TournamentRegistration).where(
             TournamentRegistration.tournament_id == tournament.id,
@@ -534,19 +546,10 @@ async def unregister(
         raise ApiError(409, "not_registered", "you are not registered")
     if tournament.state != "registering":
         raise ApiError(409, "already_started", "the tournament has started: no refund")
-    wallet = ledger.wallet_key(account.id)
-    for amount, source in (
-        (tournament.buy_in, ledger.tournament_key(tournament.id)),
-        (tournament.fee, ledger.HOUSE),
-    ):
-        if amount:
-            await ledger.move(
-                db, ledger.Kind.REFUND, source, wallet, amount,
-                account_id=account.id, tournament_id=tournament.id,
-            )  # fmt: skip
+    await store.refund_registration(db, tournament, account.id)
     await db.delete(registration)
     await db.flush()
-    out = await _tournament_out(db, tournament, account.id)
+    out = await tournament_out(db, tournament, account.id)
     await db.commit()
     await room.watcher.tournament_changed(tournament.id)
     return out

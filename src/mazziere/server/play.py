@@ -369,6 +369,7 @@ class TableWatcher:
             settings=settings,
             players=tuple((a.id, a.display_name) for a in accounts),
             next_hand_seconds=self._pause,
+            host_id=tournament.host_id if tournament.private else None,
         )
 
 

@@ -385,6 +385,8 @@ class TournamentConfig:
     settings: TournamentSettings
     players: tuple[tuple[int, str], ...]
     next_hand_seconds: float = 2.0
+    host_id: int | None = None
+    """A private sit & go's host: its table is followed by the host and its players only."""
 
     def __post_init__(self) -> None:
         if tables_needed(len(self.players), self.settings.seats) != 1:
@@ -824,8 +826,19 @@ class TableTask(RequestLoop):
         self._reply(request, p.Ack(table=self.id, of=message.type, action_id=action_id))
 
     async def _watch_refusal(self, player: Player | None) -> str | None:
-        """Why ``player`` may not follow the table (a private table's stranger), or ``None``."""
+        """Why ``player`` may not follow the table (a private table's or private sit & go's
+        stranger), or ``None``."""
         config = self.config
+        if isinstance(config, TournamentConfig):
+            if config.host_id is None or (
+                player is not None
+                and (
+                    player.account_id == config.host_id
+                    or any(account == player.account_id for account, _ in config.players)
+                )
+            ):
+                return None
+            return "a private sit & go is followed by its host and its players"
         if not isinstance(config, TableConfig) or config.host_id is None:
             return None  # a lobby's or a tournament's table: open to every spectator
         if player is not None and (

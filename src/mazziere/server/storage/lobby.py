@@ -41,6 +41,7 @@ __all__ = [
     "TableSpec",
     "TournamentSpec",
     "buy_in_too_small",
+    "cancel_tournament",
     "cash_settings",
     "check_table_spec",
     "check_tournament_spec",
@@ -49,7 +50,9 @@ __all__ = [
     "new_invite_code",
     "open_default_lobby",
     "open_scheduled",
+    "refund_registration",
     "reopen_sit_and_go",
+    "sees_tournament",
     "start_scheduled",
     "sync_lobby",
     "table_spec",
@@ -308,11 +311,15 @@ async def create_tournament(
     *,
     lobby: bool = False,
     starts_at: dt.datetime | None = None,
+    host_id: int | None = None,
 ) -> Tournament:
     """Add a tournament with the standard schedule of its rule set, levels stored: a sit &
-    go (it starts when full), or a scheduled tournament when it ``starts_at`` a time."""
+    go (it starts when full), or a scheduled tournament when it ``starts_at`` a time; a
+    private sit & go when it has a host (``host_id``), reached through its invite code."""
     settings = check_tournament_spec(spec, scheduled=starts_at is not None)
-    return await _store_tournament(session, settings, lobby=lobby, starts_at=starts_at)
+    return await _store_tournament(
+        session, settings, lobby=lobby, starts_at=starts_at, host_id=host_id
+    )
 
 
 async def _store_tournament(
@@ -321,6 +328,7 @@ async def _store_tournament(
     *,
     lobby: bool,
     starts_at: dt.datetime | None = None,
+    host_id: int | None = None,
 ) -> Tournament:
     assert settings.max_players is not None  # the room caps every field
     tournament = Tournament(
@@ -336,6 +344,9 @@ async def _store_tournament(
         lobby=lobby,
         starts_at=starts_at,
         state="registering",
+        private=host_id is not None,
+        host_id=host_id,
+        invite_code=new_invite_code() if host_id is not None else None,
     )
     session.add(tournament)
     await session.flush()
@@ -581,20 +592,58 @@ async def start_scheduled(session: AsyncSession, tournament: Tournament, now: dt
         tournament.state = "running"
         tournament.started_at = now
         return True
-    for account_id in registered:
-        wallet = ledger.wallet_key(account_id)
-        for amount, source in (
-            (tournament.buy_in, ledger.tournament_key(tournament.id)),
-            (tournament.fee, ledger.HOUSE),
-        ):
-            if amount:
-                await ledger.move(
-                    session, ledger.Kind.REFUND, source, wallet, amount,
-                    account_id=account_id, tournament_id=tournament.id,
-                )  # fmt: skip
+    await cancel_tournament(session, tournament, now)
+    return False
+
+
+async def refund_registration(
+    session: AsyncSession, tournament: Tournament, account_id: int
+) -> None:
+    """Give a player registered for ``tournament`` (not started) their buy-in and fee back."""
+    wallet = ledger.wallet_key(account_id)
+    for amount, source in (
+        (tournament.buy_in, ledger.tournament_key(tournament.id)),
+        (tournament.fee, ledger.HOUSE),
+    ):
+        if amount:
+            await ledger.move(
+                session, ledger.Kind.REFUND, source, wallet, amount,
+                account_id=account_id, tournament_id=tournament.id,
+            )  # fmt: skip
+
+
+async def sees_tournament(
+    session: AsyncSession, tournament: Tournament, account_id: int | None
+) -> bool:
+    """Whether ``account_id`` (``None``: nobody logged in) may see the tournament: anyone a
+    public one, its host and its registered players a private sit & go (its invite shows
+    it to the others)."""
+    if not tournament.private or (account_id is not None and tournament.host_id == account_id):
+        return True
+    if account_id is None:
+        return False
+    registered = await session.scalar(
+        select(TournamentRegistration.id).where(
+            TournamentRegistration.tournament_id == tournament.id,
+            TournamentRegistration.account_id == account_id,
+        )
+    )
+    return registered is not None
+
+
+async def cancel_tournament(
+    session: AsyncSession, tournament: Tournament, now: dt.datetime
+) -> None:
+    """Cancel a tournament before its start: every registered player refunded."""
+    registered = await session.scalars(
+        select(TournamentRegistration.account_id)
+        .where(TournamentRegistration.tournament_id == tournament.id)
+        .order_by(TournamentRegistration.id)
+    )
+    for account_id in list(registered):
+        await refund_registration(session, tournament, account_id)
     tournament.state = "cancelled"
     tournament.finished_at = now
-    return False
 
 
 async def open_default_lobby(session: AsyncSession) -> bool:

@@ -357,6 +357,10 @@ class Tournament(Base):
     """``None``: a sit & go."""
     lobby: Mapped[bool] = mapped_column(Boolean, default=False)
     """A lobby sit & go: a new one opens when this one starts."""
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A private sit & go: reached through its invite, seen by its host and its players."""
+    host_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
+    invite_code: Mapped[str | None] = mapped_column(String(32), unique=True)
     state: Mapped[str] = mapped_column(String(12), default="registering")
     created_at: Mapped[dt.datetime] = mapped_column(default=utc_now)
     started_at: Mapped[dt.datetime | None]
