@@ -25,6 +25,7 @@ from mazziere.game.core import Action, ActionKind, LegalActions
 from mazziere.history.phh import loads
 from mazziere.server import protocol as p
 from mazziere.tui.connect import (
+    ConnectError,
     RoomHttp,
     download_hand,
     join_table,
@@ -353,6 +354,9 @@ def test_bad_connections_are_one_line_and_exit_code_2(
         ("--connect", room.address, "--table", "9999"): "the room has no table 9999",
         ("--connect", room.address, "--table", "one"): "--table needs a table's number",
         ("--connect", room.address, "--invite", "nosuchcode"): "no private table has the invite",
+        ("--connect", room.address, "--tournament", "--invite", "nosuchcode"): (
+            "no private sit & go has the invite nosuchcode"
+        ),
         ("--connect", room.address, "--table", str(lobby["id"]), "--buy-in", "1"): (
             f"the buy-in at {lobby['name']} is"
         ),
@@ -705,6 +709,37 @@ def test_a_sit_and_go_from_registration_to_the_prize(room: Room, tmp_path: Path)
     )
     balance = registered.http.expect("GET", "/api/account", what="account")["balance"]
     assert balance == registered.account["balance"] - 110 + mine["prize"]
+    audit = room.audit()
+    assert audit["total"] == 0 and not audit["drifted"], audit
+
+
+def test_a_private_sit_and_go_is_joined_through_its_invite(room: Room, tmp_path: Path) -> None:
+    """A host's private sit & go of two: the terminal registers through its invite (its link,
+    as the host shares it), which fills it, and finds its table; the invite given as a
+    table's is told what it opens."""
+    host = RoomHttp(room.address)
+    host.expect("GET", "/api/session", what="session")
+    host.expect("POST", "/api/guest", what="guest")
+    game = host.expect(
+        "POST",
+        "/api/private-sit-and-gos",
+        {"name": "Tra amici", "rules": "italian-classic", "players": 2, "buy_in": 50},
+        what="private sit & go",
+    )
+    with pytest.raises(ConnectError, match="opens a private sit & go: add --tournament"):
+        join_table(room.address, invite=game["invite_code"], sessions=tmp_path)
+    said: list[str] = []
+    registered = join_tournament(
+        room.address, invite=game["invite_link"], say=said.append, sessions=tmp_path,
+        poll_seconds=0.2,
+    )  # fmt: skip
+    assert registered.tournament.id == str(game["id"])
+    assert registered.tournament.state == "running"
+    assert said[0] == f"Registered for Tra amici, {game['host']}'s sit & go: 50 paid.", said
+    details = host.expect("GET", f"/api/tournaments/{game['id']}", what="details")
+    assert [registered.table.id] == [str(t) for t in details["tables"]]
+    balance = registered.http.expect("GET", "/api/account", what="account")["balance"]
+    assert balance == registered.account["balance"] - 50  # no fee at a private sit & go
     audit = room.audit()
     assert audit["total"] == 0 and not audit["drifted"], audit
 

@@ -1125,7 +1125,11 @@ def play(
     ] = None,
     table: Annotated[str | None, typer.Option(help="--connect: the lobby table's number.")] = None,
     invite: Annotated[
-        str | None, typer.Option(help="--connect: a private table's invite code or link.")
+        str | None,
+        typer.Option(
+            help="--connect: a private table's invite code or link "
+            "(with --tournament: a private sit & go's)."
+        ),
     ] = None,
     name: Annotated[
         str | None, typer.Option(help="--connect: log in with this name (default: a guest).")
@@ -1298,15 +1302,14 @@ def _play_connected(
 
     event: RoomTournament | None = None
     if tournament is not False:
-        if table is not None or invite is not None or buy_in is not None:
-            raise UsageProblem(
-                "a tournament is played at its own table: no --table, --invite or --buy-in"
-            )
+        if table is not None or buy_in is not None:
+            raise UsageProblem("a tournament is played at its own table: no --table or --buy-in")
         if hints:
             raise UsageProblem("--hints are never offered in tournaments")
         registered = join_tournament(
             url,
             tournament=tournament if isinstance(tournament, str) else None,
+            invite=invite,
             rules=rules,
             name=name,
             password=password,

@@ -317,6 +317,7 @@ def join_tournament(
     url: str,
     *,
     tournament: str | None = None,
+    invite: str | None = None,
     rules: str | None = None,
     name: str | None = None,
     password: str | None = None,
@@ -326,8 +327,9 @@ def join_tournament(
     sessions: Path | None = None,
     poll_seconds: float = 1.0,
 ) -> Registered:
-    """Register for a sit & go (``tournament``: its id; else one of ``rules`` open for
-    registration, picked by ``choose``), paying the buy-in and the fee from the balance, and
+    """Register for a sit & go (``tournament``: its id; ``invite``: a private sit & go's
+    invite code or link; else one of ``rules`` open for registration, picked by
+    ``choose``), paying the buy-in and the fee from the balance, and
     wait for it to start (a sit & go for ``wait_seconds`` at most, a scheduled tournament
     until its time); raise :class:`ConnectError` if not.
 
@@ -335,8 +337,12 @@ def join_tournament(
     command waits for the start, or goes back to the table of a tournament running.  Ctrl+C
     while waiting unregisters (the buy-in and the fee come back) and says so.
     """
+    if tournament is not None and invite is not None:
+        raise ConnectError("give --tournament-id or --invite, not both")
     room, socket, account = _log_in(url, rules, name, password, sessions)
-    if tournament is not None:
+    if invite is not None:
+        event = _invited_sit_and_go(room, invite_code(invite), say)
+    elif tournament is not None:
         event = _tournament_by_id(room, tournament)
     else:
         event = _open_tournament(
@@ -419,6 +425,24 @@ def join_tournament(
     return Registered(
         room, socket, _tournament_of(data), table, account, tuple(dict.fromkeys(tables))
     )
+
+
+def _invited_sit_and_go(room: RoomHttp, code: str, say: Callable[[str], None]) -> RoomTournament:
+    """The private sit & go the invite ``code`` opens, the player registered through it (a
+    private sit & go takes its players through its invite only)."""
+    path = f"/api/sit-and-go-invites/{code}"
+    status, data = room.call("GET", path)
+    if status == 404:
+        raise ConnectError(f"no private sit & go has the invite {code}")
+    if status != 200 or not isinstance(data, dict):
+        raise ConnectError(f"cannot open the invite {code}: {_reason(status, data)}")
+    event = _tournament_of(data)
+    if not data.get("you_are_registered") and event.state == "registering":
+        status, answer = room.call("POST", f"{path}/registration")
+        if status != 201:
+            raise ConnectError(f"cannot register for {event.name}: {_reason(status, answer)}")
+        say(f"Registered for {event.name}, {data.get('host')}'s sit & go: {event.buy_in} paid.")
+    return event
 
 
 def _tournament_by_id(room: RoomHttp, tournament: str) -> RoomTournament:
@@ -579,6 +603,8 @@ def _invited(
     path = f"/api/invites/{code}"
     status, data = room.call("GET", path)
     if status == 404:
+        if room.call("GET", f"/api/sit-and-go-invites/{code}")[0] == 200:
+            raise ConnectError(f"the invite {code} opens a private sit & go: add --tournament")
         raise ConnectError(f"no private table has the invite {code}")
     if status != 200 or not isinstance(data, dict):
         raise ConnectError(f"cannot open the invite {code}: {_reason(status, data)}")
