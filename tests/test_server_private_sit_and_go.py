@@ -70,6 +70,8 @@ def test_friends_register_through_the_invite_and_it_starts_when_full(
     assert error_code(stranger.get(f"/api/tournaments/{game['id']}")) == "no_such_tournament"
     invite = f"/api/sit-and-go-invites/{game['invite_code']}"
     seen = bruno.get(invite).json()
+    assert [level["number"] for level in seen["levels"][:2]] == [1, 2]
+    assert seen["levels"][0]["length"] == 10  # hands, the room's default
     assert (seen["id"], seen["you_are_host"], seen["you_are_registered"]) == (
         game["id"],
         False,
@@ -86,6 +88,8 @@ def test_friends_register_through_the_invite_and_it_starts_when_full(
     # Its one table is dealing; the pool is the three buy-ins; no fee went to the house.
     details = carla.get(f"/api/tournaments/{game['id']}").json()
     assert len(details["tables"]) == 1 and details["prize_pool"] == 300
+    assert details["private"] is True
+    assert not any(t["private"] for t in listed)
     assert sorted(s["player"] for s in details["standings"]) == ["Bruno", "Carla", "Ospite"]
     assert all(balance(b) == before[b] - 100 for b in before)
     assert [t["id"] for t in carla.get("/api/private-sit-and-gos").json()["sit_and_gos"]] == [

@@ -35,7 +35,7 @@ from mazziere.server.storage.models import (
     WaitingEntry,
 )
 
-__all__ = ["enroll", "router", "seen_tournament", "tournament_out"]
+__all__ = ["LevelOut", "enroll", "levels_out", "router", "seen_tournament", "tournament_out"]
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 
@@ -92,6 +92,8 @@ class TournamentOut(BaseModel):
     state: str
     level_unit: str
     you_are_registered: bool = False
+    private: bool = False
+    """A private sit & go (its host and its players see it: ``/api/private-sit-and-gos``)."""
     starts_at: dt.datetime | None = None
     """A scheduled tournament's start (registration is open until then); ``None``: a sit &
     go, which starts when full."""
@@ -221,6 +223,7 @@ async def tournament_out(
         state=tournament.state,
         level_unit=tournament.level_unit,
         you_are_registered=mine,
+        private=tournament.private,
         starts_at=tournament.starts_at,
     )
 
@@ -338,17 +341,7 @@ async def get_tournament(
     me = viewer.account.id if viewer is not None else None
     tournament = await seen_tournament(db, tournament_id, me, lock=False)
     summary = await tournament_out(db, tournament, me)
-    levels = [
-        LevelOut(
-            number=row.number,
-            small_blind=row.small_blind,
-            big_blind=row.big_blind,
-            ante=row.ante,
-            length=row.length,
-            break_minutes=row.break_after,
-        )
-        for row in await store.tournament_levels(db, tournament.id)
-    ]
+    levels = await levels_out(db, tournament.id)
     players = [
         account.display_name
         for account in await db.scalars(
@@ -410,6 +403,21 @@ async def get_tournament(
         level=None if playing is None else playing[0],
         on_break=playing is not None and playing[1],
     )
+
+
+async def levels_out(db: AsyncSession, tournament_id: int) -> list[LevelOut]:
+    """A tournament's levels, each with the break after it."""
+    return [
+        LevelOut(
+            number=row.number,
+            small_blind=row.small_blind,
+            big_blind=row.big_blind,
+            ante=row.ante,
+            length=row.length,
+            break_minutes=row.break_after,
+        )
+        for row in await store.tournament_levels(db, tournament_id)
+    ]
 
 
 async def _seating(
@@ -514,9 +522,8 @@ async def enroll(
     except ledger.InsufficientFundsError:
         cost = tournament.buy_in + tournament.fee
         await db.rollback()  # the buy-in may have moved before the fee was refused
-        raise ApiError(
-            409, "insufficient_funds", f"the buy-in and fee ({cost}) exceed your balance"
-        ) from None
+        what = "the buy-in and fee" if tournament.fee else "the buy-in"
+        raise ApiError(409, "insufficient_funds", f"{what} ({cost}) exceed your balance") from None
     db.add(TournamentRegistration(tournament_id=tournament.id, account_id=account.id))
     await db.flush()
     if tournament.starts_at is None and count + 1 == tournament.max_players:

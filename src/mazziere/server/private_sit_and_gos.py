@@ -25,9 +25,11 @@ from mazziere.room.errors import RoomError
 from mazziere.server.accounts import DbSession, LoggedIn, Room
 from mazziere.server.errors import ApiError, RowId
 from mazziere.server.lobby import (
+    LevelOut,
     TournamentOut,
     check_rules,
     enroll,
+    levels_out,
     seen_tournament,
     tournament_out,
 )
@@ -67,6 +69,7 @@ class PrivateSitAndGoOut(TournamentOut):
     invite_code: str
     invite_link: str
     players: list[str] = Field(description="The registered players, first come first.")
+    levels: list[LevelOut] = Field(description="Its levels (stakes, length, break after).")
 
 
 class PrivateSitAndGosOut(BaseModel):
@@ -93,6 +96,7 @@ async def _out(
         invite_code=code,
         invite_link=str(request.url_for("sit_and_go_invite", code=code)),
         players=[account.display_name for account in players],
+        levels=await levels_out(db, tournament.id),
     )
 
 
@@ -261,4 +265,5 @@ async def cancel(
     await store.cancel_tournament(db, tournament, room.now())
     out = await _out(db, request, tournament, viewer.account.id)
     await db.commit()
+    await room.watcher.tournament_changed(tournament.id)
     return out

@@ -303,7 +303,8 @@ function tableState(id) {
  * A table out of the lobby's list: a private table is named, and its stakes said, as the
  * room's list of the player's private tables has them.  A tournament's table keeps its
  * number and has the tournament's seats; it is known as one however it was opened (at the
- * start, after a reload, by a move, by its address): else the running tournaments are asked.
+ * start, after a reload, by a move, by its address): else the running tournaments are asked
+ * (the lobby's, and the player's private sit & gos).
  * The table's own events, when they come, say the stakes.
  */
 async function describeTable(table) {
@@ -323,7 +324,10 @@ async function describeTable(table) {
         return;
       }
     }
-    const running = tournament ? [{ id: tournament }] : (await api("GET", "/api/tournaments?state=running")).tournaments;
+    const running = tournament ? [{ id: tournament }] : [
+      ...(await api("GET", "/api/tournaments?state=running")).tournaments,
+      ...(await ownPrivateSitAndGos()).filter((t) => t.state === "running"), // not in the lobby's list
+    ];
     for (const t of running) {
       const details = await api("GET", `/api/tournaments/${t.id}`);
       noteTournament(details);
@@ -334,6 +338,12 @@ async function describeTable(table) {
     if (!table.described && table.level && table.asked < 10) setTimeout(() => describeTable(table), 1000);
     render();
   });
+}
+
+/** The private sit & gos the player hosts or registered for (none for a visitor). */
+async function ownPrivateSitAndGos() {
+  if (!app.account) return [];
+  return api("GET", "/api/private-sit-and-gos").then((a) => a.sit_and_gos, (error) => { console.warn("room:", error.message); return []; });
 }
 
 /** `work` for a table, once at a time (`flag` marks it under way); the room's refusal logged. */

@@ -87,6 +87,8 @@ const ERRORS_IT = {
   insufficient_funds: "Il saldo non basta per il buy-in e la quota.",
   not_registered: "Non sei iscritto.",
   already_started: "Il torneo è cominciato: l'iscrizione non si rimborsa più.",
+  bad_tournament: "Un sit & go così non si può creare: controlla giocatori, buy-in, fiches, livelli e pause.",
+  not_enough_players: "Per iniziare servono almeno due iscritti.",
   // hands
   no_such_hand: "Mano non trovata tra le tue.",
   hand_not_over: "La mano è ancora in gioco.",
@@ -131,7 +133,7 @@ const DETAILS_IT = [
 
 // Refusals whose detail matters even where the room's sentence is not one of those above: the
 // Italian sentence, and the room's own words after it.
-const WITH_DETAIL = new Set(["bad_table", "bad_stakes", "rate_limited"]);
+const WITH_DETAIL = new Set(["bad_table", "bad_stakes", "bad_tournament", "rate_limited"]);
 
 // `refused` is the table's answer to many messages: said by the message refused.
 const REFUSED_IT = {

@@ -1,6 +1,7 @@
-// The room's other pages, each at its own address (#private, #invite/CODE, #tournament/ID,
-// #hands, #hand/ID, #rules/RULES): private tables and their host's controls, the tournament
-// lobby, the hand history with its replayer and downloads, and the rules.
+// The room's other pages, each at its own address (#private, #invite/CODE, #sitgo/CODE,
+// #tournament/ID, #hands, #hand/ID, #rules/RULES): private tables and their host's controls,
+// private sit & gos and their invites, the tournament lobby, the hand history with its
+// replayer and downloads, and the rules.
 import { api, app, connect, defaultBuyIn, ensureAccount, h, noteTournament, openTable, reopenSocket, send, session, showWho, sitAt, tournamentState, watch, words } from "./app.js";
 import { cardSvg, cardText } from "./cards.js";
 import { handContext } from "./i18n.js";
@@ -54,6 +55,7 @@ export function pageFor(hash) {
   switch (name) {
     case "private": return arg ? privateTablePage(Number(arg)) : privateTablesPage();
     case "invite": return invitePage(arg);
+    case "sitgo": return sitAndGoInvitePage(arg);
     case "tournament": return tournamentPage(Number(arg));
     case "hands": return handsPage();
     case "hand": return replayPage(Number(arg));
@@ -97,10 +99,27 @@ function inviteAddress(code) {
   return `${location.origin}/#invite/${code}`;
 }
 
+/** The page a private sit & go's invite opens (the room's `invite_link` is its API's). */
+function sitAndGoAddress(code) {
+  return `${location.origin}/#sitgo/${code}`;
+}
+
+/** An invite's address in a field, with its button to copy it. */
+function inviteField(self, state, address) {
+  const link = h("input", { type: "text", readonly: true, value: address, class: "invite-link", "aria-label": say("Link d'invito", "Invite link") });
+  const copy = h("button", { type: "button", class: "copy" }, state.copied ? say("Copiato", "Copied") : say("Copia il link", "Copy the link"));
+  copy.addEventListener("click", async () => {
+    link.select();
+    try { await navigator.clipboard.writeText(address); } catch { document.execCommand?.("copy"); }
+    state.copied = true; self.redraw();
+  });
+  return h("div", { class: "actions" }, link, copy);
+}
+
 // ------------------------------------------------------------- private tables
 
 function privateTablesPage() {
-  const state = { tables: [], error: "", rules: "italian-classic" };
+  const state = { tables: [], error: "", rules: "italian-classic", sitAndGos: [], sitAndGoDraft: sitAndGoDefaults(), sitAndGoError: "", listError: "" };
   return page((self) => {
     const rules = h("select", { name: "rules", "aria-label": words.t("rules") },
       RULES.map((r) => h("option", { value: r, selected: r === state.rules }, words.t(r))));
@@ -153,13 +172,100 @@ function privateTablesPage() {
           h("a", { href: `#private/${t.id}` }, t.name), ` · ${words.t(t.rules)} · ${t.stakes.label} · `,
           t.you_are_host ? say("sei l'host", "you host it") : `${say("host", "host")} ${t.host}`)))
         : h("p", { class: "note" }, say("Nessuno per ora.", "None yet.")),
+      h("h2", { class: "sit-and-go-heading" }, say("Sit & go privati", "Private sit & gos")),
+      h("p", { class: "note" }, say("Un torneo a un tavolo tra amici: parte quando tutti i posti sono presi, o quando lo decidi tu.",
+        "A one-table tournament among friends: it starts when every place is taken, or when you say so.")),
+      h("h3", {}, say("Nuovo sit & go privato", "New private sit & go")),
+      sitAndGoForm(self, state),
+      h("h3", {}, say("I tuoi sit & go privati", "Your private sit & gos")),
+      state.listError ? problem(state.listError) : null,
+      state.sitAndGos.length
+        ? h("ul", { class: "private-sit-and-gos" }, state.sitAndGos.map((t) => h("li", { "data-sit-and-go": t.id, "data-state": t.state },
+          h("a", { href: `#tournament/${t.id}` }, t.name), ` · ${words.t(t.rules)} · `,
+          h("span", { class: "sit-and-go-state" }, tournamentState(t.state)),
+          ` · ${t.registered}/${t.max_players} ${say("iscritti", "registered")} · `,
+          t.you_are_host ? say("sei l'host", "you host it") : `${say("host", "host")} ${t.host}`)))
+        : h("p", { class: "note" }, say("Nessuno per ora.", "None yet.")),
     ];
   }, {
     async load() {
       await ensureAccount();
-      state.tables = (await api("GET", "/api/private-tables")).tables;
+      const [tables, sitAndGos] = await Promise.all([
+        api("GET", "/api/private-tables"),
+        api("GET", "/api/private-sit-and-gos").catch((error) => { state.listError = error; return { sit_and_gos: [] }; }),
+      ]);
+      state.tables = tables.tables;
+      state.sitAndGos = sitAndGos.sit_and_gos;
     },
   });
+}
+
+/** The new private sit & go form's values before the host changes them (the room's defaults,
+ * six places). */
+function sitAndGoDefaults() {
+  return { name: null, rules: "italian-classic", players: 6, buy_in: 100, starting_stack: 1000, level_length: 10,
+    level_unit: "hands", breaks: false, break_every: 4, break_minutes: 5, host_plays: true };
+}
+
+/** The form of a new private sit & go: what the host typed is kept across a redraw (a
+ * language switch, the room's refusal said under it). */
+function sitAndGoForm(self, state) {
+  const d = state.sitAndGoDraft;
+  const select = (name, label, options) => h("select", { name, "aria-label": label },
+    options.map(([value, text]) => h("option", { value, selected: d[name] === value }, text)));
+  const breakInputs = [numberInput("break_every", d.break_every, { min: 1, max: 20 }), numberInput("break_minutes", d.break_minutes, { min: 1, max: 60 })];
+  for (const input of breakInputs) input.disabled = !d.breaks; // (not asked for, not checked)
+  const breakFields = h("div", { class: "group break-fields", hidden: !d.breaks },
+    field(say("Pausa ogni (livelli)", "A break every (levels)"), breakInputs[0]),
+    field(say("Minuti di pausa", "Break minutes"), breakInputs[1]));
+  const form = h("form", { class: "create-sit-and-go", "aria-label": say("Nuovo sit & go privato", "New private sit & go") },
+    field(say("Nome", "Name"), h("input", { type: "text", name: "name", required: true, maxlength: 40, value: d.name ?? say("Sit & go tra amici", "Friends' sit & go") })),
+    field(words.t("rules"), select("rules", words.t("rules"), RULES.map((r) => [r, words.t(r)]))),
+    field(words.t("players"), numberInput("players", d.players, { min: 2, max: 9 })),
+    field("Buy-in", numberInput("buy_in", d.buy_in, { min: 0, max: 100000000 })),
+    field(say("Fiches iniziali", "Starting chips"), numberInput("starting_stack", d.starting_stack, { min: 1 })),
+    h("div", { class: "group" },
+      field(say("Durata dei livelli", "Level length"), numberInput("level_length", d.level_length, { min: 1, max: 120 })),
+      field(say("Unità", "Unit"), select("level_unit", say("Unità dei livelli", "Unit of the levels"),
+        [["hands", say("mani", "hands")], ["minutes", say("minuti", "minutes")]]))),
+    h("label", { class: "toggle" }, h("input", { type: "checkbox", name: "breaks", checked: d.breaks }), " ", say("Con le pause", "With breaks")),
+    breakFields,
+    h("label", { class: "toggle" }, h("input", { type: "checkbox", name: "host_plays", checked: d.host_plays }), " ",
+      say("Gioco anch'io (pago subito il buy-in)", "I play too (I pay the buy-in now)")),
+    state.sitAndGoError ? problem(state.sitAndGoError) : null,
+    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, say("Crea il sit & go", "Create the sit & go"))));
+  const keep = (event) => {
+    const input = event.target;
+    if (!input.name) return;
+    d[input.name] = input.type === "checkbox" ? input.checked : input.value;
+    if (input.name === "breaks") {
+      breakFields.hidden = !input.checked;
+      for (const other of breakInputs) other.disabled = !input.checked;
+    }
+  };
+  form.addEventListener("input", keep);
+  form.addEventListener("change", keep);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const e = form.elements;
+    const body = {
+      name: e.name.value, rules: e.rules.value, players: Number(e.players.value),
+      buy_in: Number(e.buy_in.value), starting_stack: Number(e.starting_stack.value),
+      level_unit: e.level_unit.value, level_length: Number(e.level_length.value),
+      break_every: e.breaks.checked ? Number(e.break_every.value) : 0,
+      host_plays: e.host_plays.checked,
+    };
+    if (e.breaks.checked) body.break_minutes = Number(e.break_minutes.value);
+    try {
+      const made = await api("POST", "/api/private-sit-and-gos", body);
+      state.sitAndGoError = "";
+      location.hash = `#tournament/${made.id}`;
+    } catch (error) {
+      state.sitAndGoError = error;
+      self.redraw();
+    }
+  });
+  return form;
 }
 
 function privateTablePage(id) {
@@ -186,14 +292,6 @@ function privateTablePage(id) {
   return page((self) => {
     const table = state.table;
     if (!table) return [h("h2", {}, say("Tavolo privato", "Private table")), problem(say("Tavolo non trovato.", "No such table."))];
-    const address = inviteAddress(table.invite_code);
-    const link = h("input", { type: "text", readonly: true, value: address, class: "invite-link", "aria-label": say("Link d'invito", "Invite link") });
-    const copy = h("button", { type: "button", class: "copy" }, state.copied ? say("Copiato", "Copied") : say("Copia il link", "Copy the link"));
-    copy.addEventListener("click", async () => {
-      link.select();
-      try { await navigator.clipboard.writeText(address); } catch { document.execCommand?.("copy"); }
-      state.copied = true; self.redraw();
-    });
     const seated = app.tables[String(id)]?.seats?.some((s) => s.name === app.me);
     const parts = [
       h("h2", {}, `${table.name} · ${words.t(table.rules)}`),
@@ -205,7 +303,7 @@ function privateTablePage(id) {
         h("dt", {}, say("Stato", "State")), h("dd", { class: "table-state" }, table.state === "paused" ? say("in pausa", "paused") : say("aperto", "open")),
         h("dt", {}, "Host"), h("dd", {}, table.host)),
       h("h3", {}, say("Invita gli amici", "Invite your friends")),
-      h("div", { class: "actions" }, link, copy),
+      inviteField(self, state, inviteAddress(table.invite_code)),
       h("p", { class: "note" }, `${say("Codice", "Code")}: `, h("code", {}, table.invite_code)),
       state.error ? problem(state.error) : null,
     ];
@@ -378,22 +476,126 @@ function invitePage(code) {
   });
 }
 
+/** How long its levels are, the first one's stakes and its breaks, in a line. */
+function levelsSaid(sg) {
+  const first = sg.levels[0];
+  if (!first) return "";
+  const minutes = sg.level_unit === "minutes";
+  const length = minutes ? say(`${first.length} minuti`, `${first.length} minutes`) : say(`${first.length} mani`, `${first.length} hands`);
+  const stakes = first.ante ? `${say("invito", "invito")} ${first.ante}` : `${say("bui", "blinds")} ${first.small_blind}/${first.big_blind}`;
+  const breaks = sg.levels.filter((level) => level.break_minutes).length;
+  return [say(`${length} per livello, il primo a ${stakes}`, `${length} a level, the first at ${stakes}`),
+    breaks ? say(`, con le pause di ${sg.levels.find((l) => l.break_minutes).break_minutes} minuti`, `, with ${sg.levels.find((l) => l.break_minutes).break_minutes}-minute breaks`) : ""].join("");
+}
+
+/**
+ * A private sit & go's invite (#sitgo/CODE): what it is, who registered and the places left,
+ * and the registration (the buy-in paid; a visitor is made a guest first).  Registered, the
+ * player goes to its page, or to its table when they took its last place.
+ */
+function sitAndGoInvitePage(code) {
+  const state = { sg: null, error: "", going: false };
+  const path = `/api/sit-and-go-invites/${encodeURIComponent(code)}`;
+  const refresh = async () => {
+    try { state.sg = await api("GET", path); state.error = ""; }
+    catch (error) { state.sg = null; state.error = error; }
+  };
+  return page((self) => {
+    const sg = state.sg;
+    if (!sg) {
+      const unknown = state.error?.code === "no_such_invite";
+      return [h("h2", {}, say("Invito a un sit & go", "Invite to a sit & go")),
+        problem(unknown ? say("Questo codice d'invito non apre nessun sit & go.", "This invite code opens no sit & go.") : state.error)];
+    }
+    const left = Math.max(0, sg.max_players - sg.registered);
+    const register = async () => {
+      let now;
+      try {
+        now = await api("POST", `${path}/registration`);
+      } catch (error) {
+        await refresh(); // the places and the state as they are now, the refusal said
+        if (state.sg) state.error = error;
+        self.redraw();
+        return;
+      }
+      await session(); // the buy-in paid: the header's balance
+      showWho();
+      if (now.state === "running") { state.going = true; await toTheTable(); return; } // the last place: it starts
+      location.hash = `#tournament/${now.id}`;
+    };
+    const parts = [
+      h("h2", {}, `${sg.name} · ${words.t(sg.rules)}`),
+      h("p", {}, sg.you_are_host
+        ? say("Il tuo sit & go privato.", "Your private sit & go.")
+        : say(`${sg.host} ti invita al suo sit & go privato.`, `${sg.host} invites you to a private sit & go.`)),
+      h("dl", { class: "facts" },
+        h("dt", {}, "Buy-in"), h("dd", { class: "buy-in" }, sg.fee ? `${sg.buy_in} + ${sg.fee}` : sg.buy_in),
+        h("dt", {}, say("Fiches iniziali", "Starting chips")), h("dd", { class: "starting-stack" }, sg.starting_stack),
+        h("dt", {}, say("Livelli", "Levels")), h("dd", { class: "level-length" }, levelsSaid(sg)),
+        h("dt", {}, "Host"), h("dd", { class: "host" }, sg.host),
+        h("dt", {}, words.t("players")), h("dd", { class: "entrants-count" }, `${sg.registered}/${sg.max_players}`),
+        h("dt", {}, say("Stato", "State")), h("dd", { class: "tournament-state", "data-state": sg.state }, tournamentState(sg.state))),
+      h("h3", {}, say("Iscritti", "Registered")),
+      sg.players.length ? h("ul", { class: "entrants" }, sg.players.map((p) => h("li", { "data-player": p }, p)))
+        : h("p", { class: "note" }, say("Nessuno ancora.", "Nobody yet.")),
+    ];
+    if (sg.state === "registering") {
+      parts.push(h("p", { class: "note places-left" }, left === 1 ? say("Un posto libero.", "One place left.") : say(`Posti liberi: ${left}.`, `Places left: ${left}.`)));
+    }
+    if (state.error) parts.push(problem(state.error));
+    if (sg.you_are_registered || sg.you_are_host) {
+      parts.push(h("p", {}, h("a", { href: `#tournament/${sg.id}`, class: "to-sit-and-go" },
+        sg.you_are_registered ? say("Sei iscritto: vai al sit & go", "You are registered: go to the sit & go") : say("Vai al tuo sit & go", "Go to your sit & go"))));
+    }
+    if (sg.state === "registering" && !sg.you_are_registered && left > 0) {
+      parts.push(h("div", { class: "actions" }, h("button", { type: "button", class: "primary register-sit-and-go", onclick: register },
+        sg.buy_in ? say(`Iscriviti (buy-in ${sg.buy_in})`, `Register (buy-in ${sg.buy_in})`) : say("Iscriviti", "Register"))));
+    } else if (sg.state !== "registering" && !sg.you_are_registered && !sg.you_are_host) {
+      parts.push(h("p", { class: "note closed" }, say("Le iscrizioni sono chiuse.", "Registration is closed.")));
+    }
+    return parts;
+  }, {
+    async load(self) {
+      await ensureAccount(); // a visitor becomes a guest to register
+      await refresh();
+      self.every(3, async () => {
+        if (!state.sg) return;
+        const before = JSON.stringify(state.sg);
+        const waiting = state.sg.you_are_registered && state.sg.state === "registering";
+        const error = state.error;
+        await refresh();
+        if (error && state.sg) state.error = error; // a refusal stays said
+        if (waiting && state.sg?.state === "running" && !state.going) { state.going = true; await toTheTable(); return; } // it started
+        if (JSON.stringify(state.sg) !== before) self.redraw();
+      });
+    },
+  });
+}
+
 // ------------------------------------------------------------- the tournament lobby
 
 function tournamentPage(id) {
-  const state = { t: null, error: "", going: false };
+  // `own`: the private sit & go this is, as its host or a player has it (null: a lobby's
+  // tournament).
+  const state = { t: null, error: "", going: false, own: null, copied: false, confirmCancel: false };
   const refresh = async () => {
     state.t = await api("GET", `/api/tournaments/${id}`);
     noteTournament(state.t);
     await session();
     showWho();
+    await readOwn();
+  };
+  // A private sit & go (the room shows it only to its host and its players): its invite and
+  // its host's controls.
+  const readOwn = async () => {
+    if (!state.t?.private) return;
+    try { state.own = await api("GET", `/api/private-sit-and-gos/${id}`); }
+    catch (error) { console.warn("room:", error.message); }
   };
   // It filled and started: the socket's welcome (opened again) names the player's table.
   const goToTable = async () => {
     state.going = true;
-    await reopenSocket();
-    const table = Object.keys(app.tables)[0];
-    if (table) openTable(table);
+    await toTheTable();
   };
   return page((self) => {
     const t = state.t;
@@ -407,23 +609,34 @@ function tournamentPage(id) {
         const joining = !t.you_are_registered;
         await api(joining ? "POST" : "DELETE", `/api/tournaments/${id}/registration`);
         state.error = "";
+        if (!joining && state.own && !state.own.you_are_host) {
+          // Out of a private sit & go: only its invite shows it now (and registers again).
+          location.hash = `#sitgo/${state.own.invite_code}`;
+          return;
+        }
         await refresh();
         if (joining && state.t.state === "running" && !state.going) return await goToTable(); // the last seat: it starts
       } catch (error) { state.error = error; }
       self.redraw();
     };
     const mine = ownTables(t);
+    const own = state.own;
     return [
       h("h2", {}, t.name),
+      own ? h("p", { class: "note private-sit-and-go" }, own.you_are_host
+        ? say("Il tuo sit & go privato: lo vedono solo gli invitati.", "Your private sit & go: only those you invite see it.")
+        : say(`Sit & go privato di ${own.host}.`, `A private sit & go hosted by ${own.host}.`)) : null,
       h("dl", { class: "facts" },
         h("dt", {}, words.t("rules")), h("dd", {}, words.t(t.rules)),
-        h("dt", {}, "Buy-in"), h("dd", {}, `${t.buy_in} + ${t.fee}`),
+        h("dt", {}, "Buy-in"), h("dd", {}, t.fee ? `${t.buy_in} + ${t.fee}` : t.buy_in),
+        own ? [h("dt", {}, "Host"), h("dd", { class: "host" }, own.host)] : null,
         h("dt", {}, say("Fiches iniziali", "Starting chips")), h("dd", {}, t.starting_stack),
         h("dt", {}, words.t("players")), h("dd", { class: "entrants-count" }, `${t.registered}/${t.max_players}`),
         h("dt", {}, say("Montepremi", "Prize pool")), h("dd", { class: "prize-pool" }, t.prize_pool),
         h("dt", {}, say("Stato", "State")), h("dd", { class: "tournament-state", "data-state": t.state }, tournamentState(t.state)),
         // A scheduled tournament starts at its time (a sit & go when it is full).
         t.starts_at ? [h("dt", {}, say("Inizio", "Starts")), h("dd", { class: "starts-at" }, new Date(t.starts_at).toLocaleString(words.lang))] : null),
+      own && own.state === "registering" ? privateSitAndGo(self, state, id, { refresh, goToTable }) : null,
       state.error ? problem(state.error) : null,
       t.state === "registering"
         ? h("button", { type: "button", class: `primary ${t.you_are_registered ? "unregister" : "register"}`, onclick: register },
@@ -448,7 +661,8 @@ function tournamentPage(id) {
             "I posti pagati e i premi dipendono dagli iscritti alla partenza.",
             "The places paid and the prizes depend on the players at the start.")) : null),
         h("section", { "aria-label": say("Iscritti", "Entrants") }, h("h3", {}, say("Iscritti", "Entrants")),
-          t.players.length ? h("ul", { class: "entrants" }, t.players.map((p) => h("li", {}, p))) : h("p", { class: "note" }, say("Nessuno ancora.", "Nobody yet."))),
+          t.players.length ? h("ul", { class: "entrants" }, t.players.map((p) => h("li", { "data-player": p }, p,
+            own?.host === p ? h("span", { class: "note" }, " · host") : null))) : h("p", { class: "note" }, say("Nessuno ancora.", "Nobody yet."))),
         h("section", { "aria-label": say("Classifica", "Standings") }, h("h3", {}, say("Classifica", "Standings")),
           t.standings.length
             ? h("table", { class: "standings" },
@@ -475,15 +689,58 @@ function tournamentPage(id) {
     async load(self) {
       try { await refresh(); } catch (error) { state.error = error; }
       self.every(3, async () => {
-        const before = JSON.stringify(state.t);
+        const before = JSON.stringify([state.t, state.own]);
         const wasWaiting = state.t?.you_are_registered && state.t.state === "registering";
         await refresh();
         if (wasWaiting && state.t.state === "running" && !state.going) return await goToTable();
-        if (JSON.stringify(state.t) !== before) self.redraw();
+        if (JSON.stringify([state.t, state.own]) !== before && !self.editing()) self.redraw();
       });
     },
     key: () => JSON.stringify(ownTables(state.t)), // the player's table came (its snapshot)
   });
+}
+
+/** A sit & go that started: the socket's welcome (opened again) names the player's table. */
+async function toTheTable() {
+  await reopenSocket();
+  const table = Object.keys(app.tables)[0];
+  if (table) openTable(table);
+}
+
+/**
+ * A private sit & go while it registers, on its page: its invite to pass on, the places
+ * left, and for its host the start with whoever registered and the cancel (every buy-in
+ * refunded, asked twice).
+ */
+function privateSitAndGo(self, state, id, { refresh, goToTable }) {
+  const own = state.own;
+  const left = own.max_players - own.registered;
+  const hostDoes = async (what) => {
+    try {
+      state.error = "";
+      state.confirmCancel = false;
+      await api("POST", `/api/private-sit-and-gos/${id}/${what}`);
+      await refresh();
+      if (what === "start" && state.t.you_are_registered && state.t.state === "running" && !state.going) return await goToTable();
+    } catch (error) { state.error = error; }
+    self.redraw();
+  };
+  const confirm = (yes) => { state.confirmCancel = yes; self.redraw(); };
+  return h("section", { class: "sit-and-go-invite", "aria-label": say("Invito", "Invite") },
+    h("h3", {}, say("Invita gli amici", "Invite your friends")),
+    inviteField(self, state, sitAndGoAddress(own.invite_code)),
+    h("p", { class: "note places-left" }, left === 1
+      ? say("Manca un giocatore: si parte quando arriva.", "One player to come: it starts when they register.")
+      : say(`Mancano ${left} giocatori: si parte quando i posti sono pieni.`, `${left} players to come: it starts when every place is taken.`),
+    own.you_are_host ? say(" Oppure fallo iniziare tu con chi c'è.", " Or start it yourself with those registered.") : ""),
+    own.you_are_host ? h("div", { class: "actions host-controls" },
+      h("button", { type: "button", class: "primary start-now", onclick: () => hostDoes("start") }, say("Inizia ora", "Start now")),
+      state.confirmCancel
+        ? [h("span", { class: "confirm-cancel-note" }, say("Annullarlo? Ogni buy-in viene rimborsato.", "Cancel it? Every buy-in is refunded.")),
+          h("button", { type: "button", class: "confirm-cancel", onclick: () => hostDoes("cancel") }, say("Sì, annulla", "Yes, cancel it")),
+          h("button", { type: "button", class: "keep", onclick: () => confirm(false) }, say("No", "No"))]
+        : h("button", { type: "button", class: "cancel-sit-and-go", onclick: () => confirm(true) }, say("Annulla il sit & go", "Cancel the sit & go")))
+      : null);
 }
 
 /** The tournament's tables where the player sits (a watched one is not theirs). */

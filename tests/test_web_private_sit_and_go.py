@@ -1,0 +1,256 @@
+"""Private sit & gos among friends in a real browser (Debian's Chromium driven by Playwright).
+
+The room is tests/test_web_pages.py's (one real ``mazziere serve`` for the module, its own
+database).  A host creates a private sit & go with the private page's form, copies the
+invite address from the sit & go's page, and friends, each in their own browser, open it
+and register: the last place taken starts it and every browser reaches the table, named by
+the sit & go.  The host starts one early with two of its three places taken, and cancels
+another, every buy-in refunded.  An unknown invite says so; the pages fit a phone in both
+languages.  Any console error fails the test (the 404 the browser logs of an unknown invite
+aside).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mazziere.server.settings import Settings
+from tests.server_process import RunningServer
+from tests.test_web import sync_api
+from tests.test_web_pages import Tab, browser, database, refuse_writes, room, tournament_id
+
+# The room and Debian's Chromium, shared with tests/test_web_pages.py (module fixtures: this
+# module has its own room).
+__all__ = ["browser", "database", "refuse_writes", "room"]
+
+GRANT = Settings().starting_grant
+FORM = "form.create-sit-and-go"
+
+
+def create_sit_and_go(host: Tab, name: str, rules: str, **fields: int | bool | str) -> int:
+    """The host creates a private sit & go with the private page's form (``fields`` by name:
+    numbers typed, boxes checked, texts chosen, in this order); its number, from the address
+    of the sit & go's page it opens."""
+    page = host.page
+    page.click("#pages a[href='#private']")
+    page.wait_for_selector(FORM)
+    page.fill(f"{FORM} input[name=name]", name)
+    page.select_option(f"{FORM} select[name=rules]", rules)
+    for field, value in fields.items():
+        if isinstance(value, bool):
+            page.set_checked(f"{FORM} input[name={field}]", value)
+        elif isinstance(value, str):
+            page.select_option(f"{FORM} select[name={field}]", value)
+        else:
+            page.fill(f"{FORM} input[name={field}]", str(value))
+    page.click(f"{FORM} button[type=submit]")
+    page.wait_for_selector(".tournament-state[data-state=registering]")
+    page.wait_for_selector("input.invite-link")
+    return tournament_id(page)
+
+
+def balance_is(person: Tab, amount: int) -> None:
+    """The header's balance comes to ``amount`` (the page reads it again after a move)."""
+    person.page.wait_for_function(
+        f"document.querySelector('#who .me')?.innerText.endsWith(' {amount}')", timeout=15_000
+    )
+
+
+def register_through(person: Tab, link: str) -> None:
+    """``person`` opens the invite address and registers."""
+    person.page.goto(link)
+    person.page.click("button.register-sit-and-go")
+
+
+def test_friends_fill_a_private_sit_and_go_and_each_reaches_its_table(
+    room: RunningServer, browser: Any
+) -> None:
+    host = Tab(browser, room.address, "en")
+    first, second = Tab(browser, room.address, "it"), Tab(browser, room.address, "en")
+    page = host.page
+    try:
+        tid = create_sit_and_go(
+            host, "Friday freeroll", "holdem", players=3, buy_in=150, starting_stack=500,
+            level_length=5,
+        )  # fmt: skip
+        link = page.input_value("input.invite-link")
+        assert re.fullmatch(re.escape(room.address) + r"/#sitgo/\S+", link), link
+        assert page.inner_text(".places-left").startswith("2 players to come"), link
+        assert page.inner_text(".private-sit-and-go") == (
+            "Your private sit & go: only those you invite see it."
+        )
+        balance_is(host, GRANT - 150)  # the host plays: the buy-in paid at once
+        host_name = page.inner_text("dd.host")
+        # Not in the lobby's list.
+        listed = page.evaluate("fetch('/api/tournaments').then(r => r.json())")["tournaments"]
+        assert tid not in [t["id"] for t in listed]
+        # The first friend opens the invite (a visitor: a guest is made), in Italian.
+        first.page.goto(link)
+        first.page.wait_for_selector("button.register-sit-and-go")
+        assert first.page.inner_text("h2") == "Friday freeroll · Texas Hold'em No-Limit"
+        assert first.page.inner_text(".page > p >> nth=0") == (
+            f"{host_name} ti invita al suo sit & go privato."
+        )
+        assert first.page.inner_text("dd.buy-in") == "150"
+        assert first.page.inner_text("dd.starting-stack") == "500"
+        assert first.page.inner_text("dd.level-length").startswith(
+            "5 mani per livello, il primo a bui "
+        )
+        assert first.page.inner_text(".places-left") == "Posti liberi: 2."
+        entrants = first.page.eval_on_selector_all(".entrants li", "ls => ls.map(l => l.innerText)")
+        assert entrants == [host_name], entrants
+        first.page.click("button.register-sit-and-go")
+        first.page.wait_for_selector("button.unregister")  # on the sit & go's page
+        assert tournament_id(first.page) == tid
+        balance_is(first, GRANT - 150)
+        page.wait_for_selector(".places-left >> text=One player to come")  # the host's page
+        # The second friend takes the last place: it starts, and each browser goes to the table.
+        register_through(second, link)
+        for person in (second, first, host):
+            person.page.wait_for_selector(".seat.me", timeout=20_000)
+        assert len({p.page.evaluate("location.hash") for p in (host, first, second)}) == 1
+        assert page.locator(".seat[data-name]").count() == 3
+        # The table is named by the sit & go, says its level, and keeps its players.
+        for person, table in ((host, "table"), (first, "tavolo"), (second, "table")):
+            person.page.wait_for_function(
+                "document.querySelector('.tablewrap h2')?.innerText"
+                f".startsWith('Friday freeroll · {table} ')"
+            )
+        page.wait_for_selector(".level[data-level='1']")
+        assert page.inner_text("button.leave") == "Back to the lobby"
+        page.click("button.leave")  # the seat kept: its page leads back to the table
+        page.wait_for_selector(".play-now")
+        host.go(f"#tournament/{tid}", ".tournament-state[data-state=running]")
+        page.click("button.go-table")
+        page.wait_for_selector(".seat.me")
+        host.screenshot("private-sit-and-go-table")
+    finally:
+        for person in (host, first, second):
+            person.close()
+
+
+def test_the_host_starts_with_two_of_three_places_taken(room: RunningServer, browser: Any) -> None:
+    host, friend = Tab(browser, room.address, "it"), Tab(browser, room.address, "en")
+    page = host.page
+    try:
+        tid = create_sit_and_go(host, "Subito", "italian-classic", players=3, buy_in=0)
+        link = page.input_value("input.invite-link")
+        # Alone, the host cannot start it: said in the page, in Italian.
+        page.click("button.start-now")
+        refusal = page.locator(".page .error")
+        refusal.wait_for()
+        assert refusal.inner_text() == "Per iniziare servono almeno due iscritti."
+        host.errors = [e for e in host.errors if "409" not in e]  # the browser logs the refusal
+        register_through(friend, link)
+        friend.page.wait_for_selector("button.unregister")
+        page.wait_for_selector(".entrants li >> nth=1")  # the host's page sees the friend
+        page.click("button.start-now")
+        for person in (host, friend):
+            person.page.wait_for_selector(".seat.me", timeout=20_000)
+        assert page.locator(".seat[data-name]").count() == 2
+        host.go(f"#tournament/{tid}", ".tournament-state[data-state=running]")
+        assert page.inner_text(".entrants-count") == "2/2"  # the place left given up
+        assert page.locator("button.start-now").count() == 0
+        balance_is(host, GRANT)  # no buy-in, no fee
+    finally:
+        host.close()
+        friend.close()
+
+
+def test_the_host_cancels_and_every_buy_in_is_refunded(room: RunningServer, browser: Any) -> None:
+    host = Tab(browser, room.address, "en")
+    first, second = Tab(browser, room.address, "it"), Tab(browser, room.address, "en")
+    page = host.page
+    try:
+        tid = create_sit_and_go(
+            host, "Rinviato", "italian-32", players=3, buy_in=250, level_unit="minutes",
+            level_length=3, breaks=True, break_every=2, break_minutes=4, host_plays=False,
+        )  # fmt: skip
+        link = page.input_value("input.invite-link")
+        levels = page.eval_on_selector_all(".levels tbody tr", "rs => rs.map(r => r.innerText)")
+        assert levels[0].split()[-2:] == ["3", "minutes"], levels
+        assert levels[2].split()[-3:] == ["Break", "4", "minutes"], levels  # after level 2
+        assert page.locator("button.unregister").count() == 0  # the host does not play
+        balance_is(host, GRANT)
+        for friend in (first, second):
+            register_through(friend, link)
+            friend.page.wait_for_selector("button.unregister")
+            balance_is(friend, GRANT - 250)
+        # The second friend changes their mind: refunded, back on the invite.
+        second.page.click("button.unregister")
+        second.page.wait_for_selector("button.register-sit-and-go")
+        assert second.page.evaluate("location.hash") == link.split("/", 3)[3]
+        balance_is(second, GRANT)
+        # The host cancels it (asked twice): every buy-in refunded, said on each page.
+        page.wait_for_function("document.querySelectorAll('.entrants li').length === 1")
+        page.click("button.cancel-sit-and-go")
+        page.click("button.keep")  # not yet
+        page.click("button.cancel-sit-and-go")
+        page.click("button.confirm-cancel")
+        page.wait_for_selector(".tournament-state[data-state=cancelled]")
+        assert page.locator("input.invite-link").count() == 0
+        first.page.wait_for_selector(".tournament-state[data-state=cancelled]", timeout=10_000)
+        assert first.page.inner_text(".tournament-state") == "annullato"
+        balance_is(first, GRANT)
+        wallet = first.page.evaluate("fetch('/api/wallet').then(r => r.json())")
+        assert wallet["balance"] == GRANT, wallet
+        balance_is(host, GRANT)
+        # The host's list says so.
+        host.go("#private", f"ul.private-sit-and-gos li[data-sit-and-go='{tid}']")
+        row = page.locator(f"ul.private-sit-and-gos li[data-sit-and-go='{tid}']")
+        assert row.get_attribute("data-state") == "cancelled"
+        assert "Rinviato" in row.inner_text() and "you host it" in row.inner_text()
+        # The invite no longer registers anybody.
+        second.page.reload()
+        second.page.wait_for_selector(".page .closed")
+        assert second.page.locator("button.register-sit-and-go").count() == 0
+    finally:
+        for person in (host, first, second):
+            person.close()
+
+
+def test_an_unknown_invite_says_so_and_the_pages_fit_a_phone(
+    room: RunningServer, browser: Any
+) -> None:
+    person = Tab(browser, room.address, "it", phone=True)
+    page = person.page
+
+    def fits() -> None:
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, page.url
+        # Every control says what it is: a text, a label or an ARIA label.
+        unnamed = page.eval_on_selector_all(
+            "main button, main input, main select, main a",
+            """els => els.filter(e => !(e.innerText || '').trim()
+                && !e.getAttribute('aria-label') && !e.closest('label')
+                && e.type !== 'hidden').map(e => e.outerHTML)""",
+        )
+        assert unnamed == [], (page.url, unnamed)
+
+    try:
+        person.go("#sitgo/not-a-code", ".page .error")
+        error = page.locator(".page .error")
+        assert error.inner_text() == "Questo codice d'invito non apre nessun sit & go."
+        fits()
+        page.click("#lang")
+        sync_api.expect(error).to_have_text("This invite code opens no sit & go.")
+        page.click("#lang")
+        # The private page's form, in Italian, at phone width (breaks asked for too).
+        person.go("#private", FORM)
+        page.set_checked(f"{FORM} input[name=breaks]", True)
+        page.wait_for_selector(f"{FORM} input[name=break_every]:enabled")
+        fits()
+        create_sit_and_go(person, "Al telefono", "italian-32", players=4)
+        fits()
+        link = page.input_value("input.invite-link")
+        page.goto(link)  # the host on their own invite: a way to its page
+        page.wait_for_selector("a.to-sit-and-go")
+        assert page.inner_text("main p >> nth=0") == "Il tuo sit & go privato."
+        fits()
+        page.click("#lang")
+        page.wait_for_selector("a.to-sit-and-go >> text=You are registered: go to the sit & go")
+        fits()
+        person.screenshot("private-sit-and-go-invite-phone")
+        person.errors = [e for e in person.errors if "404" not in e]  # the unknown invite's
+    finally:
+        person.close()
