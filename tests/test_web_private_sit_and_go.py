@@ -63,6 +63,24 @@ def register_through(person: Tab, link: str) -> None:
     person.page.click("button.register-sit-and-go")
 
 
+def stranger_sees_nothing(browser: Any, room: RunningServer, tid: int) -> None:
+    """Someone not invited who types the sit & go's address is told there is no such
+    tournament, once (the page does not keep asking)."""
+    stranger = Tab(browser, room.address, "it")
+    asked: list[str] = []
+    stranger.page.on(
+        "request", lambda r: asked.append(r.url) if f"/api/tournaments/{tid}" in r.url else None
+    )
+    try:
+        stranger.go(f"#tournament/{tid}", ".page .error")
+        stranger.page.wait_for_timeout(4_000)  # a poll would have asked again by now
+        assert stranger.page.inner_text(".page .error") == "Torneo non trovato."
+        assert len(asked) == 1, asked
+        stranger.errors = [e for e in stranger.errors if "404" not in e]  # the answer logged
+    finally:
+        stranger.close()
+
+
 def test_friends_fill_a_private_sit_and_go_and_each_reaches_its_table(
     room: RunningServer, browser: Any
 ) -> None:
@@ -85,6 +103,7 @@ def test_friends_fill_a_private_sit_and_go_and_each_reaches_its_table(
         # Not in the lobby's list.
         listed = page.evaluate("fetch('/api/tournaments').then(r => r.json())")["tournaments"]
         assert tid not in [t["id"] for t in listed]
+        stranger_sees_nothing(browser, room, tid)
         # The first friend opens the invite (a visitor: a guest is made), in Italian.
         first.page.goto(link)
         first.page.wait_for_selector("button.register-sit-and-go")

@@ -687,7 +687,10 @@ function tournamentPage(id) {
     ];
   }, {
     async load(self) {
-      try { await refresh(); } catch (error) { state.error = error; }
+      try { await refresh(); } catch (error) {
+        state.error = error;
+        if (error.code === "no_such_tournament") return; // (or another's private one): nothing to follow
+      }
       self.every(3, async () => {
         const before = JSON.stringify([state.t, state.own]);
         const wasWaiting = state.t?.you_are_registered && state.t.state === "registering";
