@@ -11,16 +11,21 @@ broke leaves at once (the two bots' all-ins break one now and then within a few 
 host then calls another, so that there is always a bot to send away.  The settle-up stays
 right throughout: every player's result is what their wallet gained or lost, and the
 results, the bots' line, the rake and the chips in the pot add up to zero.
+
+A private sit & go, killed mid-game and started again, goes on to its prize, its table
+followed by its host and its players and by nobody else.
 """
 
 from __future__ import annotations
 
 import asyncio
+import signal
 from pathlib import Path
 from typing import Any
 
 from mazziere.server.settings import Settings
 from tests.play_room import Person, Room, until
+from tests.test_play_moments import shover
 
 HOME_GAME = {
     "name": "Da Carla",
@@ -284,6 +289,80 @@ def test_the_host_controls_a_running_private_table(room_settings: Settings, tmp_
     room.start()
     try:
         asyncio.run(host_controls(room))
+        audit = room.audit()
+        assert audit["total"] == 0 and not audit["drifted"], audit
+    finally:
+        room.stop()
+
+
+async def private_sit_and_go_across_a_kill(room: Room) -> None:
+    """A host who does not play makes a private sit & go of two; two friends fill it and
+    play; the server is killed mid-game and started again: the sit & go goes on, its table
+    still followed by its host and its players only, and it ends with its prize paid."""
+    host, anna, bruno, stranger = (Person(room, seed) for seed in (71, 72, 73, 74))
+    made = host.post(
+        "/api/private-sit-and-gos",
+        {"name": "Tra amici", "rules": "holdem", "players": 2, "buy_in": 100,
+         "starting_stack": 300, "level_length": 2, "host_plays": False},
+    )  # fmt: skip
+    assert made.status_code == 201, made.text
+    game = made.json()
+    for friend in (anna, bruno):
+        joined = friend.post(f"/api/sit-and-go-invites/{game['invite_code']}/registration")
+        assert joined.status_code == 201, joined.text
+    details = anna.http.get(f"/api/tournaments/{game['id']}").json()
+    table = str(details["tables"][0])
+    people = [host, anna, bruno, stranger]
+    for person in people:
+        await person.connect()
+    await until(lambda: all(p.seen("welcome") for p in people))
+    for friend in (anna, bruno):
+        friend.plays.add(table)
+        friend.scripted[table] = passive
+        await friend.send(type="resume", table=table, last_seq=0)
+    await until(lambda: len(ended_hands(anna, table)) >= 2)
+    for person in people:
+        await person.disconnect()
+    room.stop(signal.SIGKILL)
+    room.start()
+    for person in people:
+        await person.connect()
+    await until(lambda: all(len(p.seen("welcome")) == 2 for p in people))
+    # Rebuilt from what was stored, it is still private: the stranger is refused and hears
+    # nothing of it; its host follows it without playing.
+    await stranger.send(type="watch", table=table)
+    await until(lambda: any(e.get("of") == "watch" for e in stranger.errors))
+    (refused,) = [e for e in stranger.errors if e.get("of") == "watch"]
+    assert refused["code"] == "refused" and "private sit & go" in refused["message"], refused
+    await host.send(type="watch", table=table)
+    await until(lambda: bool(host.seen("snapshot", table)))
+    for friend in (anna, bruno):
+        friend.scripted[table] = shover  # so that it ends soon
+        await friend.send(type="resume", table=table, last_seq=friend.last_seq(table))
+
+    def finished() -> bool:
+        state: str = anna.http.get(f"/api/tournaments/{game['id']}").json()["state"]
+        return state == "finished"
+
+    await until(finished, 120)
+    assert not [m for m in stranger.messages if m.get("table") == table and m["type"] != "error"]
+    ended = anna.http.get(f"/api/tournaments/{game['id']}").json()
+    assert sorted(s["prize"] for s in ended["standings"]) == [0, 200], ended["standings"]
+    assert sorted(wallet(friend) for friend in (anna, bruno)) == sorted(
+        [wallet(host) - 100, wallet(host) + 100]
+    )  # the host paid nothing: one friend lost the buy-in, the other won it
+    for person in people:
+        await person.disconnect()
+        person.close()
+
+
+def test_a_private_sit_and_go_survives_a_kill_still_private(
+    room_settings: Settings, tmp_path: Path
+) -> None:
+    room = Room(room_settings.database_url, tmp_path, room_settings.database_schema)
+    room.start()
+    try:
+        asyncio.run(private_sit_and_go_across_a_kill(room))
         audit = room.audit()
         assert audit["total"] == 0 and not audit["drifted"], audit
     finally:
