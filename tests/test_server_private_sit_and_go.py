@@ -205,3 +205,15 @@ def test_its_table_is_followed_by_its_host_and_players_only(app_client: TestClie
     assert "private sit & go" in refused["message"]
     for path in (f"/api/tournaments/{game['id']}", f"/api/private-sit-and-gos/{game['id']}"):
         assert error_code(other.get(path)) == "no_such_tournament"
+
+
+def test_a_friend_who_cannot_pay_is_refused_and_nothing_moves(app_client: TestClient) -> None:
+    host, bruno = players(app_client, "Ospite", "Bruno")
+    game = create(host, buy_in=1_000_000, host_plays=False)
+    before = balance(bruno)
+    refused = bruno.post(f"/api/sit-and-go-invites/{game['invite_code']}/registration")
+    assert error_code(refused) == "insufficient_funds", refused.text
+    assert "the buy-in (1000000) exceed" in refused.json()["error"]["message"]  # no fee here
+    assert balance(bruno) == before
+    assert host.get(f"/api/private-sit-and-gos/{game['id']}").json()["players"] == []
+    assert host.audit()["total"] == 0

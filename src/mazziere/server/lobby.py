@@ -521,8 +521,8 @@ async def enroll(
             )
     except ledger.InsufficientFundsError:
         cost = tournament.buy_in + tournament.fee
-        await db.rollback()  # the buy-in may have moved before the fee was refused
         what = "the buy-in and fee" if tournament.fee else "the buy-in"
+        await db.rollback()  # the buy-in may have moved before the fee was refused
         raise ApiError(409, "insufficient_funds", f"{what} ({cost}) exceed your balance") from None
     db.add(TournamentRegistration(tournament_id=tournament.id, account_id=account.id))
     await db.flush()
