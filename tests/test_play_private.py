@@ -348,6 +348,12 @@ async def private_sit_and_go_across_a_kill(room: Room) -> None:
     assert not [m for m in stranger.messages if m.get("table") == table and m["type"] != "error"]
     ended = anna.http.get(f"/api/tournaments/{game['id']}").json()
     assert sorted(s["prize"] for s in ended["standings"]) == [0, 200], ended["standings"]
+    # Over: the host makes its rematch (the host did not play: nobody registered yet).
+    rematch = host.post(f"/api/private-sit-and-gos/{game['id']}/rematch")
+    assert rematch.status_code == 201, rematch.text
+    assert (rematch.json()["players"], rematch.json()["max_players"]) == ([], 2)
+    seen = bruno.http.get(f"/api/private-sit-and-gos/{game['id']}").json()
+    assert seen["rematch_invite_code"] == rematch.json()["invite_code"]
     assert sorted(wallet(friend) for friend in (anna, bruno)) == sorted(
         [wallet(host) - 100, wallet(host) + 100]
     )  # the host paid nothing: one friend lost the buy-in, the other won it

@@ -217,3 +217,34 @@ def test_a_friend_who_cannot_pay_is_refused_and_nothing_moves(app_client: TestCl
     assert balance(bruno) == before
     assert host.get(f"/api/private-sit-and-gos/{game['id']}").json()["players"] == []
     assert host.audit()["total"] == 0
+
+
+def test_the_host_makes_a_rematch_once_it_is_over(app_client: TestClient) -> None:
+    host, bruno, carla = players(app_client, "Ospite", "Bruno", "Carla")
+    game = create(host, players=4, level_unit="minutes", level_length=7, break_every=2)
+    bruno.post(f"/api/sit-and-go-invites/{game['invite_code']}/registration")
+    again = f"/api/private-sit-and-gos/{game['id']}/rematch"
+    assert error_code(host.post(again)) == "not_over"
+    assert error_code(bruno.post(again)) == "not_the_host"
+    assert error_code(carla.post(again)) == "no_such_tournament"
+    host.post(f"/api/private-sit-and-gos/{game['id']}/cancel")
+    made = host.post(again)
+    assert made.status_code == 201, made.text
+    rematch = made.json()
+    assert rematch["id"] != game["id"] and rematch["invite_code"] != game["invite_code"]
+    same = ("name", "rules", "buy_in", "starting_stack", "seats", "max_players", "level_unit")
+    assert {k: rematch[k] for k in same} == {k: game[k] for k in same}
+    assert rematch["levels"] == game["levels"]  # the same levels and breaks
+    assert (rematch["state"], rematch["players"]) == ("registering", ["Ospite"])  # the host plays
+    # Asked twice (a second click): the same rematch.
+    twice = host.post(again)
+    assert (twice.status_code, twice.json()["id"]) == (200, rematch["id"])
+    # Its players find it on the one that is over, and register through its invite.
+    old = bruno.get(f"/api/private-sit-and-gos/{game['id']}").json()
+    assert (old["rematch_id"], old["rematch_invite_code"]) == (
+        rematch["id"],
+        rematch["invite_code"],
+    )
+    joined = bruno.post(f"/api/sit-and-go-invites/{old['rematch_invite_code']}/registration")
+    assert joined.json()["players"] == ["Ospite", "Bruno"]
+    assert host.audit()["total"] == 0

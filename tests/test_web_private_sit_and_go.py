@@ -224,6 +224,25 @@ def test_the_host_cancels_and_every_buy_in_is_refunded(room: RunningServer, brow
         second.page.reload()
         second.page.wait_for_selector(".page .closed")
         assert second.page.locator("button.register-sit-and-go").count() == 0
+        # The host proposes it again: the rematch, the same sit & go with a new invite, which
+        # the friend still on the old page is offered and registers for.
+        host.go(f"#tournament/{tid}", "button.make-rematch")
+        page.click("button.make-rematch")
+        page.wait_for_function(
+            f"location.hash.startsWith('#tournament/') && !location.hash.endsWith('/{tid}')"
+        )
+        page.wait_for_selector(".tournament-state[data-state=registering]")
+        rematch = tournament_id(page)
+        assert page.input_value("input.invite-link") != link
+        offered = first.page.locator("a.to-rematch")
+        offered.wait_for(timeout=10_000)  # the page asks again every 3 s
+        assert offered.inner_text().endswith("propone la rivincita: iscriviti")
+        offered.click()
+        first.page.click("button.register-sit-and-go")
+        first.page.wait_for_selector("button.unregister")
+        assert tournament_id(first.page) == rematch
+        balance_is(first, GRANT - 250)
+        host.go(f"#tournament/{tid}", "a.to-rematch")  # the host's way to it from the old one
     finally:
         for person in (host, first, second):
             person.close()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -70,6 +70,12 @@ class PrivateSitAndGoOut(TournamentOut):
     invite_link: str
     players: list[str] = Field(description="The registered players, first come first.")
     levels: list[LevelOut] = Field(description="Its levels (stakes, length, break after).")
+    rematch_id: int | None = Field(
+        default=None, description="Its rematch, once over: the same sit & go again."
+    )
+    rematch_invite_code: str | None = Field(
+        default=None, description="The rematch's invite, for its players to register."
+    )
 
 
 class PrivateSitAndGosOut(BaseModel):
@@ -89,6 +95,7 @@ async def _out(
         .order_by(TournamentRegistration.id)
     )
     code = tournament.invite_code or ""
+    again = await db.get(Tournament, tournament.rematch_id) if tournament.rematch_id else None
     return PrivateSitAndGoOut(
         **(await tournament_out(db, tournament, account_id)).model_dump(),
         host=host.display_name if host is not None else "",
@@ -97,6 +104,8 @@ async def _out(
         invite_link=str(request.url_for("sit_and_go_invite", code=code)),
         players=[account.display_name for account in players],
         levels=await levels_out(db, tournament.id),
+        rematch_id=again.id if again is not None else None,
+        rematch_invite_code=again.invite_code if again is not None else None,
     )
 
 
@@ -266,4 +275,48 @@ async def cancel(
     out = await _out(db, request, tournament, viewer.account.id)
     await db.commit()
     await room.watcher.tournament_changed(tournament.id)
+    return out
+
+
+@router.post(
+    "/private-sit-and-gos/{tournament_id}/rematch",
+    status_code=201,
+    summary="The same sit & go again, for the same friends (host)",
+)
+async def rematch(
+    tournament_id: RowId,
+    request: Request,
+    response: Response,
+    *,
+    db: DbSession,
+    room: Room,
+    viewer: LoggedIn,
+) -> PrivateSitAndGoOut:
+    """Once it is over (finished or cancelled): a new private sit & go like it, with its own
+    invite, which its page shows its players (``rematch_invite_code``); the host registered
+    in it if they played in this one.  Asked again: the rematch made (200)."""
+    me = viewer.account
+    tournament = await _private(db, tournament_id, me.id)
+    if tournament.host_id != me.id:
+        raise ApiError(403, "not_the_host", "only the sit & go's host may do this")
+    if tournament.rematch_id is not None:
+        response.status_code = 200
+        made = await db.get(Tournament, tournament.rematch_id)
+        assert made is not None  # a foreign key
+        return await _out(db, request, made, me.id)
+    if tournament.state not in ("finished", "cancelled"):
+        raise ApiError(
+            409, "not_over", f"the sit & go is {tournament.state}: its rematch follows its end"
+        )
+    played = await db.scalar(
+        select(TournamentRegistration.id).where(
+            TournamentRegistration.tournament_id == tournament.id,
+            TournamentRegistration.account_id == me.id,
+        )
+    )
+    again = await store.rematch(db, tournament)
+    if played is not None:
+        await enroll(db, room, again, me)
+    out = await _out(db, request, again, me.id)
+    await db.commit()
     return out

@@ -51,6 +51,7 @@ __all__ = [
     "open_default_lobby",
     "open_scheduled",
     "refund_registration",
+    "rematch",
     "reopen_sit_and_go",
     "sees_tournament",
     "start_scheduled",
@@ -369,6 +370,22 @@ async def _store_tournament(
     session.add_all(rows)
     await session.flush()
     return tournament
+
+
+async def rematch(session: AsyncSession, tournament: Tournament) -> Tournament:
+    """A new private sit & go like ``tournament`` (its rules, buy-in, chips, levels and
+    breaks, its places as its host made them: a start with fewer players gave the rest up
+    for that game only), with its own invite; ``tournament`` names it as its rematch."""
+    settings = await tournament_settings(session, tournament)
+    again = await _store_tournament(
+        session,
+        replace(settings, max_players=tournament.seats),
+        lobby=False,
+        host_id=tournament.host_id,
+    )
+    tournament.rematch_id = again.id
+    await session.flush()
+    return again
 
 
 async def tournament_levels(session: AsyncSession, tournament_id: int) -> list[TournamentLevel]:

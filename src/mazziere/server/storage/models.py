@@ -361,6 +361,8 @@ class Tournament(Base):
     """A private sit & go: reached through its invite, seen by its host and its players."""
     host_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
     invite_code: Mapped[str | None] = mapped_column(String(32), unique=True)
+    rematch_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"))
+    """A private sit & go's rematch: the next one its host made of it, for its players."""
     state: Mapped[str] = mapped_column(String(12), default="registering")
     created_at: Mapped[dt.datetime] = mapped_column(default=utc_now)
     started_at: Mapped[dt.datetime | None]

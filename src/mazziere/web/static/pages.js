@@ -637,6 +637,7 @@ function tournamentPage(id) {
         // A scheduled tournament starts at its time (a sit & go when it is full).
         t.starts_at ? [h("dt", {}, say("Inizio", "Starts")), h("dd", { class: "starts-at" }, new Date(t.starts_at).toLocaleString(words.lang))] : null),
       own && own.state === "registering" ? privateSitAndGo(self, state, id, { refresh, goToTable }) : null,
+      own && ["finished", "cancelled"].includes(own.state) ? rematchOf(self, state, id) : null,
       state.error ? problem(state.error) : null,
       t.state === "registering"
         ? h("button", { type: "button", class: `primary ${t.you_are_registered ? "unregister" : "register"}`, onclick: register },
@@ -744,6 +745,32 @@ function privateSitAndGo(self, state, id, { refresh, goToTable }) {
           h("button", { type: "button", class: "keep", onclick: () => confirm(false) }, say("No", "No"))]
         : h("button", { type: "button", class: "cancel-sit-and-go", onclick: () => confirm(true) }, say("Annulla il sit & go", "Cancel the sit & go")))
       : null);
+}
+
+/**
+ * A private sit & go that is over: its host makes the rematch (the same sit & go, a new
+ * invite) and goes to it; its players, once made, register for it through its invite.
+ */
+function rematchOf(self, state, id) {
+  const own = state.own;
+  const make = async () => {
+    try {
+      const again = await api("POST", `/api/private-sit-and-gos/${id}/rematch`);
+      location.hash = `#tournament/${again.id}`;
+    } catch (error) { state.error = error; self.redraw(); }
+  };
+  if (own.rematch_id) {
+    const to = own.you_are_host ? `#tournament/${own.rematch_id}` : `#sitgo/${own.rematch_invite_code}`;
+    return h("section", { class: "rematch", "aria-label": say("Rivincita", "Rematch") },
+      h("a", { href: to, class: "to-rematch" }, own.you_are_host
+        ? say("Vai alla rivincita", "Go to the rematch")
+        : say(`${own.host} propone la rivincita: iscriviti`, `${own.host} offers a rematch: register`)));
+  }
+  return own.you_are_host
+    ? h("section", { class: "rematch", "aria-label": say("Rivincita", "Rematch") },
+      h("button", { type: "button", class: "primary make-rematch", onclick: make }, say("Rivincita", "Rematch")),
+      h("span", { class: "note" }, say(" Lo stesso sit & go, con un nuovo invito per gli stessi amici.", " The same sit & go, with a new invite for the same friends.")))
+    : null;
 }
 
 /** The tournament's tables where the player sits (a watched one is not theirs). */

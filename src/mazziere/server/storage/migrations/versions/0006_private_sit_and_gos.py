@@ -1,4 +1,4 @@
-"""Private sit & gos: a host and an invite code on a tournament
+"""Private sit & gos: a host, an invite code and a rematch on a tournament
 
 Revision ID: 0006
 Revises: 0005
@@ -24,8 +24,12 @@ def upgrade() -> None:
         )
         batch.add_column(sa.Column("host_id", sa.Integer(), nullable=True))
         batch.add_column(sa.Column("invite_code", sa.String(length=32), nullable=True))
+        batch.add_column(sa.Column("rematch_id", sa.Integer(), nullable=True))
         batch.create_foreign_key(
             op.f("fk_tournaments_host_id_accounts"), "accounts", ["host_id"], ["id"]
+        )
+        batch.create_foreign_key(
+            op.f("fk_tournaments_rematch_id_tournaments"), "tournaments", ["rematch_id"], ["id"]
         )
         batch.create_unique_constraint(op.f("uq_tournaments_invite_code"), ["invite_code"])
 
@@ -34,6 +38,8 @@ def downgrade() -> None:
     with op.batch_alter_table("tournaments") as batch:
         batch.drop_constraint(op.f("uq_tournaments_invite_code"), type_="unique")
         batch.drop_constraint(op.f("fk_tournaments_host_id_accounts"), type_="foreignkey")
+        batch.drop_constraint(op.f("fk_tournaments_rematch_id_tournaments"), type_="foreignkey")
+        batch.drop_column("rematch_id")
         batch.drop_column("invite_code")
         batch.drop_column("host_id")
         batch.drop_column("private")
