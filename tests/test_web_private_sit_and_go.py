@@ -13,12 +13,21 @@ aside).
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 from mazziere.server.settings import Settings
 from tests.server_process import RunningServer
 from tests.test_web import sync_api
-from tests.test_web_pages import Tab, browser, database, refuse_writes, room, tournament_id
+from tests.test_web_pages import (
+    Opponent,
+    Tab,
+    browser,
+    database,
+    refuse_writes,
+    room,
+    tournament_id,
+)
 
 # The room and Debian's Chromium, shared with tests/test_web_pages.py (module fixtures: this
 # module has its own room).
@@ -292,3 +301,49 @@ def test_an_unknown_invite_says_so_and_the_pages_fit_a_phone(
         person.errors = [e for e in person.errors if "404" not in e]  # the unknown invite's
     finally:
         person.close()
+
+
+def test_a_host_who_does_not_play_watches_to_the_end_and_is_told_who_won(
+    room: RunningServer, browser: Any
+) -> None:
+    host, friend = Tab(browser, room.address, "it"), Tab(browser, room.address, "en")
+    opponent = Opponent(room)
+    page = host.page
+    try:
+        tid = create_sit_and_go(
+            host, "Guardo io", "holdem", players=2, starting_stack=300, level_length=2,
+            host_plays=False,
+        )  # fmt: skip
+        code = page.input_value("input.invite-link").rsplit("/", 1)[1]
+        register_through(friend, page.input_value("input.invite-link"))
+        friend.page.wait_for_selector("button.unregister")
+        joined = opponent.person.post(f"/api/sit-and-go-invites/{code}/registration")
+        assert joined.status_code == 201, joined.text
+        friend.page.wait_for_selector(".seat.me", timeout=20_000)
+        # The host follows its table from its page, every card face down.
+        page.wait_for_selector(".tournament-tables button.watch", timeout=15_000)
+        page.click(".tournament-tables button.watch")
+        page.wait_for_selector(".seat[data-name]")
+        assert page.locator(".seat.me").count() == 0
+        opponent.start()
+        deadline = time.monotonic() + 90
+        while opponent.person.http.get(f"/api/tournaments/{tid}").json()["state"] != "finished":
+            assert time.monotonic() < deadline, "the sit & go did not end"
+            friend.act(("all-in", "call", "check", "show", "muck"))
+            friend.page.wait_for_timeout(200)
+        # Watching, the host is told it is over and who won, and no level or hand is to come.
+        notice = page.locator(".tournament-over")
+        notice.wait_for(timeout=15_000)
+        standings = opponent.person.http.get(f"/api/tournaments/{tid}").json()["standings"]
+        winner = next(s for s in standings if s["place"] == 1)
+        said = f"Torneo finito: vince {winner['player']}, premio {winner['prize']}"
+        assert notice.locator("p").inner_text() == said
+        assert page.locator(".level").count() == 0
+        assert "In attesa della prossima mano" not in page.inner_text("main")
+        page.click("button.to-tournament")
+        page.wait_for_selector(".tournament-state[data-state=finished]")
+        host.screenshot("private-sit-and-go-watched-end")
+    finally:
+        opponent.done()
+        host.close()
+        friend.close()

@@ -384,7 +384,15 @@ async function tellFinish(table) {
       if (!tournament) continue;
       const details = await api("GET", `/api/tournaments/${tournament}`);
       const mine = details.standings.find((s) => s.player === app.me);
-      if (!mine || mine.place === null) continue;
+      if (!mine) { // a spectator: told the tournament's end, once it is over
+        const winner = details.standings.find((s) => s.place === 1);
+        if (details.state !== "finished" || !winner) continue;
+        table.over = { tournament, winner: winner.player, prize: winner.prize, over: true };
+        say(table, words.finishWatched(winner.player, winner.prize), "over");
+        render();
+        continue;
+      }
+      if (mine.place === null) continue;
       table.over = { tournament, place: mine.place, prize: mine.prize, over: details.state === "finished" };
       say(table, words.finish(mine.place, mine.prize, table.over.over), "over");
       refreshBalance();
@@ -398,7 +406,7 @@ function finishNotice(table) {
   const over = table.over;
   if (!over) return null;
   return h("div", { class: "tournament-over", role: "status" },
-    h("p", {}, words.finish(over.place, over.prize, over.over)),
+    h("p", {}, over.winner ? words.finishWatched(over.winner, over.prize) : words.finish(over.place, over.prize, over.over)),
     h("button", { type: "button", class: "primary to-tournament", onclick: () => { location.hash = `#tournament/${over.tournament}`; } },
       words.pick("Vai al torneo", "Go to the tournament")),
     " ", h("button", { type: "button", class: "to-lobby", onclick: () => leave(table) }, words.pick("Torna alla sala", "Back to the lobby")));
@@ -686,8 +694,10 @@ async function endHand(table, message) {
   table.turn = null;
   hand.stacks = message.result.stacks;
   const me = hand.names.indexOf(app.me);
-  // Out of a tournament, or its last hand played: the place and prize are told.
-  if (me >= 0 && (hand.stacks[me] === 0 || hand.stacks.filter((s) => s > 0).length === 1)) tellFinish(table);
+  // Out of a tournament, or its last hand played: the place and prize are told (to a
+  // spectator, who won).
+  const last = hand.stacks.filter((s) => s > 0).length === 1;
+  if ((me >= 0 && (hand.stacks[me] === 0 || last)) || (me < 0 && last)) tellFinish(table);
   hand.resultPots = message.result.pots;
   if (hand.resultPots.length > 1) {
     // Side pots: each one said with who won it (one award may pay several pots at once).

@@ -258,6 +258,13 @@ export class Words {
     return this.pick(`Sei fuori: ${where}`, `Y${where.slice(1)}`);
   }
 
+  /** The end of a tournament a spectator watched: "Torneo finito: vince Anna, premio 280";
+   * "The tournament is over: Anna won, prize 280". */
+  finishWatched(winner, prize) {
+    const paid = prize ? this.pick(`, premio ${prize}`, `, prize ${prize}`) : "";
+    return this.pick(`Torneo finito: vince ${winner}${paid}`, `The tournament is over: ${winner} won${paid}`);
+  }
+
   /** A pot won and, shared, each winner's part once: "Anna e Bruno vincono 40, 20 a testa",
    * "Anna e tu vincete 41 (Anna 21, tu 20)"; "Anna and Bruno win 40, 20 each". */
   wonShares(winners, amount, shares) {
