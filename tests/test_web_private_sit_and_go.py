@@ -340,9 +340,22 @@ def test_a_host_who_does_not_play_watches_to_the_end_and_is_told_who_won(
         assert notice.locator("p").inner_text() == said
         assert page.locator(".level").count() == 0
         assert "In attesa della prossima mano" not in page.inner_text("main")
-        page.click("button.to-tournament")
-        page.wait_for_selector(".tournament-state[data-state=finished]")
+        # The rematch from the table: the host's button in the notice; the friend at the
+        # table is offered it there as soon as it is made, and registers through its invite.
         host.screenshot("private-sit-and-go-watched-end")
+        friend.page.wait_for_selector(".tournament-over")
+        assert friend.page.locator(".tournament-over .to-rematch").count() == 0
+        page.click(".tournament-over button.make-rematch")
+        page.wait_for_function(f"!location.hash.endsWith('/{tid}')")
+        page.wait_for_selector(".tournament-state[data-state=registering]")
+        rematch = tournament_id(page)
+        offered = friend.page.locator(".tournament-over a.to-rematch")
+        offered.wait_for(timeout=10_000)  # the table asks every 3 s
+        assert offered.inner_text().endswith("offers a rematch: register")
+        offered.click()
+        friend.page.click("button.register-sit-and-go")
+        friend.page.wait_for_selector("button.unregister")
+        assert tournament_id(friend.page) == rematch
     finally:
         opponent.done()
         host.close()

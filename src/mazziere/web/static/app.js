@@ -390,6 +390,7 @@ async function tellFinish(table) {
         table.over = { tournament, winner: winner.player, prize: winner.prize, over: true };
         say(table, words.finishWatched(winner.player, winner.prize), "over");
         render();
+        if (details.private) offerRematch(table);
         continue;
       }
       if (mine.place === null) continue;
@@ -397,8 +398,54 @@ async function tellFinish(table) {
       say(table, words.finish(mine.place, mine.prize, table.over.over), "over");
       refreshBalance();
       render();
+      if (details.private) offerRematch(table);
     }
   });
+}
+
+/**
+ * A private sit & go over for the player, at its table: its host may make the rematch once
+ * it has ended, and its players are offered the rematch once made (asked every 3 s while
+ * the table is open, for ten minutes at most).
+ */
+async function offerRematch(table) {
+  const id = table.over.tournament;
+  for (let tries = 0; tries < 200 && app.tables[table.id] === table; tries++) {
+    if (tries) await new Promise((r) => setTimeout(r, 3000));
+    let own;
+    try { own = await api("GET", `/api/private-sit-and-gos/${id}`); } catch (error) { console.warn("room:", error.message); return; }
+    const changed = JSON.stringify(own) !== JSON.stringify(table.over.own);
+    table.over.own = own;
+    if (changed) render();
+    if (own.rematch_id || (own.you_are_host && own.state === "finished")) return;
+  }
+}
+
+/** The rematch in the notice of a private sit & go's end, once the room said what it is. */
+function rematchAtTable(table) {
+  const own = table.over.own;
+  return own ? rematchOffer(own, (error) => { table.error = { code: error.code, message: error.text }; render(); }) : null;
+}
+
+/**
+ * The rematch of a private sit & go that is over (`own`: as its host or a player has it):
+ * the host's button that makes it, then the way to it (the host's to its page, the players'
+ * to its invite); null while there is none to offer.  `failed` is told the room's refusal.
+ */
+function rematchOffer(own, failed) {
+  if (own.rematch_id) {
+    return h("a", { class: "to-rematch", href: own.you_are_host ? `#tournament/${own.rematch_id}` : `#sitgo/${own.rematch_invite_code}` },
+      own.you_are_host ? words.pick("Vai alla rivincita", "Go to the rematch")
+        : words.pick(`${own.host} propone la rivincita: iscriviti`, `${own.host} offers a rematch: register`));
+  }
+  if (!own.you_are_host || !["finished", "cancelled"].includes(own.state)) return null;
+  const make = async () => {
+    try {
+      const again = await api("POST", `/api/private-sit-and-gos/${own.id}/rematch`);
+      location.hash = `#tournament/${again.id}`;
+    } catch (error) { failed(error); }
+  };
+  return h("button", { type: "button", class: "primary make-rematch", onclick: make }, words.pick("Rivincita", "Rematch"));
 }
 
 /** The notice of the player's end in a tournament, with the way back. */
@@ -409,7 +456,8 @@ function finishNotice(table) {
     h("p", {}, over.winner ? words.finishWatched(over.winner, over.prize) : words.finish(over.place, over.prize, over.over)),
     h("button", { type: "button", class: "primary to-tournament", onclick: () => { location.hash = `#tournament/${over.tournament}`; } },
       words.pick("Vai al torneo", "Go to the tournament")),
-    " ", h("button", { type: "button", class: "to-lobby", onclick: () => leave(table) }, words.pick("Torna alla sala", "Back to the lobby")));
+    " ", h("button", { type: "button", class: "to-lobby", onclick: () => leave(table) }, words.pick("Torna alla sala", "Back to the lobby")),
+    " ", rematchAtTable(table));
 }
 
 function newHand(table, message) {
@@ -1588,7 +1636,7 @@ async function start() {
 
 // What the other pages (pages.js) use of the room's client.
 export {
-  api, app, connect, defaultBuyIn, ensureAccount, h, noteTournament, openTable, refreshBalance, render, reopenSocket, send, session, showWho, sitAt,
+  api, app, connect, defaultBuyIn, ensureAccount, h, noteTournament, openTable, refreshBalance, rematchOffer, render, reopenSocket, send, session, showWho, sitAt,
   tournamentState, watch, words,
 };
 

@@ -2,7 +2,7 @@
 // #tournament/ID, #hands, #hand/ID, #rules/RULES): private tables and their host's controls,
 // private sit & gos and their invites, the tournament lobby, the hand history with its
 // replayer and downloads, and the rules.
-import { api, app, connect, defaultBuyIn, ensureAccount, h, noteTournament, openTable, reopenSocket, send, session, showWho, sitAt, tournamentState, watch, words } from "./app.js";
+import { api, app, connect, defaultBuyIn, ensureAccount, h, noteTournament, openTable, rematchOffer, reopenSocket, send, session, showWho, sitAt, tournamentState, watch, words } from "./app.js";
 import { cardSvg, cardText } from "./cards.js";
 import { handContext } from "./i18n.js";
 import { rulesPage } from "./rules.js";
@@ -637,7 +637,7 @@ function tournamentPage(id) {
         // A scheduled tournament starts at its time (a sit & go when it is full).
         t.starts_at ? [h("dt", {}, say("Inizio", "Starts")), h("dd", { class: "starts-at" }, new Date(t.starts_at).toLocaleString(words.lang))] : null),
       own && own.state === "registering" ? privateSitAndGo(self, state, id, { refresh, goToTable }) : null,
-      own && ["finished", "cancelled"].includes(own.state) ? rematchOf(self, state, id) : null,
+      own && ["finished", "cancelled"].includes(own.state) ? rematchOf(self, state) : null,
       state.error ? problem(state.error) : null,
       t.state === "registering"
         ? h("button", { type: "button", class: `primary ${t.you_are_registered ? "unregister" : "register"}`, onclick: register },
@@ -747,30 +747,12 @@ function privateSitAndGo(self, state, id, { refresh, goToTable }) {
       : null);
 }
 
-/**
- * A private sit & go that is over: its host makes the rematch (the same sit & go, a new
- * invite) and goes to it; its players, once made, register for it through its invite.
- */
-function rematchOf(self, state, id) {
-  const own = state.own;
-  const make = async () => {
-    try {
-      const again = await api("POST", `/api/private-sit-and-gos/${id}/rematch`);
-      location.hash = `#tournament/${again.id}`;
-    } catch (error) { state.error = error; self.redraw(); }
-  };
-  if (own.rematch_id) {
-    const to = own.you_are_host ? `#tournament/${own.rematch_id}` : `#sitgo/${own.rematch_invite_code}`;
-    return h("section", { class: "rematch", "aria-label": say("Rivincita", "Rematch") },
-      h("a", { href: to, class: "to-rematch" }, own.you_are_host
-        ? say("Vai alla rivincita", "Go to the rematch")
-        : say(`${own.host} propone la rivincita: iscriviti`, `${own.host} offers a rematch: register`)));
-  }
-  return own.you_are_host
-    ? h("section", { class: "rematch", "aria-label": say("Rivincita", "Rematch") },
-      h("button", { type: "button", class: "primary make-rematch", onclick: make }, say("Rivincita", "Rematch")),
-      h("span", { class: "note" }, say(" Lo stesso sit & go, con un nuovo invito per gli stessi amici.", " The same sit & go, with a new invite for the same friends.")))
-    : null;
+/** A private sit & go that is over, on its page: its rematch (app.js's `rematchOffer`). */
+function rematchOf(self, state) {
+  const offer = rematchOffer(state.own, (error) => { state.error = error; self.redraw(); });
+  if (!offer) return null;
+  return h("section", { class: "rematch", "aria-label": say("Rivincita", "Rematch") }, offer,
+    state.own.rematch_id ? null : h("span", { class: "note" }, say(" Lo stesso sit & go, con un nuovo invito per gli stessi amici.", " The same sit & go, with a new invite for the same friends.")));
 }
 
 /** The tournament's tables where the player sits (a watched one is not theirs). */
