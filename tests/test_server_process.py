@@ -2,7 +2,8 @@
 
 Registration, log-in, a refused cross-site call, the lobby, a tournament
 registration paid through the ledger and refunded, players racing for the
-last places of a sit & go, and the ledger adding up to zero, on SQLite and
+last places of a sit & go (the lobby's, and a private one's through its invite), and
+the ledger adding up to zero, on SQLite and
 on PostgreSQL; and no log line for each socket opened.
 """
 
@@ -131,6 +132,28 @@ def test_the_real_server_registers_logs_in_and_pays_a_tournament_through_the_led
             4,
             400,
         )
+        # Six friends race through a private sit & go's invite for its three places.
+        made = anna.post(
+            "/api/private-sit-and-gos",
+            {"name": "Tre posti", "rules": "holdem", "players": 3, "host_plays": False},
+        )
+        assert made.status_code == 201, made.text
+        invite = f"/api/sit-and-go-invites/{made.json()['invite_code']}/registration"
+        friends = [Browser(server.address) for _ in range(6)]
+        try:
+            for friend in friends:
+                assert friend.post("/api/guest").status_code == 201
+            with ThreadPoolExecutor(len(friends)) as pool:
+                answers = list(pool.map(lambda p: p.post(invite), friends))
+            codes = sorted(a.status_code for a in answers)
+            assert codes == [201] * 3 + [409] * 3, [a.text for a in answers]
+            balances = sorted(f.get("/api/account")["balance"] for f in friends)
+            assert balances == [10_000 - 100] * 3 + [10_000] * 3  # no fee
+        finally:
+            for friend in friends:
+                friend.http.close()
+        full = anna.get(f"/api/private-sit-and-gos/{made.json()['id']}")
+        assert (full["state"], full["registered"]) == ("running", 3)
         audit = anna.get("/api/ledger/audit")
         assert (audit["total"], audit["drifted"]) == (0, [])
         assert server.process.poll() is None
