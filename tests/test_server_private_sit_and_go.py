@@ -248,3 +248,13 @@ def test_the_host_makes_a_rematch_once_it_is_over(app_client: TestClient) -> Non
     joined = bruno.post(f"/api/sit-and-go-invites/{old['rematch_invite_code']}/registration")
     assert joined.json()["players"] == ["Ospite", "Bruno"]
     assert host.audit()["total"] == 0
+
+
+def test_the_room_says_how_many_each_rule_set_seats(app_client: TestClient) -> None:
+    from mazziere.rules import RULESETS
+
+    said = RoomClient(app_client).get("/api/rule-sets").json()["rule_sets"]
+    assert {r["name"]: (r["min_players"], r["max_players"]) for r in said} == {
+        name: (rules.min_players, rules.max_players) for name, rules in RULESETS.items()
+    }
+    assert {r["name"]: r["max_players"] for r in said}["italian-32"] == 5

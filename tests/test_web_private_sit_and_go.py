@@ -360,3 +360,30 @@ def test_a_host_who_does_not_play_watches_to_the_end_and_is_told_who_won(
         opponent.done()
         host.close()
         friend.close()
+
+
+def test_the_forms_offer_the_seats_each_rule_set_has(room: RunningServer, browser: Any) -> None:
+    """The private page's forms take their limits from the room's rule sets: as many players
+    as a table of the chosen rule set seats, a number already typed brought within them."""
+    person = Tab(browser, room.address, "en")
+    page = person.page
+    players = f"{FORM} input[name=players]"
+    seats = "form.create-private input[name=seats]"
+    try:
+        person.go("#private", FORM)
+        assert page.get_attribute(players, "max") == "6"  # italian-classic, the default
+        page.fill(players, "6")
+        page.select_option(f"{FORM} select[name=rules]", "italian-32")
+        assert (page.get_attribute(players, "max"), page.input_value(players)) == ("5", "5")
+        page.select_option(f"{FORM} select[name=rules]", "holdem")
+        assert page.get_attribute(players, "max") == "9"
+        page.fill(players, "9")
+        assert page.evaluate(f"document.querySelector('{FORM}').checkValidity()")
+        page.select_option("form.create-private select[name=rules]", "italian-32")
+        assert (page.get_attribute(seats, "max"), page.input_value(seats)) == ("5", "5")
+        page.select_option("form.create-private select[name=rules]", "holdem")
+        assert page.get_attribute(seats, "max") == "9"
+        page.fill(seats, "10")
+        assert not page.evaluate("document.querySelector('form.create-private').checkValidity()")
+    finally:
+        person.close()

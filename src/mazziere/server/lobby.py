@@ -114,6 +114,37 @@ class AuditOut(BaseModel):
     entries: int
 
 
+class RuleSetOut(BaseModel):
+    """A rule set the room deals: its name, its title and how many players its table seats."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+
+
+class RuleSetsOut(BaseModel):
+    """The rule sets the room deals."""
+
+    rule_sets: list[RuleSetOut]
+
+
+@router.get("/rule-sets", summary="The rule sets the room deals, and how many each seats")
+async def rule_sets() -> RuleSetsOut:
+    """From the rules themselves (``mazziere.rules``): what a form of the room offers."""
+    return RuleSetsOut(
+        rule_sets=[
+            RuleSetOut(
+                name=rules.name,
+                title=rules.title,
+                min_players=rules.min_players,
+                max_players=rules.max_players,
+            )
+            for _, rules in sorted(RULESETS.items())
+        ]
+    )
+
+
 def check_rules(rules: str | None) -> None:
     """Refuse an unknown rule set name (422 ``unknown_rules``)."""
     if rules is not None:

@@ -99,6 +99,18 @@ function inviteAddress(code) {
   return `${location.origin}/#invite/${code}`;
 }
 
+/** How many players a table of ``rules`` seats at most, as the room's rule sets say. */
+function seatsOf(state, rules) {
+  return state.ruleSets?.[rules]?.max_players ?? 9;
+}
+
+/** A field of seats or players kept within what the chosen rule set seats; its value. */
+function fitSeats(input, most) {
+  input.max = most;
+  if (Number(input.value) > most) input.value = most;
+  return Number(input.value);
+}
+
 /** The page a private sit & go's invite opens (the room's `invite_link` is its API's). */
 function sitAndGoAddress(code) {
   return `${location.origin}/#sitgo/${code}`;
@@ -126,12 +138,12 @@ function privateTablesPage() {
     const stakes = h("div", { class: "stakes" });
     const showStakes = () => stakes.replaceChildren(...stakesOf(rules.value, {}).map(
       ([key, label, value]) => field(label, numberInput(key, value, { min: 0 }))));
-    rules.addEventListener("change", () => { state.rules = rules.value; showStakes(); });
+    rules.addEventListener("change", () => { state.rules = rules.value; showStakes(); fitSeats(form.elements.seats, seatsOf(state, rules.value)); });
     showStakes();
     const form = h("form", { class: "create-private", "aria-label": say("Nuovo tavolo privato", "New private table") },
       field(say("Nome", "Name"), h("input", { type: "text", name: "name", required: true, maxlength: 40, value: say("Partita tra amici", "Home game") })),
       field(words.t("rules"), rules),
-      field(words.t("seats"), numberInput("seats", 5, { min: 2, max: 9 })),
+      field(words.t("seats"), numberInput("seats", Math.min(5, seatsOf(state, state.rules)), { min: 2, max: seatsOf(state, state.rules) })),
       stakes,
       field(say("Buy-in minimo", "Minimum buy-in"), numberInput("min_buy_in", 200, { min: 1 })),
       field(say("Buy-in massimo", "Maximum buy-in"), numberInput("max_buy_in", 1000, { min: 1 })),
@@ -190,10 +202,13 @@ function privateTablesPage() {
   }, {
     async load() {
       await ensureAccount();
-      const [tables, sitAndGos] = await Promise.all([
+      const [tables, sitAndGos, ruleSets] = await Promise.all([
         api("GET", "/api/private-tables"),
         api("GET", "/api/private-sit-and-gos").catch((error) => { state.listError = error; return { sit_and_gos: [] }; }),
+        api("GET", "/api/rule-sets").catch(() => ({ rule_sets: [] })), // (the room's own refusal says it otherwise)
       ]);
+      state.ruleSets = Object.fromEntries(ruleSets.rule_sets.map((r) => [r.name, r]));
+      state.sitAndGoDraft.players = Math.min(state.sitAndGoDraft.players, seatsOf(state, state.sitAndGoDraft.rules));
       state.tables = tables.tables;
       state.sitAndGos = sitAndGos.sit_and_gos;
     },
@@ -221,7 +236,7 @@ function sitAndGoForm(self, state) {
   const form = h("form", { class: "create-sit-and-go", "aria-label": say("Nuovo sit & go privato", "New private sit & go") },
     field(say("Nome", "Name"), h("input", { type: "text", name: "name", required: true, maxlength: 40, value: d.name ?? say("Sit & go tra amici", "Friends' sit & go") })),
     field(words.t("rules"), select("rules", words.t("rules"), RULES.map((r) => [r, words.t(r)]))),
-    field(words.t("players"), numberInput("players", d.players, { min: 2, max: 9 })),
+    field(words.t("players"), numberInput("players", d.players, { min: 2, max: seatsOf(state, d.rules) })),
     field("Buy-in", numberInput("buy_in", d.buy_in, { min: 0, max: 100000000 })),
     field(say("Fiches iniziali", "Starting chips"), numberInput("starting_stack", d.starting_stack, { min: 1 })),
     h("div", { class: "group" },
@@ -238,6 +253,7 @@ function sitAndGoForm(self, state) {
     const input = event.target;
     if (!input.name) return;
     d[input.name] = input.type === "checkbox" ? input.checked : input.value;
+    if (input.name === "rules") d.players = fitSeats(form.elements.players, seatsOf(state, input.value));
     if (input.name === "breaks") {
       breakFields.hidden = !input.checked;
       for (const other of breakInputs) other.disabled = !input.checked;
