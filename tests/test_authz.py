@@ -118,6 +118,11 @@ def test_hand_downloads_only_for_who_was_dealt_in(app_client: TestClient, rules:
         assert anna.get(url).status_code == bruno.get(url).status_code == 200
     assert people[GUEST].get("/api/hands").json()["hands"] == []
     assert [h["id"] for h in anna.get("/api/hands").json()["hands"]] == [hand_id]
+    # Statistics: only one's own hands count, and only one's own figures are given.
+    assert statuses(people, "GET", "/api/stats")[STRANGER] == 401
+    for role in (OTHER, GUEST):
+        assert people[role].get("/api/stats").json()["games"] == [], role
+    assert anna.get("/api/stats").json()["hands"] == bruno.get("/api/stats").json()["hands"] == 1
 
 
 def test_a_private_sit_and_gos_routes_answer_only_its_host_and_players(

@@ -866,6 +866,28 @@ def test_a_hand_is_replayed_step_by_step_and_downloaded(room: RunningServer, bro
         row = page.locator(f"table.hands tbody tr[data-hand='{hand_id}']")
         row.locator("a.replay").wait_for()
         assert "Poker all'italiana (classico)" in row.inner_text()
+        # Above the list, the player's own statistics over the same finished hands (both
+        # asked at once: a hand ending between the two answers is asked again).
+        for _ in range(5):
+            game = page.locator(".stats-game[data-game='italian-classic-cash']")
+            heading = game.locator("h4").inner_text()
+            counted = int(re.search(r"— (\d+) man", heading)[1])  # type: ignore[index]
+            if counted == page.locator("table.hands a.replay").count():
+                break
+            page.reload()
+            row.locator("a.replay").wait_for()
+        else:
+            raise AssertionError(f"the statistics never counted the list's hands: {heading}")
+        assert heading.startswith("Poker all'italiana (classico) · cash — ") and counted >= 1
+        figures = dict(zip(
+            game.locator("dt").all_inner_texts(), game.locator("dd").all_inner_texts(), strict=True
+        ))  # fmt: skip
+        assert list(figures)[:6] == ["VPIP", "PFR", "AF", "WTSD", "W$SD", "Per 100 mani"]
+        assert "3-bet" not in figures and "Aperture" in figures and "Al buio" in figures
+        assert "Parol" not in figures  # (the classic rules have none)
+        person.screenshot("hands-statistics")
+        assert re.fullmatch(r"\d+%", figures["VPIP"]), figures
+        assert re.fullmatch(r"[+-]?\d+(\.\d+)?", figures["Per 100 mani"]), figures
         # The table by its name (it was once "Tavolo 3"), in the list and the replay's title.
         replay = page.evaluate(f"fetch('/api/hands/{hand_id}/replay').then(r => r.json())")
         assert row.inner_text().startswith(f"{replay['table_name']} · #"), row.inner_text()

@@ -204,11 +204,12 @@ class StatsBook:
             stats = self.players[name] = PlayerStats(name)
         return stats
 
-    def add_phh(self, hand: PhhHand) -> None:
+    def add_phh(self, hand: PhhHand, names: Sequence[str] | None = None) -> None:
         """Count a PHH hand (Hold'em or Poker all'italiana), replayed in our engine.
 
-        Players are known by the ``players`` field (``p1``, ``p2``... without
-        it).  Raises :class:`~mazziere.history.replay.ReplayError` or
+        Players are known by ``names`` (by position) if given, else by the
+        ``players`` field (``p1``, ``p2``... without it).  Raises
+        :class:`~mazziere.history.replay.ReplayError` or
         :class:`~mazziere.history.phh.PHHError` if the hand cannot be replayed.
         """
         from mazziere.history.holdem import holdem_from_phh
@@ -226,10 +227,11 @@ class StatsBook:
             raise PHHError(f"variant {variant!r}: no statistics for it")
         if not game.is_over:
             raise PHHError("the history stops before the end of the hand")
-        if isinstance(players, list) and len(players) == game.n:
-            names = [str(p) for p in players]
-        else:
-            names = [f"p{i + 1}" for i in range(game.n)]
+        if names is None:
+            if isinstance(players, list) and len(players) == game.n:
+                names = [str(p) for p in players]
+            else:
+                names = [f"p{i + 1}" for i in range(game.n)]
         self.add(game, names, unit=unit)
 
     def add(self, hand: BettingHand, names: Sequence[str], *, unit: Decimal | int = 1) -> None:

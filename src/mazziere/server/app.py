@@ -28,6 +28,7 @@ from mazziere.server import (
     hints,
     lobby,
     play,
+    player_stats,
     private_sit_and_gos,
     private_tables,
 )
@@ -132,6 +133,7 @@ def create_app(
     app.include_router(private_tables.router)
     app.include_router(private_sit_and_gos.router)
     app.include_router(hands.router)
+    app.include_router(player_stats.router)
     app.include_router(hints.router)
 
     install_web(app)  # the browser client, at / (after every other route)

@@ -779,11 +779,57 @@ function ownTables(t) {
 
 // ------------------------------------------------------------- hand history
 
+/** A share from 0 to 1 as a percentage ("–" where nothing was counted). */
+const percent = (share) => (share === null || share === undefined ? "–" : `${Math.round(share * 100)}%`);
+const decimal = (x) => (x === null || x === undefined ? "–" : x.toLocaleString(words.lang, { maximumFractionDigits: 1 }));
+const signed = (text) => (text === null || text === undefined ? "–" : Number(text) > 0 ? `+${text}` : text);
+
+/** The figures of one game (a rule set's cash tables or its tournaments), from GET /api/stats. */
+function gameStats(game) {
+  const s = game.stats;
+  const figure = (label, title, value) => h("div", { class: "figure" },
+    h("dt", {}, h("abbr", { title }, label)), h("dd", {}, value));
+  const figures = [
+    figure("VPIP", say("Mani in cui hai messo fiches di tua volontà prima del flop (o del cambio)", "Hands in which you put chips in voluntarily before the flop (or the draw)"), percent(s.vpip)),
+    figure("PFR", say("Mani in cui hai puntato o rilanciato prima del flop (o del cambio)", "Hands in which you bet or raised before the flop (or the draw)"), percent(s.pfr)),
+    game.rules === "holdem" ? figure("3-bet", say("Rilanci davanti a un solo rilancio prima del flop", "Re-raises facing exactly one raise before the flop"), percent(s.three_bet)) : null,
+    figure("AF", say("Puntate e rilanci dopo il flop (o il cambio) per ogni chiamata", "Bets and raises after the flop (or the draw) per call"), decimal(s.aggression_factor)),
+    figure("WTSD", say("Showdown sulle mani in cui hai visto il flop (o il cambio)", "Showdowns out of the hands in which you saw the flop (or the draw)"), percent(s.went_to_showdown)),
+    figure("W$SD", say("Showdown in cui hai vinto fiches", "Showdowns in which you won chips"), percent(s.won_at_showdown)),
+    figure(say("Per 100 mani", "Per 100 hands"), say("Il tuo risultato ogni 100 mani, in fiches", "Your result per 100 hands, in chips"), signed(s.net_per_100)),
+  ];
+  const it = s.italian;
+  if (it) figures.push(
+    figure(say("Aperture", "Opens"), say("Mani che hai aperto dopo la distribuzione", "Hands you opened after the deal"), percent(it.open_rate)),
+    figure(say("Al buio", "Blind opens"), say("Mani che hai aperto al buio, prima della distribuzione", "Hands you opened blind, before the deal"), percent(it.blind_open_rate)),
+    figure(say("Carte cambiate", "Cards changed"), say("Carte cambiate per cambio (servito: nessuna)", "Cards changed per draw (standing pat: none)"), decimal(it.cards_per_draw)),
+    ...(game.rules === "italian-32" ? [ // (only the 32-card room says parol)
+      figure("Parol", say("Mani in cui hai detto parol", "Hands in which you said parol"), percent(it.parol_rate)),
+      figure(say("Piatti del parol", "Parol pots"), say("Il tuo risultato nelle mani col piatto del parol", "Your result in the parol-pot hands"), signed(it.parol_pot_net))] : []));
+  const kind = game.tournament ? say("tornei", "tournaments") : say("cash", "cash");
+  return h("div", { class: "stats-game", "data-game": `${game.rules}-${game.tournament ? "tournament" : "cash"}` },
+    h("h4", {}, `${words.t(game.rules)} · ${kind} — ${s.hands} ${s.hands === 1 ? say("mano", "hand") : say("mani", "hands")}`),
+    h("dl", {}, figures));
+}
+
+/** The player's own statistics over their most recent finished hands. */
+function statsOf(stats) {
+  if (!stats || !stats.games.length) return null;
+  return h("section", { class: "stats", "aria-label": say("Le tue statistiche", "Your statistics") },
+    h("h3", {}, say("Le tue statistiche", "Your statistics")),
+    h("p", { class: "note" }, stats.hands === 1
+      ? say("Sulla tua ultima mano finita.", "Over your last finished hand.")
+      : say(`Sulle tue ultime ${stats.hands} mani finite (fino a ${stats.limit}), per gioco; cash e tornei a parte.`,
+        `Over your last ${stats.hands} finished hands (up to ${stats.limit}), per game; cash and tournaments apart.`)),
+    stats.games.map(gameStats));
+}
+
 function handsPage() {
-  const state = { hands: [], error: "" };
+  const state = { hands: [], stats: null, error: "" };
   return page(() => [
     h("h2", {}, say("Le tue mani", "Your hands")),
     state.error ? problem(state.error) : null,
+    statsOf(state.stats),
     state.hands.length ? h("table", { class: "hands" },
       h("thead", {}, h("tr", {}, [say("Mano", "Hand"), words.t("rules"), say("Quando", "When"), say("Risultato", "Result"), ""].map((c) => h("th", { scope: "col" }, c)))),
       h("tbody", {}, state.hands.map((hand) => h("tr", { "data-hand": hand.id },
@@ -801,7 +847,11 @@ function handsPage() {
   ], {
     async load() {
       await ensureAccount();
-      try { state.hands = (await api("GET", "/api/hands?limit=200")).hands; } catch (error) { state.error = error; }
+      try {
+        const [hands, stats] = await Promise.all([api("GET", "/api/hands?limit=200"), api("GET", "/api/stats")]);
+        state.hands = hands.hands;
+        state.stats = stats;
+      } catch (error) { state.error = error; }
     },
   });
 }
