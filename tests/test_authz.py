@@ -272,6 +272,37 @@ def _answer(messages: Iterator[dict[str, Any]]) -> dict[str, Any]:
     return next(m for m in messages if m["type"] in ("ack", "error", "snapshot"))
 
 
+def test_a_guest_who_takes_a_name_mid_game_keeps_their_seat(app_client: TestClient) -> None:
+    """The seat stays under the guest's name until they leave it; every socket of theirs
+    (a reload, another device) finds it (a new socket knew them only by the new name and
+    found no table: the seat went on without them)."""
+    guest = RoomClient(app_client)
+    account_id = guest.guest()["id"]
+    tables = guest.get("/api/tables").json()["tables"]
+    table = next(t for t in tables if t["rules"] == "holdem")
+    tid = str(table["id"])
+    with _ws(app_client, guest) as first:
+        first_in = inbox(first)
+        assert next(first_in)["type"] == "welcome"
+        first.send_text(json.dumps({"type": "sit", "v": 1, "table": tid,
+                                    "buy_in": table["min_buy_in"]}))  # fmt: skip
+        assert _answer(first_in)["type"] == "ack"
+    named = guest.post("/api/account/name", {"name": "Nuovo", "password": "correct horse"})
+    assert named.status_code == 200, named.text
+    with _ws(app_client, guest) as again:
+        again_in = inbox(again)
+        welcome = next(again_in)
+        assert (welcome["player"], welcome["tables"]) == (f"guest-{account_id}", [tid])
+        hint = guest.get(f"/api/tables/{tid}/hint").json()
+        assert hint["reason"] != "sit at the table first", hint
+        again.send_text(json.dumps({"type": "leave", "v": 1, "table": tid}))
+        assert _answer(again_in)["type"] == "ack"
+    with _ws(app_client, guest) as later:  # no seat left: the new name from now on
+        welcome = json.loads(later.receive_text())
+        assert (welcome["player"], welcome["tables"]) == ("Nuovo", [])
+    assert guest.audit()["total"] == 0
+
+
 def test_seat_actions_belong_to_the_seated_player(app_client: TestClient) -> None:
     people = browsers(app_client)
     tables = people[OWNER].get("/api/tables").json()["tables"]

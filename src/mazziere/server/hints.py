@@ -90,7 +90,7 @@ async def table_hint(
         task = running.service.find(table_id)
     except p.ProtocolError as error:
         raise ApiError(404, "no_table", error.message) from None
-    name = viewer.account.display_name
+    name = running.service.name_at_tables(viewer.account.id, viewer.account.display_name)
     reason = refusal(task, name)
     if reason:
         return HintOut(offered=False, reason=reason)

@@ -421,7 +421,8 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
             viewer = await account_from_cookies(session, dict(websocket.cookies), now=room.now())
         if viewer is None:
             return None
-        return Player(viewer.account.id, viewer.account.display_name)
+        account = viewer.account
+        return Player(account.id, service.name_at_tables(account.id, account.display_name))
 
     async with room.db.session() as session:
         tables = list(await session.scalars(select(RoomTable).where(RoomTable.state != "closed")))

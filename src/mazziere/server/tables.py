@@ -1718,6 +1718,14 @@ class TableService:
             raise p.ProtocolError(p.ErrorCode.NO_TABLE, f"no table {table!r}")
         return task
 
+    def name_at_tables(self, account_id: int, name: str) -> str:
+        """The name an account plays under at the tables now: ``name`` (its display name),
+        or ``guest-<id>`` while it still sits where it sat down as a guest.  A guest who takes
+        a name mid-game keeps their seats, and every connection of theirs finds them, under
+        the name they sat down with; the new name is theirs from their next seat on."""
+        as_guest = f"guest-{account_id}"
+        return as_guest if as_guest != name and self.tables_of(as_guest) else name
+
     def tables_of(self, name: str) -> list[str]:
         """The tables where ``name`` plays now (not a finished tournament's, nor one a
         tournament moved them from)."""
