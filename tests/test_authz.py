@@ -233,6 +233,86 @@ def test_a_cookie_stolen_before_the_log_out_opens_nothing_after_it(
     assert closed.value.code == 4401
 
 
+def _socket_of(client: TestClient, browser: RoomClient) -> Any:
+    """A socket opened with ``browser``'s session cookie (its welcome read)."""
+    ws = client.websocket_connect(
+        "/ws", headers={"cookie": f"{SESSION_COOKIE}={browser.jar.get(SESSION_COOKIE)}"}
+    )
+    socket = ws.__enter__()
+    assert json.loads(socket.receive_text())["type"] == "welcome"
+    return ws, socket
+
+
+def _closed_as_logged_out(socket: Any) -> None:
+    said = json.loads(socket.receive_text())
+    assert (said["type"], said["code"]) == ("error", "session_ended"), said
+    assert "password was changed" in said["message"]
+    with pytest.raises(WebSocketDisconnect):
+        socket.receive_text()
+
+
+def test_a_changed_password_ends_every_other_session_and_socket(app_client: TestClient) -> None:
+    phone, laptop, thief = (RoomClient(app_client) for _ in range(3))
+    phone.register("Cambia")
+    logged_in = laptop.post("/api/login", {"name": "Cambia", "password": "correct horse"})
+    assert logged_in.status_code == 200, logged_in.text
+    thief.jar.set(SESSION_COOKIE, laptop.jar.get(SESSION_COOKIE))
+    sockets = [_socket_of(app_client, browser) for browser in (phone, laptop)]
+    change = "/api/account/password"
+
+    # Refused, and nothing changes: a wrong password, a short one, a body that is not one.
+    wrong = phone.post(
+        change, {"current_password": "wrong horse", "new_password": "battery staple"}
+    )
+    assert (wrong.status_code, error_code(wrong)) == (401, "bad_credentials")
+    short = phone.post(change, {"current_password": "correct horse", "new_password": "short"})
+    assert (short.status_code, error_code(short)) == (422, "bad_password")
+    for body in ({"new_password": "battery staple"}, {"current_password": 5, "new_password": 6}):
+        refused = phone.post(change, body)
+        assert (refused.status_code, error_code(refused)) == (422, "invalid_input"), body
+    assert thief.get("/api/account").json()["name"] == "Cambia"
+
+    changed = phone.post(
+        change, {"current_password": "correct horse", "new_password": "battery staple"}
+    )
+    assert changed.status_code == 200, changed.text
+    assert changed.json()["account"]["name"] == "Cambia"
+    assert phone.get("/api/account").status_code == 200  # this browser: a new session at once
+    assert laptop.get("/api/account").status_code == 401  # every other: logged out
+    assert thief.get("/api/account").status_code == 401
+    for ws, socket in sockets:  # every socket of the account is told and closed
+        _closed_as_logged_out(socket)
+        ws.__exit__(None, None, None)
+    ws, socket = _socket_of(app_client, phone)  # the new session opens one again
+    ws.__exit__(None, None, None)
+    old = laptop.post("/api/login", {"name": "Cambia", "password": "correct horse"})
+    assert old.status_code == 401
+    assert laptop.post("/api/login", {"name": "Cambia", "password": "battery staple"}).is_success
+
+
+def test_a_password_is_changed_only_by_who_knows_it(app_client: TestClient) -> None:
+    people = browsers(app_client)
+    change = "/api/account/password"
+    body = {"current_password": "correct horse", "new_password": "battery staple"}
+    assert statuses(people, "POST", change, body)[STRANGER] == 401
+    refused = people[GUEST].post(change, body)
+    assert (refused.status_code, error_code(refused)) == (409, "no_password")
+    # Guessing through a session costs what guessing at the log-in costs: five tries.
+    owner = people[OWNER]
+    guesses = [
+        owner.post(change, {"current_password": f"guess {n}", "new_password": "battery staple"})
+        for n in range(6)
+    ]
+    assert [g.status_code for g in guesses] == [401] * 5 + [429]
+    assert error_code(guesses[-1]) == "rate_limited" and "Retry-After" in guesses[-1].headers
+    late = owner.post(change, body)  # the right one too, until the window has passed
+    assert (late.status_code, error_code(late)) == (429, "rate_limited")
+    assert owner.get("/api/account").status_code == 200
+    # The same count as the log-in's: the name is held there too.
+    held = RoomClient(app_client).post("/api/login", {"name": "Anna", "password": "correct horse"})
+    assert (held.status_code, error_code(held)) == (429, "rate_limited")
+
+
 def test_cross_site_requests_and_forged_origins_are_refused(app_client: TestClient) -> None:
     people = browsers(app_client)
     owner, other = people[OWNER], people[OTHER]

@@ -398,6 +398,33 @@ def test_a_room_that_does_not_answer_as_a_user_runs_it(tmp_path: Path) -> None:
     ), lines
 
 
+def test_a_password_changed_elsewhere_ends_the_terminal_session(room: Room, tmp_path: Path) -> None:
+    """The account's password is changed from another device while the terminal plays: the
+    room closes the terminal's socket, and the terminal stops and says why (it does not
+    knock again and again with a session that has ended)."""
+    sessions = tmp_path / "host"
+    invite = private_table(room, sessions, "holdem")
+    owner = RoomHttp(room.address, cookie_file=session_file(sessions, room.address))
+    owner.expect("GET", "/api/session", what="session")
+    credentials = {"name": "Terminale", "password": "correct horse"}
+    owner.expect("POST", "/api/account/name", credentials, what="name")
+    host = Terminal(room, invite, sessions, 500)
+    elsewhere = RoomHttp(room.address)  # another device, logged in to the same account
+    elsewhere.expect("GET", "/api/session", what="session")
+    elsewhere.expect("POST", "/api/login", credentials, what="log-in")
+
+    async def change(terminal: Terminal, pilot: Any) -> None:
+        if terminal.session.seated and not said:
+            said.append(True)
+            new = {"current_password": "correct horse", "new_password": "battery staple"}
+            elsewhere.expect("POST", "/api/account/password", new, what="password")
+
+    said: list[bool] = []
+    asyncio.run(play([host], lambda: host.app.link.refused is not None, step=change))
+    assert host.app.link.refused == "the password was changed: log in again"
+    assert host.app.link.stopped and host.app.link.connections == 1
+
+
 def test_a_full_table_says_so_and_closes(room: Room, tmp_path: Path) -> None:
     invite = private_table(room, tmp_path / "host", "italian-32")
     host = Terminal(room, invite, tmp_path / "host", 500)

@@ -350,6 +350,71 @@ def test_sign_up_log_out_and_log_in(room: RunningServer, browser: Any) -> None:
         person.close()
 
 
+def test_a_password_changed_on_one_device_logs_the_other_out(
+    room: RunningServer, browser: Any
+) -> None:
+    """The phone, at a table, signs up and changes the password; the laptop, logged in to the
+    same account and following the same table, is logged out and told why; the phone plays on."""
+    phone, laptop = Page(browser, room.address, "en"), Page(browser, room.address, "it")
+    try:
+        page = phone.page
+        page.click(".play-now[data-rules=holdem]")
+        page.wait_for_selector(".seat.me")
+        page.click("#who button.account:text-is('Sign up')")
+        page.fill("dialog input[name=name]", "elena")
+        page.fill("dialog input[name=password]", "correct horse")
+        page.click("dialog button:text-is('Save')")
+        page.wait_for_selector("#who .password")
+        other = laptop.page
+        other.click("#who button.account")
+        other.fill("dialog input[name=name]", "elena")
+        other.fill("dialog input[name=password]", "correct horse")
+        other.click("dialog button:text-is('Accedi')")
+        other.wait_for_selector("#who .logout")
+        other.click(".my-tables a.my-table")  # the lobby leads to the table the account plays
+        other.wait_for_selector(".seat.me")
+
+        page.click("#who .password")
+        boxes = page.locator("dialog.password-dialog input[type=password]")
+        boxes.nth(0).fill("correct horse")
+        boxes.nth(1).fill("battery staple")
+        boxes.nth(2).fill("battery stapler")
+        page.click("dialog button:text-is('Change')")
+        assert page.inner_text("dialog .error") == "The two new passwords differ."
+        boxes.nth(2).fill("battery staple")
+        page.click("dialog button:text-is('Change')")
+        page.wait_for_selector("#who .account-said:has-text('every other session is closed')")
+
+        other.wait_for_selector("#who .session-ended")
+        assert other.inner_text("#who .session-ended") == (
+            "La password è stata cambiata: accedi di nuovo."
+        )
+        assert other.locator("#who .logout").count() == 0
+        other.wait_for_selector(".play-now")  # back to the lobby, as after a log-out
+        assert other.evaluate("fetch('/api/account').then(r => r.status)") == 401
+        # The browser logs that refused request itself: the one error expected.
+        assert laptop.errors == [
+            "Failed to load resource: the server responded with a status of 401 (Unauthorized)"
+        ]
+        laptop.errors.clear()
+        other.click("#who button.account")  # and in again with the new password
+        other.fill("dialog input[name=name]", "elena")
+        other.fill("dialog input[name=password]", "battery staple")
+        other.click("dialog button:text-is('Accedi')")
+        other.wait_for_selector("#who .logout")
+        assert other.locator("#who .session-ended").count() == 0
+
+        # The phone's socket came back with its new session: a hand is played to its winner
+        # (play_hand fails if the log never says one).
+        phone.play_hand("holdem")
+        assert page.evaluate("fetch('/api/account').then(r => r.json()).then(a => a.name)") == (
+            "elena"
+        )
+    finally:
+        laptop.close()
+        phone.close()
+
+
 def test_a_guest_signs_up_and_keeps_their_chips(room: RunningServer, browser: Any) -> None:
     """A guest at a table signs up from the header (one line at 1280 px, in English too):
     the account keeps its chips under the name chosen."""

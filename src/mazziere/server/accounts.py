@@ -33,6 +33,7 @@ from mazziere.server.security import (
 from mazziere.server.storage import accounts as store
 from mazziere.server.storage import ledger
 from mazziere.server.storage.models import Account, LedgerEntry, Session
+from mazziere.server.ws import end_connections
 
 __all__ = [
     "AccountOut",
@@ -58,6 +59,13 @@ class Credentials(_Strict):
 
     name: str = Field(min_length=1, max_length=40)
     password: str = Field(min_length=1, max_length=200)
+
+
+class PasswordChange(_Strict):
+    """The password the account has, and the one it takes."""
+
+    current_password: str = Field(min_length=1, max_length=200)
+    new_password: str = Field(min_length=1, max_length=200)
 
 
 class AccountOut(BaseModel):
@@ -207,8 +215,43 @@ def _check_new_credentials(credentials: Credentials) -> None:
     problem = store.name_problem(credentials.name)
     if problem is not None:
         raise ApiError(422, "bad_name", problem)
-    if not 8 <= len(credentials.password) <= 200:
+    _check_new_password(credentials.password)
+
+
+def _check_new_password(password: str) -> None:
+    if not 8 <= len(password) <= 200:
         raise ApiError(422, "bad_password", "a password has 8 to 200 characters")
+
+
+async def _refuse_while_limited(db: AsyncSession, room: RoomContext, keys: tuple[str, str]) -> None:
+    """429 while the failed log-ins under ``keys`` are over the limit (``LoginLimiter``)."""
+    limiter = room.limiter
+    now = room.now()
+    since = now - dt.timedelta(seconds=limiter.window)
+    failures = await store.login_failures(db, keys, since=since)
+    wait = limiter.retry_after(
+        {key: [(at - since).total_seconds() for at in times] for key, times in failures.items()},
+        now=limiter.window,  # seconds from the window's start
+    )
+    if wait is not None:
+        raise ApiError(
+            429,
+            "rate_limited",
+            f"too many failed log-ins: try again in {int(wait) + 1} s",
+            headers={"Retry-After": str(int(wait) + 1)},
+        )
+
+
+async def _count_failure(db: AsyncSession, room: RoomContext, keys: tuple[str, str]) -> None:
+    """Count a wrong password under ``keys``, even though the answer will be an error."""
+    now = room.now()
+    since = now - dt.timedelta(seconds=room.limiter.window)
+    await store.add_login_failure(db, keys, at=now, forget_before=since)
+    await db.commit()
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
 
 
 @router.get("/session", summary="Who is logged in; sets the CSRF cookie")
@@ -266,31 +309,15 @@ async def login(
     viewer: MaybeLoggedIn,
 ) -> SessionOut:
     """Log in by name and password; failures are limited per name and per address."""
-    address = request.client.host if request.client is not None else "unknown"
-    limiter = room.limiter
-    keys = limiter.keys(credentials.name, address)
-    now = room.now()
-    since = now - dt.timedelta(seconds=limiter.window)
-    failures = await store.login_failures(db, keys, since=since)
-    wait = limiter.retry_after(
-        {key: [(at - since).total_seconds() for at in times] for key, times in failures.items()},
-        now=limiter.window,  # seconds from the window's start
-    )
-    if wait is not None:
-        raise ApiError(
-            429,
-            "rate_limited",
-            f"too many failed log-ins: try again in {int(wait) + 1} s",
-            headers={"Retry-After": str(int(wait) + 1)},
-        )
+    keys = room.limiter.keys(credentials.name, _address(request))
+    await _refuse_while_limited(db, room, keys)
     account = await store.account_by_name(db, credentials.name)
     if (
         account is None
         or account.password_hash is None
         or not verify_password(account.password_hash, credentials.password, room.hasher)
     ):
-        await store.add_login_failure(db, keys, at=now, forget_before=since)
-        await db.commit()  # the failure counts even though the answer is an error
+        await _count_failure(db, room, keys)
         raise ApiError(401, "bad_credentials", "wrong name or password")
     await store.clear_login_failures(db, keys[0])
     await _drop_session(db, viewer)
@@ -307,6 +334,40 @@ async def logout(
     response.delete_cookie(SESSION_COOKIE, path="/")
     _set_csrf_cookie(response, room, new_token())
     return {"logged_out": True}
+
+
+@router.post("/account/password", summary="Change the password; every other session ends")
+async def change_password(
+    *,
+    change: PasswordChange,
+    request: Request,
+    response: Response,
+    db: DbSession,
+    room: Room,
+    viewer: LoggedIn,
+) -> SessionOut:
+    """The account takes a new password, given its current one (a wrong one counts as a
+    failed log-in).  Every session of the account ends, this one included: this browser
+    gets a new session at once, every other device must log in again, and the account's
+    open sockets are closed (this browser opens its own again)."""
+    account = viewer.account
+    if account.is_guest or account.password_hash is None:
+        raise ApiError(409, "no_password", "a guest has no password yet: take a name first")
+    keys = room.limiter.keys(account.display_name, _address(request))
+    await _refuse_while_limited(db, room, keys)
+    if not verify_password(account.password_hash, change.current_password, room.hasher):
+        await _count_failure(db, room, keys)
+        raise ApiError(401, "bad_credentials", "wrong password")
+    _check_new_password(change.new_password)
+    await store.set_password(db, account, hash_password(change.new_password, room.hasher))
+    await store.end_every_session(db, account.id)
+    answer = await _new_session(db, response, room, account)  # (commits)
+    running = getattr(request.app.state, "play", None)
+    if running is not None:
+        at_tables = running.service.name_at_tables(account.id, account.display_name)
+        for name in {account.display_name, at_tables}:
+            end_connections(running.bus, name, "the password was changed: log in again")
+    return answer
 
 
 @router.get("/account", summary="The logged-in account")

@@ -109,6 +109,10 @@ class Bus(abc.ABC):
         """How many connections ``player`` has open (the room caps them)."""
 
     @abc.abstractmethod
+    def outboxes(self, player: str) -> list[Outbox]:
+        """``player``'s open connections (a changed password closes them)."""
+
+    @abc.abstractmethod
     def players_connected(self) -> int:
         """How many players have a connection open (the room's size, for its collector)."""
 
@@ -181,6 +185,10 @@ class LocalBus(Bus):
     def connections(self, player: str) -> int:
         """How many connections ``player`` has open."""
         return len(self._players.get(player, ()))
+
+    def outboxes(self, player: str) -> list[Outbox]:
+        """``player``'s open connections."""
+        return list(self._players.get(player, ()))
 
     def players_connected(self) -> int:
         """How many players have a connection open."""

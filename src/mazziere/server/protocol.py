@@ -114,6 +114,9 @@ class ErrorCode(StrEnum):
     """The table does not allow it now (seat taken, buy-in out of range, ...)."""
     RATE_LIMITED = "rate_limited"
     UNAUTHENTICATED = "unauthenticated"
+    SESSION_ENDED = "session_ended"
+    """The account's sessions ended (its password was changed): the socket is closed, and
+    opens again only with a new log-in."""
     INTERNAL = "internal"
     """The room failed; the message changed nothing."""
     STORAGE_UNAVAILABLE = "storage_unavailable"
@@ -662,6 +665,8 @@ def _code_doc(code: ErrorCode) -> str:
         ErrorCode.REFUSED: "the table does not allow it now (seat taken, buy-in out of range...)",
         ErrorCode.RATE_LIMITED: "too many messages",
         ErrorCode.UNAUTHENTICATED: "no valid session",
+        ErrorCode.SESSION_ENDED: "the account's password was changed: every socket of it is "
+        "closed after this message, and opens again only with a new log-in",
         ErrorCode.INTERNAL: "the room failed; nothing changed",
         ErrorCode.STORAGE_UNAVAILABLE: "the table is held: the database refuses writes for "
         "now (message `held`); nothing changed, send it again when it goes on",

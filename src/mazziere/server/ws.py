@@ -43,6 +43,7 @@ __all__ = [
     "Play",
     "RateLimit",
     "add_websocket_route",
+    "end_connections",
     "origin_allowed",
     "serve_connection",
 ]
@@ -140,6 +141,16 @@ class Connection:
         if not self.closed:
             self.closed = True
             self.outgoing.put(None)
+
+
+def end_connections(bus: Bus, player: str, reason: str) -> None:
+    """Tell each of ``player``'s sockets why, and close it (their sessions have ended: a
+    socket opened again needs a session that is still live)."""
+    refusal = p.dump(p.Error(code=p.ErrorCode.SESSION_ENDED, message=reason))
+    for outbox in bus.outboxes(player):
+        if isinstance(outbox, Connection):
+            outbox.offer(refusal)
+            outbox.close()
 
 
 def origin_allowed(websocket: WebSocket, allowed: Sequence[str]) -> bool:

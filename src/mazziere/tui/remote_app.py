@@ -46,6 +46,10 @@ __all__ = ["RemotePlayApp", "RoomLink"]
 log = logging.getLogger(__name__)
 
 
+_LOGGED_OUT = (p.ErrorCode.UNAUTHENTICATED, p.ErrorCode.SESSION_ENDED)
+"""The room's word that this session is over: the client stops, and says why."""
+
+
 class RoomLink:
     """The WebSocket to the room for one :class:`RemoteSession`, opened again when it drops.
 
@@ -123,7 +127,7 @@ class RoomLink:
         try:
             async for text in socket:
                 for message in self._parse(text):
-                    if isinstance(message, p.Error) and message.code is p.ErrorCode.UNAUTHENTICATED:
+                    if isinstance(message, p.Error) and message.code in _LOGGED_OUT:
                         self.refused = message.message
                         self.stopped = True
                         self.on_change()

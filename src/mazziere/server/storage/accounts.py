@@ -22,10 +22,12 @@ __all__ = [
     "claim_daily_top_up",
     "clear_login_failures",
     "create_account",
+    "end_every_session",
     "end_session",
     "login_failures",
     "name_problem",
     "session_account",
+    "set_password",
     "start_session",
     "take_name",
 ]
@@ -148,6 +150,17 @@ async def session_account(
 async def end_session(session: AsyncSession, token_hash: str) -> None:
     """Forget a session (log out)."""
     await session.execute(delete(Session).where(Session.token_hash == token_hash))
+
+
+async def end_every_session(session: AsyncSession, account_id: int) -> None:
+    """Forget every session of the account (its password changed)."""
+    await session.execute(delete(Session).where(Session.account_id == account_id))
+
+
+async def set_password(session: AsyncSession, account: Account, password_hash: str) -> None:
+    """The account's new password (its hash)."""
+    account.password_hash = password_hash
+    await session.flush()
 
 
 async def claim_daily_top_up(

@@ -15,6 +15,9 @@ const app = {
   csrf: "",
   wallet: null,      // the daily top-up: { available, amount } (GET /api/wallet)
   topUpSaid: "",     // the room's answer to the last claim of it, said in the header
+  accountSaid: "",   // what became of the last change of password, said in the header
+  sessionEnded: null, // the room's `session_ended`: this device was logged out (said until a log-in)
+  changingPassword: false, // this browser changes it: its own socket's `session_ended` is expected
   lobby: [],         // the lobby's tables
   tournaments: [],   // the lobby's tournaments
   filter: null,      // a rule set, or null for all
@@ -158,7 +161,13 @@ function showWho() {
     account ? words.pick("Registrati", "Sign up") : words.pick("Accedi o registrati", "Log in or sign up")));
   }
   if (account && !account.guest) {
+    parts.push(h("button", { type: "button", class: "password", onclick: passwordDialog }, "Password"));
     parts.push(h("button", { type: "button", class: "logout", onclick: logout }, words.pick("Esci", "Log out")));
+  }
+  if (app.accountSaid) parts.push(h("span", { class: "note account-said", role: "status" }, app.accountSaid));
+  if (app.sessionEnded) {
+    parts.push(h("span", { class: "error session-ended", role: "alert" },
+      words.error(app.sessionEnded.code, app.sessionEnded.message)));
   }
   if (account?.guest) {
     parts.push(h("button", { type: "button", class: "account", onclick: () => accountDialog("login") }, words.pick("Accedi", "Log in")));
@@ -177,6 +186,7 @@ function accountDialog(mode) {
       await api("POST", path, { name: name.value, password: password.value });
       dialog.close();
       dialog.remove();
+      app.sessionEnded = null;
       await session();
       await readWallet();
       if (path !== "/api/account/name") await reopenSocket(); // another account, other tables
@@ -200,6 +210,59 @@ function accountDialog(mode) {
       h("button", { type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, words.pick("Annulla", "Cancel")))));
   document.body.append(dialog);
   dialog.showModal();
+}
+
+// A new password, given the current one: the room ends every other session of the account
+// and closes its sockets (this browser's too, which comes back with its new session).
+function passwordDialog() {
+  const field = (autocomplete) => h("input", { type: "password", required: true, minlength: 8, maxlength: 200, autocomplete });
+  const current = field("current-password");
+  const fresh = field("new-password");
+  const again = field("new-password");
+  const problem = h("p", { class: "error", role: "alert" });
+  const dialog = h("dialog", { class: "password-dialog" });
+  const close = () => { dialog.close(); dialog.remove(); };
+  const submit = async () => {
+    if (fresh.value !== again.value) {
+      problem.textContent = words.pick("Le due nuove password non sono uguali.", "The two new passwords differ.");
+      return;
+    }
+    app.changingPassword = true;
+    try {
+      await api("POST", "/api/account/password", { current_password: current.value, new_password: fresh.value });
+    } catch (error) {
+      app.changingPassword = false;
+      problem.textContent = error.message;
+      return;
+    }
+    close();
+    setTimeout(() => { app.changingPassword = false; }, 10000); // (had this browser no socket)
+    await session();
+    app.accountSaid = words.pick("Password cambiata: le altre sessioni sono chiuse.", "Password changed: every other session is closed.");
+    showWho();
+    setTimeout(() => { app.accountSaid = ""; showWho(); }, 15000);
+  };
+  dialog.append(h("form", { method: "dialog", onsubmit: (e) => { e.preventDefault(); submit(); } },
+    h("p", {}, words.pick("Cambiando la password, gli altri dispositivi dovranno accedere di nuovo.",
+      "With a new password, your other devices must log in again.")),
+    h("label", {}, words.pick("Password attuale", "Current password"), " ", current),
+    h("label", {}, words.pick("Nuova password", "New password"), " ", fresh),
+    h("label", {}, words.pick("Ripeti la nuova password", "The new password again"), " ", again),
+    problem,
+    h("div", { class: "actions" },
+      h("button", { type: "submit", class: "primary" }, words.pick("Cambia", "Change")),
+      h("button", { type: "button", onclick: close }, words.pick("Annulla", "Cancel")))));
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+// This device's session ended (the password was changed elsewhere): logged out, as by `logout`.
+async function sessionEnded(message) {
+  app.sessionEnded = message;
+  await session();
+  await readWallet();
+  await reopenSocket();
+  showWho();
 }
 
 async function logout() {
@@ -237,6 +300,12 @@ function connect() {
     const ws = new WebSocket(url);
     app.ws = ws;
     const handle = (message) => {
+      if (message.type === "error" && message.code === "session_ended") {
+        // This browser's own change: its socket closes and opens again with the new session.
+        if (app.changingPassword) app.changingPassword = false;
+        else { ws.onclose = null; app.ws = null; app.wsReady = null; sessionEnded(message); }
+        return;
+      }
       if (message.type === "welcome") {
         app.me = message.player;
         showWho();

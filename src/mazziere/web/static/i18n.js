@@ -46,6 +46,8 @@ const ERRORS_IT = {
   csrf: "La sessione è cambiata: ricarica la pagina.",
   not_logged_in: "Accedi, o entra come ospite.",
   unauthenticated: "Accedi, o entra come ospite.",
+  session_ended: "La password è stata cambiata: accedi di nuovo.",
+  no_password: "Un ospite non ha ancora una password: registrati prima.",
   bad_name: "Un nome ha da 3 a 20 lettere, cifre, _ . o -, comincia con una lettera e non con guest-.",
   bad_password: "La password ha da 8 a 200 caratteri.",
   already_logged_in: "Esci prima di entrare con un altro account.",
@@ -118,6 +120,7 @@ const ERRORS_IT = {
 // The room's refusals whose numbers the player needs (the seats a game has, the wait before
 // the next log-in...), by the room's own sentence: said in Italian with those numbers.
 const DETAILS_IT = [
+  [/^wrong password$/, () => "Password sbagliata."], // (changing it: the name is known)
   [/tables seat (\d+) to (\d+) players, not (\d+)/, (m) => `Un tavolo di questo gioco ha da ${m[1]} a ${m[2]} posti, non ${m[3]}.`],
   [/buy-in limits must satisfy 0 < min <= max, not (\d+)\.\.\.(\d+)/, (m) => `Il buy-in minimo (${m[1]}) supera il massimo (${m[2]}).`],
   [/uses an invito \(ante\) and no blinds/, () => "Poste non valide: questo gioco ha l'invito, non i bui."],
