@@ -523,8 +523,11 @@ def test_holdem_pre_actions_and_an_all_in_with_side_pots(room: RunningServer, br
         pots = people[0].page.evaluate("window.potsSeen[0]")
         assert re.fullmatch(r"Pot: \d+", pots[0]) and re.fullmatch(r"Side pot: \d+", pots[1]), pots
         # The hand's awards in the log name their pot: the main pot as "Pot", a side pot
-        # with its number (the main pot was once "Pot 0").
-        labelled = re.compile(r".* wins? \d+ \((Pot|Side pot \d+)\)")
+        # with its number (the main pot was once "Pot 0"); a split pot says the shares
+        # ("A and B win 1300, 650 each (Pot)", "A and you win 41 (A 21, you 20) (Pot)": a run
+        # once failed when the side pot's hand split its main pot and the player whose log
+        # was read went out with it).
+        labelled = re.compile(r".* wins? \d+(, \d+ each| \([^)]*\))? \((Pot|Side pot \d+)\)")
         play_until(
             people,
             shove,
