@@ -347,6 +347,15 @@ class Person:
         return {"kind": kind}
 
 
+def close_balanced(room: Room, people: list[Person]) -> None:
+    """Close everyone's connections; the room's ledger must add up to zero, no account
+    drifted."""
+    for person in people:
+        person.close()
+    audit = room.audit()
+    assert audit["total"] == 0 and not audit["drifted"], audit
+
+
 async def until(check: Any, seconds: float = 60.0) -> None:
     """Wait until ``check()`` is true (an AssertionError after ``seconds``)."""
     for _ in range(int(seconds / 0.05)):

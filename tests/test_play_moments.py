@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from mazziere.server.settings import Settings
-from tests.play_room import Person, Room, safe, until
+from tests.play_room import Person, Room, close_balanced, safe, until
 
 MAX_HANDS = 150
 """The most hands a table plays looking for its moments."""
@@ -255,10 +255,7 @@ def run(settings: Settings, folder: Path) -> None:
         for person in people:
             played = person.http.get("/api/hands", params={"limit": 500}).json()["hands"]
             assert played and {h["tournament_id"] for h in played} == {finished["id"]}
-        for person in people:
-            person.close()
-        audit = room.audit()
-        assert audit["total"] == 0 and not audit["drifted"], audit
+        close_balanced(room, people)
     finally:
         room.stop()
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from mazziere.server.settings import Settings
-from tests.play_room import Person, Room, until
+from tests.play_room import Person, Room, close_balanced, until
 
 PLAYERS = 13
 EVERY_SECONDS = 14
@@ -234,8 +234,6 @@ def test_a_scheduled_tournament_over_three_tables_to_its_prizes(
         for person in people:
             played = person.http.get("/api/hands", params={"limit": 500}).json()["hands"]
             assert played and {h["tournament_id"] for h in played} == {finished["id"]}
-            person.close()
-        audit = room.audit()
-        assert audit["total"] == 0 and not audit["drifted"], audit
+        close_balanced(room, people)
     finally:
         room.stop()

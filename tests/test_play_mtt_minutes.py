@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.play_room import Room, until
+from tests.play_room import Room, close_balanced, until
 from tests.test_play_mtt import Entrant, details, join, next_scheduled
 
 PLAYERS = 8
@@ -121,9 +121,7 @@ async def scenario(room: Room) -> tuple[dict[str, Any], list[Timed]]:
     await until(lambda: not details(room, event["id"])["on_break"], 75)
     assert details(room, event["id"])["level"] == 2
     await until(
-        lambda: all(
-            len(hands_started(people).get(t, ())) > len(dealt.get(t, ())) for t in playing
-        ),
+        lambda: all(len(hands_started(people).get(t, ())) > len(dealt.get(t, ())) for t in playing),
         30,
     )
     for person in people:  # now to the end
@@ -156,9 +154,6 @@ def test_a_tournament_by_minutes_breaks_at_every_table_at_once(tmp_path: Path) -
         assert places == list(range(1, PLAYERS + 1))
         prizes = [s["prize"] for s in finished["standings"]]
         assert sum(prizes) == finished["buy_in"] * PLAYERS
-        for person in people:
-            person.close()
-        audit = room.audit()
-        assert audit["total"] == 0 and not audit["drifted"], audit
+        close_balanced(room, people)
     finally:
         room.stop()
