@@ -128,7 +128,7 @@ def test_a_lobby_file_the_room_would_refuse_stops_the_start_in_one_line(tmp_path
     done = mazziere("serve", "--port", str(free_port()), "--lobby", str(lobby), folder=tmp_path)
     assert done.returncode == 2, done.stderr
     assert done.stderr == (
-        f"mazziere: error: Invalid value: lobby_file: {lobby}: table 'Classica': "
+        f"mazziere: error: lobby_file: {lobby}: table 'Classica': "
         "italian-classic tables seat 2 to 6 players, not 9\n"
     )
     assert done.stdout == "" and not (tmp_path / "mazziere").exists()  # nothing was made

@@ -125,6 +125,5 @@ def test_cli_import_without_pokerkit(
     monkeypatch.setitem(sys.modules, "pokerkit", None)  # an import of it fails, as uninstalled
     assert main(["import", str(source)]) == 2
     assert capsys.readouterr().err == (
-        "mazziere: error: Invalid value: importing hand histories needs pokerkit: "
-        "pip install pokerkit==0.7.7\n"
+        "mazziere: error: importing hand histories needs pokerkit: pip install pokerkit==0.7.7\n"
     )

@@ -46,7 +46,13 @@ RulesOption = Annotated[
 
 
 class UsageProblem(typer.BadParameter):
-    """A bad argument, reported as one line."""
+    """A bad argument, reported as one line: "Invalid value for '--seed': ..." when it names
+    its option, else the sentence alone (a database that cannot be reached is no value)."""
+
+    def format_message(self) -> str:
+        if self.param is None and self.param_hint is None:
+            return self.message
+        return super().format_message()
 
 
 def _whole_seed(seed: int | None) -> int | None:
