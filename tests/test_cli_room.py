@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -117,6 +119,76 @@ def test_a_database_url_without_its_driver_is_the_rooms_own(backend: str, tmp_pa
                 await db.dispose()
 
         assert "ledger_entries" in asyncio.run(tables())
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_ledger_audit_says_where_the_chips_are_and_catches_a_drift(
+    backend: str, tmp_path: Path
+) -> None:
+    """``mazziere db audit``: where the room's chips are, balanced (exit code 0); a balance
+    changed behind the ledger's back is named (exit code 1)."""
+    from sqlalchemy import text
+
+    from mazziere.server.storage import accounts, ledger
+
+    with contextlib.contextmanager(backend_settings)(backend, tmp_path) as settings:
+        schema = settings.database_schema
+        env = {"MAZZIERE_DATABASE_SCHEMA": schema} if schema else None
+
+        def audit(*more: str) -> subprocess.CompletedProcess[str]:
+            return mazziere("db", "audit", "--database-url", settings.database_url, *more,
+                            folder=tmp_path, env=env)  # fmt: skip
+
+        async def run(work: str) -> None:
+            db = Database(settings.database_url, schema=settings.database_schema)
+            try:
+                await db.upgrade()
+                async with db.session() as session:
+                    await (fill if work == "fill" else drift)(session)
+                    await session.commit()
+            finally:
+                await db.dispose()
+
+        async def fill(session: Any) -> None:
+            """Three players given their chips, the last sitting down with 300 of them."""
+            for _ in range(3):
+                player = (await accounts.create_account(session, grant=2_000)).id
+            buy_in = ledger.Kind.BUY_IN
+            seat = ledger.table_key(7)
+            await ledger.move(session, buy_in, ledger.wallet_key(player), seat, 300)
+
+        async def drift(session: Any) -> None:
+            """A balance changed by hand, with no movement."""
+            change = "UPDATE ledger_accounts SET balance = balance + 5 WHERE key = 'wallet:1'"
+            await session.execute(text(change))
+
+        asyncio.run(run("fill"))
+        done = audit()
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.splitlines()
+        assert lines[0].endswith(": 5 accounts, 4 movements"), lines  # grants, 3 wallets, a table
+        assert [line.split() for line in lines[1:5]] == [
+            ["grants", "-6,000"], ["wallet", "5,700"], ["table", "300"], ["total", "0"]
+        ]  # fmt: skip
+        assert lines[5].startswith("balanced: ")
+        asyncio.run(run("drift"))
+        done = audit("--json")
+        assert done.returncode == 1, done.stderr
+        report = json.loads(done.stdout)
+        assert (report["balanced"], report["total"], report["drifted"]) == (False, 5, ["wallet:1"])
+        done = audit()
+        assert done.returncode == 1 and done.stdout.splitlines()[-1] == (
+            "NOT BALANCED: the balances add up to 5; balances that differ from their "
+            "movements: wallet:1"
+        )
+
+
+def test_the_ledger_audit_of_a_database_without_a_ledger_is_one_line(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}"
+    done = mazziere("db", "audit", "--database-url", url, folder=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("mazziere: error: cannot read the ledger: ")
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
 
 
 def test_a_lobby_file_the_room_would_refuse_stops_the_start_in_one_line(tmp_path: Path) -> None:

@@ -1603,6 +1603,79 @@ def db_upgrade(
     typer.echo(f"database up to date: {_shown_url(settings.database_url)}")
 
 
+@db_app.command("audit")
+def db_audit(
+    *,
+    database_url: DatabaseUrlOption = None,
+    config: ConfigOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Check the room's ledger: every balance adds up to zero and agrees with its entries
+    (exit code 1 if not); where the chips are, by kind of account."""
+    import asyncio
+    import json
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    settings = _server_settings(config, database_url=database_url)
+    try:
+        report = asyncio.run(_ledger_report(settings))
+    except (OSError, SQLAlchemyError) as exc:  # unreachable, or no ledger (not migrated)
+        raise UsageProblem(f"cannot read the ledger: {exc}".splitlines()[0]) from None
+    balanced = report["total"] == 0 and not report["drifted"]
+    if as_json:
+        typer.echo(json.dumps({**report, "balanced": balanced}))
+    else:
+        typer.echo(
+            f"ledger of {_shown_url(settings.database_url)}: {report['accounts']:,} accounts, "
+            f"{report['entries']:,} movements"
+        )
+        for kind, amount in report["by_kind"].items():
+            typer.echo(f"  {kind:<12}{amount:>16,}")
+        typer.echo(f"  {'total':<12}{report['total']:>16,}")
+        problems = []
+        if report["total"]:
+            problems.append(f"the balances add up to {report['total']:,}")
+        if report["drifted"]:
+            drifted = ", ".join(report["drifted"])
+            problems.append(f"balances that differ from their movements: {drifted}")
+        typer.echo(
+            "NOT BALANCED: " + "; ".join(problems)
+            if problems
+            else "balanced: the balances add up to zero and each agrees with its movements"
+        )
+    if not balanced:
+        raise typer.Exit(1)
+
+
+async def _ledger_report(settings: Settings) -> dict[str, Any]:
+    """The ledger's audit (``storage.ledger.audit``) and its balances by kind of account."""
+    from sqlalchemy import func, select
+
+    from mazziere.server.storage import Database, ledger
+    from mazziere.server.storage.models import LedgerAccount, LedgerEntry
+
+    database = Database(settings.database_url, schema=settings.database_schema)
+    try:
+        async with database.reading() as session:
+            total, drifted = await ledger.audit(session)
+            by_kind = await ledger.balances_by_kind(session)
+            accounts = await session.scalar(select(func.count()).select_from(LedgerAccount))
+            entries = await session.scalar(select(func.count()).select_from(LedgerEntry))
+    finally:
+        await database.dispose()
+    known = ("grants", "house", "wallet", "table", "tournament")
+    shown = {kind: by_kind[kind] for kind in known if kind in by_kind}
+    shown |= {kind: amount for kind, amount in sorted(by_kind.items()) if kind not in known}
+    return {
+        "accounts": int(accounts or 0),
+        "entries": int(entries or 0),
+        "total": total,
+        "drifted": drifted,
+        "by_kind": shown,
+    }
+
+
 @app.command()
 def loadtest(
     *,

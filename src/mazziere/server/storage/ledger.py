@@ -32,6 +32,7 @@ __all__ = [
     "Kind",
     "audit",
     "balance",
+    "balances_by_kind",
     "check_movement",
     "ledger_account",
     "move",
@@ -235,6 +236,16 @@ async def balance(session: AsyncSession, key: str) -> int:
     """The balance of ledger account ``key`` (0 for one that does not exist yet)."""
     value = await session.scalar(select(LedgerAccount.balance).where(LedgerAccount.key == key))
     return int(value or 0)
+
+
+async def balances_by_kind(session: AsyncSession) -> dict[str, int]:
+    """The balances added up by the kind of account (its key before ``:``: ``grants``,
+    ``house``, ``wallet``, ``table``, ``tournament``): where the room's chips are."""
+    totals: dict[str, int] = {}
+    for key, amount in await session.execute(select(LedgerAccount.key, LedgerAccount.balance)):
+        kind = str(key).partition(":")[0]
+        totals[kind] = totals.get(kind, 0) + int(amount)
+    return totals
 
 
 async def audit(session: AsyncSession) -> tuple[int, list[str]]:
