@@ -359,6 +359,7 @@ async def change_password(
         await _count_failure(db, room, keys)
         raise ApiError(401, "bad_credentials", "wrong password")
     _check_new_password(change.new_password)
+    await store.clear_login_failures(db, keys[0])  # a good password clears the name's count
     await store.set_password(db, account, hash_password(change.new_password, room.hasher))
     await store.end_every_session(db, account.id)
     answer = await _new_session(db, response, room, account)  # (commits)
