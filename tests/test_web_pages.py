@@ -887,7 +887,13 @@ def test_a_hand_is_replayed_step_by_step_and_downloaded(room: RunningServer, bro
         assert "Parol" not in figures  # (the classic rules have none)
         person.screenshot("hands-statistics")
         assert re.fullmatch(r"\d+%", figures["VPIP"]), figures
-        assert re.fullmatch(r"[+-]?\d+(\.\d+)?", figures["Per 100 mani"]), figures
+        # In the page's language: "-2352,94", "+12.500" in Italian (the room sends "-2352.94").
+        assert re.fullmatch(r"[+-]?\d+(\.\d{3})*(,\d+)?", figures["Per 100 mani"]), figures
+        # On a phone the page fits, the hands' list scrolling in its own box (with hands in
+        # it the page was 463 px wide at 390).
+        page.set_viewport_size({"width": 390, "height": 800})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.set_viewport_size({"width": 1280, "height": 860})
         # The table by its name (it was once "Tavolo 3"), in the list and the replay's title.
         replay = page.evaluate(f"fetch('/api/hands/{hand_id}/replay').then(r => r.json())")
         assert row.inner_text().startswith(f"{replay['table_name']} · #"), row.inner_text()

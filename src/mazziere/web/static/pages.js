@@ -782,7 +782,12 @@ function ownTables(t) {
 /** A share from 0 to 1 as a percentage ("–" where nothing was counted). */
 const percent = (share) => (share === null || share === undefined ? "–" : `${Math.round(share * 100)}%`);
 const decimal = (x) => (x === null || x === undefined ? "–" : x.toLocaleString(words.lang, { maximumFractionDigits: 1 }));
-const signed = (text) => (text === null || text === undefined ? "–" : Number(text) > 0 ? `+${text}` : text);
+/** An amount the room sends as text ("-2352.94"), in the page's language ("-2.352,94"). */
+const signed = (text) => {
+  if (text === null || text === undefined) return "–";
+  const shown = Number(text).toLocaleString(words.lang, { maximumFractionDigits: 2 });
+  return Number(text) > 0 ? `+${shown}` : shown;
+};
 
 /** The figures of one game (a rule set's cash tables or its tournaments), from GET /api/stats. */
 function gameStats(game) {
@@ -830,7 +835,8 @@ function handsPage() {
     h("h2", {}, say("Le tue mani", "Your hands")),
     state.error ? problem(state.error) : null,
     statsOf(state.stats),
-    state.hands.length ? h("table", { class: "hands" },
+    // (Wider than a phone: it scrolls in its own box, the page does not.)
+    state.hands.length ? h("div", { class: "hands-scroll" }, h("table", { class: "hands" },
       h("thead", {}, h("tr", {}, [say("Mano", "Hand"), words.t("rules"), say("Quando", "When"), say("Risultato", "Result"), ""].map((c) => h("th", { scope: "col" }, c)))),
       h("tbody", {}, state.hands.map((hand) => h("tr", { "data-hand": hand.id },
         h("td", {}, `${hand.table_name || `${say("Tavolo", "Table")} ${hand.table_id}`} · #${hand.number}`,
@@ -842,7 +848,7 @@ function handsPage() {
           h("a", { href: `#hand/${hand.id}`, class: "replay" }, say("Rivedi", "Replay")), " · ",
           h("a", { href: `/api/hands/${hand.id}/phh`, download: `hand-${hand.id}.phh`, class: "download-phh" }, "PHH"), " · ",
           h("a", { href: `/api/hands/${hand.id}/text`, download: `hand-${hand.id}.txt`, class: "download-text" },
-            hand.rules === "holdem" ? "PokerStars" : say("Testo", "Text"))] : null)))))
+            hand.rules === "holdem" ? "PokerStars" : say("Testo", "Text"))] : null))))))
       : h("p", { class: "note" }, say("Ancora nessuna mano: gioca!", "No hand yet: go and play!")),
   ], {
     async load() {
