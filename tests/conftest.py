@@ -1,5 +1,6 @@
 """Shared test settings."""
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -12,3 +13,10 @@ collect_ignore_glob = ["data/*"]
 
 # The room's database fixture (SQLite and PostgreSQL) for storage and REST tests.
 from tests.server_db import room_settings  # noqa: E402, F401
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that mostly wait on the room's clock (``clock``) go first: with the test files
+    shared between processes in the order they are collected, one process waits while the
+    other works, instead of a last file waiting alone at the end (two and a half minutes)."""
+    items.sort(key=lambda item: item.get_closest_marker("clock") is None)

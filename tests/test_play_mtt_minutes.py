@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.play_room import Room, close_balanced, until
 from tests.test_play_mtt import Entrant, details, join, next_scheduled
 
@@ -138,6 +140,7 @@ async def scenario(room: Room) -> tuple[dict[str, Any], list[Timed]]:
     return now, people
 
 
+@pytest.mark.clock
 def test_a_tournament_by_minutes_breaks_at_every_table_at_once(tmp_path: Path) -> None:
     lobby = tmp_path / "lobby.toml"
     lobby.write_text(LOBBY, encoding="utf-8")
