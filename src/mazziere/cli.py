@@ -1650,26 +1650,22 @@ def db_audit(
 
 async def _ledger_report(settings: Settings) -> dict[str, Any]:
     """The ledger's audit (``storage.ledger.audit``) and its balances by kind of account."""
-    from sqlalchemy import func, select
-
     from mazziere.server.storage import Database, ledger
-    from mazziere.server.storage.models import LedgerAccount, LedgerEntry
 
     database = Database(settings.database_url, schema=settings.database_schema)
     try:
         async with database.reading() as session:
             total, drifted = await ledger.audit(session)
             by_kind = await ledger.balances_by_kind(session)
-            accounts = await session.scalar(select(func.count()).select_from(LedgerAccount))
-            entries = await session.scalar(select(func.count()).select_from(LedgerEntry))
+            accounts, entries = await ledger.size(session)
     finally:
         await database.dispose()
     known = ("grants", "house", "wallet", "table", "tournament")
     shown = {kind: by_kind[kind] for kind in known if kind in by_kind}
     shown |= {kind: amount for kind, amount in sorted(by_kind.items()) if kind not in known}
     return {
-        "accounts": int(accounts or 0),
-        "entries": int(entries or 0),
+        "accounts": accounts,
+        "entries": entries,
         "total": total,
         "drifted": drifted,
         "by_kind": shown,

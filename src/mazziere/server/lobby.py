@@ -24,8 +24,6 @@ from mazziere.server.storage import ledger, seating
 from mazziere.server.storage import lobby as store
 from mazziere.server.storage.models import (
     Account,
-    LedgerAccount,
-    LedgerEntry,
     RoomTable,
     Seat,
     SeatRequest,
@@ -698,8 +696,5 @@ async def leave_waiting_list(
 async def audit(db: DbSession) -> AuditOut:
     """The sum of every balance and the accounts whose balance differs from their entries."""
     total, drifted = await ledger.audit(db)
-    accounts = await db.scalar(select(func.count()).select_from(LedgerAccount))
-    entries = await db.scalar(select(func.count()).select_from(LedgerEntry))
-    return AuditOut(
-        total=total, drifted=drifted, accounts=int(accounts or 0), entries=int(entries or 0)
-    )
+    accounts, entries = await ledger.size(db)
+    return AuditOut(total=total, drifted=drifted, accounts=accounts, entries=entries)

@@ -37,6 +37,7 @@ __all__ = [
     "ledger_account",
     "move",
     "move_between",
+    "size",
     "table_key",
     "tournament_key",
     "wallet_key",
@@ -236,6 +237,13 @@ async def balance(session: AsyncSession, key: str) -> int:
     """The balance of ledger account ``key`` (0 for one that does not exist yet)."""
     value = await session.scalar(select(LedgerAccount.balance).where(LedgerAccount.key == key))
     return int(value or 0)
+
+
+async def size(session: AsyncSession) -> tuple[int, int]:
+    """How many ledger accounts and movements (entries) there are."""
+    accounts = await session.scalar(select(func.count()).select_from(LedgerAccount))
+    entries = await session.scalar(select(func.count()).select_from(LedgerEntry))
+    return int(accounts or 0), int(entries or 0)
 
 
 async def balances_by_kind(session: AsyncSession) -> dict[str, int]:
