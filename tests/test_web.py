@@ -374,6 +374,7 @@ def test_a_password_changed_on_one_device_logs_the_other_out(
         other.click(".my-tables a.my-table")  # the lobby leads to the table the account plays
         other.wait_for_selector(".seat.me")
 
+        header_height = page.evaluate("document.querySelector('header').offsetHeight")
         page.click("#who .password")
         boxes = page.locator("dialog.password-dialog input[type=password]")
         boxes.nth(0).fill("correct horse")
@@ -384,6 +385,8 @@ def test_a_password_changed_on_one_device_logs_the_other_out(
         boxes.nth(2).fill("battery staple")
         page.click("dialog button:text-is('Change')")
         page.wait_for_selector("#who .account-said:has-text('every other session is closed')")
+        # The note floats under the header: the header keeps its one line at a laptop's width.
+        assert page.evaluate("document.querySelector('header').offsetHeight") == header_height
 
         other.wait_for_selector("#who .session-ended")
         assert other.inner_text("#who .session-ended") == (
