@@ -179,3 +179,37 @@ def test_a_damaged_history_is_skipped_and_said(app_client: TestClient) -> None:
     answer = anna.get("/api/stats").json()
     assert (answer["hands"], answer["skipped"]) == (1, 1)
     assert _games(answer)[("holdem", False)] == _expected([_holdem(1)], "Anna")
+
+
+def test_the_window_slides_and_a_counted_hand_is_not_replayed_again(
+    app_client: TestClient,
+) -> None:
+    """Each hand is replayed once and its figures kept: as hands end, the window of the
+    most recent ones moves on (the oldest leaves the figures), and a hand already counted
+    is not read again (its history, damaged in the database after it was counted, is still
+    counted as it was)."""
+    anna, _, ids = people(app_client)
+    hands = [_holdem(seed) for seed in range(200, 206)]
+    for hand in hands[:3]:
+        _store(app_client, "holdem", hand, ids)
+    first = anna.get("/api/stats?limit=3").json()
+    assert _games(first) == {("holdem", False): _expected(hands[:3], "Anna")}
+
+    async def damage_the_newest(session: Any) -> None:
+        from sqlalchemy import select
+
+        row = await session.scalar(select(Hand).order_by(Hand.id.desc()).limit(1))
+        row.history = "variant = 'NT'\nthis is not a hand"
+
+    on_app(app_client, damage_the_newest)  # (already counted: not read again)
+    for shown in range(4, 7):
+        _store(app_client, "holdem", hands[shown - 1], ids)
+        answer = anna.get("/api/stats?limit=3").json()
+        assert (answer["hands"], answer["skipped"]) == (3, 0)
+        recent = hands[shown - 3 : shown]
+        assert _games(answer) == {("holdem", False): _expected(recent, "Anna")}, shown
+    # The room keeps the figures of the window last counted only: a wider window reads
+    # again the hands that left it, and the damaged one is now found damaged.
+    wider = anna.get("/api/stats?limit=10").json()
+    assert (wider["hands"], wider["skipped"]) == (5, 1)
+    assert _games(wider) == {("holdem", False): _expected([*hands[:2], *hands[3:]], "Anna")}

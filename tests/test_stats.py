@@ -8,6 +8,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mazziere.cards import parse_cards
 from mazziere.cli import main
@@ -16,7 +18,7 @@ from mazziere.game.italian import ItalianHand
 from mazziere.history.holdem import to_phh
 from mazziere.history.phh import dumps_many, loads, loads_many
 from mazziere.history.phh_italian import dumps_italian
-from mazziere.history.stats import StatsBook
+from mazziere.history.stats import PlayerStats, StatsBook
 
 # ann holds aces, bob 7-2, cat kings; the board gives nobody more.
 DECK = parse_cards("Ah 7c Kh Ad 2d Kd 2s 3s 8c 9d 2h Tc 3h 4h")
@@ -250,3 +252,41 @@ def test_the_handhq_sample_counts_every_seat_and_nets_to_zero() -> None:
     for p in book.players.values():
         assert p.pfr_hands <= p.vpip_hands <= p.hands
         assert p.showdowns_won <= p.showdowns <= p.saw_flop <= p.hands
+
+
+@given(
+    seeds=st.lists(st.integers(0, 2**16), min_size=1, max_size=8),
+    rules=st.sampled_from(["holdem", "italian-classic", "italian-32"]),
+)
+@settings(max_examples=40)
+def test_figures_hand_by_hand_merged_are_the_figures_of_all_the_hands(
+    seeds: list[int], rules: str
+) -> None:
+    """The room counts a window of hands one hand at a time and adds the counts up
+    (``PlayerStats.merge``): that must give what one book over all the hands gives."""
+    from tests import italian_play, pokerkit_oracle
+
+    hands: list[HoldemHand | ItalianHand] = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        hand: HoldemHand | ItalianHand
+        if rules == "holdem":
+            hand = HoldemHand([200] * 3, blinds=(1, 2), rng=random.Random(seed))
+            while not hand.is_over:
+                hand.apply(pokerkit_oracle.random_action(hand, rng))
+        else:
+            stakes = {"invito": 10} if rules == "italian-classic" else {"buio": 5}
+            hand = ItalianHand(rules, [1_000] * 3, **stakes, rng=random.Random(seed))
+            while not hand.is_over:
+                hand.apply(italian_play.random_action(hand, rng))
+        hands.append(hand)
+    whole = StatsBook()
+    for hand in hands:
+        whole.add(hand, NAMES)
+    for name in NAMES:
+        merged = PlayerStats(name)
+        for hand in hands:
+            one = StatsBook()
+            one.add(hand, NAMES)
+            merged.merge(one.players[name])
+        assert merged == whole.players[name]

@@ -37,7 +37,7 @@ net result over the parol-pot hands played).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from decimal import Decimal
 from typing import Any, cast
 
@@ -86,6 +86,20 @@ class PlayerStats:
     parol_hands: int = 0
     parol_pot_hands: int = 0
     parol_pot_net: Decimal = Decimal(0)
+
+    def merge(self, other: PlayerStats) -> None:
+        """Add ``other``'s counts to these: the figures of two sets of hands are those of
+        their union, so a window of hands can be counted one hand at a time.
+
+        >>> one, two = PlayerStats("ann", hands=1, vpip_hands=1), PlayerStats("x", hands=1)
+        >>> one.merge(two)
+        >>> one.name, one.hands, one.vpip
+        ('ann', 2, 0.5)
+        """
+        for counter in fields(self):
+            if counter.name != "name":
+                name = counter.name
+                setattr(self, name, getattr(self, name) + getattr(other, name))
 
     @property
     def vpip(self) -> float | None:

@@ -21,7 +21,7 @@ from mazziere.server.storage.lobby import Lobby
 from mazziere.server.storage.models import utc_now
 
 if TYPE_CHECKING:
-    from mazziere.server.player_stats import StatsOut
+    from mazziere.server.player_stats import CountedHands
     from mazziere.server.tables import Player
 
 __all__ = [
@@ -99,8 +99,8 @@ class RoomContext:
     watcher: TableWatcher = field(default_factory=_NobodyWatches)
     lobby: Lobby | None = None
     """The operator's lobby (its file, read at start); ``None``: the default lobby."""
-    stats_kept: dict[int, tuple[tuple[int, int, int], StatsOut]] = field(default_factory=dict)
-    """Each player's last ``GET /api/stats`` answer, by account, with what it counted."""
+    stats_counted: dict[int, CountedHands] = field(default_factory=dict)
+    """The hands ``GET /api/stats`` counted, by account, the most recent asker last."""
 
 
 def room_context(request: Request) -> RoomContext:
