@@ -1648,6 +1648,51 @@ def db_audit(
         raise typer.Exit(1)
 
 
+@db_app.command("backup")
+def db_backup(
+    file: Annotated[str, typer.Argument(help="The new file to write the copy to.")],
+    *,
+    database_url: DatabaseUrlOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Copy a SQLite room's database to a new file, as it was at one moment, while the room
+    goes on; then check the copy's ledger (exit code 1 if it does not balance)."""
+    import asyncio
+    from pathlib import Path
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from mazziere.server.storage.backup import BackupError, backup_sqlite, sqlite_file
+
+    settings = _server_settings(config, database_url=database_url)
+    destination = Path(file).expanduser().absolute()
+    try:
+        source = sqlite_file(settings.database_url)
+        if source is None:
+            raise BackupError(
+                "a PostgreSQL room is backed up with PostgreSQL's own pg_dump "
+                "(docs/server.md, Backups)"
+            )
+        size = backup_sqlite(source, destination)
+    except BackupError as problem:
+        raise UsageProblem(str(problem)) from None
+    copy = settings.model_copy(update={"database_url": f"sqlite+aiosqlite:///{destination}"})
+    try:
+        report = asyncio.run(_ledger_report(copy))
+    except (OSError, SQLAlchemyError) as exc:  # no ledger: not a room's database
+        destination.unlink(missing_ok=True)
+        first = f"{exc}".splitlines()[0]
+        raise UsageProblem(f"{source} is not a room's database (no copy kept): {first}") from None
+    balanced = report["total"] == 0 and not report["drifted"]
+    typer.echo(
+        f"backed up {source} to {destination} ({size / 1e6:,.1f} MB): "
+        f"{report['accounts']:,} accounts, {report['entries']:,} movements, "
+        + ("the ledger balanced" if balanced else "the ledger NOT BALANCED: mazziere db audit")
+    )
+    if not balanced:
+        raise typer.Exit(1)
+
+
 async def _ledger_report(settings: Settings) -> dict[str, Any]:
     """The ledger's audit (``storage.ledger.audit``) and its balances by kind of account."""
     from mazziere.server.storage import Database, ledger
