@@ -12,6 +12,7 @@ showed it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -26,6 +27,8 @@ from mazziere.history.phh import loads
 from mazziere.server import protocol as p
 from mazziere.tui.connect import (
     ConnectError,
+    NewSitAndGo,
+    Registered,
     RoomHttp,
     download_hand,
     join_table,
@@ -771,13 +774,66 @@ def test_a_private_sit_and_go_is_joined_through_its_invite(room: Room, tmp_path:
     assert audit["total"] == 0 and not audit["drifted"], audit
 
 
-def test_waiting_for_a_sit_and_go_and_ctrl_c_unregisters(room: Room, tmp_path: Path) -> None:
-    """The command as a user runs it: it registers for the lobby's sit & go, says it waits;
-    Ctrl+C gives the buy-in and fee back and says so in one line (exit code 2)."""
+def _start_play(room: Room, tmp_path: Path, *args: str) -> Any:
+    """``mazziere play --connect`` as a user starts it from a terminal, its output piped."""
     import os
     import signal
     import subprocess
     import sys
+
+    command = [sys.executable, "-m", "mazziere.cli", "play", "--connect", room.address, *args]
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONFAULTHANDLER": "1"}
+
+    def as_from_a_terminal() -> None:
+        # Ctrl+C reaches a command started from a terminal; a child inherits an ignored or
+        # blocked SIGINT from the process that starts it, and a CI run's child never saw
+        # the signal (its one thread still in the wait loop's sleep 30 s later).
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+    return subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        stdin=subprocess.DEVNULL,
+        preexec_fn=as_from_a_terminal,  # noqa: PLW1509 (two calls that take no lock)
+    )  # fmt: skip
+
+
+@contextlib.contextmanager
+def _playing(room: Room, tmp_path: Path, *args: str) -> Iterator[Any]:
+    """:func:`_start_play`'s process, killed at the end of the block if still running."""
+    process = _start_play(room, tmp_path, *args)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def _ctrl_c(process: Any) -> str:
+    """Press Ctrl+C in the command's terminal; what it said on stderr as it stopped."""
+    import signal
+    import subprocess
+
+    process.send_signal(signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        # Where it hangs: its signals as the kernel has them (blocked, ignored, caught),
+        # then every thread's stack from the interpreter's fault handler.
+        status = Path(f"/proc/{process.pid}/status").read_text().splitlines()
+        signals = [line for line in status if line.startswith(("SigBlk", "SigIgn", "SigCgt"))]
+        process.send_signal(signal.SIGABRT)
+        _, err = process.communicate(timeout=10)
+        raise AssertionError(
+            f"no exit 30 s after Ctrl+C; its signals {signals}; its stacks:\n{err}"
+        ) from None
+    return str(err)
+
+
+def test_waiting_for_a_sit_and_go_and_ctrl_c_unregisters(room: Room, tmp_path: Path) -> None:
+    """The command as a user runs it: it registers for the lobby's sit & go, says it waits;
+    Ctrl+C gives the buy-in and fee back and says so in one line (exit code 2)."""
 
     def open_event() -> dict[str, Any]:
         with room.http() as http:
@@ -789,48 +845,105 @@ def test_waiting_for_a_sit_and_go_and_ctrl_c_unregisters(room: Room, tmp_path: P
         )
 
     before = open_event()
-    command = [sys.executable, "-m", "mazziere.cli", "play", "--connect", room.address,
-               "--tournament", "--rules", "italian-classic", "--lang", "en"]  # fmt: skip
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONFAULTHANDLER": "1"}
-
-    def as_from_a_terminal() -> None:
-        # Ctrl+C reaches a command started from a terminal; a child inherits an ignored or
-        # blocked SIGINT from the process that starts it, and a CI run's child never saw
-        # the signal (its one thread still in the wait loop's sleep 30 s later).
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-        stdin=subprocess.DEVNULL,
-        preexec_fn=as_from_a_terminal,  # noqa: PLW1509 (two calls that take no lock)
-    )  # fmt: skip
-    try:
+    with _playing(room, tmp_path, "--tournament", "--rules", "italian-classic",
+                  "--lang", "en") as process:  # fmt: skip
         assert process.stdout is not None
         said = [process.stdout.readline(), process.stdout.readline()]
         assert said[0].startswith(f"Registered for {before['name']}: 100 + 10 (110) paid."), said
         assert said[1].startswith(f"Waiting for {before['name']} to start: 1 of 4 players"), said
         assert open_event()["registered"] == before["registered"] + 1
-        process.send_signal(signal.SIGINT)
-        try:
-            _, err = process.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            # Where it hangs: its signals as the kernel has them (blocked, ignored, caught),
-            # then every thread's stack from the interpreter's fault handler.
-            status = Path(f"/proc/{process.pid}/status").read_text().splitlines()
-            signals = [line for line in status if line.startswith(("SigBlk", "SigIgn", "SigCgt"))]
-            process.send_signal(signal.SIGABRT)
-            _, err = process.communicate(timeout=10)
-            raise AssertionError(
-                f"no exit 30 s after Ctrl+C; its signals {signals}; its stacks:\n{err}"
-            ) from None
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        err = _ctrl_c(process)
     assert process.returncode == 2, err
     assert err.splitlines() == [
         f"mazziere: error: stopped waiting: unregistered from {before['name']}, "
         "buy-in and fee refunded"
     ]
     assert open_event()["registered"] == before["registered"]
+
+
+def test_a_terminal_hosts_a_private_sit_and_go_a_friend_joins_by_its_browser_link(
+    room: Room, tmp_path: Path
+) -> None:
+    """``--host``: the terminal creates a private sit & go, says its invite (the browser's
+    link and the terminal's command) and waits; a friend's terminal, given the browser's
+    link, registers through it and fills it; both find the same table, each paid the
+    buy-in and no fee."""
+    said: list[str] = []
+    new = NewSitAndGo("Giovedì sera", "italian-32", 2, buy_in=40, starting_stack=600)
+
+    async def scenario() -> tuple[Registered, Registered, list[str]]:
+        hosting = asyncio.create_task(
+            asyncio.to_thread(
+                join_tournament, room.address, host=new, say=said.append,
+                sessions=tmp_path / "host", poll_seconds=0.2,
+            )
+        )  # fmt: skip
+        await until(lambda: any("Waiting for" in line for line in said))
+        (link,) = re.findall(r"Invite your friends: (\S+) ", said[1])
+        friend_said: list[str] = []
+        friend = await asyncio.to_thread(
+            join_tournament, room.address, invite=link, say=friend_said.append,
+            sessions=tmp_path / "friend", poll_seconds=0.2,
+        )  # fmt: skip
+        return await hosting, friend, friend_said
+
+    host, friend, friend_said = asyncio.run(scenario())
+    code = said[1].rsplit(" ", 1)[1].rstrip(")")
+    assert said == [
+        "Created Giovedì sera, your private sit & go of italian-32: 2 players, 600 chips "
+        "each, 40 paid.",
+        f"Invite your friends: {room.address}/#sitgo/{code} (in a terminal: mazziere play "
+        f"--connect {room.address} --tournament --invite {code})",
+        "Waiting for Giovedì sera to start: 1 of 2 players (Ctrl+C to cancel it)…",
+    ]
+    (registered,) = friend_said  # the host's name (a guest's), then what was paid
+    assert registered.startswith("Registered for Giovedì sera, guest-"), registered
+    assert registered.endswith("'s sit & go: 40 paid."), registered
+    assert host.tournament.id == friend.tournament.id and host.tournament.hosted
+    assert host.table.id == friend.table.id
+    for player in (host, friend):
+        balance = player.http.expect("GET", "/api/account", what="account")["balance"]
+        assert balance == player.account["balance"] - 40
+    path = f"/api/tournaments/{host.tournament.id}"
+    details = host.http.expect("GET", path, what="its page")  # (its players' only)
+    assert (details["state"], details["starting_stack"]) == ("running", 600)
+    audit = room.audit()
+    assert audit["total"] == 0 and not audit["drifted"], audit
+
+
+def test_a_host_who_stops_waiting_cancels_the_sit_and_go(room: Room, tmp_path: Path) -> None:
+    """The host's Ctrl+C while waiting cancels the private sit & go: every buy-in back, one
+    line, exit code 2; ``--host`` without ``--tournament`` or with bad settings is refused
+    in one line."""
+    with _playing(room, tmp_path, "--tournament", "--host", "Venerdì", "--players", "3",
+                  "--buy-in", "25", "--lang", "en") as process:  # fmt: skip
+        assert process.stdout is not None
+        said = [process.stdout.readline() for _ in range(3)]
+        assert said[0].startswith("Created Venerdì, your private sit & go of italian-classic: "
+                                  "3 players, 1000 chips each, 25 paid."), said  # fmt: skip
+        assert said[2].startswith("Waiting for Venerdì to start: 1 of 3 players (Ctrl+C to "
+                                  "cancel it)"), said  # fmt: skip
+        code = said[1].rstrip().rsplit(" ", 1)[1].rstrip(")")
+        err = _ctrl_c(process)
+    assert process.returncode == 2, err
+    assert err.splitlines() == [
+        "mazziere: error: stopped waiting: Venerdì cancelled, every buy-in refunded"
+    ]
+    guest = RoomHttp(room.address)
+    guest.expect("GET", "/api/session", what="session")
+    guest.expect("POST", "/api/guest", what="guest")
+    seen = guest.expect("GET", f"/api/sit-and-go-invites/{code}", what="invite")
+    assert seen["state"] == "cancelled"
+    audit = room.audit()
+    assert audit["total"] == 0 and not audit["drifted"], audit
+    for args, says in (
+        (("--host", "X"), "--host creates a private sit & go: add --tournament"),
+        (("--tournament", "--host", "X", "--players", "12"), "less than or equal to 9"),
+        (("--tournament", "--host", "X", "--invite", "abc"), "give one of --tournament-id"),
+        (("--tournament", "--host", "X", "--hints"), "never offered in tournaments"),
+    ):
+        refused = _start_play(room, tmp_path, *args)
+        _, err = refused.communicate(timeout=60)
+        assert refused.returncode == 2, (args, err)
+        assert len(err.splitlines()) == 1 and err.startswith("mazziere: error: "), err
+        assert says in err, (args, err)

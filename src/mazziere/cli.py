@@ -1146,7 +1146,18 @@ def play(
     ] = None,
     buy_in: Annotated[
         int | None,
-        typer.Option(help="--connect: the chips to sit down with (default: twice the minimum)."),
+        typer.Option(
+            help="--connect: the chips to sit down with (default: twice the minimum); "
+            "with --host: the sit & go's buy-in (default: 100)."
+        ),
+    ] = None,
+    host: Annotated[
+        str | None,
+        typer.Option(
+            help="--connect --tournament: create a private sit & go of this name, of --rules, "
+            "for --players (you included), --buy-in and --stack, and wait for the friends "
+            "you give its invite to."
+        ),
     ] = None,
 ) -> None:
     """Play against bots in the terminal (each hand saved as a PHH file as it ends), or
@@ -1166,10 +1177,13 @@ def play(
             hints=hints,
             tournament=tournament_id if tournament_id is not None else tournament,
             local_only={"--seed": seed is not None},
+            host=None if host is None else (host, players, stack),
         )
         return
     if table is not None or invite is not None or name is not None or buy_in is not None:
         raise UsageProblem("--table, --invite, --name and --buy-in need --connect URL")
+    if host is not None:
+        raise UsageProblem("--host needs --connect URL and --tournament")
     if tournament_id is not None:
         raise UsageProblem("--tournament-id needs --connect URL")
     import random
@@ -1257,12 +1271,15 @@ def _play_connected(
     hints: bool,
     tournament: str | bool,
     local_only: dict[str, bool],
+    host: tuple[str, int, int | None] | None = None,
 ) -> None:
-    """``mazziere play --connect URL``: the terminal table at a seat of a running room."""
+    """``mazziere play --connect URL``: the terminal table at a seat of a running room
+    (``host``: a private sit & go to create, its name, players and starting chips)."""
     import getpass
     from pathlib import Path
 
     from mazziere.tui.connect import (
+        NewSitAndGo,
         RoomTable,
         RoomTournament,
         default_sessions_folder,
@@ -1307,11 +1324,20 @@ def _play_connected(
         return events[picked - 1]
 
     event: RoomTournament | None = None
+    if host is not None and tournament is False:
+        raise UsageProblem(
+            "--host creates a private sit & go: add --tournament "
+            "(a private cash table is created in the browser)"
+        )
     if tournament is not False:
-        if table is not None or buy_in is not None:
+        if table is not None or (buy_in is not None and host is None):
             raise UsageProblem("a tournament is played at its own table: no --table or --buy-in")
         if hints:
             raise UsageProblem("--hints are never offered in tournaments")
+        hosted = None
+        if host is not None:
+            title, places, chips = host
+            hosted = NewSitAndGo(title, rules, places, buy_in=buy_in, starting_stack=chips)
         registered = join_tournament(
             url,
             tournament=tournament if isinstance(tournament, str) else None,
@@ -1322,6 +1348,7 @@ def _play_connected(
             choose=choose_event,  # type: ignore[arg-type]
             say=typer.echo,
             sessions=default_sessions_folder(),
+            host=hosted,
         )
         event = registered.tournament
         room_table, socket, http, chips_in = (

@@ -35,7 +35,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ from mazziere.rules import UnknownRulesError, find_rules
 __all__ = [
     "ConnectError",
     "Joined",
+    "NewSitAndGo",
     "Registered",
     "RoomHttp",
     "RoomTable",
@@ -98,10 +99,17 @@ def room_address(url: str) -> tuple[str, str]:
 
 
 def invite_code(text: str) -> str:
-    """The invite code of ``--invite``: the code itself, or the invite's link."""
+    """The invite code of ``--invite``: the code itself, or the invite's link (the browser's,
+    whose code is after the ``#``, or the room's API's).
+
+    >>> [invite_code(text) for text in ("Ab3_x", "http://room:8000/#invite/Ab3_x",
+    ...  "https://room/#sitgo/Ab3_x", "http://room/api/sit-and-go-invites/Ab3_x")]
+    ['Ab3_x', 'Ab3_x', 'Ab3_x', 'Ab3_x']
+    """
     text = text.strip()
     if "/" in text:
-        path = urllib.parse.urlsplit(text).path.rstrip("/")
+        parts = urllib.parse.urlsplit(text)
+        path = (parts.fragment or parts.path).rstrip("/")
         text = path.rsplit("/", 1)[-1]
     if not text or not text.replace("-", "").replace("_", "").isalnum():
         raise ConnectError(f"--invite needs an invite code or link, not {text!r}")
@@ -280,6 +288,8 @@ class RoomTournament:
     max_players: int
     registered: int
     state: str
+    hosted: bool = False
+    """A private sit & go the player hosts (leaving it before its start cancels it)."""
 
 
 def _tournament_of(data: dict[str, Any]) -> RoomTournament:
@@ -292,6 +302,7 @@ def _tournament_of(data: dict[str, Any]) -> RoomTournament:
         max_players=int(data.get("max_players") or 0),
         registered=int(data.get("registered") or 0),
         state=str(data.get("state") or ""),
+        hosted=bool(data.get("you_are_host")),
     )
 
 
@@ -307,6 +318,17 @@ class Registered:
     account: dict[str, Any]
     tables: tuple[str, ...] = ()
     """Every table of the tournament when it started (a multi-table one has several)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewSitAndGo:
+    """A private sit & go the player hosts and plays in (``None``: the room's default)."""
+
+    name: str
+    rules: str
+    players: int
+    buy_in: int | None = None
+    starting_stack: int | None = None
 
 
 TournamentChooser = Callable[[Sequence[RoomTournament]], RoomTournament | None]
@@ -326,21 +348,26 @@ def join_tournament(
     say: Callable[[str], None] = lambda line: None,
     sessions: Path | None = None,
     poll_seconds: float = 1.0,
+    host: NewSitAndGo | None = None,
 ) -> Registered:
     """Register for a sit & go (``tournament``: its id; ``invite``: a private sit & go's
-    invite code or link; else one of ``rules`` open for registration, picked by
-    ``choose``), paying the buy-in and the fee from the balance, and
-    wait for it to start (a sit & go for ``wait_seconds`` at most, a scheduled tournament
-    until its time); raise :class:`ConnectError` if not.
+    invite code or link; ``host``: a private sit & go created now, its invite told with
+    ``say``; else one of ``rules`` open for registration, picked by ``choose``), paying the
+    buy-in and the fee from the balance, and wait for it to start (a sit & go for
+    ``wait_seconds`` at most, a scheduled tournament until its time); raise
+    :class:`ConnectError` if not.
 
     A player registered already (a terminal started again) is not registered twice: the
     command waits for the start, or goes back to the table of a tournament running.  Ctrl+C
-    while waiting unregisters (the buy-in and the fee come back) and says so.
+    while waiting unregisters (the buy-in and the fee come back) and says so; for the host
+    of a private sit & go it cancels it, every buy-in refunded.
     """
-    if tournament is not None and invite is not None:
-        raise ConnectError("give --tournament-id or --invite, not both")
+    if sum(given is not None for given in (tournament, invite, host)) > 1:
+        raise ConnectError("give one of --tournament-id, --invite and --host")
     room, socket, account = _log_in(url, rules, name, password, sessions)
-    if invite is not None:
+    if host is not None:
+        event = _hosted_sit_and_go(room, host, say)
+    elif invite is not None:
         event = _invited_sit_and_go(room, invite_code(invite), say)
     elif tournament is not None:
         event = _tournament_by_id(room, tournament)
@@ -372,20 +399,15 @@ def join_tournament(
                     if starts
                     else f": {count} of {event.max_players} players"
                 )
-                say(f"Waiting for {event.name} to start{field} (Ctrl+C to unregister)…")
+                leave = "cancel it" if event.hosted else "unregister"
+                say(f"Waiting for {event.name} to start{field} (Ctrl+C to {leave})…")
                 told = count
             if starts is None and time.monotonic() > deadline:
-                room.call("DELETE", f"{path}/registration")
-                raise ConnectError(f"{event.name} did not start in time: unregistered")
+                raise ConnectError(f"the sit & go did not start in time: {_give_up(room, event)}")
             time.sleep(poll_seconds)
             data = room.expect("GET", path, what=f"cannot read tournament {event.id}")
     except KeyboardInterrupt:
-        status, answer = room.call("DELETE", f"{path}/registration")
-        if status == 200:
-            raise ConnectError(
-                f"stopped waiting: unregistered from {event.name}, buy-in and fee refunded"
-            ) from None
-        raise ConnectError(f"stopped waiting for {event.name}: {_reason(status, answer)}") from None
+        raise ConnectError(f"stopped waiting: {_give_up(room, event)}") from None
     # Started: the room seats the field as its tables open (their seating a moment later).
     seated_by = time.monotonic() + 60.0
     while data.get("state") == "running" and not data.get("tables"):
@@ -423,8 +445,51 @@ def join_tournament(
         ),
     )
     return Registered(
-        room, socket, _tournament_of(data), table, account, tuple(dict.fromkeys(tables))
+        room,
+        socket,
+        replace(_tournament_of(data), hosted=event.hosted),
+        table,
+        account,
+        tuple(dict.fromkeys(tables)),
     )
+
+
+def _give_up(room: RoomHttp, event: RoomTournament) -> str:
+    """Leave a tournament not started: its host cancels a private sit & go (every buy-in
+    refunded), a player unregisters (their buy-in and fee refunded); what came of it."""
+    if event.hosted:
+        status, answer = room.call("POST", f"/api/private-sit-and-gos/{event.id}/cancel")
+        done = f"{event.name} cancelled, every buy-in refunded"
+    else:
+        status, answer = room.call("DELETE", f"/api/tournaments/{event.id}/registration")
+        done = f"unregistered from {event.name}, buy-in and fee refunded"
+    return done if status == 200 else f"still in {event.name}: {_reason(status, answer)}"
+
+
+def _hosted_sit_and_go(
+    room: RoomHttp, new: NewSitAndGo, say: Callable[[str], None]
+) -> RoomTournament:
+    """Create the private sit & go ``new``, its host registered (its buy-in paid), and say
+    how friends join it."""
+    asked: dict[str, Any] = {"name": new.name, "rules": new.rules, "players": new.players}
+    if new.buy_in is not None:
+        asked["buy_in"] = new.buy_in
+    if new.starting_stack is not None:
+        asked["starting_stack"] = new.starting_stack
+    status, data = room.call("POST", "/api/private-sit-and-gos", asked)
+    if status != 201 or not isinstance(data, dict):
+        raise ConnectError(f"cannot create the sit & go {new.name!r}: {_reason(status, data)}")
+    event = _tournament_of(data)
+    say(
+        f"Created {event.name}, your private sit & go of {event.rules}: {event.max_players} "
+        f"players, {data.get('starting_stack')} chips each, {event.buy_in} paid."
+    )
+    code = data.get("invite_code")
+    say(
+        f"Invite your friends: {room.base}/#sitgo/{code} (in a terminal: mazziere play "
+        f"--connect {room.base} --tournament --invite {code})"
+    )
+    return event
 
 
 def _invited_sit_and_go(room: RoomHttp, code: str, say: Callable[[str], None]) -> RoomTournament:
