@@ -329,6 +329,63 @@ def test_a_chat_line_typed_across_redraws_is_kept_whole(room: RunningServer, bro
         person.close()
 
 
+def test_a_player_mutes_anothers_chat_and_hears_them_again(
+    room: RunningServer, browser: Any
+) -> None:
+    """Bruno mutes Anna's chat from one of her lines: her lines leave his log, new ones do
+    not show, and the choice holds after a reload; his own lines and the game's go on. He
+    unmutes her from the note beside the chat field. Anna's page is not touched."""
+    anna = seated(browser, room, "en", "holdem")
+    bruno = Tab(browser, room.address, "en")
+    try:
+        table = anna.page.evaluate("location.hash")
+        bruno.page.goto(room.address + "/" + table.replace("#table/", "#sit/"))
+        bruno.page.wait_for_selector(".seat.me")
+        her = anna.page.get_attribute(".seat.me", "data-name")
+
+        def chat(person: Tab, text: str) -> None:
+            person.page.fill("input[data-keep=chat]", text)
+            person.page.press("input[data-keep=chat]", "Enter")
+
+        def lines(person: Tab) -> list[str]:
+            """The chat's lines in the person's log (the game's lines are not chat)."""
+            texts: list[str] = person.page.eval_on_selector_all(
+                ".log p.chat", "ps => ps.map(p => p.innerText)"
+            )
+            return texts
+
+        chat(anna, "ciao a tutti")
+        bruno.page.wait_for_selector(f".log p >> text={her}: ciao a tutti")
+        bruno.screenshot("chat-before-mute")
+        assert "null" not in bruno.page.inner_text(".tablewrap")  # nothing muted: no note
+        assert anna.page.locator(".log button.mute").count() == 0  # not on her own lines
+        bruno.page.click(f'.log button.mute[data-name="{her}"] >> nth=0')
+        bruno.page.wait_for_selector(f'.muted-players button.unmute[data-name="{her}"]')
+        assert not [line for line in lines(bruno) if line.startswith(f"{her}:")]
+        chat(anna, "ancora io")
+        chat(bruno, "non ti sento")
+        anna.page.wait_for_selector(".log p >> text=non ti sento")
+        bruno.page.wait_for_selector(".log p >> text=non ti sento")  # after hers, in order
+        assert not [line for line in lines(bruno) if line.startswith(f"{her}:")]
+        assert any(line == f"{her}: ancora io" for line in lines(anna))
+        bruno.page.reload()
+        bruno.page.wait_for_selector(".seat.me")
+        bruno.page.wait_for_selector(f'.muted-players button.unmute[data-name="{her}"]')
+        chat(anna, "mi senti ora?")
+        anna.page.wait_for_selector(".log p >> text=mi senti ora?")
+        chat(bruno, "ancora no")
+        bruno.page.wait_for_selector(".log p >> text=ancora no")
+        assert not [line for line in lines(bruno) if line.startswith(f"{her}:")]
+        bruno.screenshot("chat-muted")
+        bruno.page.click(f'.muted-players button.unmute[data-name="{her}"]')
+        assert bruno.page.locator(".muted-players").count() == 0
+        chat(anna, "eccomi")
+        bruno.page.wait_for_selector(f".log p >> text={her}: eccomi")
+    finally:
+        anna.close()
+        bruno.close()
+
+
 def test_an_amount_typed_across_a_redraw_keeps_its_focus(room: RunningServer, browser: Any) -> None:
     """The amount field stays the same while the decision does, but a redraw took it out of
     the page and its focus with it: the digits typed next went elsewhere."""

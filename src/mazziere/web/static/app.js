@@ -8,6 +8,26 @@ const RULES = ["italian-classic", "italian-32", "holdem"];
 const main = document.getElementById("main");
 let words = new Words(chooseLanguage());
 let fourColours = localStorage.getItem("mazziere.fourColours") === "1";
+// Players whose chat this browser does not show, kept across visits (the room still sends
+// their lines: muting is the reader's, not a sanction).
+const muted = new Set(readList("mazziere.muted"));
+
+/** A list kept in the browser's storage (an unreadable one: empty). */
+function readList(key) {
+  try {
+    const list = JSON.parse(localStorage.getItem(key) || "[]");
+    return Array.isArray(list) ? list.filter((item) => typeof item === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Mute or unmute a player's chat in this browser. */
+function setMuted(name, on) {
+  if (on) muted.add(name); else muted.delete(name);
+  localStorage.setItem("mazziere.muted", JSON.stringify([...muted]));
+  render();
+}
 
 const app = {
   me: null,          // the player's name at tables (from the WebSocket's welcome)
@@ -678,7 +698,7 @@ function handle(table, message) {
       else table.offer = message;
       break;
     case "chat":
-      say(table, `${message.name}: ${message.text}`);
+      say(table, `${message.name}: ${message.text}`, "chat", message.name);
       break;
     case "table_state": // the host paused or resumed the table, or changed its stakes
       table.paused = message.paused;
@@ -878,8 +898,8 @@ function applySnapshot(table, message) {
   else table.turn = null;
 }
 
-function say(table, text, kind = "") {
-  table.log.push({ text, kind });
+function say(table, text, kind = "", who = null) {
+  table.log.push({ text, kind, who }); // who: a chat line's player (it may be muted)
   if (table.log.length > 300) table.log.shift();
 }
 
@@ -1231,7 +1251,8 @@ function renderTable(table) {
   const title = h("h2", {}, [tableName(table), words.t(table.rules || ""), table.stakes && words.stakes(table.rules, table.stakes)]
     .filter(Boolean).join(" · "));
   const log = h("div", { class: "log", role: "log", "aria-live": "polite" },
-    table.log.map((line) => h("p", { class: line.kind }, line.text)));
+    table.log.filter((line) => !muted.has(line.who)).map((line) => h("p", { class: line.kind }, line.text,
+      line.who && line.who !== app.me ? muteButton(line.who) : null)));
   const held = table.held ? h("p", { class: "held", role: "status" }, words.pick(
     "Il tavolo è fermo: la sala non riesce a salvare le mosse e riprova da sola. Niente è perso; il tempo di chi deve agire non corre.",
     "The table is held: the room cannot store its moves for now and keeps trying. Nothing is lost, and the clock of whoever is to act stands still.")) : null;
@@ -1243,6 +1264,22 @@ function renderTable(table) {
         ? words.pick("Torna alla sala", "Back to the lobby") : words.t("leave")), shortcutHelp());
   main.replaceChildren(h("div", { class: "tablewrap" }, left, log));
   log.scrollTop = log.scrollHeight;
+}
+
+/** The button beside another player's chat line that hides their chat in this browser. */
+function muteButton(name) {
+  const label = words.pick(`Silenzia la chat di ${name}`, `Mute ${name}'s chat`);
+  return h("button", { type: "button", class: "mute", title: label, "aria-label": label,
+    "data-name": name, onclick: () => setMuted(name, true) }, words.pick("silenzia", "mute"));
+}
+
+/** The players muted in this browser, each with its button to hear them again. */
+function mutedNote() {
+  if (!muted.size) return null;
+  return h("span", { class: "muted-players note" }, words.pick("Chat silenziata:", "Chat muted:"),
+    [...muted].map((name) => h("button", { type: "button", class: "unmute", "data-name": name,
+      "aria-label": words.pick(`Riattiva la chat di ${name}`, `Unmute ${name}'s chat`),
+      onclick: () => setMuted(name, false) }, `${name} ✕`)));
 }
 
 /** A table by its name; one without (a tournament's, or not known yet) by its number. */
@@ -1573,6 +1610,8 @@ function controls(table) {
     e.stopPropagation(); // letters typed here are not shortcuts
   });
   row.append(chat);
+  const mutedPlayers = mutedNote();
+  if (mutedPlayers) row.append(mutedPlayers);
   return row;
 }
 
