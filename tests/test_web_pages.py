@@ -329,6 +329,32 @@ def test_a_chat_line_typed_across_redraws_is_kept_whole(room: RunningServer, bro
         person.close()
 
 
+def test_the_api_page_loads_nothing_from_the_internet(room: RunningServer, browser: Any) -> None:
+    """``/docs``: Swagger UI, served by the room itself, lists the API's operations with
+    every request to anywhere but the room refused."""
+    person = Tab(browser, room.address, "en")
+    page = person.page
+    outside: list[str] = []
+
+    def only_the_room(route: Any) -> None:
+        if route.request.url.startswith(room.address):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    try:
+        page.route("**/*", only_the_room)
+        page.goto(room.address + "/docs")
+        # (each operation by its summary: Swagger UI breaks paths with zero-width spaces)
+        page.wait_for_selector(".opblock-summary-description >> text=Your statistics over")
+        assert page.locator(".opblock").count() > 40  # the room's operations, each listed
+        assert page.title() == "Mazziere: API"
+        assert outside == []
+    finally:
+        person.close()
+
+
 def test_a_player_mutes_anothers_chat_and_hears_them_again(
     room: RunningServer, browser: Any
 ) -> None:

@@ -123,6 +123,8 @@ def create_app(
         summary="An online poker room: Poker all'italiana and Texas Hold'em No-Limit.",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,  # /docs is the web package's: Swagger UI served by the room itself
+        redoc_url=None,  # (ReDoc would load from a CDN)
     )
     app.add_middleware(CsrfMiddleware, allowed_origins=settings.public_origins)
     install_error_handlers(app)
