@@ -73,6 +73,37 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+class SentFrames:
+    """Every WebSocket frame a page sends, to leave its table before it closes."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.frames: list[str | bytes] = []
+        page.on(
+            "websocket",
+            # (a lambda: Playwright cannot take a builtin method as a listener)
+            lambda socket: socket.on("framesent", lambda frame: self.frames.append(frame)),  # noqa: PLW0108
+        )
+
+    def leave_table(self) -> None:
+        """Press *leave* on the table on screen, if seated there, and wait for the room to be
+        sent the leave. A page closed at once may take the message with it unsent: its seat
+        stays, its clock runs at each of its turns, and the table's hands wait for it (a
+        clean-clone run: a later test's player got no turn in 90 s)."""
+        page = self.page
+        leave = page.locator("button.leave")
+        if not (leave.count() and page.locator(".seat.me").count()):
+            return
+        before = len(self.frames)
+        leave.click()
+        page.wait_for_selector(".play-now")
+        deadline = time.monotonic() + 2  # (a tournament's seat is kept: nothing is sent)
+        while time.monotonic() < deadline and not any(
+            '"leave"' in str(frame) for frame in self.frames[before:]
+        ):
+            page.wait_for_timeout(20)
+
+
 class Page:
     """One person's browser tab, with every console error it showed."""
 
@@ -82,6 +113,7 @@ class Page:
         self.errors: list[str] = []
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        self.sent = SentFrames(self.page)
         self.page.goto(address)
         self.page.wait_for_selector(".play-now")
 
@@ -90,10 +122,7 @@ class Page:
             self.errors.append(message.text)
 
     def close(self) -> None:
-        leave = self.page.locator("button.leave")
-        if leave.count():
-            leave.click()
-            self.page.wait_for_selector(".play-now")
+        self.sent.leave_table()
         self.context.close()
         assert self.errors == [], self.errors
 

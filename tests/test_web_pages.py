@@ -29,7 +29,7 @@ import pytest
 
 from mazziere.server.settings import Settings
 from tests.server_process import RunningServer, serve
-from tests.test_web import ARTIFACTS, browser, sync_api
+from tests.test_web import ARTIFACTS, SentFrames, browser, sync_api
 
 __all__ = ["browser"]  # the browser fixture, Debian's Chromium, shared with tests/test_web.py
 
@@ -101,13 +101,7 @@ class Tab:
         self.errors: list[str] = []
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
-        self.sent: list[str | bytes] = []
-        """Every WebSocket frame the page sent."""
-        self.page.on(
-            "websocket",
-            # (a lambda: Playwright cannot take a builtin method as a listener)
-            lambda socket: socket.on("framesent", lambda frame: self.sent.append(frame)),  # noqa: PLW0108
-        )
+        self.sent = SentFrames(self.page)
         self.page.goto(address)
         self.page.wait_for_selector(".play-now")
 
@@ -138,19 +132,7 @@ class Tab:
         return False
 
     def close(self) -> None:
-        """Leave the table on screen, then close. The room hears the leave first: a seat left
-        behind by a closed page keeps its clock running at each of its turns, and held its
-        table's hands for minutes for the tests after it (a CI run's "no turn offered an
-        amount": its player sat where two closed pages still sat)."""
-        leave = self.page.locator("button.leave")
-        if leave.count() and self.page.locator(".seat.me").count():
-            before = len(self.sent)
-            leave.click()
-            deadline = time.monotonic() + 2  # (a tournament's seat is kept: nothing is sent)
-            while time.monotonic() < deadline and not any(
-                '"leave"' in str(frame) for frame in self.sent[before:]
-            ):
-                self.page.wait_for_timeout(20)
+        self.sent.leave_table()
         self.context.close()
         assert self.errors == [], self.errors
 

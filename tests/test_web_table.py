@@ -20,7 +20,7 @@ import pytest
 
 from tests import test_web
 from tests.server_process import RunningServer
-from tests.test_web import Page, sync_api
+from tests.test_web import Page, SentFrames, sync_api
 
 # The same server and browser fixtures as the other browser tests (one of each per module).
 room = test_web.room
@@ -665,6 +665,7 @@ def test_at_phone_width_nothing_is_cut_and_the_bar_works(
     person.page = person.context.new_page()
     person.page.on("console", person._console)
     person.page.on("pageerror", lambda error: person.errors.append(f"page error: {error}"))
+    person.sent = SentFrames(person.page)
     page = person.page
     try:
         page.goto(room.address)
