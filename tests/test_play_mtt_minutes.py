@@ -117,11 +117,14 @@ async def scenario(room: Room) -> tuple[dict[str, Any], list[Timed]]:
     # On the break no table deals.
     dealt = hands_started(people)
     await asyncio.sleep(5)
-    assert details(room, event["id"])["on_break"]
+    resting = details(room, event["id"])
+    assert resting["on_break"]
+    assert [t["on_break"] for t in resting["seating"]] == [True] * len(resting["seating"])
     assert hands_started(people) == dealt
     # It ends by the clock: every table deals again, at the second level.
     await until(lambda: not details(room, event["id"])["on_break"], 75)
     assert details(room, event["id"])["level"] == 2
+    assert not any(t["on_break"] for t in details(room, event["id"])["seating"])
     await until(
         lambda: all(len(hands_started(people).get(t, ())) > len(dealt.get(t, ())) for t in playing),
         30,

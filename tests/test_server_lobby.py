@@ -206,4 +206,4 @@ def test_a_sit_and_go_lists_its_table_from_its_start(
     details = players[0].get(f"/api/tournaments/{sng['id']}").json()
     assert details["state"] == "running"
     assert details["tables"] == [table_id]
-    assert details["seating"] == [{"id": table_id, "players": []}]
+    assert details["seating"] == [{"id": table_id, "players": [], "on_break": False}]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from argon2 import PasswordHasher
 from fastapi import Request
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from mazziere.server.tables import Player
 
 __all__ = [
+    "LevelPlayed",
     "RoomContext",
     "TableWatcher",
     "database_session",
@@ -52,6 +53,17 @@ def open_database(settings: Settings) -> Database:
     return db
 
 
+class LevelPlayed(NamedTuple):
+    """Where a running tournament stands, as its task holds it."""
+
+    level: int
+    """The level played now (levels by hands: its furthest table's; on a break, the next)."""
+    on_break: bool
+    """On a break at every table."""
+    tables_on_break: frozenset[int]
+    """Its tables on a break now (levels by hands: each pauses when it gets there)."""
+
+
 class TableWatcher(Protocol):
     """Told when the lobby changed a table in the database (seats, stakes, bots, pause).
 
@@ -62,9 +74,7 @@ class TableWatcher(Protocol):
 
     async def tournament_changed(self, tournament_id: int) -> None: ...
 
-    def tournament_level(
-        self, tournament_id: int, table_ids: list[int]
-    ) -> tuple[int, bool] | None: ...
+    def tournament_level(self, tournament_id: int, table_ids: list[int]) -> LevelPlayed | None: ...
 
     async def tell(
         self, table_id: int, player: Player, message: BaseModel
@@ -83,7 +93,7 @@ class _NobodyWatches:
     async def tournament_changed(self, tournament_id: int) -> None:
         return None
 
-    def tournament_level(self, tournament_id: int, table_ids: list[int]) -> tuple[int, bool] | None:
+    def tournament_level(self, tournament_id: int, table_ids: list[int]) -> LevelPlayed | None:
         return None
 
 

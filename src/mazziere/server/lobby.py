@@ -329,6 +329,8 @@ class TournamentTableOut(BaseModel):
 
     id: int
     players: list[TournamentSeatOut]
+    on_break: bool = False
+    """On a break now (levels by hands: each table pauses when it gets there)."""
 
 
 class TournamentDetailsOut(TournamentOut):
@@ -420,6 +422,7 @@ async def get_tournament(
         if tournament.state == "running"
         else None
     )
+    resting = frozenset() if playing is None else playing.tables_on_break
     return TournamentDetailsOut(
         **summary.model_dump(),
         levels=levels,
@@ -428,9 +431,9 @@ async def get_tournament(
         prize_pool=pool,
         payouts=payouts,
         tables=[table.id for table in seating],
-        seating=seating,
-        level=None if playing is None else playing[0],
-        on_break=playing is not None and playing[1],
+        seating=[table.model_copy(update={"on_break": table.id in resting}) for table in seating],
+        level=None if playing is None else playing.level,
+        on_break=playing is not None and playing.on_break,
     )
 
 

@@ -33,7 +33,7 @@ from mazziere.room.structure import Stakes
 from mazziere.server.accounts import account_from_cookies
 from mazziere.server.bus import LocalBus
 from mazziere.server.collector import CollectorPolicy
-from mazziere.server.context import RoomContext
+from mazziere.server.context import LevelPlayed, RoomContext
 from mazziere.server.errors import first_line
 from mazziere.server.storage.database import database_unavailable
 from mazziere.server.storage.lobby import (
@@ -189,10 +189,10 @@ class TableWatcher:
         if config is not None and str(config.table_id) not in self.service.tasks:
             await self.service.open(config)
 
-    def tournament_level(self, tournament_id: int, table_ids: list[int]) -> tuple[int, bool] | None:
-        """The level a running tournament plays now (levels by hands: its furthest table's)
-        and whether it is on a break, as its task holds them; ``None`` if no task runs it
-        (a sit & go's is its table's, one of ``table_ids``)."""
+    def tournament_level(self, tournament_id: int, table_ids: list[int]) -> LevelPlayed | None:
+        """The level a running tournament plays now (levels by hands: its furthest table's),
+        whether it is on a break, and which of its tables are, as its task holds them;
+        ``None`` if no task runs it (a sit & go's is its table's, one of ``table_ids``)."""
         task: TournamentTask | TableTask | None = self.tournaments.get(tournament_id)
         if task is None:
             found = (self.service.tasks.get(str(table_id)) for table_id in table_ids)
@@ -200,7 +200,16 @@ class TableWatcher:
         if task is None or task.tournament is None:
             return None
         now = task.clock.now()
-        return task.tournament.level_played(now), task.tournament.on_break(now)
+        event = task.tournament
+        if isinstance(task, TournamentTask):
+            resting = frozenset(  # (its tables still playing: those not broken)
+                task.tables[number].table_id
+                for number, table in event.tables.items()
+                if number in task.tables and event.level_clock(table, now).on_break
+            )
+        else:
+            resting = frozenset({task.table_id}) if event.on_break(now) else frozenset()
+        return LevelPlayed(event.level_played(now), event.on_break(now), resting)
 
     async def _open_multi_table(self, config: MultiTableConfig) -> None:
         """Rebuild a multi-table tournament from its log and run its task; its tables are

@@ -690,9 +690,12 @@ function tournamentPage(id) {
         h("section", { "aria-label": say("Tavoli", "Tables") }, h("h3", {}, say("Tavoli", "Tables")),
           t.tables.length ? h("ul", { class: "tournament-tables" }, t.tables.map((table) => {
             // Who sits there with their chips (a multi-table tournament moves them about).
-            const sitting = (t.seating || []).find((s) => s.id === table)?.players || [];
+            const seated = (t.seating || []).find((s) => s.id === table);
+            const sitting = seated?.players || [];
             return h("li", { "data-table": table },
               `${say("Tavolo", "Table")} ${table} `,
+              // Levels by hands: each table pauses on its own when it gets to the break.
+              seated?.on_break && !t.on_break ? h("span", { class: "note table-break" }, say("in pausa ", "on a break ")) : null,
               mine.includes(String(table))
                 ? h("a", { href: `#table/${table}`, class: "own-table" }, say("il tuo", "yours"))
                 : h("button", { type: "button", class: "watch", "data-table": table, "aria-label": `${say("Guarda il tavolo", "Watch table")} ${table}`,
