@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -107,10 +108,10 @@ class RefusingStore(MemoryStore):
         await super().commit(table_id, batch)
 
 
-async def play(rules: str, players: int, store: MemoryStore | None = None) -> list[Any]:
-    store = store if store is not None else MemoryStore()
-    bus = LocalBus()
-    setup = config(rules, players)
+async def started(
+    setup: MultiTableConfig, store: MemoryStore, bus: LocalBus
+) -> tuple[TournamentTask, dict[str, Inbox]]:
+    """The tournament's task running, each player's inbox following their table."""
     task = TournamentTask(setup, store, bus)
     await task.begin()
     await task.rebuild()
@@ -120,6 +121,14 @@ async def play(rules: str, players: int, store: MemoryStore | None = None) -> li
         bus.connect(box)
     for name, number in task.where().items():
         bus.follow(task.tables[number].id, boxes[name])
+    return task, boxes
+
+
+async def play(rules: str, players: int, store: MemoryStore | None = None) -> list[Any]:
+    store = store if store is not None else MemoryStore()
+    bus = LocalBus()
+    setup = config(rules, players)
+    task, boxes = await started(setup, store, bus)
     checked = 0
     rng = random.Random(rules)
     try:
@@ -194,3 +203,53 @@ def test_a_tournament_holds_while_the_database_refuses_writes_then_goes_on() -> 
     assert store.refused == 2
     held = [m["held"] for m in heard if m["type"] == "held"]
     assert True in held and held[-1] is False  # told it is held, then that it goes on
+
+
+def test_with_levels_by_hands_each_table_breaks_on_its_own() -> None:
+    """Levels of two hands with a break after each: the tables get to their breaks one by
+    one, so for a while one rests while another plays. The tables the task says are on a
+    break (what the tournament's page shows) are those whose players were last told a
+    break, and those only; each of them has no decision to make."""
+
+    async def scenario() -> tuple[int, int]:
+        setup = config("holdem", 13)
+        schedule = Schedule.standard(
+            "holdem", starting_stack=1_000, unit="hands", length=2, break_every=1
+        )
+        setup = replace(setup, settings=replace(setup.settings, schedule=schedule))
+        task, boxes = await started(setup, MemoryStore(), LocalBus())
+        try:
+            for _ in range(3_000):
+                live = [lane for lane in task.tables.values() if lane.live]
+                resting = task.tables_on_break(task.clock.now())
+                if resting and len(resting) < len(live):
+                    told = {}
+                    for box in boxes.values():
+                        for message in box.got:
+                            if message["type"] == "level" and message.get("level"):
+                                told[message["table"]] = message["level"]["on_break"]
+                    on_break = {lane.table_id for lane in live if told.get(lane.id)}
+                    assert resting == on_break, (resting, told)
+                    for lane in live:
+                        if lane.table_id in resting:
+                            assert lane.table.decision is None
+                    return len(resting), len(live)
+                acted = False
+                for lane in live:
+                    decision = lane.table.decision
+                    if decision is None:
+                        continue
+                    # Check or call: nobody goes out, so the three tables play on.
+                    kinds = decision.legal.to_dict()["kinds"]
+                    kind = next(k for k in ("check", "call", "show", "fold") if k in kinds)
+                    player = Player(task.accounts[decision.name], decision.name)
+                    act = p.Act(table=lane.id, action_id=lane.action_id, kind=kind)
+                    await lane.submit(player, act, boxes[decision.name])
+                    acted = True
+                await asyncio.sleep(0 if acted else 0.01)
+        finally:
+            await task.stop()
+        raise AssertionError("no moment with some tables on a break and others playing")
+
+    resting, live = asyncio.run(scenario())
+    assert 0 < resting < live

@@ -202,11 +202,7 @@ class TableWatcher:
         now = task.clock.now()
         event = task.tournament
         if isinstance(task, TournamentTask):
-            resting = frozenset(  # (its tables still playing: those not broken)
-                task.tables[number].table_id
-                for number, table in event.tables.items()
-                if number in task.tables and event.level_clock(table, now).on_break
-            )
+            resting = task.tables_on_break(now)
         else:
             resting = frozenset({task.table_id}) if event.on_break(now) else frozenset()
         return LevelPlayed(event.level_played(now), event.on_break(now), resting)

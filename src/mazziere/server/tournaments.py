@@ -273,6 +273,16 @@ class TournamentTask(RequestLoop):
 
     # ------------------------------------------------------------- the clock
 
+    def tables_on_break(self, now: float) -> frozenset[int]:
+        """The ids of its tables (those not broken) on a break at ``now``: with levels by
+        hands each table pauses when it gets there, with levels by minutes all at once."""
+        event = self.tournament
+        return frozenset(
+            self.tables[number].table_id
+            for number, table in event.tables.items()
+            if number in self.tables and event.level_clock(table, now).on_break
+        )
+
     def _live(self) -> list[TournamentTableTask]:
         return [lane for lane in self.tables.values() if lane.live]
 
