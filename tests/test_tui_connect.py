@@ -15,6 +15,8 @@ import asyncio
 import contextlib
 import json
 import re
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -907,6 +909,59 @@ def test_a_terminal_hosts_a_private_sit_and_go_a_friend_joins_by_its_browser_lin
     path = f"/api/tournaments/{host.tournament.id}"
     details = host.http.expect("GET", path, what="its page")  # (its players' only)
     assert (details["state"], details["starting_stack"]) == ("running", 600)
+    audit = room.audit()
+    assert audit["total"] == 0 and not audit["drifted"], audit
+
+
+def test_the_host_starts_the_sit_and_go_sooner_with_those_registered(
+    room: Room, tmp_path: Path
+) -> None:
+    """A host's sit & go of four: the host asks to start it alone (refused: two at least, and
+    it waits on), then again once a friend registered: it starts with the two of them, each
+    at the same table, the places not taken given up."""
+    said: list[str] = []
+    friend_in = threading.Event()
+    asked: list[int] = []
+
+    def start_asked(seconds: float) -> bool:
+        """The host's Enter: at once, then once the friend is in."""
+        time.sleep(seconds)
+        if not asked or friend_in.is_set():
+            asked.append(len(said))
+            return True
+        return False
+
+    new = NewSitAndGo("Sabato", "holdem", 4, buy_in=30)
+
+    async def scenario() -> tuple[Registered, Registered]:
+        hosting = asyncio.create_task(
+            asyncio.to_thread(
+                join_tournament, room.address, host=new, say=said.append,
+                sessions=tmp_path / "host", poll_seconds=0.2, start_asked=start_asked,
+            )
+        )  # fmt: skip
+        await until(lambda: any(line.startswith("Not started: ") for line in said))
+        code = said[1].rsplit(" ", 1)[1].rstrip(")")
+        friend = asyncio.create_task(
+            asyncio.to_thread(
+                join_tournament, room.address, invite=code, sessions=tmp_path / "friend",
+                poll_seconds=0.2,
+            )
+        )  # fmt: skip
+        await until(lambda: "2 of 4 players" in said[-1])
+        friend_in.set()
+        return await hosting, await friend
+
+    host, friend = asyncio.run(scenario())
+    assert (
+        said[2]
+        == "Waiting for Sabato to start: 1 of 4 players (Enter to start now, Ctrl+C to cancel it)…"
+    )
+    assert said[3] == "Not started: 1 registered: a sit & go starts with 2 at least."
+    assert said[-1] == "Starting Sabato now with 2 players."
+    assert host.table.id == friend.table.id
+    details = host.http.expect("GET", f"/api/tournaments/{host.tournament.id}", what="its page")
+    assert (details["state"], details["max_players"], len(details["players"])) == ("running", 2, 2)
     audit = room.audit()
     assert audit["total"] == 0 and not audit["drifted"], audit
 

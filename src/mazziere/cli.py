@@ -1256,6 +1256,16 @@ def _say_saved(words: Any, saved: Path | None, count: int) -> None:
         )
 
 
+def _enter_pressed(seconds: float) -> bool:
+    """Whether the player pressed Enter within ``seconds`` (the line is read)."""
+    import select
+
+    ready, _, _ = select.select([sys.stdin], [], [], seconds)
+    if ready:
+        sys.stdin.readline()
+    return bool(ready)
+
+
 def _play_connected(
     url: str,
     *,
@@ -1349,6 +1359,7 @@ def _play_connected(
             say=typer.echo,
             sessions=default_sessions_folder(),
             host=hosted,
+            start_asked=_enter_pressed if interactive else None,
         )
         event = registered.tournament
         room_table, socket, http, chips_in = (

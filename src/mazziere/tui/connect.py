@@ -349,6 +349,7 @@ def join_tournament(
     sessions: Path | None = None,
     poll_seconds: float = 1.0,
     host: NewSitAndGo | None = None,
+    start_asked: Callable[[float], bool] | None = None,
 ) -> Registered:
     """Register for a sit & go (``tournament``: its id; ``invite``: a private sit & go's
     invite code or link; ``host``: a private sit & go created now, its invite told with
@@ -360,7 +361,9 @@ def join_tournament(
     A player registered already (a terminal started again) is not registered twice: the
     command waits for the start, or goes back to the table of a tournament running.  Ctrl+C
     while waiting unregisters (the buy-in and the fee come back) and says so; for the host
-    of a private sit & go it cancels it, every buy-in refunded.
+    of a private sit & go it cancels it, every buy-in refunded.  The host may start it
+    sooner with those registered: ``start_asked(seconds)`` waits up to that long for the
+    host to ask (the terminal's Enter) and says whether they did.
     """
     if sum(given is not None for given in (tournament, invite, host)) > 1:
         raise ConnectError("give one of --tournament-id, --invite and --host")
@@ -399,12 +402,20 @@ def join_tournament(
                     if starts
                     else f": {count} of {event.max_players} players"
                 )
-                leave = "cancel it" if event.hosted else "unregister"
-                say(f"Waiting for {event.name} to start{field} (Ctrl+C to {leave})…")
+                keys = "Ctrl+C to unregister"
+                if event.hosted:
+                    keys = "Ctrl+C to cancel it"
+                    if start_asked is not None:
+                        keys = f"Enter to start now, {keys}"
+                say(f"Waiting for {event.name} to start{field} ({keys})…")
                 told = count
             if starts is None and time.monotonic() > deadline:
                 raise ConnectError(f"the sit & go did not start in time: {_give_up(room, event)}")
-            time.sleep(poll_seconds)
+            if event.hosted and start_asked is not None:
+                if start_asked(poll_seconds):
+                    _start_now(room, event, say)
+            else:
+                time.sleep(poll_seconds)
             data = room.expect("GET", path, what=f"cannot read tournament {event.id}")
     except KeyboardInterrupt:
         raise ConnectError(f"stopped waiting: {_give_up(room, event)}") from None
@@ -452,6 +463,16 @@ def join_tournament(
         account,
         tuple(dict.fromkeys(tables)),
     )
+
+
+def _start_now(room: RoomHttp, event: RoomTournament, say: Callable[[str], None]) -> None:
+    """The host starts their private sit & go with those registered (two at least), or is
+    told why not and waits on."""
+    status, answer = room.call("POST", f"/api/private-sit-and-gos/{event.id}/start")
+    if status == 200 and isinstance(answer, dict):
+        say(f"Starting {event.name} now with {answer.get('max_players')} players.")
+    else:
+        say(f"Not started: {_reason(status, answer)}.")
 
 
 def _give_up(room: RoomHttp, event: RoomTournament) -> str:
