@@ -1660,9 +1660,9 @@ def db_audit(
         report = asyncio.run(_ledger_report(settings))
     except (OSError, SQLAlchemyError) as exc:  # unreachable, or no ledger (not migrated)
         raise UsageProblem(f"cannot read the ledger: {exc}".splitlines()[0]) from None
-    balanced = report["total"] == 0 and not report["drifted"]
+    balanced = report["balanced"]
     if as_json:
-        typer.echo(json.dumps({**report, "balanced": balanced}))
+        typer.echo(json.dumps(report))
     else:
         typer.echo(
             f"ledger of {_shown_url(settings.database_url)}: {report['accounts']:,} accounts, "
@@ -1721,7 +1721,7 @@ def db_backup(
         destination.unlink(missing_ok=True)
         first = f"{exc}".splitlines()[0]
         raise UsageProblem(f"{source} is not a room's database (no copy kept): {first}") from None
-    balanced = report["total"] == 0 and not report["drifted"]
+    balanced = report["balanced"]
     typer.echo(
         f"backed up {source} to {destination} ({size / 1e6:,.1f} MB): "
         f"{report['accounts']:,} accounts, {report['entries']:,} movements, "
@@ -1732,7 +1732,8 @@ def db_backup(
 
 
 async def _ledger_report(settings: Settings) -> dict[str, Any]:
-    """The ledger's audit (``storage.ledger.audit``) and its balances by kind of account."""
+    """The ledger's audit (``storage.ledger.audit``), its balances by kind of account, and
+    whether it balances (the total zero, no account drifted)."""
     from mazziere.server.storage import Database, ledger
 
     database = Database(settings.database_url, schema=settings.database_schema)
@@ -1752,6 +1753,7 @@ async def _ledger_report(settings: Settings) -> dict[str, Any]:
         "total": total,
         "drifted": drifted,
         "by_kind": shown,
+        "balanced": total == 0 and not drifted,
     }
 
 

@@ -201,11 +201,12 @@ class TableWatcher:
             return None
         now = task.clock.now()
         event = task.tournament
+        everywhere = event.on_break(now)
         if isinstance(task, TournamentTask):
             resting = task.tables_on_break(now)
-        else:
-            resting = frozenset({task.table_id}) if event.on_break(now) else frozenset()
-        return LevelPlayed(event.level_played(now), event.on_break(now), resting)
+        else:  # a sit & go's one table
+            resting = frozenset({task.table_id}) if everywhere else frozenset()
+        return LevelPlayed(event.level_played(now), everywhere, resting)
 
     async def _open_multi_table(self, config: MultiTableConfig) -> None:
         """Rebuild a multi-table tournament from its log and run its task; its tables are

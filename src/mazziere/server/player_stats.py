@@ -168,11 +168,11 @@ def _count_window(
     """The window's hands (``rows``: id and game, most recent first) with their figures,
     those of ``new`` hands (id, rules, name, history) replayed, the rest ``kept``; and the
     answer."""
-    counted = dict(kept)
-    games = dict(rows)
-    for hand_id, rules, name, history in new:
-        counted[hand_id] = (games[hand_id], _counted(rules, name, history))
-    window = {hand_id: counted[hand_id] for hand_id, _ in rows}
+    replayed = {hand_id: _counted(rules, name, history) for hand_id, rules, name, history in new}
+    window = {
+        hand_id: (game, replayed[hand_id]) if hand_id in replayed else kept[hand_id]
+        for hand_id, game in rows
+    }
     return window, _summed(list(window.values()), limit)
 
 
