@@ -83,8 +83,17 @@ COMPARED = ("hand_started", "record", "hand_ended")
 """Events that a replay makes again exactly (turns and seats are compared in part)."""
 
 
-SCHEDULE = {"MAZZIERE_SCHEDULED_EVERY_SECONDS": "10", "MAZZIERE_SCHEDULED_LEVEL_HANDS": "2"}
-"""The lobby's scheduled multi-table tournaments start every 10 s, levels of two hands."""
+ROOM_SETTINGS = {
+    "MAZZIERE_SCHEDULED_EVERY_SECONDS": "10",
+    "MAZZIERE_SCHEDULED_LEVEL_HANDS": "2",
+    "MAZZIERE_STARTING_GRANT": "1000000",
+}
+"""The lobby's scheduled multi-table tournaments start every 10 s, levels of two hands; and
+each new account's wallet holds a million chips.  The italian-32 table's three people play
+as fast as they can and its losers top up again and again while the winners' stacks grow:
+a loser spent 5,400 chips in a minute, and on a loaded machine (a slower chain) a wallet of
+the usual 10,000 ran dry, two of three stayed broke and the table dealt no more (the
+mid-draw point was never reached).  A room with a grant of 2,000 showed it at once."""
 MTT_PLAYERS = 7
 """Two tables of six seats; the first one out leaves six, who are moved to the final table
 (both tables broken)."""
@@ -100,15 +109,14 @@ def test_every_point_is_in_a_chain() -> None:
 
 class Player(Person):
     """A person who also plays the turn of a snapshot (the one waiting after a restart),
-    tops up when broke at a cash table, and remembers every event it heard by its table's
-    sequence number, to compare with what it hears again after a crash."""
+    tops up when a snapshot shows them broke at a cash table too, and remembers every
+    event it heard by its table's sequence number, to compare with what it hears again
+    after a crash."""
 
     def __init__(self, room: Room, seed: int) -> None:
         super().__init__(room, seed)
         self.heard: dict[tuple[str, int], tuple[str, str]] = {}
         self.differences: list[str] = []
-        self.cash: dict[str, int] = {}
-        """Cash tables (id -> minimum buy-in) where this person tops up when broke."""
         self.shoves = False
         """All-in now and then at every table it plays (a tournament that ends soon)."""
         self.catching_up: set[str] = set()
@@ -133,19 +141,11 @@ class Player(Person):
             for offer in message["state"]["offers"]:
                 if offer["name"] == self.name:
                     await super()._react({"type": "offer", "table": table, **offer})
-            for seat in message["state"]["seats"]:
-                await self._broke(table, seat)
+            await self._keep_playing(table, message["state"]["seats"])
             return
         if table in self.catching_up and kind in ("turn", "offer"):
             return
-        if kind == "seats" and table in self.plays:
-            for seat in message["seats"]:
-                await self._broke(table, seat)
         await super()._react(message)
-
-    async def _broke(self, table: str, seat: dict[str, Any]) -> None:
-        if seat["name"] == self.name and seat["status"] == "busted" and table in self.cash:
-            await self.send(type="top_up", table=table, amount=self.cash[table])
 
     def _remember(self, table: str, message: dict[str, Any]) -> None:
         kind = message["type"]
@@ -168,6 +168,7 @@ class Player(Person):
         from their first event.  The server may die again meanwhile (its next crash point):
         then the person rejoins after that restart."""
         await self.disconnect()
+        self.topping.clear()  # a top-up the dead server never answered is asked for again
         welcomed = len(self.seen("welcome"))
         try:
             await self.connect()
@@ -352,7 +353,7 @@ async def seat_everyone(room: Room) -> list[Player]:
             person = Player(room, 100 * len(people) + k)
             await person.connect()
             person.plays.add(tid)
-            person.cash[tid] = table["min_buy_in"]
+            person.rebuys[tid] = table["min_buy_in"]
             await person.send(type="sit", table=tid, buy_in=table["max_buy_in"], seat=k + 1)
             people.append(person)
         if rules == "holdem":
@@ -471,7 +472,7 @@ async def run_chain(settings: Settings, folder: Path, chain: tuple[str, ...]) ->
     try:
         for number, point in enumerate(chain):
             mark(f"start armed at {point}")
-            room.env = {"MAZZIERE_TEST_CRASH_AT": point, **SCHEDULE}
+            room.env = {"MAZZIERE_TEST_CRASH_AT": point, **ROOM_SETTINGS}
             if not start_armed(room, point):
                 pass  # dead before it answered: a table rebuilt at start got there at once
             elif number == 0:
@@ -489,7 +490,7 @@ async def run_chain(settings: Settings, folder: Path, chain: tuple[str, ...]) ->
             room.process = None
             found = await check_storage(settings)
             interrupted |= found["playing"]
-        room.env = dict(SCHEDULE)
+        room.env = dict(ROOM_SETTINGS)
         mark("checked; start unarmed")
         room.start()
         mark("playing to the end")
@@ -514,8 +515,11 @@ async def run_chain(settings: Settings, folder: Path, chain: tuple[str, ...]) ->
         assert not differences, differences
         assert interrupted, "no crash caught a hand being played"
         mark("checked")
-    except AssertionError as error:  # say where, with the server's last words
-        raise AssertionError(f"{error}\nwhile: {phase[0]}\n{room.log()[-4000:]}") from error
+    except AssertionError as error:  # say where, with the server's last words and refusals
+        refused = [f"{p.name}: {p.errors[-1]}" for p in people if p.errors]
+        raise AssertionError(
+            f"{error}\nwhile: {phase[0]}\nlast refusals: {refused}\n{room.log()[-4000:]}"
+        ) from error
     finally:
         room.stop()
         for person in people:
