@@ -89,6 +89,9 @@ def test_friends_register_through_the_invite_and_it_starts_when_full(
     details = carla.get(f"/api/tournaments/{game['id']}").json()
     assert len(details["tables"]) == 1 and details["prize_pool"] == 300
     assert details["private"] is True
+    # Its page tells its host they host it (a terminal coming back by its number), nobody else.
+    hosts = [b.get(f"/api/tournaments/{game['id']}").json()["you_are_host"] for b in (host, carla)]
+    assert hosts == [True, False]
     assert not any(t["private"] for t in listed)
     assert sorted(s["player"] for s in details["standings"]) == ["Bruno", "Carla", "Ospite"]
     assert all(balance(b) == before[b] - 100 for b in before)

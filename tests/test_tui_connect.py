@@ -809,7 +809,7 @@ def _playing(room: Room, tmp_path: Path, *args: str) -> Iterator[Any]:
     finally:
         if process.poll() is None:
             process.kill()
-            process.wait()
+        process.communicate()  # waits, and closes its pipes
 
 
 def _ctrl_c(process: Any) -> str:
@@ -892,8 +892,8 @@ def test_a_terminal_hosts_a_private_sit_and_go_a_friend_joins_by_its_browser_lin
     host, friend, friend_said = asyncio.run(scenario())
     code = said[1].rsplit(" ", 1)[1].rstrip(")")
     assert said == [
-        "Created Giovedì sera, your private sit & go of italian-32: 2 players, 600 chips "
-        "each, 40 paid.",
+        f"Created Giovedì sera (tournament {host.tournament.id}), your private sit & go of "
+        "italian-32: 2 players, 600 chips each, 40 paid.",
         f"Invite your friends: {room.address}/#sitgo/{code} (in a terminal: mazziere play "
         f"--connect {room.address} --tournament --invite {code})",
         "Waiting for Giovedì sera to start: 1 of 2 players (Ctrl+C to cancel it)…",
@@ -966,6 +966,31 @@ def test_the_host_starts_the_sit_and_go_sooner_with_those_registered(
     assert audit["total"] == 0 and not audit["drifted"], audit
 
 
+def test_a_host_whose_terminal_closed_comes_back_as_the_host(room: Room, tmp_path: Path) -> None:
+    """The host's terminal is closed while waiting (no Ctrl+C: the sit & go stays); the host
+    comes back with ``--tournament-id`` and is waited with as its host again: Ctrl+C cancels
+    it (not "unregisters"), every buy-in refunded."""
+    with _playing(room, tmp_path, "--tournament", "--host", "Domenica", "--players", "3",
+                  "--buy-in", "20", "--lang", "en") as process:  # fmt: skip
+        assert process.stdout is not None
+        said = [process.stdout.readline() for _ in range(3)]
+        found = re.match(r"Created Domenica \(tournament (\d+)\)", said[0])
+        assert found is not None, said
+    number = found[1]  # the block killed the terminal: nothing was cancelled
+    with _playing(room, tmp_path, "--tournament-id", number, "--lang", "en") as process:
+        assert process.stdout is not None
+        again = process.stdout.readline()
+        assert again.startswith("Waiting for Domenica to start: 1 of 3 players (Ctrl+C to "
+                                "cancel it)"), again  # fmt: skip
+        err = _ctrl_c(process)
+    assert process.returncode == 2, err
+    assert err.splitlines() == [
+        "mazziere: error: stopped waiting: Domenica cancelled, every buy-in refunded"
+    ]
+    audit = room.audit()
+    assert audit["total"] == 0 and not audit["drifted"], audit
+
+
 def test_a_host_who_stops_waiting_cancels_the_sit_and_go(room: Room, tmp_path: Path) -> None:
     """The host's Ctrl+C while waiting cancels the private sit & go: every buy-in back, one
     line, exit code 2; ``--host`` without ``--tournament`` or with bad settings is refused
@@ -974,8 +999,11 @@ def test_a_host_who_stops_waiting_cancels_the_sit_and_go(room: Room, tmp_path: P
                   "--buy-in", "25", "--lang", "en") as process:  # fmt: skip
         assert process.stdout is not None
         said = [process.stdout.readline() for _ in range(3)]
-        assert said[0].startswith("Created Venerdì, your private sit & go of italian-classic: "
-                                  "3 players, 1000 chips each, 25 paid."), said  # fmt: skip
+        assert re.match(
+            r"Created Venerdì \(tournament \d+\), your private sit & go of "
+            "italian-classic: 3 players, 1000 chips each, 25 paid.",
+            said[0],
+        ), said
         assert said[2].startswith("Waiting for Venerdì to start: 1 of 3 players (Ctrl+C to "
                                   "cancel it)"), said  # fmt: skip
         code = said[1].rstrip().rsplit(" ", 1)[1].rstrip(")")

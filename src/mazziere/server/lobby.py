@@ -92,6 +92,8 @@ class TournamentOut(BaseModel):
     you_are_registered: bool = False
     private: bool = False
     """A private sit & go (its host and its players see it: ``/api/private-sit-and-gos``)."""
+    you_are_host: bool = False
+    """The caller hosts this private sit & go (may start it sooner or cancel it)."""
     starts_at: dt.datetime | None = None
     """A scheduled tournament's start (registration is open until then); ``None``: a sit &
     go, which starts when full."""
@@ -253,6 +255,7 @@ async def tournament_out(
         level_unit=tournament.level_unit,
         you_are_registered=mine,
         private=tournament.private,
+        you_are_host=account_id is not None and tournament.host_id == account_id,
         starts_at=tournament.starts_at,
     )
 

@@ -65,7 +65,6 @@ class PrivateSitAndGoOut(TournamentOut):
     """A private sit & go as its host, its players or an invited player sees it."""
 
     host: str
-    you_are_host: bool
     invite_code: str
     invite_link: str
     players: list[str] = Field(description="The registered players, first come first.")
@@ -99,7 +98,6 @@ async def _out(
     return PrivateSitAndGoOut(
         **(await tournament_out(db, tournament, account_id)).model_dump(),
         host=host.display_name if host is not None else "",
-        you_are_host=tournament.host_id == account_id,
         invite_code=code,
         invite_link=str(request.url_for("sit_and_go_invite", code=code)),
         players=[account.display_name for account in players],

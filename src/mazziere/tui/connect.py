@@ -502,7 +502,8 @@ def _hosted_sit_and_go(
         raise ConnectError(f"cannot create the sit & go {new.name!r}: {_reason(status, data)}")
     event = _tournament_of(data)
     say(
-        f"Created {event.name}, your private sit & go of {event.rules}: {event.max_players} "
+        f"Created {event.name} (tournament {event.id}), your private sit & go of "
+        f"{event.rules}: {event.max_players} "
         f"players, {data.get('starting_stack')} chips each, {event.buy_in} paid."
     )
     code = data.get("invite_code")
