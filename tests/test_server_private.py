@@ -54,6 +54,29 @@ def on_app(client: TestClient, work: Any) -> Any:
     return client.portal.call(run)
 
 
+def test_a_host_who_gives_no_stakes_or_buy_ins_gets_a_home_games(app_client: TestClient) -> None:
+    """The terminal's ``--host`` gives a name, the rules and the seats only: the table has the
+    room's home-game stakes of its rules and buy-ins of 200 to 1,000; stakes given are kept
+    as given (none filled in beside them)."""
+    host = RoomClient(app_client)
+    host.guest()
+    made = {}
+    for rules in ("italian-classic", "italian-32", "holdem"):
+        answer = host.post("/api/private-tables", {"name": "Casa", "rules": rules, "seats": 3})
+        assert answer.status_code == 201, answer.text
+        made[rules] = answer.json()
+    forced = {r: (t["stakes"]["small_blind"], t["stakes"]["big_blind"], t["stakes"]["ante"])
+              for r, t in made.items()}  # fmt: skip
+    assert forced == {"italian-classic": (0, 0, 10), "italian-32": (5, 10, 0), "holdem": (5, 10, 0)}
+    assert {(t["min_buy_in"], t["max_buy_in"]) for t in made.values()} == {(200, 1_000)}
+    given = {"name": "Alta", "rules": "holdem", "seats": 3, "small_blind": 50, "big_blind": 100}
+    too_small = host.post("/api/private-tables", given)  # 200 is not ten big blinds of 100
+    assert error_code(too_small) == "bad_table", too_small.text
+    answer = host.post("/api/private-tables", {**given, "min_buy_in": 2_000, "max_buy_in": 9_000})
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["stakes"]["small_blind"] == 50
+
+
 def test_a_host_creates_a_private_table_friends_ask_and_the_host_decides(
     app_client: TestClient,
 ) -> None:

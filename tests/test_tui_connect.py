@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
 
 from mazziere.cli import main as cli_main
 from mazziere.game.core import Action, ActionKind, LegalActions
@@ -29,6 +30,7 @@ from mazziere.history.phh import loads
 from mazziere.server import protocol as p
 from mazziere.tui.connect import (
     ConnectError,
+    NewPrivateTable,
     NewSitAndGo,
     Registered,
     RoomHttp,
@@ -91,7 +93,7 @@ class Terminal:
     def __init__(
         self,
         room: Room,
-        invite: str,
+        invite: str | None,
         sessions: Path,
         buy_in: int,
         *,
@@ -99,8 +101,13 @@ class Terminal:
         http: RoomHttp | None = None,
         hints: bool = False,
         lang: str = "en",
+        host: NewPrivateTable | None = None,
     ) -> None:
-        joined = join_table(room.address, invite=invite, buy_in=buy_in, sessions=sessions)
+        self.said: list[str] = []
+        joined = join_table(
+            room.address, invite=invite, buy_in=buy_in, sessions=sessions, host=host,
+            say=self.said.append,
+        )  # fmt: skip
         self.table = joined.table
         self.http = joined.http
         self.texts: list[str] = []
@@ -109,6 +116,8 @@ class Terminal:
         )
         if hands_dir is not None:
             self.session.open_folder(hands_dir)
+        for line in joined.invite:  # as the command does
+            self.session.note(Text(line, style="bold"))
         self.app = RemotePlayApp(
             self.session,
             socket=joined.socket,
@@ -254,6 +263,111 @@ def test_two_terminals_play_a_hand_of_each_rule_set(room: Room, tmp_path: Path, 
         assert ended and len(ended[0]["result"]["payoffs"]) == 2
     audit = room.audit()
     assert audit["total"] == 0 and not audit["drifted"], audit
+
+
+def test_a_terminal_hosts_a_private_table_a_friend_sits_by_its_browser_link(
+    room: Room, tmp_path: Path
+) -> None:
+    """``--host`` without ``--tournament``: the terminal creates a private table of the room's
+    home-game stakes and buy-ins, says its invite (the browser's link and the terminal's
+    command, in its log too) and sits the host; a friend's terminal given the browser's link
+    sits without waiting for an approval, and they play a hand."""
+    host = Terminal(
+        room, None, tmp_path / "host", 300, host=NewPrivateTable("Da Mario", "italian-32", 3)
+    )
+    created, invite_line = host.said
+    table = host.table
+    assert created == (
+        f"Created Da Mario (table {table.id}), your private table of italian-32: 3 seats, "
+        "buio 5, controbuio 10, over 20, buy-in 200 to 1000; whoever has the invite sits."
+    )
+    (link,) = re.findall(r"Invite your friends: (\S+) ", invite_line)
+    assert link.startswith(f"{room.address}/#invite/"), link
+    assert invite_line.endswith(f"(in a terminal: mazziere play --connect {room.address} "
+                                f"--invite {link.rsplit('/', 1)[1]}; you come back to your "
+                                "seat the same way)")  # fmt: skip
+    friend = Terminal(room, link, tmp_path / "friend", 200)
+    assert friend.said == []  # nobody to wait for
+    assert friend.table.id == table.id and table.private and table.seats == 3
+    shown: list[str] = []
+
+    async def look(terminal: Terminal, pilot: Any) -> None:
+        if terminal is host and not shown:
+            await pilot.pause()
+            shown.append(log_text(terminal.app))
+
+    asyncio.run(play([host, friend], lambda: all(t.session.hands for t in (host, friend)),
+                     step=look))  # fmt: skip
+    squeezed = "".join(shown[0].split())  # (the log wraps the link)
+    assert "".join(invite_line.split()) in squeezed  # the host can pass it on while playing
+    ended = [m for m in friend.messages() if m["type"] == "hand_ended"]
+    assert ended and len(ended[0]["result"]["payoffs"]) == 2
+    audit = room.audit()
+    assert audit["total"] == 0 and not audit["drifted"], audit
+
+
+def _in_a_terminal(room: Room, tmp_path: Path, *args: str, until: str) -> str:
+    """``mazziere play --connect`` in a pseudo-terminal (the table's screen drawn as for a
+    user): once its screen shows ``until`` (a pattern) it is sent Ctrl+Q (quit, the seat
+    kept); all it wrote, its escape sequences taken out and its spaces squeezed."""
+    import os
+    import pty
+    import select
+    import sys
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command, as typed in a terminal of 120 x 40
+        os.environ.update(XDG_DATA_HOME=str(tmp_path / "data"), COLUMNS="120", LINES="40")
+        command = [sys.executable, "-m", "mazziere.cli", "play", "--connect", room.address]
+        os.execv(sys.executable, [*command, *args, "--lang", "en"])
+    wrote = b""
+    pressed = False
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        try:
+            chunk = os.read(fd, 65536) if ready else b""
+        except OSError:  # EIO: the command ended and all it wrote was read
+            break
+        if ready and not chunk:
+            break
+        wrote += chunk
+        shown = re.sub(rb"\x1b\[[0-9;?<>=$]*[a-zA-Z~]", b" ", wrote).decode(errors="replace")
+        shown = " ".join(shown.split())
+        if not pressed and re.search(until, shown):
+            os.write(fd, b"\x11")  # Ctrl+Q
+            pressed = True
+    if not pressed:
+        os.kill(pid, 9)
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    assert pressed, f"never showed {until!r}: {shown[-2000:]}"
+    assert os.waitstatus_to_exitcode(status) == 0, shown[-2000:]
+    return shown
+
+
+def test_a_host_in_a_terminal_is_told_how_to_come_back_to_the_seat(
+    room: Room, tmp_path: Path
+) -> None:
+    """The command in a real pseudo-terminal: ``--host`` prints the invite, draws the table
+    with the invite in its log, and Ctrl+Q keeps the seat and says which command brings the
+    host back (the invite's, since the same command would open another table); that command
+    brings them back to the same seat."""
+    seated = r"guest-\d+ 400 waiting"  # the host's row: seated, with twice the minimum
+    shown = _in_a_terminal(room, tmp_path, "--host", "Da Gino", "--rules", "holdem", until=seated)
+    found = re.search(r"Created Da Gino \(table (\d+)\)", shown)
+    assert found is not None, shown[:500]
+    (back,) = re.findall(r"Your seat at Da Gino is kept: `([^`]+)` brings you back to it\.", shown)
+    code = back.rsplit(" ", 1)[1]
+    assert back == f"mazziere play --connect {room.address} --invite {code}"
+    assert shown.count(f"--invite {code};") >= 2  # printed, and in the table's log
+    again = _in_a_terminal(room, tmp_path, "--invite", code, until=seated)
+    assert "Your seat at Da Gino is kept: the same command brings you back to it." in again
+    folder = tmp_path / "data" / "mazziere" / "sessions"
+    host = RoomHttp(room.address, cookie_file=session_file(folder, room.address))
+    table = host.expect("GET", f"/api/invites/{code}", what="the table")
+    assert (table["id"], table["you_are_host"]) == (int(found[1]), True)
+    assert table["players"] == 1, table  # one seat, the host's, taken once
 
 
 def test_a_lost_connection_resumes_at_the_same_decision(room: Room, tmp_path: Path) -> None:
@@ -1020,7 +1134,9 @@ def test_a_host_who_stops_waiting_cancels_the_sit_and_go(room: Room, tmp_path: P
     audit = room.audit()
     assert audit["total"] == 0 and not audit["drifted"], audit
     for args, says in (
-        (("--host", "X"), "--host creates a private sit & go: add --tournament"),
+        (("--host", "X", "--stack", "500"), "--stack is a sit & go's: at a cash table, give"),
+        (("--host", "X", "--table", "1"), "give one of --table, --invite and --host"),
+        (("--host", "X", "--players", "12"), "less than or equal to 9"),
         (("--tournament", "--host", "X", "--players", "12"), "less than or equal to 9"),
         (("--tournament", "--host", "X", "--invite", "abc"), "give one of --tournament-id"),
         (("--tournament", "--host", "X", "--hints"), "never offered in tournaments"),

@@ -1154,9 +1154,10 @@ def play(
     host: Annotated[
         str | None,
         typer.Option(
-            help="--connect --tournament: create a private sit & go of this name, of --rules, "
-            "for --players (you included), --buy-in and --stack, and wait for the friends "
-            "you give its invite to."
+            help="--connect: create a private table of this name, of --rules, with --players "
+            "seats, and sit at it with --buy-in (the friends you give its invite to sit "
+            "without asking); with --tournament: a private sit & go for --players (you "
+            "included), --buy-in and --stack, waiting for them."
         ),
     ] = None,
 ) -> None:
@@ -1183,7 +1184,7 @@ def play(
     if table is not None or invite is not None or name is not None or buy_in is not None:
         raise UsageProblem("--table, --invite, --name and --buy-in need --connect URL")
     if host is not None:
-        raise UsageProblem("--host needs --connect URL and --tournament")
+        raise UsageProblem("--host needs --connect URL")
     if tournament_id is not None:
         raise UsageProblem("--tournament-id needs --connect URL")
     import random
@@ -1284,11 +1285,13 @@ def _play_connected(
     host: tuple[str, int, int | None] | None = None,
 ) -> None:
     """``mazziere play --connect URL``: the terminal table at a seat of a running room
-    (``host``: a private sit & go to create, its name, players and starting chips)."""
+    (``host``: a private table or, with ``tournament``, a private sit & go to create: its
+    name, its seats or players, a sit & go's starting chips)."""
     import getpass
     from pathlib import Path
 
     from mazziere.tui.connect import (
+        NewPrivateTable,
         NewSitAndGo,
         RoomTable,
         RoomTournament,
@@ -1334,11 +1337,8 @@ def _play_connected(
         return events[picked - 1]
 
     event: RoomTournament | None = None
-    if host is not None and tournament is False:
-        raise UsageProblem(
-            "--host creates a private sit & go: add --tournament "
-            "(a private cash table is created in the browser)"
-        )
+    invite_lines: tuple[str, ...] = ()
+    back: str | None = None  # how to come back to the seat, when not the same command
     if tournament is not False:
         if table is not None or (buy_in is not None and host is None):
             raise UsageProblem("a tournament is played at its own table: no --table or --buy-in")
@@ -1366,6 +1366,12 @@ def _play_connected(
             registered.table, registered.socket, registered.http, 0,
         )  # fmt: skip
     else:
+        new_table = None
+        if host is not None:
+            title, seats, chips = host
+            if chips is not None:
+                raise UsageProblem("--stack is a sit & go's: at a cash table, give --buy-in")
+            new_table = NewPrivateTable(title, rules, seats, hints_allowed=hints)
         joined = join_table(
             url,
             table=table,
@@ -1377,9 +1383,13 @@ def _play_connected(
             choose=choose,  # type: ignore[arg-type]
             say=typer.echo,
             sessions=default_sessions_folder(),
+            host=new_table,
         )
         room_table, socket, http, chips_in = joined.table, joined.socket, joined.http, joined.buy_in
+        invite_lines, back = joined.invite, joined.back
     # The terminal table is loaded once the room said yes (a refusal is told at once).
+    from rich.text import Text
+
     from mazziere.tui.remote import RemoteSession
     from mazziere.tui.remote_app import RemotePlayApp
 
@@ -1389,6 +1399,8 @@ def _play_connected(
     )  # fmt: skip
     if event is not None:
         session.tournament_tables = registered.tables
+    for line in invite_lines:  # the host passes the invite on while playing
+        session.note(Text(line, style="bold"))
     folder = Path(hands_dir) if hands_dir is not None else None
     session.open_folder(folder)  # a folder that cannot be made stops us here (exit code 2)
     app = RemotePlayApp(session, socket=socket, cookie=http.cookie_header(), http=http)
@@ -1436,10 +1448,11 @@ def _play_connected(
     if session.left:
         typer.echo(words.pick(f"Hai lasciato il tavolo {where}.", f"You left the table {where}."))
     elif session.seated:
+        again = words.pick("lo stesso comando", "the same command") if back is None else f"`{back}`"
         typer.echo(
             words.pick(
-                f"Il tuo posto al tavolo {where} resta: lo stesso comando ti riporta lì.",
-                f"Your seat at {where} is kept: the same command brings you back to it.",
+                f"Il tuo posto al tavolo {where} resta: {again} ti riporta lì.",
+                f"Your seat at {where} is kept: {again} brings you back to it.",
             )
         )
 

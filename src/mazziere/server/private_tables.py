@@ -18,7 +18,7 @@ import datetime as dt
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -50,20 +50,48 @@ class StakesIn(_Strict):
     ante: int = Field(default=0, ge=0, le=1_000_000)
 
 
+HOME_GAME_BUY_INS = (200, 1_000)
+"""A private table's buy-ins when its host gives none (twenty to a hundred forced bets)."""
+
+
+def home_game_stakes(rules: str) -> dict[str, int]:
+    """A private table's forced bets when its host gives none: the invito at
+    italian-classic, the blinds (buio and controbuio at italian-32) elsewhere.
+
+    >>> home_game_stakes("italian-classic"), home_game_stakes("holdem")
+    ({'ante': 10}, {'small_blind': 5, 'big_blind': 10})
+    """
+    return {"ante": 10} if rules == "italian-classic" else {"small_blind": 5, "big_blind": 10}
+
+
 class NewPrivateTable(StakesIn):
-    """What a host chooses for a private table."""
+    """What a host chooses for a private table.  A host who gives no forced bets, or no
+    buy-ins, gets a home game's (:func:`home_game_stakes`, :data:`HOME_GAME_BUY_INS`): the
+    terminal's ``--host`` gives neither."""
 
     name: str = Field(min_length=1, max_length=40)
     rules: str
     seats: int = Field(ge=2, le=9)
-    min_buy_in: int = Field(gt=0, le=100_000_000)
-    max_buy_in: int = Field(gt=0, le=100_000_000)
+    min_buy_in: int = Field(default=HOME_GAME_BUY_INS[0], gt=0, le=100_000_000)
+    max_buy_in: int = Field(default=HOME_GAME_BUY_INS[1], gt=0, le=100_000_000)
     decision_seconds: int = Field(default=30, ge=5, le=300)
     time_bank_seconds: int = Field(default=60, ge=0, le=600)
     bots_allowed: bool = True
     approval_required: bool = True
     hints_allowed: bool = False
     """Whether the players may ask for hints at their own decisions (off by default)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _home_game_stakes(cls, given: Any) -> Any:
+        forced = ("small_blind", "big_blind", "ante")
+        if (
+            isinstance(given, dict)
+            and isinstance(given.get("rules"), str)
+            and not any(key in given for key in forced)
+        ):
+            return {**home_game_stakes(given["rules"]), **given}
+        return given
 
 
 class RequestIn(_Strict):

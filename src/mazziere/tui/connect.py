@@ -45,6 +45,7 @@ from mazziere.rules import UnknownRulesError, find_rules
 __all__ = [
     "ConnectError",
     "Joined",
+    "NewPrivateTable",
     "NewSitAndGo",
     "Registered",
     "RoomHttp",
@@ -208,6 +209,24 @@ class Joined:
     table: RoomTable
     buy_in: int
     account: dict[str, Any]
+    invite: tuple[str, ...] = ()
+    """A private table created now: the lines that pass its invite on (the table's log
+    shows them too, for the host to give them while playing)."""
+    back: str | None = None
+    """The command that brings the player back to this seat when it is not the same one
+    (a table created now: its invite, not another table)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewPrivateTable:
+    """A private cash table the player hosts and sits at: the room's home-game stakes and
+    buy-ins for ``rules``, anyone with its invite sits (the terminal has no place to
+    approve requests while playing)."""
+
+    name: str
+    rules: str
+    seats: int
+    hints_allowed: bool = False
 
 
 Chooser = Callable[[Sequence[RoomTable]], RoomTable | None]
@@ -227,6 +246,7 @@ def join_table(
     wait_seconds: float = 300.0,
     say: Callable[[str], None] = lambda line: None,
     sessions: Path | None = None,
+    host: NewPrivateTable | None = None,
 ) -> Joined:
     """Log in (or start as a guest) and find the table; raise :class:`ConnectError` if not.
 
@@ -234,10 +254,19 @@ def join_table(
     tells the player what is being waited for (the host's approval).  ``sessions``:
     the folder where each room's session cookie is kept between sittings (without
     ``name``, the last session with the room goes on: the same guest, the same seat).
+    ``host``: a private table created now, its invite told with ``say``, its host
+    sitting at it.
     """
-    if table is not None and invite is not None:
-        raise ConnectError("give --table or --invite, not both")
+    if sum(given is not None for given in (table, invite, host)) > 1:
+        raise ConnectError("give one of --table, --invite and --host")
     room, socket, account = _log_in(url, rules, name, password, sessions)
+    told: tuple[str, ...] = ()
+    back = None
+    if host is not None:
+        invite, told = _hosted_table(room, host)
+        for line in told:
+            say(line)
+        back = f"mazziere play --connect {room.base} --invite {invite}"
     if invite is not None:
         found = _invited(room, invite_code(invite), buy_in, wait_seconds, say)
         chosen, buy_in = found
@@ -245,7 +274,27 @@ def join_table(
         chosen = _lobby_table(room, table)
     else:
         chosen = _free_table(room, rules or "italian-classic", choose)
-    return Joined(room, socket, chosen, _buy_in(chosen, buy_in, account), account)
+    return Joined(room, socket, chosen, _buy_in(chosen, buy_in, account), account, told, back)
+
+
+def _hosted_table(room: RoomHttp, new: NewPrivateTable) -> tuple[str, tuple[str, ...]]:
+    """Create the private table ``new``; its invite code, and the lines that say it."""
+    asked = {
+        "name": new.name, "rules": new.rules, "seats": new.seats,
+        "approval_required": False, "hints_allowed": new.hints_allowed,
+    }  # fmt: skip
+    status, data = room.call("POST", "/api/private-tables", asked)
+    if status != 201 or not isinstance(data, dict):
+        raise ConnectError(f"cannot create the table {new.name!r}: {_reason(status, data)}")
+    table = _table_of(data)
+    code = str(data.get("invite_code"))
+    return code, (
+        f"Created {table.name} (table {table.id}), your private table of {table.rules}: "
+        f"{table.seats} seats, {table.stakes.describe(table.rules)}, buy-in "
+        f"{table.min_buy_in} to {table.max_buy_in}; whoever has the invite sits.",
+        f"Invite your friends: {room.base}/#invite/{code} (in a terminal: mazziere play "
+        f"--connect {room.base} --invite {code}; you come back to your seat the same way)",
+    )
 
 
 def _log_in(
