@@ -514,7 +514,9 @@ def test_a_private_table_from_creation_to_the_settle_up(room: RunningServer, bro
         friend.page.wait_for_selector("form.ask-to-sit")
         assert "Thursday game" in friend.page.inner_text("h2")
         friend.page.fill("form.ask-to-sit input[name=buy_in]", "300")
-        friend.page.click("form.ask-to-sit button[type=submit]")
+        asking = friend.page.locator("form.ask-to-sit button[type=submit]")
+        sync_api.expect(asking).to_have_text("Chiedi di sederti")  # the host approves here
+        asking.click()
         friend.page.wait_for_selector("text=aspetta che l'host ti accetti")
         # The host sees the request and approves it; the friend's page lets them sit.
         page.wait_for_selector("table.requests tr .approve", timeout=30_000)
@@ -706,8 +708,10 @@ def test_the_players_see_the_pause_and_the_next_stakes_at_the_table(
         page.wait_for_selector(".seat.me")
         friend.page.goto(link)
         friend.page.fill("form.ask-to-sit input[name=buy_in]", "300")
-        friend.page.click("form.ask-to-sit button[type=submit]")
-        friend.page.click("button.sit-invited", timeout=30_000)  # no approval needed here
+        button = friend.page.locator("form.ask-to-sit button[type=submit]")
+        sync_api.expect(button).to_have_text("Siediti")  # no approval to ask for here:
+        button.click()  # the one click sits the friend down
+        friend.page.wait_for_selector(".seat.me", timeout=30_000)
         title = friend.page.locator(".tablewrap h2")
         sync_api.expect(title).to_have_text("Ritorno · Poker all'italiana (classico) · invito 10")
         # A hand is dealt; the host pauses the table from their page, then plays it out.

@@ -459,7 +459,8 @@ function invitePage(code) {
     } else if (seated) {
       parts.push(h("button", { type: "button", class: "primary go-table", onclick: () => openTable(String(table.id)) }, say("Vai al tavolo", "Go to the table")));
     } else if (request && request.state === "approved") {
-      parts.push(h("p", { class: "request-state" }, say("L'host ti ha accettato.", "The host let you in.")),
+      if (table.approval_required) parts.push(h("p", { class: "request-state" }, say("L'host ti ha accettato.", "The host let you in.")));
+      parts.push(
         h("button", { type: "button", class: "primary sit-invited", onclick: () => sitAt(table, { bots: false, buyIn: request.buy_in }) },
           `${say("Siediti con", "Sit down with")} ${request.buy_in}`));
     } else if (request && request.state === "pending") {
@@ -467,12 +468,18 @@ function invitePage(code) {
     } else {
       if (request?.state === "refused") parts.push(h("p", { class: "request-state" }, say("L'host ha rifiutato la richiesta.", "The host refused the request.")));
       const buyIn = numberInput("buy_in", defaultBuyIn(table), { min: table.min_buy_in, max: table.max_buy_in });
+      // A table that takes whoever has its invite (one hosted from a terminal, say): its
+      // request is approved at once, so the one click sits the friend down.
+      const open = !table.approval_required;
       const form = h("form", { class: "ask-to-sit" }, field("Buy-in", buyIn),
-        h("button", { type: "submit", class: "primary" }, say("Chiedi di sederti", "Ask to sit")));
+        h("button", { type: "submit", class: "primary" }, open ? say("Siediti", "Sit down") : say("Chiedi di sederti", "Ask to sit")));
       form.addEventListener("submit", async (event) => {
         event.preventDefault();
-        try { await api("POST", `/api/invites/${encodeURIComponent(code)}/requests`, { buy_in: Number(buyIn.value) }); await refresh(); }
-        catch (error) { state.error = error; }
+        try {
+          const asked = await api("POST", `/api/invites/${encodeURIComponent(code)}/requests`, { buy_in: Number(buyIn.value) });
+          if (open && asked.state === "approved") return sitAt(table, { bots: false, buyIn: asked.buy_in });
+          await refresh();
+        } catch (error) { state.error = error; }
         self.redraw();
       });
       parts.push(form);
