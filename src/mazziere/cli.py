@@ -1744,6 +1744,66 @@ def db_backup(
         raise typer.Exit(1)
 
 
+@db_app.command("reset-password")
+def db_reset_password(
+    name: Annotated[str, typer.Argument(help="The player's name.")],
+    *,
+    password: Annotated[
+        str | None,
+        typer.Option(
+            envvar="MAZZIERE_NEW_PASSWORD",
+            help="The new password (default: asked twice in a terminal, else made up and printed).",
+        ),
+    ] = None,
+    database_url: DatabaseUrlOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Give a player who forgot their password a new one (the room sends no e-mail): every
+    session of the account ends, its failed log-ins are forgotten, its chips stay."""
+    import asyncio
+    import secrets
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from mazziere.server.security import hash_password, name_failures_key, password_hasher
+    from mazziere.server.storage import Database
+    from mazziere.server.storage import accounts as store
+
+    settings = _server_settings(config, database_url=database_url)
+    made_up = password is None and not sys.stdin.isatty()
+    if password is None:
+        password = (
+            secrets.token_urlsafe(12)
+            if made_up
+            else typer.prompt(f"New password for {name}", hide_input=True, confirmation_prompt=True)
+        )
+    problem = store.password_problem(password)
+    if problem is not None:
+        raise UsageProblem(problem)
+    hashed = hash_password(password, password_hasher(settings.password_profile))
+
+    async def reset() -> str:
+        database = Database(settings.database_url, schema=settings.database_schema)
+        try:
+            async with database.session() as session:
+                account = await store.reset_password(
+                    session, name, hashed, failures_key=name_failures_key(name)
+                )
+                await session.commit()
+                return account.display_name
+        finally:
+            await database.dispose()
+
+    try:
+        shown = asyncio.run(reset())
+    except LookupError as missing:
+        raise UsageProblem(str(missing)) from None
+    except (OSError, SQLAlchemyError) as exc:  # unreachable, or not a room's database
+        raise UsageProblem(f"cannot reach the accounts: {exc}".splitlines()[0]) from None
+    said = f"{shown} has a new password; every session of the account ended"
+    typer.echo(f"{said}: {password}" if made_up else said)
+
+
 async def _ledger_report(settings: Settings) -> dict[str, Any]:
     """The ledger's audit (``storage.ledger.audit``), its balances by kind of account, and
     whether it balances (the total zero, no account drifted)."""

@@ -219,8 +219,9 @@ def _check_new_credentials(credentials: Credentials) -> None:
 
 
 def _check_new_password(password: str) -> None:
-    if not 8 <= len(password) <= 200:
-        raise ApiError(422, "bad_password", "a password has 8 to 200 characters")
+    problem = store.password_problem(password)
+    if problem is not None:
+        raise ApiError(422, "bad_password", problem)
 
 
 async def _refuse_while_limited(db: AsyncSession, room: RoomContext, keys: tuple[str, str]) -> None:

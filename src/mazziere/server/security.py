@@ -37,6 +37,7 @@ __all__ = [
     "LoginLimiter",
     "hash_password",
     "hash_token",
+    "name_failures_key",
     "new_token",
     "origin_allowed",
     "password_hasher",
@@ -197,6 +198,15 @@ def _refusal(code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=403)
 
 
+def name_failures_key(name: str) -> str:
+    """The key the failed log-ins of ``name`` are counted under (whatever its case).
+
+    >>> name_failures_key("Anna")
+    'name:anna'
+    """
+    return f"name:{name.casefold()}"
+
+
 class LoginLimiter:
     """The log-in rate limit: failed log-ins per account name and per address, over a
     sliding window of ``window`` seconds.
@@ -225,7 +235,7 @@ class LoginLimiter:
 
     def keys(self, name: str, address: str) -> tuple[str, str]:
         """The keys failures are counted under: the name (whatever its case), the address."""
-        return f"name:{name.casefold()}", f"addr:{address}"
+        return name_failures_key(name), f"addr:{address}"
 
     def retry_after(self, failures: Mapping[str, Iterable[float]], now: float) -> float | None:
         """Seconds to wait before trying again, or ``None`` if a log-in may be tried now.

@@ -26,6 +26,8 @@ __all__ = [
     "end_session",
     "login_failures",
     "name_problem",
+    "password_problem",
+    "reset_password",
     "session_account",
     "set_password",
     "start_session",
@@ -55,6 +57,17 @@ def name_problem(name: str) -> str | None:
         return "a name has 3 to 20 letters, digits, _ . or -, starting with a letter"
     if name.casefold().startswith("guest-"):
         return "names starting with guest- are kept for guests"
+    return None
+
+
+def password_problem(password: str) -> str | None:
+    """Why ``password`` cannot be an account's new password, or ``None``.
+
+    >>> password_problem("short"), password_problem("long enough")
+    ('a password has 8 to 200 characters', None)
+    """
+    if not 8 <= len(password) <= 200:
+        return "a password has 8 to 200 characters"
     return None
 
 
@@ -161,6 +174,22 @@ async def set_password(session: AsyncSession, account: Account, password_hash: s
     """The account's new password (its hash)."""
     account.password_hash = password_hash
     await session.flush()
+
+
+async def reset_password(
+    session: AsyncSession, name: str, password_hash: str, *, failures_key: str
+) -> Account:
+    """The operator gives the account named ``name`` a new password (a player who forgot
+    theirs: the room has no e-mail to send one): every session of the account ends and the
+    failed log-ins counted under ``failures_key`` (the name's) are cleared.
+    ``LookupError`` if no account has the name."""
+    account = await account_by_name(session, name)
+    if account is None:
+        raise LookupError(f"no account is named {name!r}")
+    await set_password(session, account, password_hash)
+    await end_every_session(session, account.id)
+    await clear_login_failures(session, failures_key)
+    return account
 
 
 async def claim_daily_top_up(

@@ -1,0 +1,98 @@
+"""``mazziere db reset-password``: the operator gives a player who forgot their password a
+new one, against the real room's database while the room runs.
+
+The room sends no e-mail, so a forgotten password is the operator's to reset.  The real
+server runs; a player is logged in on two devices; the real command sets the new password
+(given, or made up and printed): every session of the account ends (each device is asked
+to log in again), the old password no longer logs in, the new one does, and the chips are
+where they were.  Bad requests are refused in one line with exit code 2 and change nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx2 as httpx
+import pytest
+
+from mazziere.server.security import CSRF_COOKIE
+from tests.play_room import Room, running_room
+from tests.server_db import backend_settings
+
+OLD, NEW = "old password 1", "new password 2"
+
+
+@contextlib.contextmanager
+def _device(room: Room) -> Iterator[httpx.Client]:
+    """A browser: its session cookie and CSRF token, sent with each change."""
+    with room.http() as client:
+        client.get("/api/session")
+        client.headers["X-CSRF-Token"] = client.cookies.get(CSRF_COOKIE) or ""
+        yield client
+
+
+def _reset(room: Room, *args: str, password: str | None = None) -> subprocess.CompletedProcess[str]:
+    """The real command, as an operator runs it from a script (no terminal to ask in)."""
+    env = {**os.environ, "MAZZIERE_PASSWORD_PROFILE": "CHEAPEST"}
+    env.pop("MAZZIERE_NEW_PASSWORD", None)
+    if password is not None:
+        env["MAZZIERE_NEW_PASSWORD"] = password
+    if room.schema is not None:
+        env["MAZZIERE_DATABASE_SCHEMA"] = room.schema
+    command = [sys.executable, "-m", "mazziere.cli", "db", "reset-password", *args]
+    return subprocess.run(
+        [*command, "--database-url", room.url], capture_output=True, text=True, timeout=120,
+        check=False, env=env, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+def _logs_in(room: Room, name: str, password: str) -> int:
+    with _device(room) as device:
+        return device.post("/api/login", json={"name": name, "password": password}).status_code
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_an_operator_gives_a_forgotten_password_anew(backend: str, tmp_path: Path) -> None:
+    for settings in backend_settings(backend, tmp_path):
+        url, schema = settings.database_url, settings.database_schema
+        with (
+            running_room(url, tmp_path, schema) as room,
+            _device(room) as phone,
+            _device(room) as laptop,
+        ):
+            made = phone.post("/api/register", json={"name": "Anna", "password": OLD})
+            assert made.status_code == 201, made.text
+            assert laptop.post("/api/login", json={"name": "anna", "password": OLD}).is_success
+            balance = phone.get("/api/account").json()["balance"]
+            # Refused in one line, exit code 2, and nothing changed.
+            for args, password, says in (
+                (("nobody",), NEW, "no account is named 'nobody'"),
+                (("Anna", "--password", "short"), None, "a password has 8 to 200 characters"),
+            ):
+                refused = _reset(room, *args, password=password)
+                assert refused.returncode == 2, refused.stderr
+                assert refused.stderr.splitlines() == [f"mazziere: error: {says}"], refused.stderr
+            assert [d.get("/api/account").status_code for d in (phone, laptop)] == [200, 200]
+            # The new password, given: every session ends; the old password is refused.
+            done = _reset(room, "anna", password=NEW)
+            assert done.returncode == 0, done.stderr
+            assert done.stdout == "Anna has a new password; every session of the account ended\n"
+            assert [d.get("/api/account").status_code for d in (phone, laptop)] == [401, 401]
+            assert (_logs_in(room, "Anna", OLD), _logs_in(room, "Anna", NEW)) == (401, 200)
+            # Made up and printed when none is given and no terminal can ask for one.
+            made_up = _reset(room, "ANNA")
+            assert made_up.returncode == 0, made_up.stderr
+            said, password = made_up.stdout.rstrip("\n").rsplit(": ", 1)
+            assert said == "Anna has a new password; every session of the account ended"
+            assert len(password) >= 12
+            assert (_logs_in(room, "Anna", NEW), _logs_in(room, "Anna", password)) == (401, 200)
+            with _device(room) as again:
+                again.post("/api/login", json={"name": "Anna", "password": password})
+                assert again.get("/api/account").json()["balance"] == balance
+            audit = room.audit()
+            assert audit["total"] == 0 and not audit["drifted"], audit
