@@ -1804,6 +1804,58 @@ def db_reset_password(
     typer.echo(f"{said}: {password}" if made_up else said)
 
 
+@db_app.command("grant")
+def db_grant(
+    name: Annotated[str, typer.Argument(help="The player's name.")],
+    amount: Annotated[int, typer.Argument(help="The chips to give (or take back).")],
+    *,
+    take_back: Annotated[
+        bool, typer.Option("--take-back", help="Take the chips back from the wallet instead.")
+    ] = False,
+    database_url: DatabaseUrlOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Give a player play chips from the room's grants (a club's prize, a mistake put
+    right), or take them back to it: one movement of the ledger, which stays at zero."""
+    import asyncio
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from mazziere.server.storage import Database, ledger
+    from mazziere.server.storage import accounts as store
+
+    settings = _server_settings(config, database_url=database_url)
+    if not 1 <= amount <= MAX_GRANT:
+        raise UsageProblem(f"give 1 to {MAX_GRANT:,} chips, not {amount:,}")
+
+    async def grant() -> tuple[str, int]:
+        database = Database(settings.database_url, schema=settings.database_schema)
+        try:
+            async with database.session() as session:
+                account, balance = await store.grant_chips(
+                    session, name, amount, take_back=take_back
+                )
+                await session.commit()
+                return account.display_name, balance
+        finally:
+            await database.dispose()
+
+    try:
+        shown, balance = asyncio.run(grant())
+    except LookupError as missing:
+        raise UsageProblem(str(missing)) from None
+    except ledger.InsufficientFundsError:
+        raise UsageProblem(f"{name}'s wallet holds less than {amount:,}: nothing taken") from None
+    except (OSError, SQLAlchemyError) as exc:  # unreachable, or not a room's database
+        raise UsageProblem(f"cannot reach the accounts: {exc}".splitlines()[0]) from None
+    done = f"took {amount:,} chips back from" if take_back else f"gave {amount:,} chips to"
+    typer.echo(f"{done} {shown}: balance {balance:,}")
+
+
+MAX_GRANT = 1_000_000_000
+"""The most chips one grant gives (a typo of a few zeros is refused, not paid)."""
+
+
 async def _ledger_report(settings: Settings) -> dict[str, Any]:
     """The ledger's audit (``storage.ledger.audit``), its balances by kind of account, and
     whether it balances (the total zero, no account drifted)."""

@@ -24,6 +24,7 @@ __all__ = [
     "create_account",
     "end_every_session",
     "end_session",
+    "grant_chips",
     "login_failures",
     "name_problem",
     "password_problem",
@@ -190,6 +191,25 @@ async def reset_password(
     await end_every_session(session, account.id)
     await clear_login_failures(session, failures_key)
     return account
+
+
+async def grant_chips(
+    session: AsyncSession, name: str, amount: int, *, take_back: bool = False
+) -> tuple[Account, int]:
+    """The operator gives ``amount`` play chips to the account named ``name``, from the
+    room's grants (a club's prize, a mistake put right), or with ``take_back`` returns them
+    there from its wallet; the account and its balance after.  ``LookupError`` if no
+    account has the name; :class:`~mazziere.server.storage.ledger.InsufficientFundsError`
+    (nothing moved) if the wallet holds less than what is taken back."""
+    account = await account_by_name(session, name)
+    if account is None:
+        raise LookupError(f"no account is named {name!r}")
+    wallet = ledger.wallet_key(account.id)
+    source, destination = (wallet, ledger.GRANTS) if take_back else (ledger.GRANTS, wallet)
+    await ledger.move(
+        session, ledger.Kind.GRANT, source, destination, amount, account_id=account.id
+    )
+    return account, await ledger.balance(session, wallet)
 
 
 async def claim_daily_top_up(

@@ -1,11 +1,13 @@
-"""``mazziere db reset-password``: the operator gives a player who forgot their password a
-new one, against the real room's database while the room runs.
+"""The operator's account commands against the real room's database while the room runs:
+``mazziere db reset-password`` and ``mazziere db grant``.
 
 The room sends no e-mail, so a forgotten password is the operator's to reset.  The real
 server runs; a player is logged in on two devices; the real command sets the new password
 (given, or made up and printed): every session of the account ends (each device is asked
 to log in again), the old password no longer logs in, the new one does, and the chips are
-where they were.  Bad requests are refused in one line with exit code 2 and change nothing.
+where they were.  A grant gives a player chips from the room's grants and takes them back,
+the ledger at zero.  Bad requests are refused in one line with exit code 2 and change
+nothing.
 """
 
 from __future__ import annotations
@@ -36,15 +38,15 @@ def _device(room: Room) -> Iterator[httpx.Client]:
         yield client
 
 
-def _reset(room: Room, *args: str, password: str | None = None) -> subprocess.CompletedProcess[str]:
-    """The real command, as an operator runs it from a script (no terminal to ask in)."""
+def _db(room: Room, *args: str, password: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``mazziere db ARGS``, as an operator runs it from a script (no terminal to ask in)."""
     env = {**os.environ, "MAZZIERE_PASSWORD_PROFILE": "CHEAPEST"}
     env.pop("MAZZIERE_NEW_PASSWORD", None)
     if password is not None:
         env["MAZZIERE_NEW_PASSWORD"] = password
     if room.schema is not None:
         env["MAZZIERE_DATABASE_SCHEMA"] = room.schema
-    command = [sys.executable, "-m", "mazziere.cli", "db", "reset-password", *args]
+    command = [sys.executable, "-m", "mazziere.cli", "db", *args]
     return subprocess.run(
         [*command, "--database-url", room.url], capture_output=True, text=True, timeout=120,
         check=False, env=env, stdin=subprocess.DEVNULL,
@@ -74,18 +76,18 @@ def test_an_operator_gives_a_forgotten_password_anew(backend: str, tmp_path: Pat
                 (("nobody",), NEW, "no account is named 'nobody'"),
                 (("Anna", "--password", "short"), None, "a password has 8 to 200 characters"),
             ):
-                refused = _reset(room, *args, password=password)
+                refused = _db(room, "reset-password", *args, password=password)
                 assert refused.returncode == 2, refused.stderr
                 assert refused.stderr.splitlines() == [f"mazziere: error: {says}"], refused.stderr
             assert [d.get("/api/account").status_code for d in (phone, laptop)] == [200, 200]
             # The new password, given: every session ends; the old password is refused.
-            done = _reset(room, "anna", password=NEW)
+            done = _db(room, "reset-password", "anna", password=NEW)
             assert done.returncode == 0, done.stderr
             assert done.stdout == "Anna has a new password; every session of the account ended\n"
             assert [d.get("/api/account").status_code for d in (phone, laptop)] == [401, 401]
             assert (_logs_in(room, "Anna", OLD), _logs_in(room, "Anna", NEW)) == (401, 200)
             # Made up and printed when none is given and no terminal can ask for one.
-            made_up = _reset(room, "ANNA")
+            made_up = _db(room, "reset-password", "ANNA")
             assert made_up.returncode == 0, made_up.stderr
             said, password = made_up.stdout.rstrip("\n").rsplit(": ", 1)
             assert said == "Anna has a new password; every session of the account ended"
@@ -96,3 +98,31 @@ def test_an_operator_gives_a_forgotten_password_anew(backend: str, tmp_path: Pat
                 assert again.get("/api/account").json()["balance"] == balance
             audit = room.audit()
             assert audit["total"] == 0 and not audit["drifted"], audit
+
+
+def test_an_operator_gives_chips_and_takes_them_back(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
+    with running_room(url, tmp_path) as room, _device(room) as phone:
+        assert phone.post("/api/register", json={"name": "Bruno", "password": OLD}).is_success
+        start = phone.get("/api/account").json()["balance"]
+        given = _db(room, "grant", "bruno", "5000")
+        assert given.returncode == 0, given.stderr
+        assert given.stdout == f"gave 5,000 chips to Bruno: balance {start + 5_000:,}\n"
+        back = _db(room, "grant", "Bruno", "2000", "--take-back")
+        assert back.stdout == f"took 2,000 chips back from Bruno: balance {start + 3_000:,}\n"
+        for args, says in (
+            (("nobody", "10"), "no account is named 'nobody'"),
+            (("Bruno", "0"), "give 1 to 1,000,000,000 chips, not 0"),
+            (("Bruno", "10000000000"), "give 1 to 1,000,000,000 chips, not 10,000,000,000"),
+            (("Bruno", str(start + 3_001), "--take-back"),
+             f"Bruno's wallet holds less than {start + 3_001:,}: nothing taken"),
+        ):  # fmt: skip
+            refused = _db(room, "grant", *args)
+            assert refused.returncode == 2, refused.stderr
+            assert refused.stderr.splitlines() == [f"mazziere: error: {says}"], refused.stderr
+        assert phone.get("/api/account").json()["balance"] == start + 3_000
+        wallet = phone.get("/api/wallet").json()
+        grants = [m for m in wallet["entries"] if m["kind"] == "grant"]
+        assert [m["amount"] for m in grants[:2]] == [-2_000, 5_000], wallet
+        audit = room.audit()
+        assert audit["total"] == 0 and not audit["drifted"], audit
