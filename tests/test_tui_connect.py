@@ -321,6 +321,7 @@ def _in_a_terminal(room: Room, tmp_path: Path, *args: str, until: str) -> str:
         command = [sys.executable, "-m", "mazziere.cli", "play", "--connect", room.address]
         os.execv(sys.executable, [*command, *args, "--lang", "en"])
     wrote = b""
+    shown = ""
     pressed = False
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -337,7 +338,7 @@ def _in_a_terminal(room: Room, tmp_path: Path, *args: str, until: str) -> str:
         if not pressed and re.search(until, shown):
             os.write(fd, b"\x11")  # Ctrl+Q
             pressed = True
-    if not pressed:
+    else:  # still running at the deadline (a key it never read)
         os.kill(pid, 9)
     _, status = os.waitpid(pid, 0)
     os.close(fd)
