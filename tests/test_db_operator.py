@@ -18,10 +18,12 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx2 as httpx
 import pytest
 
+from mazziere.cli import main as cli_main
 from mazziere.server.security import CSRF_COOKIE
 from tests.play_room import Room, running_room
 from tests.server_db import backend_settings
@@ -53,13 +55,29 @@ def _db(room: Room, *args: str, password: str | None = None) -> subprocess.Compl
     )  # fmt: skip
 
 
+def _refused(room: Room, capsys: Any, monkeypatch: Any, *args: str, password: str = NEW) -> str:
+    """``mazziere db ARGS`` refused: exit code 2 and one line (run in this process, the
+    cheaper way to try each bad request); the line."""
+    monkeypatch.setenv("MAZZIERE_NEW_PASSWORD", password)
+    if room.schema is not None:
+        monkeypatch.setenv("MAZZIERE_DATABASE_SCHEMA", room.schema)
+    capsys.readouterr()
+    code = cli_main(["db", *args, "--database-url", room.url])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    (line,) = err.splitlines()
+    return str(line)
+
+
 def _logs_in(room: Room, name: str, password: str) -> int:
     with _device(room) as device:
         return device.post("/api/login", json={"name": name, "password": password}).status_code
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_an_operator_gives_a_forgotten_password_anew(backend: str, tmp_path: Path) -> None:
+def test_an_operator_resets_a_forgotten_password_and_grants_chips(
+    backend: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
+) -> None:
     for settings in backend_settings(backend, tmp_path):
         url, schema = settings.database_url, settings.database_schema
         with (
@@ -74,11 +92,12 @@ def test_an_operator_gives_a_forgotten_password_anew(backend: str, tmp_path: Pat
             # Refused in one line, exit code 2, and nothing changed.
             for args, password, says in (
                 (("nobody",), NEW, "no account is named 'nobody'"),
-                (("Anna", "--password", "short"), None, "a password has 8 to 200 characters"),
+                (("Anna",), "short", "a password has 8 to 200 characters"),
             ):
-                refused = _db(room, "reset-password", *args, password=password)
-                assert refused.returncode == 2, refused.stderr
-                assert refused.stderr.splitlines() == [f"mazziere: error: {says}"], refused.stderr
+                line = _refused(
+                    room, capsys, monkeypatch, "reset-password", *args, password=password
+                )
+                assert line == f"mazziere: error: {says}"
             assert [d.get("/api/account").status_code for d in (phone, laptop)] == [200, 200]
             # The new password, given: every session ends; the old password is refused.
             done = _db(room, "reset-password", "anna", password=NEW)
@@ -96,33 +115,34 @@ def test_an_operator_gives_a_forgotten_password_anew(backend: str, tmp_path: Pat
             with _device(room) as again:
                 again.post("/api/login", json={"name": "Anna", "password": password})
                 assert again.get("/api/account").json()["balance"] == balance
+            _chips_given_and_taken_back(room, capsys, monkeypatch, "Anna", password)
             audit = room.audit()
             assert audit["total"] == 0 and not audit["drifted"], audit
 
 
-def test_an_operator_gives_chips_and_takes_them_back(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
-    with running_room(url, tmp_path) as room, _device(room) as phone:
-        assert phone.post("/api/register", json={"name": "Bruno", "password": OLD}).is_success
+def _chips_given_and_taken_back(
+    room: Room, capsys: Any, monkeypatch: Any, name: str, password: str
+) -> None:
+    """``mazziere db grant``: chips given, some taken back, the wallet's entries saying so;
+    a grant refused changes nothing."""
+    with _device(room) as phone:
+        phone.post("/api/login", json={"name": name, "password": password})
         start = phone.get("/api/account").json()["balance"]
-        given = _db(room, "grant", "bruno", "5000")
+        given = _db(room, "grant", name.lower(), "5000")
         assert given.returncode == 0, given.stderr
-        assert given.stdout == f"gave 5,000 chips to Bruno: balance {start + 5_000:,}\n"
-        back = _db(room, "grant", "Bruno", "2000", "--take-back")
-        assert back.stdout == f"took 2,000 chips back from Bruno: balance {start + 3_000:,}\n"
+        assert given.stdout == f"gave 5,000 chips to {name}: balance {start + 5_000:,}\n"
+        back = _db(room, "grant", name, "2000", "--take-back")
+        assert back.stdout == f"took 2,000 chips back from {name}: balance {start + 3_000:,}\n"
         for args, says in (
             (("nobody", "10"), "no account is named 'nobody'"),
-            (("Bruno", "0"), "give 1 to 1,000,000,000 chips, not 0"),
-            (("Bruno", "10000000000"), "give 1 to 1,000,000,000 chips, not 10,000,000,000"),
-            (("Bruno", str(start + 3_001), "--take-back"),
-             f"Bruno's wallet holds less than {start + 3_001:,}: nothing taken"),
+            ((name, "0"), "give 1 to 1,000,000,000 chips, not 0"),
+            ((name, "10000000000"), "give 1 to 1,000,000,000 chips, not 10,000,000,000"),
+            ((name, str(start + 3_001), "--take-back"),
+             f"{name}'s wallet holds less than {start + 3_001:,}: nothing taken"),
         ):  # fmt: skip
-            refused = _db(room, "grant", *args)
-            assert refused.returncode == 2, refused.stderr
-            assert refused.stderr.splitlines() == [f"mazziere: error: {says}"], refused.stderr
+            line = _refused(room, capsys, monkeypatch, "grant", *args)
+            assert line == f"mazziere: error: {says}"
         assert phone.get("/api/account").json()["balance"] == start + 3_000
         wallet = phone.get("/api/wallet").json()
         grants = [m for m in wallet["entries"] if m["kind"] == "grant"]
         assert [m["amount"] for m in grants[:2]] == [-2_000, 5_000], wallet
-        audit = room.audit()
-        assert audit["total"] == 0 and not audit["drifted"], audit
