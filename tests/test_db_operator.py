@@ -12,7 +12,9 @@ nothing.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -22,8 +24,12 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from mazziere.cli import main as cli_main
+from mazziere.server import protocol as p
+from mazziere.server.play import SESSION_ENDED
 from mazziere.server.security import CSRF_COOKIE
 from tests.play_room import Room, running_room
 from tests.server_db import backend_settings
@@ -69,6 +75,26 @@ def _refused(room: Room, capsys: Any, monkeypatch: Any, *args: str, password: st
     return str(line)
 
 
+async def _reset_while_a_socket_is_open(
+    room: Room, device: httpx.Client
+) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
+    """The device's socket open (welcomed), the password reset by the real command; what the
+    socket heard until the room closed it (within seconds: the room checks its sockets'
+    sessions every half second here)."""
+    cookie = "; ".join(f"{name}={value}" for name, value in device.cookies.items())
+    address = room.address.replace("http://", "ws://") + "/ws"
+    heard: list[dict[str, Any]] = []
+    async with connect(address, additional_headers={"Cookie": cookie}) as socket:
+        heard.extend(p.unbatch(json.loads(await socket.recv())))
+        assert heard[0]["type"] == "welcome", heard
+        done = await asyncio.to_thread(_db, room, "reset-password", "anna", password=NEW)
+        async with asyncio.timeout(30):
+            with contextlib.suppress(ConnectionClosed):
+                async for text in socket:
+                    heard.extend(p.unbatch(json.loads(text)))
+    return done, heard
+
+
 def _logs_in(room: Room, name: str, password: str) -> int:
     with _device(room) as device:
         return device.post("/api/login", json={"name": name, "password": password}).status_code
@@ -81,7 +107,7 @@ def test_an_operator_resets_a_forgotten_password_and_grants_chips(
     for settings in backend_settings(backend, tmp_path):
         url, schema = settings.database_url, settings.database_schema
         with (
-            running_room(url, tmp_path, schema) as room,
+            running_room(url, tmp_path, schema, {"MAZZIERE_SESSION_CHECK_SECONDS": "0.5"}) as room,
             _device(room) as phone,
             _device(room) as laptop,
         ):
@@ -99,9 +125,12 @@ def test_an_operator_resets_a_forgotten_password_and_grants_chips(
                 )
                 assert line == f"mazziere: error: {says}"
             assert [d.get("/api/account").status_code for d in (phone, laptop)] == [200, 200]
-            # The new password, given: every session ends; the old password is refused.
-            done = _db(room, "reset-password", "anna", password=NEW)
+            # The new password, given: every session ends, and the socket open meanwhile is
+            # told and closed; the old password is refused.
+            done, heard = asyncio.run(_reset_while_a_socket_is_open(room, laptop))
             assert done.returncode == 0, done.stderr
+            ended = [m for m in heard if m.get("code") == "session_ended"]
+            assert [m["message"] for m in ended] == [SESSION_ENDED], heard
             assert done.stdout == "Anna has a new password; every session of the account ended\n"
             assert [d.get("/api/account").status_code for d in (phone, laptop)] == [401, 401]
             assert (_logs_in(room, "Anna", OLD), _logs_in(room, "Anna", NEW)) == (401, 200)

@@ -31,6 +31,7 @@ from mazziere.server.storage.models import (
     LedgerAccount,
     RoomTable,
     Tournament,
+    utc_now,
 )
 from mazziere.server.table_store import RowsInsert
 
@@ -449,3 +450,23 @@ def test_the_loop_s_sqlite_writer_keeps_one_connection_and_takes_a_fresh_one_aft
     assert used[0] is used[1]  # one connection from one group to the next
     assert used[3] is used[4] and used[3] is not used[0]  # a fresh one after the refusal
     assert keys == ["a", "b", "c", "d", "e"]
+
+
+def test_which_accounts_have_a_live_session_is_asked_in_parts(room_settings: Settings) -> None:
+    """``accounts_with_sessions`` over more ids than one query takes (500 a time): the
+    accounts with a session not expired, none of those whose only session expired."""
+
+    async def work(session: AsyncSession) -> None:
+        now = utc_now()
+        made = [await account_store.create_account(session, grant=0) for _ in range(3)]
+        for number, (account, days) in enumerate(zip(made, (1, -1, 1), strict=True)):
+            await account_store.start_session(
+                session, account, token_hash=f"{number:064d}", csrf_token="c",
+                now=now - dt.timedelta(days=2) if days < 0 else now, days=1,
+            )  # fmt: skip
+        await session.commit()
+        asked = [*range(-1_200, 0), *(account.id for account in made)]  # (theirs asked last)
+        live = await account_store.accounts_with_sessions(session, asked, now=now)
+        assert live == {made[0].id, made[2].id}
+
+    on_database(room_settings, work)

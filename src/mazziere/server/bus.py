@@ -116,6 +116,10 @@ class Bus(abc.ABC):
     def players_connected(self) -> int:
         """How many players have a connection open (the room's size, for its collector)."""
 
+    @abc.abstractmethod
+    def players(self) -> list[str]:
+        """The players with a connection open (the room checks their sessions now and then)."""
+
 
 class LocalBus(Bus):
     """The bus of a single server process: dictionaries of connections."""
@@ -193,3 +197,7 @@ class LocalBus(Bus):
     def players_connected(self) -> int:
         """How many players have a connection open."""
         return len(self._players)
+
+    def players(self) -> list[str]:
+        """The players with a connection open."""
+        return list(self._players)

@@ -31,10 +31,11 @@ from mazziere.fair import FairnessError, verify
 from mazziere.room.seating import tables_needed
 from mazziere.room.structure import Stakes
 from mazziere.server.accounts import account_from_cookies
-from mazziere.server.bus import LocalBus
+from mazziere.server.bus import Bus, LocalBus
 from mazziere.server.collector import CollectorPolicy
 from mazziere.server.context import LevelPlayed, RoomContext
 from mazziere.server.errors import first_line
+from mazziere.server.storage.accounts import accounts_with_sessions
 from mazziere.server.storage.database import database_unavailable
 from mazziere.server.storage.lobby import (
     DEFAULT_LOBBY,
@@ -60,7 +61,7 @@ from mazziere.server.tables import (
 )
 from mazziere.server.tournaments import MultiTableConfig, TournamentTableTask, TournamentTask
 from mazziere.server.writer_process import WriterProcess
-from mazziere.server.ws import Limits, Play
+from mazziere.server.ws import Connection, Limits, Play, end_connections
 
 __all__ = ["LOCK_HANDOVER_SECONDS", "TableWatcher", "router", "table_config", "table_service"]
 
@@ -410,6 +411,43 @@ async def _tournament_tables(session: object) -> set[int]:
     return {int(t) for t in found if t is not None} | {int(t) for t in of_multi}
 
 
+SESSION_ENDED = "your session ended (a new password, or it expired): log in again"
+"""What a socket whose account has no session left is told as it closes."""
+
+
+async def end_sockets_without_session(room: RoomContext, bus: Bus) -> int:
+    """Close each socket whose account has no live session any more (a password reset by
+    the operator's command, another process: the room's own change of password closes
+    them at once); how many were closed."""
+    sockets = [
+        outbox
+        for player in bus.players()
+        for outbox in bus.outboxes(player)
+        if isinstance(outbox, Connection)
+    ]
+    if not sockets:
+        return 0
+    async with room.db.reading() as session:
+        live = await accounts_with_sessions(
+            session, (socket.account.account_id for socket in sockets), now=room.now()
+        )
+    ended = {socket.player for socket in sockets if socket.account.account_id not in live}
+    for player in ended:
+        end_connections(bus, player, SESSION_ENDED)
+    return sum(1 for socket in sockets if socket.player in ended)
+
+
+async def keep_sessions_checked(room: RoomContext, bus: Bus) -> None:
+    """Every ``session_check_seconds``: :func:`end_sockets_without_session`."""
+    while True:
+        await asyncio.sleep(room.settings.session_check_seconds)
+        try:
+            await end_sockets_without_session(room, bus)
+        except Exception as error:
+            if not database_unavailable(error):
+                log.exception("the check of the sockets' sessions failed; trying again")
+
+
 @asynccontextmanager
 async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
     """Run the table service while the server runs."""
@@ -443,6 +481,7 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
         await watcher.tournament_changed(tournament.id)
     room.watcher = watcher
     schedule = asyncio.create_task(watcher.keep_schedule(), name="tournament schedule")
+    sessions = asyncio.create_task(keep_sessions_checked(room, bus), name="session check")
     limits = Limits(
         per_second=settings.ws_messages_per_second,
         burst=settings.ws_message_burst,
@@ -462,9 +501,10 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
         sys.setswitchinterval(switch_interval)
         collector.uninstall()
         app.state.play = None
-        schedule.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await schedule
+        for background in (schedule, sessions):
+            background.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await background
         for task in watcher.tournaments.values():
             await task.stop()
         await service.stop()

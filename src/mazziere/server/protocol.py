@@ -665,8 +665,9 @@ def _code_doc(code: ErrorCode) -> str:
         ErrorCode.REFUSED: "the table does not allow it now (seat taken, buy-in out of range...)",
         ErrorCode.RATE_LIMITED: "too many messages",
         ErrorCode.UNAUTHENTICATED: "no valid session",
-        ErrorCode.SESSION_ENDED: "the account's password was changed: every socket of it is "
-        "closed after this message, and opens again only with a new log-in",
+        ErrorCode.SESSION_ENDED: "the account's password was changed, or it has no session "
+        "left (reset by the operator, expired): every socket of it is closed after this "
+        "message, and opens again only with a new log-in",
         ErrorCode.INTERNAL: "the room failed; nothing changed",
         ErrorCode.STORAGE_UNAVAILABLE: "the table is held: the database refuses writes for "
         "now (message `held`); nothing changed, send it again when it goes on",

@@ -86,6 +86,9 @@ class Settings(BaseSettings):
     """Messages a WebSocket may send at once before the average above applies."""
     ws_connections_per_account: int = Field(default=5, ge=1)
     """WebSockets one account may have open at once."""
+    session_check_seconds: float = Field(default=15.0, gt=0)
+    """How often the room closes the sockets of accounts left with no session (ended by
+    ``mazziere db reset-password``, or expired): a socket checks its session when it opens."""
     bot_seconds: float = Field(default=0.8, ge=0)
     """How long a bot takes to act (0 in tests)."""
     warm_up_bots: bool = True

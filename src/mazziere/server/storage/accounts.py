@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable
 
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -18,6 +19,7 @@ __all__ = [
     "NAME_PATTERN",
     "NameTakenError",
     "account_by_name",
+    "accounts_with_sessions",
     "add_login_failure",
     "claim_daily_top_up",
     "clear_login_failures",
@@ -169,6 +171,25 @@ async def end_session(session: AsyncSession, token_hash: str) -> None:
 async def end_every_session(session: AsyncSession, account_id: int) -> None:
     """Forget every session of the account (its password changed)."""
     await session.execute(delete(Session).where(Session.account_id == account_id))
+
+
+async def accounts_with_sessions(
+    session: AsyncSession, account_ids: Iterable[int], *, now: dt.datetime
+) -> set[int]:
+    """Which of ``account_ids`` still have a session that has not expired (asked 500 at a
+    time: a database takes only so many values in one query)."""
+    wanted = sorted(set(account_ids))
+    live: set[int] = set()
+    for start in range(0, len(wanted), 500):
+        some = wanted[start : start + 500]
+        live.update(
+            await session.scalars(
+                select(Session.account_id)
+                .where(Session.account_id.in_(some), Session.expires_at > now)
+                .distinct()
+            )
+        )
+    return live
 
 
 async def set_password(session: AsyncSession, account: Account, password_hash: str) -> None:
