@@ -9,7 +9,7 @@ import json
 import logging
 import re
 import sys
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
 
 import typer
 
@@ -17,11 +17,16 @@ from mazziere.cards import format_cards, parse_cards
 from mazziere.rules import RULESETS, Game, find_rules
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
     from pathlib import Path
+
+    from sqlalchemy.ext.asyncio import AsyncSession
 
     from mazziere.cards import Rank
     from mazziere.evaluate import HandValue
     from mazziere.server.settings import Settings
+
+T = TypeVar("T")
 
 # Start-up: `mazziere --help` should not wait for what only some commands use,
 # so each command imports the evaluator, the engine, numpy, Rich or Textual
@@ -1760,13 +1765,9 @@ def db_reset_password(
 ) -> None:
     """Give a player who forgot their password a new one (the room sends no e-mail): every
     session of the account ends, its failed log-ins are forgotten, its chips stay."""
-    import asyncio
     import secrets
 
-    from sqlalchemy.exc import SQLAlchemyError
-
     from mazziere.server.security import hash_password, name_failures_key, password_hasher
-    from mazziere.server.storage import Database
     from mazziere.server.storage import accounts as store
 
     settings = _server_settings(config, database_url=database_url)
@@ -1782,24 +1783,12 @@ def db_reset_password(
         raise UsageProblem(problem)
     hashed = hash_password(password, password_hasher(settings.password_profile))
 
-    async def reset() -> str:
-        database = Database(settings.database_url, schema=settings.database_schema)
-        try:
-            async with database.session() as session:
-                account = await store.reset_password(
-                    session, name, hashed, failures_key=name_failures_key(name)
-                )
-                await session.commit()
-                return account.display_name
-        finally:
-            await database.dispose()
+    async def reset(session: AsyncSession) -> str:
+        key = name_failures_key(name)
+        account = await store.reset_password(session, name, hashed, failures_key=key)
+        return account.display_name
 
-    try:
-        shown = asyncio.run(reset())
-    except LookupError as missing:
-        raise UsageProblem(str(missing)) from None
-    except (OSError, SQLAlchemyError) as exc:  # unreachable, or not a room's database
-        raise UsageProblem(f"cannot reach the accounts: {exc}".splitlines()[0]) from None
+    shown = _change_accounts(settings, reset)
     said = f"{shown} has a new password; every session of the account ended"
     typer.echo(f"{said}: {password}" if made_up else said)
 
@@ -1817,43 +1806,56 @@ def db_grant(
 ) -> None:
     """Give a player play chips from the room's grants (a club's prize, a mistake put
     right), or take them back to it: one movement of the ledger, which stays at zero."""
-    import asyncio
 
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from mazziere.server.storage import Database, ledger
     from mazziere.server.storage import accounts as store
+    from mazziere.server.storage import ledger
 
     settings = _server_settings(config, database_url=database_url)
     if not 1 <= amount <= MAX_GRANT:
         raise UsageProblem(f"give 1 to {MAX_GRANT:,} chips, not {amount:,}")
 
-    async def grant() -> tuple[str, int]:
-        database = Database(settings.database_url, schema=settings.database_schema)
-        try:
-            async with database.session() as session:
-                account, balance = await store.grant_chips(
-                    session, name, amount, take_back=take_back
-                )
-                await session.commit()
-                return account.display_name, balance
-        finally:
-            await database.dispose()
+    async def grant(session: AsyncSession) -> tuple[str, int]:
+        account, balance = await store.grant_chips(session, name, amount, take_back=take_back)
+        return account.display_name, balance
 
     try:
-        shown, balance = asyncio.run(grant())
-    except LookupError as missing:
-        raise UsageProblem(str(missing)) from None
+        shown, balance = _change_accounts(settings, grant)
     except ledger.InsufficientFundsError:
         raise UsageProblem(f"{name}'s wallet holds less than {amount:,}: nothing taken") from None
-    except (OSError, SQLAlchemyError) as exc:  # unreachable, or not a room's database
-        raise UsageProblem(f"cannot reach the accounts: {exc}".splitlines()[0]) from None
     done = f"took {amount:,} chips back from" if take_back else f"gave {amount:,} chips to"
     typer.echo(f"{done} {shown}: balance {balance:,}")
 
 
 MAX_GRANT = 1_000_000_000
 """The most chips one grant gives (a typo of a few zeros is refused, not paid)."""
+
+
+def _change_accounts(settings: Settings, change: Callable[[AsyncSession], Awaitable[T]]) -> T:
+    """Run ``change`` in a session of the room's database and commit it: an operator's
+    command on a player's account.  No such account (``LookupError``), or a database that
+    cannot be reached or is not a room's, is a usage problem: one line, nothing changed."""
+    import asyncio
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from mazziere.server.storage import Database
+
+    async def run() -> T:
+        database = Database(settings.database_url, schema=settings.database_schema)
+        try:
+            async with database.session() as session:
+                done = await change(session)
+                await session.commit()
+                return done
+        finally:
+            await database.dispose()
+
+    try:
+        return asyncio.run(run())
+    except LookupError as missing:
+        raise UsageProblem(str(missing)) from None
+    except (OSError, SQLAlchemyError) as exc:  # unreachable, or not a room's database
+        raise UsageProblem(f"cannot reach the accounts: {exc}".splitlines()[0]) from None
 
 
 async def _ledger_report(settings: Settings) -> dict[str, Any]:
