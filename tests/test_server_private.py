@@ -69,6 +69,14 @@ def test_a_host_who_gives_no_stakes_or_buy_ins_gets_a_home_games(app_client: Tes
               for r, t in made.items()}  # fmt: skip
     assert forced == {"italian-classic": (0, 0, 10), "italian-32": (5, 10, 0), "holdem": (5, 10, 0)}
     assert {(t["min_buy_in"], t["max_buy_in"]) for t in made.values()} == {(200, 1_000)}
+    # The room's rule sets say the same home game (the private page's form starts from it).
+    said = {r["name"]: r["home_game"] for r in host.get("/api/rule-sets").json()["rule_sets"]}
+    for rules, table in made.items():
+        home = said[rules]
+        assert (home["small_blind"], home["big_blind"], home["ante"]) == forced[rules]
+        assert (home["min_buy_in"], home["max_buy_in"], home["decision_seconds"]) == (
+            table["min_buy_in"], table["max_buy_in"], table["decision_seconds"]
+        )  # fmt: skip
     given = {"name": "Alta", "rules": "holdem", "seats": 3, "small_blind": 50, "big_blind": 100}
     too_small = host.post("/api/private-tables", given)  # 200 is not ten big blinds of 100
     assert error_code(too_small) == "bad_table", too_small.text

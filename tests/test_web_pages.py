@@ -494,6 +494,52 @@ def create_private_table(host: Tab, name: str, rules: str, **fields: int | bool)
     return tournament_id(page)
 
 
+def test_the_private_table_form_starts_from_the_home_game_and_keeps_what_was_typed(
+    room: RunningServer, browser: Any
+) -> None:
+    """The form shows the room's home game of the rules chosen (``/api/rule-sets``: the
+    values the API gives a table created without them); refused by the room, it keeps
+    what the host typed (it once came back with every field at its default)."""
+    host = Tab(browser, room.address, "en")
+    try:
+        page = host.page
+        page.click("#pages a[href='#private']")
+        page.wait_for_selector("form.create-private")
+        form = "form.create-private"
+
+        def shown(*names: str) -> list[str]:
+            return [page.input_value(f"{form} [name={name}]") for name in names]
+
+        clock = ("min_buy_in", "max_buy_in", "decision_seconds", "time_bank_seconds")
+        sets = page.evaluate("fetch('/api/rule-sets').then((r) => r.json())")["rule_sets"]
+        home = {r["name"]: r["home_game"] for r in sets}
+        classic = home["italian-classic"]
+        assert shown("ante", *clock) == [str(classic[k]) for k in ("ante", *clock)]
+        page.select_option(f"{form} select[name=rules]", "holdem")
+        assert shown("small_blind", "big_blind") == ["5", "10"]
+        page.fill(f"{form} input[name=name]", "Alta")
+        page.fill(f"{form} input[name=small_blind]", "50")
+        page.fill(f"{form} input[name=big_blind]", "100")
+        page.set_checked(f"{form} input[name=approval_required]", False)
+        page.click(f"{form} button[type=submit]")  # 200 is not ten big blinds of 100
+        page.wait_for_selector(f"{form} >> text=at least 10 times the forced bet")
+        assert shown("name", "rules", "small_blind", "big_blind", "min_buy_in") == [
+            "Alta", "holdem", "50", "100", "200"
+        ]  # fmt: skip
+        assert not page.is_checked(f"{form} input[name=approval_required]")
+        assert host.errors == [  # the browser's own line for the refusal, and nothing else
+            "Failed to load resource: the server responded with a status of 422 "
+            "(Unprocessable Entity)"
+        ]
+        host.errors.clear()
+        page.fill(f"{form} input[name=min_buy_in]", "1000")
+        page.click(f"{form} button[type=submit]")
+        page.wait_for_selector("input.invite-link")
+        assert page.inner_text(".stakes-now") == "50/100"
+    finally:
+        host.close()
+
+
 def test_a_private_table_from_creation_to_the_settle_up(room: RunningServer, browser: Any) -> None:
     host, friend = Tab(browser, room.address, "en"), Tab(browser, room.address, "it")
     try:

@@ -12,7 +12,7 @@ import datetime as dt
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -115,12 +115,17 @@ class AuditOut(BaseModel):
 
 
 class RuleSetOut(BaseModel):
-    """A rule set the room deals: its name, its title and how many players its table seats."""
+    """A rule set the room deals: its name, its title, how many players its table seats, and
+    a private table's home game."""
 
     name: str
     title: str
     min_players: int
     max_players: int
+    home_game: dict[str, int] = Field(
+        description="A private table's stakes, buy-ins, decision seconds and time bank when "
+        "its host gives none (the private page's form starts from them)."
+    )
 
 
 class RuleSetsOut(BaseModel):
@@ -139,6 +144,7 @@ async def rule_sets() -> RuleSetsOut:
                 title=rules.title,
                 min_players=rules.min_players,
                 max_players=rules.max_players,
+                home_game=store.home_game(rules.name),
             )
             for _, rules in sorted(RULESETS.items())
         ]

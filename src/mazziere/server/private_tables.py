@@ -50,32 +50,19 @@ class StakesIn(_Strict):
     ante: int = Field(default=0, ge=0, le=1_000_000)
 
 
-HOME_GAME_BUY_INS = (200, 1_000)
-"""A private table's buy-ins when its host gives none (twenty to a hundred forced bets)."""
-
-
-def home_game_stakes(rules: str) -> dict[str, int]:
-    """A private table's forced bets when its host gives none: the invito at
-    italian-classic, the blinds (buio and controbuio at italian-32) elsewhere.
-
-    >>> home_game_stakes("italian-classic"), home_game_stakes("holdem")
-    ({'ante': 10}, {'small_blind': 5, 'big_blind': 10})
-    """
-    return {"ante": 10} if rules == "italian-classic" else {"small_blind": 5, "big_blind": 10}
-
-
 class NewPrivateTable(StakesIn):
     """What a host chooses for a private table.  A host who gives no forced bets, or no
-    buy-ins, gets a home game's (:func:`home_game_stakes`, :data:`HOME_GAME_BUY_INS`): the
-    terminal's ``--host`` gives neither."""
+    buy-ins, gets a home game's (:func:`~mazziere.server.storage.lobby.home_game_stakes`,
+    :data:`~mazziere.server.storage.lobby.HOME_GAME_BUY_INS`): the terminal's ``--host``
+    gives neither, and the private page's form starts from them (``/api/rule-sets``)."""
 
     name: str = Field(min_length=1, max_length=40)
     rules: str
     seats: int = Field(ge=2, le=9)
-    min_buy_in: int = Field(default=HOME_GAME_BUY_INS[0], gt=0, le=100_000_000)
-    max_buy_in: int = Field(default=HOME_GAME_BUY_INS[1], gt=0, le=100_000_000)
-    decision_seconds: int = Field(default=30, ge=5, le=300)
-    time_bank_seconds: int = Field(default=60, ge=0, le=600)
+    min_buy_in: int = Field(default=store.HOME_GAME_BUY_INS[0], gt=0, le=100_000_000)
+    max_buy_in: int = Field(default=store.HOME_GAME_BUY_INS[1], gt=0, le=100_000_000)
+    decision_seconds: int = Field(default=store.HOME_GAME_SECONDS[0], ge=5, le=300)
+    time_bank_seconds: int = Field(default=store.HOME_GAME_SECONDS[1], ge=0, le=600)
     bots_allowed: bool = True
     approval_required: bool = True
     hints_allowed: bool = False
@@ -90,7 +77,7 @@ class NewPrivateTable(StakesIn):
             and isinstance(given.get("rules"), str)
             and not any(key in given for key in forced)
         ):
-            return {**home_game_stakes(given["rules"]), **given}
+            return {**store.home_game_stakes(given["rules"]), **given}
         return given
 
 

@@ -36,6 +36,8 @@ __all__ = [
     "DEFAULT_SCHEDULED",
     "DEFAULT_SIT_AND_GOS",
     "DEFAULT_TABLES",
+    "HOME_GAME_BUY_INS",
+    "HOME_GAME_SECONDS",
     "MIN_BUY_IN_BETS",
     "Lobby",
     "TableSpec",
@@ -47,6 +49,8 @@ __all__ = [
     "check_tournament_spec",
     "create_table",
     "create_tournament",
+    "home_game",
+    "home_game_stakes",
     "new_invite_code",
     "open_default_lobby",
     "open_scheduled",
@@ -202,6 +206,38 @@ def _room_settings(spec: TableSpec) -> CashSettings:
         ),
         name=spec.name,
     )
+
+
+HOME_GAME_BUY_INS = (200, 1_000)
+"""A private table's buy-ins when its host gives none (twenty to a hundred forced bets)."""
+
+HOME_GAME_SECONDS = (30, 60)
+"""A private table's seconds for a decision and its time bank when its host gives none."""
+
+
+def home_game(rules: str) -> dict[str, int]:
+    """Everything a private table of ``rules`` has when its host gives nothing else (the
+    private page's form starts from it).
+
+    >>> home_game("italian-32")  # doctest: +NORMALIZE_WHITESPACE
+    {'small_blind': 5, 'big_blind': 10, 'ante': 0, 'min_buy_in': 200, 'max_buy_in': 1000,
+     'decision_seconds': 30, 'time_bank_seconds': 60}
+    """
+    forced = {"small_blind": 0, "big_blind": 0, "ante": 0, **home_game_stakes(rules)}
+    low, high = HOME_GAME_BUY_INS
+    decision, bank = HOME_GAME_SECONDS
+    return {**forced, "min_buy_in": low, "max_buy_in": high, "decision_seconds": decision,
+            "time_bank_seconds": bank}  # fmt: skip
+
+
+def home_game_stakes(rules: str) -> dict[str, int]:
+    """A private table's forced bets when its host gives none: the invito at
+    italian-classic, the blinds (buio and controbuio at italian-32) elsewhere.
+
+    >>> home_game_stakes("italian-classic"), home_game_stakes("holdem")
+    ({'ante': 10}, {'small_blind': 5, 'big_blind': 10})
+    """
+    return {"ante": 10} if rules == "italian-classic" else {"small_blind": 5, "big_blind": 10}
 
 
 MIN_BUY_IN_BETS = 10

@@ -84,9 +84,9 @@ function numberInput(name, value, { min = 0, max } = {}) {
 
 function stakesOf(rules, values) {
   // The forced bets each rule set has: the invito, or the blinds (buio and controbuio).
-  if (rules === "italian-classic") return [["ante", say("Invito", "Invito"), values.ante ?? 10]];
+  if (rules === "italian-classic") return [["ante", say("Invito", "Invito"), values.ante]];
   const [small, big] = rules === "italian-32" ? ["Buio", "Controbuio"] : [say("Piccolo buio", "Small blind"), say("Grande buio", "Big blind")];
-  return [["small_blind", small, values.small_blind ?? 5], ["big_blind", big, values.big_blind ?? 10]];
+  return [["small_blind", small, values.small_blind], ["big_blind", big, values.big_blind]];
 }
 
 function readStakes(form, rules) {
@@ -131,29 +131,46 @@ function inviteField(self, state, address) {
 // ------------------------------------------------------------- private tables
 
 function privateTablesPage() {
-  const state = { tables: [], error: "", rules: "italian-classic", sitAndGos: [], sitAndGoDraft: sitAndGoDefaults(), sitAndGoError: "", listError: "" };
+  // The new table's form keeps what the host typed across a redraw (the room's refusal said
+  // under it, a language switch); the rest is the room's home game for the rules chosen.
+  const state = { tables: [], error: "", tableDraft: { rules: "italian-classic" }, sitAndGos: [], sitAndGoDraft: sitAndGoDefaults(), sitAndGoError: "", listError: "" };
   return page((self) => {
+    const d = state.tableDraft;
+    const values = () => ({ ...(state.ruleSets?.[d.rules]?.home_game ?? {}), ...d });
     const rules = h("select", { name: "rules", "aria-label": words.t("rules") },
-      RULES.map((r) => h("option", { value: r, selected: r === state.rules }, words.t(r))));
+      RULES.map((r) => h("option", { value: r, selected: r === d.rules }, words.t(r))));
     const stakes = h("div", { class: "stakes" });
-    const showStakes = () => stakes.replaceChildren(...stakesOf(rules.value, {}).map(
+    const showStakes = () => stakes.replaceChildren(...stakesOf(d.rules, values()).map(
       ([key, label, value]) => field(label, numberInput(key, value, { min: 0 }))));
-    rules.addEventListener("change", () => { state.rules = rules.value; showStakes(); fitSeats(form.elements.seats, seatsOf(state, rules.value)); });
     showStakes();
+    const v = values();
+    const toggle = (name, on, label) => h("label", { class: "toggle" }, h("input", { type: "checkbox", name, checked: on }), " ", label);
     const form = h("form", { class: "create-private", "aria-label": say("Nuovo tavolo privato", "New private table") },
-      field(say("Nome", "Name"), h("input", { type: "text", name: "name", required: true, maxlength: 40, value: say("Partita tra amici", "Home game") })),
+      field(say("Nome", "Name"), h("input", { type: "text", name: "name", required: true, maxlength: 40, value: d.name ?? say("Partita tra amici", "Home game") })),
       field(words.t("rules"), rules),
-      field(words.t("seats"), numberInput("seats", Math.min(5, seatsOf(state, state.rules)), { min: 2, max: seatsOf(state, state.rules) })),
+      field(words.t("seats"), numberInput("seats", d.seats ?? Math.min(5, seatsOf(state, d.rules)), { min: 2, max: seatsOf(state, d.rules) })),
       stakes,
-      field(say("Buy-in minimo", "Minimum buy-in"), numberInput("min_buy_in", 200, { min: 1 })),
-      field(say("Buy-in massimo", "Maximum buy-in"), numberInput("max_buy_in", 1000, { min: 1 })),
-      field(say("Secondi per decidere", "Seconds to decide"), numberInput("decision_seconds", 30, { min: 5, max: 300 })),
-      field(say("Riserva di tempo (s)", "Time bank (s)"), numberInput("time_bank_seconds", 60, { min: 0, max: 600 })),
-      h("label", { class: "toggle" }, h("input", { type: "checkbox", name: "bots_allowed", checked: true }), " ", say("Bot ammessi", "Bots allowed")),
-      h("label", { class: "toggle" }, h("input", { type: "checkbox", name: "approval_required", checked: true }), " ", say("Approvo io chi si siede", "I approve who sits")),
-      h("label", { class: "toggle" }, h("input", { type: "checkbox", name: "hints_allowed" }), " ", say("Suggerimenti ammessi", "Hints allowed")),
+      field(say("Buy-in minimo", "Minimum buy-in"), numberInput("min_buy_in", v.min_buy_in, { min: 1 })),
+      field(say("Buy-in massimo", "Maximum buy-in"), numberInput("max_buy_in", v.max_buy_in, { min: 1 })),
+      field(say("Secondi per decidere", "Seconds to decide"), numberInput("decision_seconds", v.decision_seconds, { min: 5, max: 300 })),
+      field(say("Riserva di tempo (s)", "Time bank (s)"), numberInput("time_bank_seconds", v.time_bank_seconds, { min: 0, max: 600 })),
+      toggle("bots_allowed", d.bots_allowed ?? true, say("Bot ammessi", "Bots allowed")),
+      toggle("approval_required", d.approval_required ?? true, say("Approvo io chi si siede", "I approve who sits")),
+      toggle("hints_allowed", d.hints_allowed ?? false, say("Suggerimenti ammessi", "Hints allowed")),
       state.error ? problem(state.error) : null,
       h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, say("Crea il tavolo", "Create the table"))));
+    const keep = (event) => {
+      const input = event.target;
+      if (!input.name) return;
+      d[input.name] = input.type === "checkbox" ? input.checked : input.value;
+      if (input.name === "rules") { // the new game's own forced bets, from its home game
+        for (const key of ["small_blind", "big_blind", "ante"]) delete d[key];
+        showStakes();
+        d.seats = fitSeats(form.elements.seats, seatsOf(state, input.value));
+      }
+    };
+    form.addEventListener("input", keep);
+    form.addEventListener("change", keep);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const e = form.elements;
