@@ -776,6 +776,15 @@ def test_the_players_see_the_pause_and_the_next_stakes_at_the_table(
         assert "Tavolo in pausa." in friend.page.inner_text(".actions")
         # The stakes change: from the next hand, said at the table, and after a reload.
         host.go(own_page, "form.change-stakes")
+        page.fill("form.change-stakes input[name=ante]", "0")  # no invito: refused, and
+        page.click("form.change-stakes button[type=submit]")  # what was typed stays there
+        page.wait_for_selector("p.error >> text=needs an invito")
+        assert page.input_value("form.change-stakes input[name=ante]") == "0"
+        assert host.errors == [
+            "Failed to load resource: the server responded with a status of 422 "
+            "(Unprocessable Entity)"
+        ]
+        host.errors.clear()
         page.fill("form.change-stakes input[name=ante]", "25")
         page.click("form.change-stakes button[type=submit]")
         page.wait_for_selector(".stakes-now >> text=from the next hand")

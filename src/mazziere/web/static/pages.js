@@ -302,7 +302,7 @@ function sitAndGoForm(self, state) {
 }
 
 function privateTablePage(id) {
-  const state = { table: null, requests: [], settle: null, error: "", copied: false, sentAway: new Set(), buyIn: null };
+  const state = { table: null, requests: [], settle: null, error: "", copied: false, sentAway: new Set(), buyIn: null, stakesTyped: {} };
   const refresh = async () => {
     const found = (await api("GET", "/api/private-tables")).tables.find((t) => t.id === id);
     state.table = found || null;
@@ -361,10 +361,17 @@ function privateTablePage(id) {
               : h("button", { type: "button", class: "remove-bot", "aria-label": say(`Manda via il bot ${name}`, `Send the bot ${name} away`),
                 onclick: () => sendAway(self, name) }, say("Manda via", "Send away"))))));
       }
+      // What the host typed stays in the form until the room takes it (a refusal is said
+      // under the form, the values still there to put right).
       const stakes = h("form", { class: "change-stakes", "aria-label": say("Cambia le poste", "Change the stakes") },
-        stakesOf(table.rules, table.stakes).map(([key, label, value]) => field(label, numberInput(key, value))),
+        stakesOf(table.rules, { ...table.stakes, ...state.stakesTyped }).map(([key, label, value]) => field(label, numberInput(key, value))),
         h("button", { type: "submit" }, say("Cambia le poste", "Change the stakes")));
-      stakes.addEventListener("submit", (event) => { event.preventDefault(); hostDoes(self, "stakes", readStakes(stakes, table.rules)); });
+      stakes.addEventListener("input", (event) => { if (event.target.name) state.stakesTyped[event.target.name] = event.target.value; });
+      stakes.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        await hostDoes(self, "stakes", readStakes(stakes, table.rules));
+        if (!state.error) { state.stakesTyped = {}; self.redraw(); }
+      });
       parts.push(h("h3", {}, say("Poste", "Stakes")), stakes);
       parts.push(h("h3", {}, say("Richieste per sedersi", "Requests to sit")),
         state.requests.length
