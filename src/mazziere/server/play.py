@@ -415,10 +415,10 @@ SESSION_ENDED = "your session ended (a new password, or it expired): log in agai
 """What a socket whose account has no session left is told as it closes."""
 
 
-async def end_sockets_without_session(room: RoomContext, bus: Bus) -> int:
+async def end_sockets_without_session(room: RoomContext, bus: Bus) -> None:
     """Close each socket whose account has no live session any more (a password reset by
     the operator's command, another process: the room's own change of password closes
-    them at once); how many were closed."""
+    them at once), and say so in the log."""
     sockets = [
         outbox
         for player in bus.players()
@@ -426,7 +426,7 @@ async def end_sockets_without_session(room: RoomContext, bus: Bus) -> int:
         if isinstance(outbox, Connection)
     ]
     if not sockets:
-        return 0
+        return
     async with room.db.reading() as session:
         live = await accounts_with_sessions(
             session, (socket.account.account_id for socket in sockets), now=room.now()
@@ -434,7 +434,8 @@ async def end_sockets_without_session(room: RoomContext, bus: Bus) -> int:
     ended = {socket.player for socket in sockets if socket.account.account_id not in live}
     for player in ended:
         end_connections(bus, player, SESSION_ENDED)
-    return sum(1 for socket in sockets if socket.player in ended)
+    if ended:
+        log.info("the sockets of %d players closed: their sessions ended", len(ended))
 
 
 async def keep_sessions_checked(room: RoomContext, bus: Bus) -> None:
