@@ -41,7 +41,7 @@ from mazziere.tui.connect import (
 )
 from mazziere.tui.hints import describe
 from mazziere.tui.remote import RemoteSession
-from mazziere.tui.remote_app import RemotePlayApp, RoomLink
+from mazziere.tui.remote_app import MutedPlayers, RemotePlayApp, RoomLink
 from mazziere.tui.seen import SeenHand
 from tests.play_room import Person, Room, running_room, until
 from tests.server_process import free_port
@@ -102,6 +102,7 @@ class Terminal:
         hints: bool = False,
         lang: str = "en",
         host: NewPrivateTable | None = None,
+        muted_file: Path | None = None,
     ) -> None:
         self.said: list[str] = []
         joined = join_table(
@@ -125,6 +126,7 @@ class Terminal:
             http=http if http is not None else joined.http,
             listen=self.texts.append,
             tick=False,
+            muted_file=muted_file,
         )
 
     def messages(self) -> list[dict[str, Any]]:
@@ -452,6 +454,74 @@ def test_a_lost_connection_resumes_at_the_same_decision(room: Room, tmp_path: Pa
         ]
         assert len(acted) == 1, (action_id, acted)
     assert_no_leak(host, friend)
+
+
+def test_a_player_mutes_another_players_chat_and_hears_it_again(room: Room, tmp_path: Path) -> None:
+    invite = private_table(room, tmp_path / "host", "italian-classic")
+    kept = tmp_path / "host" / "room.muted"
+    host = Terminal(room, invite, tmp_path / "host", 500, muted_file=kept)
+    friend = Terminal(room, invite, tmp_path / "friend", 500)
+    lines = ["first line", "said while muted", "said when heard again"]
+    said: list[str] = []  # by the friend, in order
+    seen: dict[str, str] = {}  # what the host's screen showed at each step
+
+    def heard(text: str) -> bool:
+        return any(line.plain.endswith(text) for line in host.session.transcript)
+
+    async def step(terminal: Terminal, pilot: Any) -> None:
+        if terminal is friend:
+            # The friend says each line once the host has done what follows the last one.
+            due = {0: True, 1: "muted" in seen, 2: "unmuted" in seen}
+            if friend.session.seated and len(said) < len(lines) and due[len(said)]:
+                await pilot.press("t", *lines[len(said)], "enter")
+                said.append(lines[len(said)])
+            return
+        name = friend.session.me
+        if "muted" not in seen and heard(lines[0]):
+            await pilot.press("t", *"/frobnicate", "enter")
+            seen["unknown"] = table_text(host.app)
+            await pilot.press("t", *f"/mute {name.upper()}", "enter")
+            seen["muted"] = log_text(host.app)
+            seen["muted status"] = table_text(host.app)
+            seen["kept"] = kept.read_text()
+            await pilot.press("t", *"/mute", "enter")
+            seen["listed"] = table_text(host.app)
+        elif "unmuted" not in seen and heard(lines[1]):
+            await pilot.pause()
+            seen["while muted"] = log_text(host.app)
+            await pilot.press("t", *f"/unmute {name}", "enter")
+            seen["unmuted"] = log_text(host.app)
+            seen["kept after"] = kept.read_text()
+
+    asyncio.run(play([host, friend], lambda: heard(lines[2]), step=step))
+    name = friend.session.me
+    assert "Chat commands: /mute NAME, /unmute NAME" in seen["unknown"]
+    assert lines[0] not in seen["muted"], "a muted player's earlier lines stayed in the log"
+    assert f"{name.upper()}'s chat muted" in seen["muted status"]
+    assert json.loads(seen["kept"]) == [name.casefold()]
+    assert f"Chat muted: {name.casefold()}" in seen["listed"]
+    assert lines[1] not in seen["while muted"], "a muted player's new line was shown"
+    assert lines[0] in seen["unmuted"] and lines[1] in seen["unmuted"]
+    assert json.loads(seen["kept after"]) == []
+    # Nothing was sent for the commands: the friend's terminal heard only the three lines.
+    chat = [m["text"] for m in friend.messages() if m["type"] == "chat"]
+    assert chat == lines
+
+
+def test_the_muted_players_are_kept_between_sittings(tmp_path: Path) -> None:
+    kept = tmp_path / "sessions" / "room.muted"
+    MutedPlayers(kept).change("Marco", on=True)
+    MutedPlayers(kept).change("anna", on=True)
+    again = MutedPlayers(kept)
+    assert "MARCO" in again and "Anna" in again and "luca" not in again
+    for spoilt in ("not JSON", "12", '"marco"'):  # an empty list: the table goes on
+        kept.write_text(spoilt)
+        assert MutedPlayers(kept).names == set()
+    folder = tmp_path / "not a folder"
+    folder.write_text("")
+    unwritable = MutedPlayers(folder / "room.muted")
+    unwritable.change("marco", on=True)  # kept for the sitting all the same
+    assert "marco" in unwritable
 
 
 def run_play(*args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:

@@ -1408,7 +1408,11 @@ def _play_connected(
         session.note(Text(line, style="bold"))
     folder = Path(hands_dir) if hands_dir is not None else None
     session.open_folder(folder)  # a folder that cannot be made stops us here (exit code 2)
-    app = RemotePlayApp(session, socket=socket, cookie=http.cookie_header(), http=http)
+    # The players muted at this terminal are kept beside the room's session, one list a room.
+    muted = http.cookie_file.with_suffix(".muted") if http.cookie_file is not None else None
+    app = RemotePlayApp(
+        session, socket=socket, cookie=http.cookie_header(), http=http, muted_file=muted
+    )
     app.run()
     words = session.words
     unsaved: dict[str, list[str]] = {}

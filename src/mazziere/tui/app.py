@@ -701,8 +701,19 @@ class PlayApp(App[Path | None]):
 
     def _update_log(self) -> None:
         transcript = self.session.transcript
-        write_lines(self._log_widget(), transcript[self._log_count :], self.console)
+        lines = [line for line in transcript[self._log_count :] if self._shows(line)]
+        write_lines(self._log_widget(), lines, self.console)
         self._log_count = len(transcript)
+
+    def _shows(self, line: Text) -> bool:
+        """Whether the log shows ``line`` (a room's table leaves out muted players' chat)."""
+        return True
+
+    def _rewrite_log(self) -> None:
+        """Write the whole log again (what it shows has changed)."""
+        self._log_widget().clear()
+        self._log_count = 0
+        self._update_log()
 
     def _status_text(self, snap: Snapshot) -> Text:
         words = self.words

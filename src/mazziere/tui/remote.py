@@ -73,7 +73,16 @@ from mazziere.tui.telling import (
 )
 from mazziere.tui.words import Narrator, Words
 
-__all__ = ["RemoteDecision", "RemoteOffer", "RemoteSession", "legal_from_dict"]
+__all__ = ["ChatLine", "RemoteDecision", "RemoteOffer", "RemoteSession", "legal_from_dict"]
+
+
+class ChatLine(Text):
+    """A line said at the table, with who said it (the log leaves out muted players')."""
+
+    def __init__(self, who: str, said: str) -> None:
+        super().__init__(f"{who}: ", style="bold blue")
+        self.append(said)
+        self.who = who
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,9 +289,7 @@ class RemoteSession:
             if message.level.on_break and not was_on_break:
                 self.note(self._break_line(message.level))
         elif isinstance(message, p.ChatSaid):
-            line = Text(f"{message.name}: ", style="bold blue")
-            line.append(message.text)
-            self.transcript.append(line)
+            self.transcript.append(ChatLine(message.name, message.text))
 
     def _new_hand(
         self, number: int, names: list[str], seats: list[int], button: int | None

@@ -4,7 +4,8 @@ The screen, its keys and its words are the terminal game's
 (:class:`~mazziere.tui.app.PlayApp`); the game is a seat in a running room
 (:class:`~mazziere.tui.remote.RemoteSession`), reached over the room's
 WebSocket by :class:`RoomLink`.  The keys the room adds: ``t`` to chat (Enter
-sends, Esc closes), ``o`` to sit out from the next hand (``i`` to come
+sends, Esc closes; ``/mute NAME`` there hides a player's chat at this terminal,
+``/unmute NAME`` shows it again), ``o`` to sit out from the next hand (``i`` to come
 back), ``q`` to leave the table (asked twice during a hand; the seat is
 given up at the end of the hand) and quit.  Ctrl+Q quits and keeps the
 seat: run the same command again to come back to it (the room plays a
@@ -38,10 +39,10 @@ from mazziere.server import protocol as p
 from mazziere.tui.app import PlayApp
 from mazziere.tui.connect import ConnectError, RoomHttp, download_hand
 from mazziere.tui.hints import describe
-from mazziere.tui.remote import RemoteSession
+from mazziere.tui.remote import ChatLine, RemoteSession
 from mazziere.tui.session import Snapshot
 
-__all__ = ["RemotePlayApp", "RoomLink"]
+__all__ = ["MutedPlayers", "RemotePlayApp", "RoomLink"]
 
 log = logging.getLogger(__name__)
 
@@ -198,6 +199,47 @@ class RoomLink:
         await self.drop()
 
 
+class MutedPlayers:
+    """The players whose chat this terminal does not show, kept in ``file`` between
+    sittings (one room's: the names are its accounts'; a browser keeps its own list).
+
+    Names are compared whatever their case, as the room compares them.
+
+    >>> muted = MutedPlayers(None)
+    >>> muted.change("Marco", on=True)
+    >>> "marco" in muted, "anna" in muted
+    (True, False)
+    >>> muted.change("MARCO", on=False)
+    >>> "marco" in muted
+    False
+    """
+
+    def __init__(self, file: Path | None) -> None:
+        self.file = file
+        self.names: set[str] = set()
+        if file is not None:
+            # A list that cannot be read is an empty one: muting is this terminal's comfort,
+            # never a reason to stop the table.
+            with contextlib.suppress(OSError, ValueError):
+                kept = json.loads(file.read_text())
+                if isinstance(kept, list):
+                    self.names = {name.casefold() for name in kept if isinstance(name, str)}
+
+    def __contains__(self, name: str) -> bool:
+        return name.casefold() in self.names
+
+    def change(self, name: str, *, on: bool) -> None:
+        """Mute ``name`` (``on``) or hear them again, and keep the list."""
+        if on:
+            self.names.add(name.casefold())
+        else:
+            self.names.discard(name.casefold())
+        if self.file is not None:
+            with contextlib.suppress(OSError):  # kept for this sitting all the same
+                self.file.parent.mkdir(parents=True, exist_ok=True)
+                self.file.write_text(json.dumps(sorted(self.names)))
+
+
 class ChatScreen(ModalScreen[str | None]):
     """The chat line: Enter says it at the table, Esc closes it unsaid."""
 
@@ -217,8 +259,10 @@ class ChatScreen(ModalScreen[str | None]):
             id="chat",
             max_length=p.CHAT_LIMIT,
             placeholder=self.pick(
-                "Scrivi al tavolo · Invio per mandare · Esc per chiudere",
-                "Say something at the table · Enter to send · Esc to close",
+                "Scrivi al tavolo · Invio per mandare · Esc per chiudere · "
+                "/silenzia NOME nasconde la chat di un giocatore",
+                "Say something at the table · Enter to send · Esc to close · "
+                "/mute NAME hides a player's chat",
             ),
         )
 
@@ -236,7 +280,8 @@ class RemotePlayApp(PlayApp):
 
     ``http``: the session's REST API, through which each hand the player was dealt
     into is fetched as it ends and saved under ``hands_dir`` (as ``mazziere play``
-    saves its hands; without ``http`` nothing is saved).
+    saves its hands; without ``http`` nothing is saved).  ``muted_file`` keeps the
+    players muted at this terminal (without it, the list lasts the sitting).
     """
 
     def __init__(
@@ -249,6 +294,7 @@ class RemotePlayApp(PlayApp):
         hands_dir: Path | None = None,
         listen: Callable[[str], None] | None = None,
         tick: bool = True,
+        muted_file: Path | None = None,
     ) -> None:
         super().__init__(session, bot_delay=0, next_hand_delay=None, tick=tick, hands_dir=hands_dir)
         self.remote = session
@@ -260,6 +306,7 @@ class RemotePlayApp(PlayApp):
         self._hints_refused = False
         """The room's last answer was that hints are not offered here (told once in the log)."""
         self._asking_standings = False
+        self.muted = MutedPlayers(muted_file)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -425,9 +472,48 @@ class RemotePlayApp(PlayApp):
         self.push_screen(ChatScreen(self.words.pick), self._said)
 
     def _said(self, text: str | None) -> None:
-        if text:
+        if text and text.startswith("/"):
+            self.message = self._chat_command(text[1:])
+        elif text:
             self.remote.chat(text)
         self._after_change()
+
+    def _chat_command(self, command: str) -> Text:
+        """``/mute NAME``, ``/unmute NAME``, ``/mute`` (who is muted; in Italian ``/silenzia``
+        and ``/riattiva``): what was done, in the status line."""
+        pick = self.words.pick
+        verb, _, name = command.partition(" ")
+        name = name.strip()
+        verb = verb.casefold()
+        mute, unmute = verb in ("mute", "silenzia"), verb in ("unmute", "riattiva")
+        if mute and not name:
+            if not self.muted.names:
+                return Text(pick("Nessuna chat silenziata", "Nobody's chat is muted"))
+            listed = ", ".join(sorted(self.muted.names))
+            return Text(pick(f"Chat silenziata: {listed}", f"Chat muted: {listed}"))
+        if mute and name.casefold() == self.remote.me.casefold():
+            return Text(pick("Non puoi silenziare te stesso", "You cannot mute yourself"))
+        if mute or (unmute and name):
+            self.muted.change(name, on=mute)
+            self._rewrite_log()
+            if mute:
+                return Text(
+                    pick(
+                        f"Chat di {name} silenziata · /riattiva {name} per sentirla di nuovo",
+                        f"{name}'s chat muted · /unmute {name} to hear it again",
+                    )
+                )
+            return Text(pick(f"Senti di nuovo la chat di {name}", f"{name}'s chat is heard again"))
+        return Text(
+            pick(
+                "Comandi della chat: /silenzia NOME, /riattiva NOME, /silenzia (chi è silenziato)",
+                "Chat commands: /mute NAME, /unmute NAME, /mute (who is muted)",
+            ),
+            style="yellow",
+        )
+
+    def _shows(self, line: Text) -> bool:
+        return not (isinstance(line, ChatLine) and line.who in self.muted)
 
     def action_sit_out(self) -> None:
         """Sit out from the next hand (``i`` comes back)."""
