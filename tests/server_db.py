@@ -77,6 +77,16 @@ def backend_settings(backend: str, folder: Path, **overrides: object) -> Iterato
         asyncio.run(_run_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
 
 
+def writing_in_the_loop(settings: Settings) -> Settings:
+    """``settings`` with the tables' writes done in the app's own event loop.
+
+    For the tests of routes, in the test's process: the room's writer process
+    (the default) takes 2 s to start and stop there, 0.3 s without it, and these
+    tests are many.  The tests of the real server (``mazziere serve``) keep it.
+    """
+    return settings.model_copy(update={"table_writer": "loop"})
+
+
 @pytest.fixture(params=BACKENDS)
 def room_settings(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Settings]:
     """Server settings on a fresh database, once on SQLite and once on PostgreSQL."""

@@ -20,6 +20,7 @@ from mazziere.server.play import table_service
 from mazziere.server.security import CSRF_COOKIE, SESSION_COOKIE
 from mazziere.server.settings import Settings
 from tests.server_client import RoomClient, error_code, inbox
+from tests.server_db import writing_in_the_loop
 from tests.test_server_private import HOME_GAME
 from tests.test_server_private_sit_and_go import FRIENDS_GAME
 from tests.test_web_pages_hands import stored_hand
@@ -30,7 +31,7 @@ STRANGER, OTHER, GUEST, OWNER = "stranger", "other", "guest", "owner"
 @pytest.fixture
 def app_client(room_settings: Settings) -> Iterator[TestClient]:
     """The room's app with its table service (``/ws`` served), on the test's database."""
-    app = create_app(room_settings, services=[table_service])
+    app = create_app(writing_in_the_loop(room_settings), services=[table_service])
     with TestClient(app) as client:
         yield client
 

@@ -15,6 +15,7 @@ from mazziere.server.app import create_app
 from mazziere.server.play import table_service
 from mazziere.server.settings import Settings
 from tests.server_client import RoomClient, error_code, inbox
+from tests.server_db import writing_in_the_loop
 
 FRIENDS_GAME = {
     "name": "Torneo del giovedì",
@@ -28,7 +29,9 @@ FRIENDS_GAME = {
 @pytest.fixture
 def app_client(room_settings: Settings) -> Iterator[TestClient]:
     """The room's app with its table service: a sit & go that starts gets its table."""
-    with TestClient(create_app(room_settings, services=[table_service])) as client:
+    with TestClient(
+        create_app(writing_in_the_loop(room_settings), services=[table_service])
+    ) as client:
         yield client
 
 
