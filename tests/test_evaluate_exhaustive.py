@@ -139,7 +139,9 @@ def test_italian_category_counts_match_the_simple_evaluator(
 def test_italian_random_pairs_agree_with_the_simple_evaluator(
     profile: str, rules: str, players: int | None
 ) -> None:
-    rng = random.Random(hash((rules, players)) & 0xFFFF)
+    # A seed of its own for each deck, the same in every run (str's hash() changes between
+    # processes: a disagreement found once could not be found again).
+    rng = random.Random(f"{rules}-{players}")
     deck = list(find_rules(rules).deck(players))
     lowest = find_rules(rules).lowest_rank(players)
     names = [str(c) for c in CARDS]
