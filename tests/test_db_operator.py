@@ -1,13 +1,15 @@
 """The operator's account commands against the real room's database while the room runs:
-``mazziere db reset-password`` and ``mazziere db grant``.
+``mazziere db reset-password``, ``grant``, ``suspend`` and ``reinstate``.
 
 The room sends no e-mail, so a forgotten password is the operator's to reset.  The real
 server runs; a player is logged in on two devices; the real command sets the new password
 (given, or made up and printed): every session of the account ends (each device is asked
 to log in again), the old password no longer logs in, the new one does, and the chips are
 where they were.  A grant gives a player chips from the room's grants and takes them back,
-the ledger at zero.  Bad requests are refused in one line with exit code 2 and change
-nothing.
+the ledger at zero.  A suspended player's socket is closed, their right password is
+answered with the operator's reason (a wrong one tells nothing), and a reinstated player
+logs in again with their chips; a guest is suspended by the name the tables show.  Bad
+requests are refused in one line with exit code 2 and change nothing.
 """
 
 from __future__ import annotations
@@ -75,19 +77,19 @@ def _refused(room: Room, capsys: Any, monkeypatch: Any, *args: str, password: st
     return str(line)
 
 
-async def _reset_while_a_socket_is_open(
-    room: Room, device: httpx.Client
+async def _while_a_socket_is_open(
+    room: Room, device: httpx.Client, *command: str, password: str | None = None
 ) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
-    """The device's socket open (welcomed), the password reset by the real command; what the
-    socket heard until the room closed it (within seconds: the room checks its sockets'
-    sessions every half second here)."""
+    """The device's socket open (welcomed), ``mazziere db COMMAND`` run; what the socket
+    heard until the room closed it (within seconds: the room checks its sockets' sessions
+    every half second here)."""
     cookie = "; ".join(f"{name}={value}" for name, value in device.cookies.items())
     address = room.address.replace("http://", "ws://") + "/ws"
     heard: list[dict[str, Any]] = []
     async with connect(address, additional_headers={"Cookie": cookie}) as socket:
         heard.extend(p.unbatch(json.loads(await socket.recv())))
         assert heard[0]["type"] == "welcome", heard
-        done = await asyncio.to_thread(_db, room, "reset-password", "anna", password=NEW)
+        done = await asyncio.to_thread(_db, room, *command, password=password)
         async with asyncio.timeout(30):
             with contextlib.suppress(ConnectionClosed):
                 async for text in socket:
@@ -127,7 +129,9 @@ def test_an_operator_resets_a_forgotten_password_and_grants_chips(
             assert [d.get("/api/account").status_code for d in (phone, laptop)] == [200, 200]
             # The new password, given: every session ends, and the socket open meanwhile is
             # told and closed; the old password is refused.
-            done, heard = asyncio.run(_reset_while_a_socket_is_open(room, laptop))
+            done, heard = asyncio.run(
+                _while_a_socket_is_open(room, laptop, "reset-password", "anna", password=NEW)
+            )
             assert done.returncode == 0, done.stderr
             ended = [m for m in heard if m.get("code") == "session_ended"]
             assert [m["message"] for m in ended] == [SESSION_ENDED], heard
@@ -145,6 +149,7 @@ def test_an_operator_resets_a_forgotten_password_and_grants_chips(
                 again.post("/api/login", json={"name": "Anna", "password": password})
                 assert again.get("/api/account").json()["balance"] == balance
             _chips_given_and_taken_back(room, capsys, monkeypatch, "Anna", password)
+            _suspended_and_reinstated(room, capsys, monkeypatch)
             audit = room.audit()
             assert audit["total"] == 0 and not audit["drifted"], audit
 
@@ -175,3 +180,57 @@ def _chips_given_and_taken_back(
         wallet = phone.get("/api/wallet").json()
         grants = [m for m in wallet["entries"] if m["kind"] == "grant"]
         assert [m["amount"] for m in grants[:2]] == [-2_000, 5_000], wallet
+
+
+def _suspended_and_reinstated(room: Room, capsys: Any, monkeypatch: Any) -> None:
+    """``mazziere db suspend`` and ``reinstate``: Bruno's socket is closed, his password
+    answered with the reason, his chips kept; a guest is suspended by ``guest-<id>``."""
+    password, why = "bruno's password", "insults at the table"
+    with _device(room) as phone, _device(room) as guest:
+        assert phone.post("/api/register", json={"name": "Bruno", "password": password}).is_success
+        phone.headers["X-CSRF-Token"] = phone.cookies.get(CSRF_COOKIE) or ""  # the new session's
+        balance = phone.get("/api/account").json()["balance"]
+        done, heard = asyncio.run(
+            _while_a_socket_is_open(room, phone, "suspend", "bruno", "--reason", f" {why} ")
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == (
+            "suspended Bruno: every session of the account ended; "
+            "`mazziere db reinstate Bruno` lets them log in again\n"
+        )
+        assert [m["message"] for m in heard if m.get("code") == "session_ended"] == [
+            SESSION_ENDED
+        ], heard
+        assert phone.get("/api/account").status_code == 401
+        refused = phone.post("/api/login", json={"name": "Bruno", "password": password})
+        assert refused.status_code == 403, refused.text
+        assert refused.json()["error"] == {
+            "code": "account_suspended",
+            "message": f"this account is suspended by the room: {why}",
+        }
+        wrong = phone.post("/api/login", json={"name": "Bruno", "password": "not his one"})
+        assert (wrong.status_code, wrong.json()["error"]["code"]) == (401, "bad_credentials")
+        made = guest.post("/api/guest")
+        assert made.status_code == 201, made.text
+        shown = made.json()["account"]["name"]
+        for args, says in (
+            (("Bruno", "--reason", "again"), f"Bruno is suspended already: {why}"),
+            (("Anna", "--reason", " "), "a reason has 1 to 200 characters, not 0"),
+            (("Anna", "--reason", "x" * 201), "a reason has 1 to 200 characters, not 201"),
+            (("nobody", "--reason", "spam"), "no account is named 'nobody'"),
+            (("guest-99999999", "--reason", "spam"), "no account is named 'guest-99999999'"),
+        ):
+            line = _refused(room, capsys, monkeypatch, "suspend", *args)
+            assert line == f"mazziere: error: {says}"
+        line = _refused(room, capsys, monkeypatch, "reinstate", "anna")
+        assert line == "mazziere: error: Anna is not suspended"
+        assert guest.get("/api/account").status_code == 200  # none of that touched the guest
+        given = _db(room, "grant", shown, "10")  # a guest is named as the tables show them
+        assert given.stdout.startswith(f"gave 10 chips to {shown}: "), given.stderr
+        suspended = _db(room, "suspend", shown, "--reason", "spam")
+        assert suspended.returncode == 0, suspended.stderr
+        assert guest.get("/api/account").status_code == 401
+        back = _db(room, "reinstate", "BRUNO")
+        assert back.stdout == "reinstated Bruno: the account may log in again\n", back.stderr
+        assert phone.post("/api/login", json={"name": "Bruno", "password": password}).is_success
+        assert phone.get("/api/account").json()["balance"] == balance

@@ -70,7 +70,7 @@ def test_the_migrations_create_every_table_and_run_twice_harmlessly(
 
     names, version = asyncio.run(work())
     assert set(Base.metadata.tables) | {"alembic_version"} == set(names)
-    assert version == "0006"
+    assert version == "0007"
 
 
 def test_the_migrations_match_the_models(room_settings: Settings) -> None:
@@ -468,5 +468,29 @@ def test_which_accounts_have_a_live_session_is_asked_in_parts(room_settings: Set
         asked = [*range(-1_200, 0), *(account.id for account in made)]  # (theirs asked last)
         live = await account_store.accounts_with_sessions(session, asked, now=now)
         assert live == {made[0].id, made[2].id}
+
+    on_database(room_settings, work)
+
+
+def test_a_session_of_a_suspended_account_opens_nothing(room_settings: Settings) -> None:
+    """A log-in that raced its account's suspension (checked, then the suspension committed
+    with every session ended, then the log-in's session stored): that session is no one's,
+    and its sockets are among those the room closes."""
+
+    async def work(session: AsyncSession) -> None:
+        now = utc_now()
+        kept, raced = [await account_store.create_account(session, grant=0) for _ in range(2)]
+        await account_store.suspend(session, raced.display_name, "spam", now=now)
+        for number, account in enumerate((kept, raced)):
+            await account_store.start_session(
+                session, account, token_hash=f"{number:064d}", csrf_token="c", now=now, days=1
+            )
+        await session.commit()
+        assert await account_store.session_account(session, f"{0:064d}", now=now) is not None
+        assert await account_store.session_account(session, f"{1:064d}", now=now) is None
+        live = await account_store.accounts_with_sessions(session, [kept.id, raced.id], now=now)
+        assert live == {kept.id}
+        await account_store.reinstate(session, raced.display_name)
+        assert await account_store.session_account(session, f"{1:064d}", now=now) is not None
 
     on_database(room_settings, work)

@@ -18,6 +18,8 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,16 +52,24 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Pyt
 
 
 @pytest.fixture(scope="module")
-def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+def web_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    """The room's settings: a SQLite database of its own (the operator's commands use it)."""
     folder = tmp_path_factory.mktemp("web")
-    settings = Settings(
+    return Settings(
         database_url=f"sqlite+aiosqlite:///{folder / 'room.db'}", password_profile="CHEAPEST"
     )
+
+
+@pytest.fixture(scope="module")
+def room(web_settings: Settings) -> Iterator[RunningServer]:
     with pytest.MonkeyPatch.context() as patch:
-        # Bots act at once; a pause between hands long enough to see the showdown.
+        # Bots act at once; a pause between hands long enough to see the showdown; the
+        # sockets' sessions checked every second (an operator's suspension is seen soon).
         patch.setenv("MAZZIERE_BOT_SECONDS", "0.05")
         patch.setenv("MAZZIERE_NEXT_HAND_SECONDS", "2")
-        with serve(settings, folder) as server:
+        patch.setenv("MAZZIERE_SESSION_CHECK_SECONDS", "1")
+        folder = Path(web_settings.database_url.removeprefix("sqlite+aiosqlite:///")).parent
+        with serve(web_settings, folder) as server:
             yield server
 
 
@@ -375,6 +385,46 @@ def test_sign_up_log_out_and_log_in(room: RunningServer, browser: Any) -> None:
         submit("Log in")
         page.wait_for_selector("#who .logout")
         assert page.inner_text("#who .me").startswith("carla · ")
+    finally:
+        person.close()
+
+
+def test_a_suspended_player_is_logged_out_and_told_the_reason(
+    room: RunningServer, browser: Any, web_settings: Settings
+) -> None:
+    """The operator suspends a player whose page is open (Italian): the page is logged out
+    and says so; logging in again is refused with the operator's reason, in the dialog."""
+    person = Page(browser, room.address, "it")
+    page = person.page
+    try:
+        page.click("#who button.account")
+        page.fill("dialog input[name=name]", "ettore")
+        page.fill("dialog input[name=password]", "correct horse")
+        page.click("dialog button:text-is('Registrati')")
+        page.wait_for_selector("#who .logout")
+        suspended = subprocess.run(
+            [sys.executable, "-m", "mazziere.cli", "db", "suspend", "ettore",
+             "--reason", "linguaggio offensivo", "--database-url", web_settings.database_url],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert suspended.returncode == 0, suspended.stderr
+        page.wait_for_selector("#who .session-ended")
+        assert page.inner_text("#who .session-ended") == (
+            "La sessione è finita (una nuova password, l'account sospeso o scaduta): "
+            "accedi di nuovo."
+        )
+        page.click("#who button.account")
+        page.fill("dialog input[name=name]", "ettore")
+        page.fill("dialog input[name=password]", "correct horse")
+        page.click("dialog button:text-is('Accedi')")
+        page.wait_for_selector("dialog .error:not(:empty)")
+        assert page.inner_text("dialog .error") == (
+            "Questo account è sospeso dalla sala: linguaggio offensivo"
+        )
+        assert person.errors == [
+            "Failed to load resource: the server responded with a status of 403 (Forbidden)"
+        ]
+        person.errors.clear()
     finally:
         person.close()
 

@@ -1799,7 +1799,7 @@ def db_reset_password(
 
 @db_app.command("grant")
 def db_grant(
-    name: Annotated[str, typer.Argument(help="The player's name.")],
+    name: Annotated[str, typer.Argument(help="The player's name (a guest's: guest-<id>).")],
     amount: Annotated[int, typer.Argument(help="The chips to give (or take back).")],
     *,
     take_back: Annotated[
@@ -1830,14 +1830,66 @@ def db_grant(
     typer.echo(f"{done} {shown}: balance {balance:,}")
 
 
+@db_app.command("suspend")
+def db_suspend(
+    name: Annotated[str, typer.Argument(help="The player's name (a guest's: guest-<id>).")],
+    *,
+    reason: Annotated[
+        str,
+        typer.Option(help="Why: told to the player who tries to log in (1 to 200 characters)."),
+    ],
+    database_url: DatabaseUrlOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Suspend a player (abuse at the tables, a shared account): every session of the
+    account ends, its sockets close, and it cannot log in until reinstated; its chips stay
+    (a seat left is played by the clock, then freed, its chips back to the wallet)."""
+    from mazziere.server.storage import accounts as store
+    from mazziere.server.storage.models import utc_now
+
+    settings = _server_settings(config, database_url=database_url)
+    why = " ".join(reason.split())
+    if not 1 <= len(why) <= 200:
+        raise UsageProblem(f"a reason has 1 to 200 characters, not {len(why)}")
+
+    async def suspend(session: AsyncSession) -> str:
+        return (await store.suspend(session, name, why, now=utc_now())).display_name
+
+    shown = _change_accounts(settings, suspend)
+    typer.echo(
+        f"suspended {shown}: every session of the account ended; "
+        f"`mazziere db reinstate {shown}` lets them log in again"
+    )
+
+
+@db_app.command("reinstate")
+def db_reinstate(
+    name: Annotated[str, typer.Argument(help="The player's name (a guest's: guest-<id>).")],
+    *,
+    database_url: DatabaseUrlOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Lift a player's suspension: the account may log in again."""
+    from mazziere.server.storage import accounts as store
+
+    settings = _server_settings(config, database_url=database_url)
+
+    async def reinstate(session: AsyncSession) -> str:
+        return (await store.reinstate(session, name)).display_name
+
+    shown = _change_accounts(settings, reinstate)
+    typer.echo(f"reinstated {shown}: the account may log in again")
+
+
 MAX_GRANT = 1_000_000_000
 """The most chips one grant gives (a typo of a few zeros is refused, not paid)."""
 
 
 def _change_accounts(settings: Settings, change: Callable[[AsyncSession], Awaitable[T]]) -> T:
     """Run ``change`` in a session of the room's database and commit it: an operator's
-    command on a player's account.  No such account (``LookupError``), or a database that
-    cannot be reached or is not a room's, is a usage problem: one line, nothing changed."""
+    command on a player's account.  No such account (``LookupError``), a change that does
+    not apply (``ValueError``: suspended already, say), or a database that cannot be
+    reached or is not a room's, is a usage problem: one line, nothing changed."""
     import asyncio
 
     from sqlalchemy.exc import SQLAlchemyError
@@ -1856,8 +1908,8 @@ def _change_accounts(settings: Settings, change: Callable[[AsyncSession], Awaita
 
     try:
         return asyncio.run(run())
-    except LookupError as missing:
-        raise UsageProblem(str(missing)) from None
+    except (LookupError, ValueError) as refused:  # no such account; nothing to do
+        raise UsageProblem(str(refused)) from None
     except (OSError, SQLAlchemyError) as exc:  # unreachable, or not a room's database
         raise UsageProblem(f"cannot reach the accounts: {exc}".splitlines()[0]) from None
 

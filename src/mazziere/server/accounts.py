@@ -321,6 +321,12 @@ async def login(
         await _count_failure(db, room, keys)
         raise ApiError(401, "bad_credentials", "wrong name or password")
     await store.clear_login_failures(db, keys[0])
+    if account.suspended_at is not None:  # told only to who knows the password
+        raise ApiError(
+            403,
+            "account_suspended",
+            f"this account is suspended by the room: {account.suspended_why}",
+        )
     await _drop_session(db, viewer)
     return await _new_session(db, response, room, account)
 

@@ -411,14 +411,16 @@ async def _tournament_tables(session: object) -> set[int]:
     return {int(t) for t in found if t is not None} | {int(t) for t in of_multi}
 
 
-SESSION_ENDED = "your session ended (a new password, or it expired): log in again"
+SESSION_ENDED = (
+    "your session ended (a new password, the account suspended, or it expired): log in again"
+)
 """What a socket whose account has no session left is told as it closes."""
 
 
 async def end_sockets_without_session(room: RoomContext, bus: Bus) -> None:
-    """Close each socket whose account has no live session any more (a password reset by
-    the operator's command, another process: the room's own change of password closes
-    them at once), and say so in the log."""
+    """Close each socket whose account has no live session any more (a password reset or a
+    suspension by the operator's command, another process: the room's own change of
+    password closes them at once), and say so in the log."""
     sockets = [
         outbox
         for player in bus.players()

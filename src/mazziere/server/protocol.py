@@ -115,8 +115,8 @@ class ErrorCode(StrEnum):
     RATE_LIMITED = "rate_limited"
     UNAUTHENTICATED = "unauthenticated"
     SESSION_ENDED = "session_ended"
-    """The account's sessions ended (its password was changed): the socket is closed, and
-    opens again only with a new log-in."""
+    """The account's sessions ended (its password was changed, the operator suspended it,
+    they expired): the socket is closed, and opens again only with a new log-in."""
     INTERNAL = "internal"
     """The room failed; the message changed nothing."""
     STORAGE_UNAVAILABLE = "storage_unavailable"

@@ -79,6 +79,25 @@ async def account_by_name(session: AsyncSession, name: str) -> Account | None:
     return await session.scalar(select(Account).where(Account.name_key == name.casefold()))
 
 
+GUEST_NAME = re.compile(r"guest-([1-9][0-9]{0,17})")
+"""How a guest is shown at the tables: ``guest-<id>``."""
+
+
+async def account_shown_as(session: AsyncSession, shown: str) -> Account:
+    """The account the tables show as ``shown``: a registered name (whatever its case) or a
+    guest's ``guest-<id>``.  ``LookupError`` if there is none."""
+    guest = GUEST_NAME.fullmatch(shown)
+    if guest is not None:
+        account = await session.get(Account, int(guest.group(1)))
+        if account is not None and account.name is None:
+            return account
+    else:
+        account = await account_by_name(session, shown)
+        if account is not None:
+            return account
+    raise LookupError(f"no account is named {shown!r}")
+
+
 async def create_account(
     session: AsyncSession,
     *,
@@ -160,6 +179,8 @@ async def session_account(
     ).first()
     if found is None or found.Session.expires_at <= now:
         return None
+    if found.Account.suspended_at is not None:  # a log-in that raced its suspension
+        return None
     return found.Session, found.Account
 
 
@@ -176,8 +197,8 @@ async def end_every_session(session: AsyncSession, account_id: int) -> None:
 async def accounts_with_sessions(
     session: AsyncSession, account_ids: Iterable[int], *, now: dt.datetime
 ) -> set[int]:
-    """Which of ``account_ids`` still have a session that has not expired (asked 500 at a
-    time: a database takes only so many values in one query)."""
+    """Which of ``account_ids`` still have a session that has not expired, their account not
+    suspended (asked 500 at a time: a database takes only so many values in one query)."""
     wanted = sorted(set(account_ids))
     live: set[int] = set()
     for start in range(0, len(wanted), 500):
@@ -185,7 +206,12 @@ async def accounts_with_sessions(
         live.update(
             await session.scalars(
                 select(Session.account_id)
-                .where(Session.account_id.in_(some), Session.expires_at > now)
+                .join(Account, Account.id == Session.account_id)
+                .where(
+                    Session.account_id.in_(some),
+                    Session.expires_at > now,
+                    Account.suspended_at.is_(None),
+                )
                 .distinct()
             )
         )
@@ -214,17 +240,41 @@ async def reset_password(
     return account
 
 
+async def suspend(session: AsyncSession, shown: str, why: str, *, now: dt.datetime) -> Account:
+    """The operator suspends the account the tables show as ``shown`` (chat abuse, a shared
+    account...): every session of it ends and it cannot log in until :func:`reinstate`; its
+    chips stay where they are.  ``LookupError`` if there is no such account, ``ValueError``
+    if it is suspended already."""
+    account = await account_shown_as(session, shown)
+    if account.suspended_at is not None:
+        raise ValueError(f"{account.display_name} is suspended already: {account.suspended_why}")
+    account.suspended_at = now
+    account.suspended_why = why
+    await end_every_session(session, account.id)
+    return account
+
+
+async def reinstate(session: AsyncSession, shown: str) -> Account:
+    """The operator lifts the suspension of the account shown as ``shown``: it may log in
+    again.  ``LookupError`` if there is no such account, ``ValueError`` if it is not
+    suspended."""
+    account = await account_shown_as(session, shown)
+    if account.suspended_at is None:
+        raise ValueError(f"{account.display_name} is not suspended")
+    account.suspended_at = None
+    account.suspended_why = None
+    return account
+
+
 async def grant_chips(
     session: AsyncSession, name: str, amount: int, *, take_back: bool = False
 ) -> tuple[Account, int]:
-    """The operator gives ``amount`` play chips to the account named ``name``, from the
+    """The operator gives ``amount`` play chips to the account shown as ``name``, from the
     room's grants (a club's prize, a mistake put right), or with ``take_back`` returns them
     there from its wallet; the account and its balance after.  ``LookupError`` if no
     account has the name; :class:`~mazziere.server.storage.ledger.InsufficientFundsError`
     (nothing moved) if the wallet holds less than what is taken back."""
-    account = await account_by_name(session, name)
-    if account is None:
-        raise LookupError(f"no account is named {name!r}")
+    account = await account_shown_as(session, name)
     wallet = ledger.wallet_key(account.id)
     source, destination = (wallet, ledger.GRANTS) if take_back else (ledger.GRANTS, wallet)
     await ledger.move(

@@ -133,6 +133,11 @@ class Account(Base):
     created_at: Mapped[dt.datetime] = mapped_column(default=utc_now)
     last_top_up: Mapped[dt.date | None] = mapped_column(Date)
     """The UTC day of the last daily top-up."""
+    suspended_at: Mapped[dt.datetime | None] = mapped_column(default=None)
+    """When the room's operator suspended the account (``mazziere db suspend``): it cannot
+    log in, and has no session, until reinstated."""
+    suspended_why: Mapped[str | None] = mapped_column(String(200), default=None)
+    """The reason the operator gave, told to the player who tries to log in."""
 
     @property
     def is_guest(self) -> bool:
