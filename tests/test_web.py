@@ -389,6 +389,39 @@ def test_sign_up_log_out_and_log_in(room: RunningServer, browser: Any) -> None:
         person.close()
 
 
+@pytest.mark.parametrize(
+    ("width", "height"), [(1366, 650), (1280, 800), (390, 664)], ids=["laptop", "desktop", "phone"]
+)
+def test_at_the_players_turn_their_cards_and_buttons_are_in_the_window(
+    room: RunningServer, browser: Any, width: int, height: int
+) -> None:
+    """A laptop's window, a desktop's and a phone's: at the player's turn their seat, their
+    cards and the buttons all show, nothing to scroll to.  (At 75vh the felt pushed the
+    buttons below the window at both desktop sizes, and on the phone the seat and the
+    buttons were below the header, the title and the felt.)"""
+    context = browser.new_context(locale="en", viewport={"width": width, "height": height})
+    page = context.new_page()
+    sent = SentFrames(page)
+    try:
+        page.goto(room.address)
+        page.wait_for_selector(".play-now")
+        # Pressed where it is, the page not scrolled (a click of Playwright's would scroll it).
+        page.eval_on_selector(".play-now[data-rules=holdem]", "button => button.click()")
+        page.wait_for_selector(".actions[role=toolbar] button", timeout=60_000)
+        page.wait_for_timeout(300)  # (the page brings the seat into view on the next frame)
+        seat, bar = (
+            page.eval_on_selector(selector, "e => e.getBoundingClientRect().toJSON()")
+            for selector in (".seat.me", ".actions[role=toolbar]")
+        )
+        cards = page.locator(".seat.me .card")
+        assert cards.count() == 2
+        assert seat["top"] >= 0 and seat["bottom"] <= bar["top"], (seat, bar)
+        assert bar["bottom"] <= height, (bar, height)
+    finally:
+        sent.leave_table()
+        context.close()
+
+
 def test_a_suspended_player_is_logged_out_and_told_the_reason(
     room: RunningServer, browser: Any, web_settings: Settings
 ) -> None:

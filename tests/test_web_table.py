@@ -24,6 +24,7 @@ from tests.test_web import Page, SentFrames, sync_api
 
 # The same server and browser fixtures as the other browser tests (one of each per module).
 room = test_web.room
+web_settings = test_web.web_settings
 browser = test_web.browser
 
 

@@ -1187,11 +1187,13 @@ function hintBar(table) {
 }
 
 function openTable(id) {
+  const another = app.current !== id;
   app.current = id;
   app.page = null;
   if (location.hash !== `#table/${id}`) history.replaceState(null, "", `#table/${id}`);
   askHint(app.tables[id]);
   render();
+  if (another) window.scrollTo(0, 0); // a table opens at its top, not where the lobby was scrolled
 }
 
 function seatPosition(index, count) {
@@ -1461,7 +1463,14 @@ function actionBar(table) {
   // while the player drags the slider or types an amount does not reset it.
   const key = actionBarKey(table);
   if (table.bar && table.bar.key === key) return table.bar.node;
-  const node = buildActionBar(table, myLegal(table));
+  const legal = myLegal(table);
+  if (legal && table.turn.action_id !== table.turnShown) {
+    // A new turn of the player's: their seat in view, above the buttons (a phone's page is
+    // taller than its window; where it already shows, nothing moves).
+    table.turnShown = table.turn.action_id;
+    requestAnimationFrame(() => document.querySelector(".seat.me")?.scrollIntoView({ block: "nearest" }));
+  }
+  const node = buildActionBar(table, legal);
   table.bar = { key, node };
   return node;
 }
@@ -1680,6 +1689,7 @@ function leave(table) {
 function backToLobby() {
   app.current = null;
   history.pushState(null, "", "#");
+  window.scrollTo(0, 0);
   // The lobby at once, as last seen, then as the room has it now: a failed refresh (a
   // network blip) leaves the player in the lobby, not on the table they left.
   render();
