@@ -1,5 +1,5 @@
 """The operator's account commands against the real room's database while the room runs:
-``mazziere db reset-password``, ``grant``, ``suspend`` and ``reinstate``.
+``mazziere db reset-password``, ``grant``, ``chat``, ``suspend`` and ``reinstate``.
 
 The room sends no e-mail, so a forgotten password is the operator's to reset.  The real
 server runs; a player is logged in on two devices; the real command sets the new password
@@ -8,7 +8,8 @@ to log in again), the old password no longer logs in, the new one does, and the 
 where they were.  A grant gives a player chips from the room's grants and takes them back,
 the ledger at zero.  A suspended player's socket is closed, their right password is
 answered with the operator's reason (a wrong one tells nothing), and a reinstated player
-logs in again with their chips; a guest is suspended by the name the tables show.  Bad
+logs in again with their chips; a guest whose chat line the operator read is suspended
+by the name the tables show.  Bad
 requests are refused in one line with exit code 2 and change nothing.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import json
 import os
 import subprocess
@@ -33,7 +35,7 @@ from mazziere.cli import main as cli_main
 from mazziere.server import protocol as p
 from mazziere.server.play import SESSION_ENDED
 from mazziere.server.security import CSRF_COOKIE
-from tests.play_room import Room, running_room
+from tests.play_room import Person, Room, running_room, until
 from tests.server_db import backend_settings
 
 OLD, NEW = "old password 1", "new password 2"
@@ -150,6 +152,7 @@ def test_an_operator_resets_a_forgotten_password_and_grants_chips(
                 assert again.get("/api/account").json()["balance"] == balance
             _chips_given_and_taken_back(room, capsys, monkeypatch, "Anna", password)
             _suspended_and_reinstated(room, capsys, monkeypatch)
+            _chat_read_then_suspended(room, capsys, monkeypatch)
             audit = room.audit()
             assert audit["total"] == 0 and not audit["drifted"], audit
 
@@ -234,3 +237,46 @@ def _suspended_and_reinstated(room: Room, capsys: Any, monkeypatch: Any) -> None
         assert back.stdout == "reinstated Bruno: the account may log in again\n", back.stderr
         assert phone.post("/api/login", json={"name": "Bruno", "password": password}).is_success
         assert phone.get("/api/account").json()["balance"] == balance
+
+
+def _chat_read_then_suspended(room: Room, capsys: Any, monkeypatch: Any) -> None:
+    """``mazziere db chat``: a guest's line at a table, read by the player's name and by the
+    table's, with when and where; the guest then suspended, their socket closed."""
+    text = "you all cheat, idiots"
+    table = room.tables()[0]
+    person = Person(room, seed=7)
+
+    async def say_it_and_stay() -> list[dict[str, Any]]:
+        await person.connect()
+        where = str(table["id"])
+        await person.send(type="sit", table=where, buy_in=table["min_buy_in"])
+        await until(lambda: any(a["of"] == "sit" for a in person.seen("ack", where)))
+        days = {dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")}
+        await person.send(type="chat", table=where, text=text)
+        await until(lambda: bool(person.seen("chat", where)))
+        before = len(person.messages)
+        read = await asyncio.to_thread(_db, room, "chat", "--player", person.name.upper())
+        assert read.returncode == 0, read.stderr
+        (line,) = read.stdout.splitlines()
+        days.add(dt.datetime.now(dt.UTC).strftime("%Y-%m-%d"))  # (said around midnight)
+        assert line[:10] in days, line
+        assert line.endswith(f" UTC · table {where} ({table['name']}) · {person.name}: {text}")
+        at_table = await asyncio.to_thread(_db, room, "chat", "--table", where, "--last", "1")
+        assert at_table.stdout == read.stdout
+        suspended = await asyncio.to_thread(
+            _db, room, "suspend", person.name, "--reason", "insults in the chat"
+        )
+        assert suspended.returncode == 0, suspended.stderr
+        async with asyncio.timeout(30):
+            await person.closed.wait()
+        return person.messages[before:]
+
+    try:
+        heard = asyncio.run(say_it_and_stay())
+    finally:
+        person.close()
+    assert [m["message"] for m in heard if m.get("code") == "session_ended"] == [SESSION_ENDED]
+    nobody = _db(room, "chat", "--player", "nobody")
+    assert nobody.stdout == "nothing was said by nobody\n"
+    line = _refused(room, capsys, monkeypatch, "chat", "--last", "0")
+    assert "--last" in line, line

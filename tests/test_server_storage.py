@@ -494,3 +494,46 @@ def test_a_session_of_a_suspended_account_opens_nothing(room_settings: Settings)
         assert await account_store.session_account(session, f"{1:064d}", now=now) is not None
 
     on_database(room_settings, work)
+
+
+def test_the_chat_is_read_in_the_order_it_was_said(room_settings: Settings) -> None:
+    """``said_lines``: by the wall-clock time kept with each line, across tables; lines
+    stored before the time was kept first, table by table; by a player whatever the case;
+    the latest ``last``."""
+    from mazziere.server.storage.chat import said_lines
+    from mazziere.server.storage.models import RoomTable, TableCommand
+
+    async def work(session: AsyncSession) -> None:
+        tables = [
+            RoomTable(name=name, rules="holdem", seats=2, small_blind=1, big_blind=2,
+                      min_buy_in=40, max_buy_in=200)
+            for name in ("Uno", "Due")
+        ]  # fmt: skip
+        session.add_all(tables)
+        await session.flush()
+        one, two = (table.id for table in tables)
+        said = [  # (table, seq, epoch seconds or None, name, text)
+            (two, 1, None, "Anna", "old at two"),
+            (one, 5, None, "anna", "old at one"),
+            (one, 6, 1_800_000_200, "Bruno", "second"),
+            (two, 2, 1_800_000_100, "ANNA", "first"),
+            (one, 7, 1_800_000_300, "anna", "third"),
+        ]
+        for table, seq, at, name, words in said:
+            data = {"name": name, "text": words} | ({"said_at": at} if at else {})
+            session.add(TableCommand(table_id=table, seq=seq, kind="chat", at=0.0, data=data))
+        session.add(TableCommand(table_id=one, seq=8, kind="leave", at=0.0, data={"name": "anna"}))
+        await session.commit()
+        everything = await said_lines(session)
+        assert [line.text for line in everything] == [
+            "old at one", "old at two", "first", "second", "third",
+        ]  # fmt: skip
+        annas = await said_lines(session, player="Anna", last=3)
+        assert [line.text for line in annas] == ["old at two", "first", "third"]
+        at_one = await said_lines(session, table=one)
+        assert [(line.table_name, line.text) for line in at_one] == [
+            ("Uno", "old at one"), ("Uno", "second"), ("Uno", "third"),
+        ]  # fmt: skip
+        assert everything[2].at == dt.datetime(2027, 1, 15, 8, 1, 40, tzinfo=dt.UTC)
+
+    on_database(room_settings, work)

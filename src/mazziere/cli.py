@@ -1830,6 +1830,48 @@ def db_grant(
     typer.echo(f"{done} {shown}: balance {balance:,}")
 
 
+@db_app.command("chat")
+def db_chat(
+    *,
+    player: Annotated[
+        str | None, typer.Option(help="Only this player's lines (a guest's: guest-<id>).")
+    ] = None,
+    table: Annotated[int | None, typer.Option(help="Only this table's lines.", min=1)] = None,
+    last: Annotated[int, typer.Option(help="How many lines, the latest.", min=1)] = 50,
+    database_url: DatabaseUrlOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """What was said at the tables, oldest first, with when and where: to read a complaint
+    before deciding on it (`mazziere db suspend`)."""
+    import asyncio
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from mazziere.server.storage import Database
+    from mazziere.server.storage.chat import said_lines
+
+    settings = _server_settings(config, database_url=database_url)
+
+    async def read() -> list[str]:
+        database = Database(settings.database_url, schema=settings.database_schema)
+        try:
+            async with database.reading() as session:
+                found = await said_lines(session, player=player, table=table, last=last)
+                return [str(line) for line in found]
+        finally:
+            await database.dispose()
+
+    try:
+        lines = asyncio.run(read())
+    except (OSError, SQLAlchemyError) as exc:  # unreachable, or not a room's database
+        raise UsageProblem(f"cannot read the tables' chat: {exc}".splitlines()[0]) from None
+    for line in lines:
+        typer.echo(line)
+    if not lines:
+        where = [f"by {player}" if player else "", f"at table {table}" if table else ""]
+        typer.echo(" ".join(["nothing was said", *filter(None, where)]))
+
+
 @db_app.command("suspend")
 def db_suspend(
     name: Annotated[str, typer.Argument(help="The player's name (a guest's: guest-<id>).")],

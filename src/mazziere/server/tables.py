@@ -907,7 +907,10 @@ class TableTask(RequestLoop):
                 raise _RefusedError(p.ErrorCode.REFUSED, "you have nothing to answer")
             return StoredCommand("answer", now, {"name": name, "accept": message.accept})
         if isinstance(message, p.Chat):
-            return StoredCommand("chat", now, {"name": name, "text": message.text})
+            # The wall clock's time too (the table's own runs only while the room does): an
+            # operator reading a complaint needs when it was said (`mazziere db chat`).
+            said = {"name": name, "text": message.text, "said_at": round(time.time())}
+            return StoredCommand("chat", now, said)
         raise _RefusedError(p.ErrorCode.UNKNOWN_TYPE, f"{message.type} is not for a table")
 
     def _bots_command(
