@@ -86,7 +86,8 @@ def messages(table: str, other: str, turns: Callable[[], list[dict[str, Any]]]) 
     kinds = st.sampled_from(["fold", "check", "call", "bet", "raise", "all-in", "draw", "parol"])
     valid = st.one_of(
         st.just((text({"type": "ping", "v": 1}), frozenset({"pong"}))),
-        st.text(min_size=1, max_size=280).map(
+        # (Any text of one line: no control characters, nor halves of a surrogate pair.)
+        st.text(st.characters(exclude_categories=("Cc", "Cs")), min_size=1, max_size=280).map(
             lambda t: (
                 text({"type": "chat", "v": 1, "table": table, "text": t}),
                 frozenset({"ack"}),
@@ -118,6 +119,15 @@ def messages(table: str, other: str, turns: Callable[[], list[dict[str, Any]]]) 
     )
     bad = st.one_of(
         st.binary(max_size=64).map(lambda b: (b, frozenset({ErrorCode.MALFORMED.value}))),
+        # A chat line with a new line or an escape in it.
+        st.tuples(st.text(max_size=20), st.characters(categories=("Cc",)), st.text(max_size=20))
+        .map(lambda t: "".join(t))
+        .map(
+            lambda t: (
+                text({"type": "chat", "v": 1, "table": table, "text": t}),
+                frozenset({ErrorCode.MALFORMED.value}),
+            )
+        ),
         st.text(max_size=40)
         .filter(lambda t: not t.strip().startswith("{"))
         .map(lambda t: (t, frozenset({ErrorCode.MALFORMED.value}))),

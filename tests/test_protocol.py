@@ -66,6 +66,9 @@ def test_every_message_has_a_version_and_a_type() -> None:
             '{"type": "chat", "v": 1, "table": "t", "text": "' + "x" * MAX_MESSAGE_BYTES + '"}',
             ErrorCode.TOO_LARGE,
         ),
+        # One line of text: no new line, no terminal escape sequence (a screen cleared).
+        ('{"type": "chat", "v": 1, "table": "t", "text": "one\\ntwo"}', ErrorCode.MALFORMED),
+        ('{"type": "chat", "v": 1, "table": "t", "text": "\\u001b[2J"}', ErrorCode.MALFORMED),
     ],
 )
 def test_bad_messages_are_refused_with_a_code(text: str, code: ErrorCode) -> None:

@@ -27,11 +27,12 @@ mazziere.server.protocol.ProtocolError: unknown_type: unknown message type 'danc
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 __all__ = [
     "CHAT_LIMIT",
@@ -235,12 +236,24 @@ class Leave(_Message):
     table: TableId
 
 
+def _no_control_characters(text: str) -> str:
+    """A chat line is one line of text: a new line or a terminal's escape sequence in it
+    would be another player's screen (or an operator's, reading it) taken over."""
+    if any(unicodedata.category(character) == "Cc" for character in text):
+        raise ValueError("a chat line has no control characters (a new line, an escape)")
+    return text
+
+
 class Chat(_Message):
     """Say something at the table."""
 
     type: Literal["chat"] = "chat"
     table: TableId
-    text: str = Field(min_length=1, max_length=CHAT_LIMIT)
+    text: Annotated[
+        str,
+        Field(min_length=1, max_length=CHAT_LIMIT, description="One line: no control characters."),
+        AfterValidator(_no_control_characters),
+    ]
 
 
 class AddBots(_Message):

@@ -4,6 +4,7 @@ complaint (``mazziere db chat``) before deciding on it (``mazziere db suspend``)
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
@@ -32,11 +33,14 @@ class SaidLine:
         >>> at = dt.datetime(2026, 12, 6, 21, 5, tzinfo=dt.UTC)
         >>> print(SaidLine(3, "Classica invito 10", 41, at, "anna", "ciao"))
         2026-12-06 21:05 UTC · table 3 (Classica invito 10) · anna: ciao
-        >>> print(SaidLine(3, "Classica invito 10", 7, None, "anna", "ciao"))
-        time not kept · table 3 (Classica invito 10) · anna: ciao
+        >>> print(SaidLine(3, "Classica invito 10", 7, None, "anna", "ciao\x1b[2J"))
+        time not kept · table 3 (Classica invito 10) · anna: ciao?[2J
         """
         when = self.at.strftime("%Y-%m-%d %H:%M UTC") if self.at is not None else "time not kept"
-        return f"{when} · table {self.table_id} ({self.table_name}) · {self.name}: {self.text}"
+        # A line stored before the room refused control characters must not drive the
+        # operator's terminal (an escape sequence clearing it, say): each is shown as "?".
+        text = "".join("?" if unicodedata.category(c) == "Cc" else c for c in self.text)
+        return f"{when} · table {self.table_id} ({self.table_name}) · {self.name}: {text}"
 
 
 async def said_lines(
