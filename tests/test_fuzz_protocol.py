@@ -121,7 +121,7 @@ def messages(table: str, other: str, turns: Callable[[], list[dict[str, Any]]]) 
         st.binary(max_size=64).map(lambda b: (b, frozenset({ErrorCode.MALFORMED.value}))),
         # A chat line with a new line or an escape in it.
         st.tuples(st.text(max_size=20), st.characters(categories=("Cc",)), st.text(max_size=20))
-        .map(lambda t: "".join(t))
+        .map("".join)
         .map(
             lambda t: (
                 text({"type": "chat", "v": 1, "table": table, "text": t}),
