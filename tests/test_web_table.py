@@ -464,7 +464,9 @@ def test_holdem_pre_actions_and_an_all_in_with_side_pots(room: RunningServer, br
         # "check" are cleared; the small blind is asked, nothing was played for them.
         small.page.wait_for_selector(".actions button[data-kind=call]", timeout=10000)
         assert not any(line.startswith("You call") for line in this_hand(small))
-        big.page.wait_for_selector(".preactions input[data-pre=call-any]", timeout=5000)
+        # ("call" is offered only once the raise reached the big blind's page; "call any"
+        # was there before it too: waiting for it raced the raise.)
+        big.page.wait_for_selector(".preactions input[data-pre=call]", timeout=5000)
         assert big.page.locator(".preactions input[data-pre=check]").count() == 0
         assert big.page.locator(".preactions input:checked").count() == 0
         tick(big, "call-any")
