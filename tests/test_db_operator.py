@@ -1,5 +1,6 @@
 """The operator's account commands against the real room's database while the room runs:
-``mazziere db reset-password``, ``grant``, ``chat``, ``suspend`` and ``reinstate``.
+``mazziere db reset-password``, ``grant``, ``chat``, ``players``, ``suspend`` and
+``reinstate``.
 
 The room sends no e-mail, so a forgotten password is the operator's to reset.  The real
 server runs; a player is logged in on two devices; the real command sets the new password
@@ -233,6 +234,7 @@ def _suspended_and_reinstated(room: Room, capsys: Any, monkeypatch: Any) -> None
         suspended = _db(room, "suspend", shown, "--reason", "spam")
         assert suspended.returncode == 0, suspended.stderr
         assert guest.get("/api/account").status_code == 401
+        _players_listed(room, shown, why)
         back = _db(room, "reinstate", "BRUNO")
         assert back.stdout == "reinstated Bruno: the account may log in again\n", back.stderr
         assert phone.post("/api/login", json={"name": "Bruno", "password": password}).is_success
@@ -280,3 +282,19 @@ def _chat_read_then_suspended(room: Room, capsys: Any, monkeypatch: Any) -> None
     assert nobody.stdout == "nothing was said by nobody\n"
     line = _refused(room, capsys, monkeypatch, "chat", "--last", "0")
     assert "--last" in line, line
+
+
+def _players_listed(room: Room, guest: str, why: str) -> None:
+    """``mazziere db players``: the registered players newest first, with their wallets and
+    suspensions; the suspended ones alone; guests on request; one JSON list."""
+    listed = _db(room, "players")
+    assert listed.returncode == 0, listed.stderr
+    bruno, anna = listed.stdout.splitlines()
+    assert bruno.startswith("Bruno · balance 10,000 · joined ") and bruno.endswith(f": {why}")
+    assert anna.startswith("Anna · balance 13,000 · joined ") and "suspended" not in anna
+    assert _db(room, "players", "--suspended").stdout == f"{bruno}\n"
+    with_guests = _db(room, "players", "--guests", "--last", "2").stdout.splitlines()
+    assert [row.split(" · ")[0] for row in with_guests] == [f"{guest} (guest)", "Bruno"]
+    (row,) = json.loads(_db(room, "players", "--suspended", "--guests", "--json").stdout)[:1]
+    assert (row["name"], row["guest"], row["suspended_why"]) == (guest, True, "spam")
+    assert dt.datetime.fromisoformat(row["suspended_at"]).tzinfo is not None

@@ -1872,6 +1872,53 @@ def db_chat(
         typer.echo(" ".join(["nothing was said", *filter(None, where)]))
 
 
+@db_app.command("players")
+def db_players(
+    *,
+    guests: Annotated[bool, typer.Option("--guests", help="Guests too.")] = False,
+    suspended: Annotated[
+        bool, typer.Option("--suspended", help="Only the suspended players.")
+    ] = False,
+    last: Annotated[int, typer.Option(help="How many, the newest.", min=1)] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON list.")] = False,
+    database_url: DatabaseUrlOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """The room's players, newest first: name, wallet, when they joined, and any suspension
+    with its reason (guests only with --guests: every first visit makes one)."""
+    import asyncio
+    import dataclasses
+    import json
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from mazziere.server.storage import Database
+    from mazziere.server.storage import accounts as store
+
+    settings = _server_settings(config, database_url=database_url)
+
+    async def read() -> list[store.PlayerRow]:
+        database = Database(settings.database_url, schema=settings.database_schema)
+        try:
+            async with database.reading() as session:
+                return await store.players(session, guests=guests, suspended=suspended, last=last)
+        finally:
+            await database.dispose()
+
+    try:
+        rows = asyncio.run(read())
+    except (OSError, SQLAlchemyError) as exc:  # unreachable, or not a room's database
+        raise UsageProblem(f"cannot read the players: {exc}".splitlines()[0]) from None
+    if as_json:
+        as_text = lambda value: value.isoformat()  # noqa: E731 (the only kind JSON lacks: times)
+        typer.echo(json.dumps([dataclasses.asdict(row) for row in rows], default=as_text))
+        return
+    for row in rows:
+        typer.echo(str(row))
+    if not rows:
+        typer.echo("no suspended player" if suspended else "no player yet")
+
+
 @db_app.command("suspend")
 def db_suspend(
     name: Annotated[str, typer.Argument(help="The player's name (a guest's: guest-<id>).")],

@@ -8,12 +8,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.server.storage import ledger
-from mazziere.server.storage.models import Account, LoginFailure, Session
+from mazziere.server.storage.models import Account, LedgerAccount, LoginFailure, Session
 
 __all__ = [
     "NAME_PATTERN",
@@ -264,6 +265,65 @@ async def reinstate(session: AsyncSession, shown: str) -> Account:
     account.suspended_at = None
     account.suspended_why = None
     return account
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A player as the operator's list shows them (``mazziere db players``)."""
+
+    name: str
+    guest: bool
+    balance: int
+    """The wallet's chips (not those at a table or in a tournament)."""
+    joined: dt.datetime
+    suspended_at: dt.datetime | None
+    suspended_why: str | None
+
+    def __str__(self) -> str:
+        """One line.
+
+        >>> day = dt.datetime(2026, 12, 1, 20, 0, tzinfo=dt.UTC)
+        >>> print(PlayerRow("anna", False, 12_340, day, None, None))
+        anna · balance 12,340 · joined 2026-12-01
+        >>> print(PlayerRow("guest-7", True, 0, day, day, "spam"))
+        guest-7 (guest) · balance 0 · joined 2026-12-01 · suspended 2026-12-01: spam
+        """
+        line = f"{self.name}{' (guest)' if self.guest else ''} · balance {self.balance:,}"
+        line += f" · joined {self.joined:%Y-%m-%d}"
+        if self.suspended_at is not None:
+            line += f" · suspended {self.suspended_at:%Y-%m-%d}: {self.suspended_why}"
+        return line
+
+
+async def players(
+    session: AsyncSession, *, guests: bool = False, suspended: bool = False, last: int = 50
+) -> list[PlayerRow]:
+    """The room's ``last`` newest players, newest first: the registered ones (and the
+    guests with ``guests``), or only the suspended ones."""
+    query = select(Account).order_by(Account.id.desc()).limit(last)
+    if not guests:
+        query = query.where(Account.password_hash.is_not(None))
+    if suspended:
+        query = query.where(Account.suspended_at.is_not(None))
+    found = list(await session.scalars(query))
+    keys = {ledger.wallet_key(account.id): account.id for account in found}
+    balances = {
+        keys[key]: int(amount)
+        for key, amount in await session.execute(
+            select(LedgerAccount.key, LedgerAccount.balance).where(LedgerAccount.key.in_(keys))
+        )
+    }
+    return [
+        PlayerRow(
+            name=account.display_name,
+            guest=account.is_guest,
+            balance=balances.get(account.id, 0),
+            joined=account.created_at,
+            suspended_at=account.suspended_at,
+            suspended_why=account.suspended_why,
+        )
+        for account in found
+    ]
 
 
 async def grant_chips(
