@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -184,8 +185,19 @@ def test_the_ledger_audit_says_where_the_chips_are_and_catches_a_drift(
 
 
 def test_the_ledger_audit_of_a_database_without_a_ledger_is_one_line(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}"
+    missing = tmp_path / "mistyped.db"
+    url = f"sqlite+aiosqlite:///{missing}"
     done = mazziere("db", "audit", "--database-url", url, folder=tmp_path)
+    assert (done.returncode, done.stderr) == (
+        2,
+        f"mazziere: error: no room's database at {missing}\n",
+    )
+    assert not missing.exists()  # (connecting made it, empty, before)
+    empty = tmp_path / "empty.db"
+    sqlite3.connect(empty).close()  # a SQLite file, but not a room's
+    done = mazziere(
+        "db", "audit", "--database-url", f"sqlite+aiosqlite:///{empty}", folder=tmp_path
+    )
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("mazziere: error: cannot read the ledger: ")
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr

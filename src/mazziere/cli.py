@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from mazziere.cards import Rank
     from mazziere.evaluate import HandValue
     from mazziere.server.settings import Settings
+    from mazziere.server.storage import Database
 
 T = TypeVar("T")
 
@@ -1527,6 +1528,22 @@ def _check_address(settings: Settings) -> None:
             raise UsageProblem(f"cannot listen on {settings.address}: {reason}") from None
 
 
+def _existing_room(settings: Settings) -> Database:
+    """The room's database, for a command that reads or changes it: a SQLite file that does
+    not exist is refused in one line (connecting would make it, empty: a mistyped path was
+    left behind as a new file), and so is an in-memory one (it holds no room)."""
+    from mazziere.server.storage import Database
+    from mazziere.server.storage.backup import BackupError, sqlite_file
+
+    try:
+        path = sqlite_file(settings.database_url)
+    except BackupError:
+        raise UsageProblem("an in-memory database holds no room: give the room's file") from None
+    if path is not None and not path.is_file():
+        raise UsageProblem(f"no room's database at {path}")
+    return Database(settings.database_url, schema=settings.database_schema)
+
+
 def _upgrade_database(settings: Settings) -> None:
     """Apply the migrations; a database that cannot be reached is a usage error (one line)."""
     import asyncio
@@ -1847,13 +1864,12 @@ def db_chat(
 
     from sqlalchemy.exc import SQLAlchemyError
 
-    from mazziere.server.storage import Database
     from mazziere.server.storage.chat import said_lines
 
     settings = _server_settings(config, database_url=database_url)
 
     async def read() -> list[str]:
-        database = Database(settings.database_url, schema=settings.database_schema)
+        database = _existing_room(settings)
         try:
             async with database.reading() as session:
                 found = await said_lines(session, player=player, table=table, last=last)
@@ -1892,13 +1908,12 @@ def db_players(
 
     from sqlalchemy.exc import SQLAlchemyError
 
-    from mazziere.server.storage import Database
     from mazziere.server.storage import accounts as store
 
     settings = _server_settings(config, database_url=database_url)
 
     async def read() -> list[store.PlayerRow]:
-        database = Database(settings.database_url, schema=settings.database_schema)
+        database = _existing_room(settings)
         try:
             async with database.reading() as session:
                 return await store.players(session, guests=guests, suspended=suspended, last=last)
@@ -1983,10 +1998,8 @@ def _change_accounts(settings: Settings, change: Callable[[AsyncSession], Awaita
 
     from sqlalchemy.exc import SQLAlchemyError
 
-    from mazziere.server.storage import Database
-
     async def run() -> T:
-        database = Database(settings.database_url, schema=settings.database_schema)
+        database = _existing_room(settings)
         try:
             async with database.session() as session:
                 done = await change(session)
@@ -2006,9 +2019,9 @@ def _change_accounts(settings: Settings, change: Callable[[AsyncSession], Awaita
 async def _ledger_report(settings: Settings) -> dict[str, Any]:
     """The ledger's audit (``storage.ledger.audit``), its balances by kind of account, and
     whether it balances (the total zero, no account drifted)."""
-    from mazziere.server.storage import Database, ledger
+    from mazziere.server.storage import ledger
 
-    database = Database(settings.database_url, schema=settings.database_schema)
+    database = _existing_room(settings)
     try:
         async with database.reading() as session:
             total, drifted = await ledger.audit(session)
