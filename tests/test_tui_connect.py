@@ -456,7 +456,9 @@ def test_a_lost_connection_resumes_at_the_same_decision(room: Room, tmp_path: Pa
     assert_no_leak(host, friend)
 
 
-def test_a_player_mutes_another_players_chat_and_hears_it_again(room: Room, tmp_path: Path) -> None:
+def test_a_player_mutes_another_players_chat_and_hears_it_again_and_reports_them(
+    room: Room, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     invite = private_table(room, tmp_path / "host", "italian-classic")
     kept = tmp_path / "host" / "room.muted"
     host = Terminal(room, invite, tmp_path / "host", 500, muted_file=kept)
@@ -492,9 +494,21 @@ def test_a_player_mutes_another_players_chat_and_hears_it_again(room: Room, tmp_
             await pilot.press("t", *f"/unmute {name}", "enter")
             seen["unmuted"] = log_text(host.app)
             seen["kept after"] = kept.read_text()
+            await pilot.press("t", *f"/report {name} insults at the table", "enter")
+            for _ in range(250):
+                await pilot.pause(0.02)
+                if "You reported" in table_text(host.app):
+                    seen["reported"] = table_text(host.app)
+                    break
 
-    asyncio.run(play([host, friend], lambda: heard(lines[2]), step=step))
+    asyncio.run(play([host, friend], lambda: heard(lines[2]) and "reported" in seen, step=step))
     name = friend.session.me
+    assert f"You reported {name}: the room's operator will read it" in seen["reported"]
+    code = cli_main(["db", "reports", "--player", name, "--database-url", room.url])
+    (report,) = capsys.readouterr().out.splitlines()
+    assert code == 0 and report.endswith(
+        f" · {host.session.me} reported {name} at table {host.table.id}: insults at the table"
+    )
     assert "Chat commands: /mute NAME, /unmute NAME" in seen["unknown"]
     assert lines[0] not in seen["muted"], "a muted player's earlier lines stayed in the log"
     assert f"{name.upper()}'s chat muted" in seen["muted status"]

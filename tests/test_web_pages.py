@@ -18,6 +18,8 @@ import concurrent.futures
 import contextlib
 import datetime as dt
 import re
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -409,6 +411,56 @@ def test_a_player_mutes_anothers_chat_and_hears_them_again(
         assert bruno.page.locator(".muted-players").count() == 0
         chat(anna, "eccomi")
         bruno.page.wait_for_selector(f".log p >> text={her}: eccomi")
+    finally:
+        anna.close()
+        bruno.close()
+
+
+def test_a_player_reports_another_from_a_chat_line(
+    room: RunningServer, browser: Any, database: str
+) -> None:
+    """Bruno reports Anna from one of her lines (in Italian): asked why, the report is sent
+    and said in his log; a second one within the hour is refused in his log; the operator
+    reads it with ``mazziere db reports``."""
+    anna = seated(browser, room, "en", "holdem")
+    bruno = Tab(browser, room.address, "it")
+    try:
+        table = anna.page.evaluate("location.hash")
+        bruno.page.goto(room.address + "/" + table.replace("#table/", "#sit/"))
+        bruno.page.wait_for_selector(".seat.me")
+        her = anna.page.get_attribute(".seat.me", "data-name")
+        anna.page.fill("input[data-keep=chat]", "siete tutti polli")
+        anna.page.press("input[data-keep=chat]", "Enter")
+        bruno.page.wait_for_selector(f".log p >> text={her}: siete tutti polli")
+        assert anna.page.locator(".log button.report").count() == 0  # not on her own lines
+        asked: list[str] = []
+
+        def answer(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.accept("insulti in chat")
+
+        bruno.page.on("dialog", answer)
+        bruno.page.click(f'.log button.report[data-name="{her}"] >> nth=0')
+        bruno.page.wait_for_selector(f".log p >> text=Hai segnalato {her}")
+        assert asked == [f"Perché segnali {her}?"]
+        bruno.page.click(f'.log button.report[data-name="{her}"] >> nth=0')
+        bruno.page.wait_for_selector(".log p >> text=Hai già segnalato questo giocatore")
+        assert bruno.errors == [
+            "Failed to load resource: the server responded with a status of 409 (Conflict)"
+        ]
+        bruno.errors.clear()
+        read = subprocess.run(
+            [sys.executable, "-m", "mazziere.cli", "db", "reports", "--player", her,
+             "--database-url", database],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert read.returncode == 0, read.stderr
+        (line,) = read.stdout.splitlines()
+        bruno_name = bruno.page.get_attribute(".seat.me", "data-name")
+        where = table.removeprefix("#table/")
+        assert line.endswith(
+            f" UTC · {bruno_name} reported {her} at table {where}: insulti in chat"
+        )
     finally:
         anna.close()
         bruno.close()

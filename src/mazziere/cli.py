@@ -1934,6 +1934,46 @@ def db_players(
         typer.echo("no suspended player" if suspended else "no player yet")
 
 
+@db_app.command("reports")
+def db_reports(
+    *,
+    player: Annotated[
+        str | None, typer.Option(help="Only the reports of this player (a guest's: guest-<id>).")
+    ] = None,
+    last: Annotated[int, typer.Option(help="How many, the latest.", min=1)] = 50,
+    database_url: DatabaseUrlOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """The players' reports of other players, oldest first: who, whom, where and why (then
+    `mazziere db chat` shows what was said)."""
+    import asyncio
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from mazziere.server.storage.reports import reports
+
+    settings = _server_settings(config, database_url=database_url)
+
+    async def read() -> list[str]:
+        database = _existing_room(settings)
+        try:
+            async with database.reading() as session:
+                return [str(line) for line in await reports(session, player=player, last=last)]
+        finally:
+            await database.dispose()
+
+    try:
+        lines = asyncio.run(read())
+    except LookupError as missing:
+        raise UsageProblem(str(missing)) from None
+    except (OSError, SQLAlchemyError) as exc:  # unreachable, or not a room's database
+        raise UsageProblem(f"cannot read the reports: {exc}".splitlines()[0]) from None
+    for line in lines:
+        typer.echo(line)
+    if not lines:
+        typer.echo(f"nobody reported {player}" if player else "no report yet")
+
+
 @db_app.command("suspend")
 def db_suspend(
     name: Annotated[str, typer.Argument(help="The player's name (a guest's: guest-<id>).")],

@@ -31,6 +31,7 @@ from mazziere.server import (
     player_stats,
     private_sit_and_gos,
     private_tables,
+    reports,
 )
 from mazziere.server.context import RoomContext, open_database
 from mazziere.server.errors import install_error_handlers
@@ -137,6 +138,7 @@ def create_app(
     app.include_router(hands.router)
     app.include_router(player_stats.router)
     app.include_router(hints.router)
+    app.include_router(reports.router)
 
     install_web(app)  # the browser client, at / (after every other route)
     return app

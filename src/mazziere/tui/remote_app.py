@@ -5,7 +5,8 @@ The screen, its keys and its words are the terminal game's
 (:class:`~mazziere.tui.remote.RemoteSession`), reached over the room's
 WebSocket by :class:`RoomLink`.  The keys the room adds: ``t`` to chat (Enter
 sends, Esc closes; ``/mute NAME`` there hides a player's chat at this terminal,
-``/unmute NAME`` shows it again), ``o`` to sit out from the next hand (``i`` to come
+``/unmute NAME`` shows it again, ``/report NAME WHY`` reports a player to the room's
+operator), ``o`` to sit out from the next hand (``i`` to come
 back), ``q`` to leave the table (asked twice during a hand; the seat is
 given up at the end of the hand) and quit.  Ctrl+Q quits and keeps the
 seat: run the same command again to come back to it (the room plays a
@@ -480,11 +481,17 @@ class RemotePlayApp(PlayApp):
 
     def _chat_command(self, command: str) -> Text:
         """``/mute NAME``, ``/unmute NAME``, ``/mute`` (who is muted; in Italian ``/silenzia``
-        and ``/riattiva``): what was done, in the status line."""
+        and ``/riattiva``), ``/report NAME WHY`` (``/segnala``): what was done, in the status
+        line."""
         pick = self.words.pick
         verb, _, name = command.partition(" ")
         name = name.strip()
         verb = verb.casefold()
+        if verb in ("report", "segnala"):
+            who, _, why = name.partition(" ")
+            if who and why.strip() and self.http is not None:
+                self.run_worker(self._report(who, why.strip()), group="report", exit_on_error=False)
+                return Text(pick(f"Segnalo {who}…", f"Reporting {who}…"))
         mute, unmute = verb in ("mute", "silenzia"), verb in ("unmute", "riattiva")
         if mute and not name:
             if not self.muted.names:
@@ -506,11 +513,33 @@ class RemotePlayApp(PlayApp):
             return Text(pick(f"Senti di nuovo la chat di {name}", f"{name}'s chat is heard again"))
         return Text(
             pick(
-                "Comandi della chat: /silenzia NOME, /riattiva NOME, /silenzia (chi è silenziato)",
-                "Chat commands: /mute NAME, /unmute NAME, /mute (who is muted)",
+                "Comandi della chat: /silenzia NOME, /riattiva NOME, /silenzia (chi è silenziato), "
+                "/segnala NOME PERCHÉ",
+                "Chat commands: /mute NAME, /unmute NAME, /mute (who is muted), /report NAME WHY",
             ),
             style="yellow",
         )
+
+    async def _report(self, who: str, why: str) -> None:
+        """Report ``who`` to the room's operator (``POST /api/reports``); the answer in the
+        status line."""
+        assert self.http is not None
+        body = {"player": who, "table": int(self.remote.table_id), "reason": why[:200]}
+        pick = self.words.pick
+        try:
+            await asyncio.to_thread(
+                self.http.expect, "POST", "/api/reports", body, what=f"cannot report {who}"
+            )
+        except ConnectError as refused:
+            self.message = Text(str(refused), style="bold red")
+        else:
+            self.message = Text(
+                pick(
+                    f"Hai segnalato {who}: chi gestisce la sala lo leggerà",
+                    f"You reported {who}: the room's operator will read it",
+                )
+            )
+        self._after_change()
 
     def _shows(self, line: Text) -> bool:
         return not (isinstance(line, ChatLine) and line.who in self.muted)

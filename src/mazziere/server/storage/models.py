@@ -45,6 +45,7 @@ __all__ = [
     "LedgerAccount",
     "LedgerEntry",
     "LoginFailure",
+    "PlayerReport",
     "RoomTable",
     "Seat",
     "SeatRequest",
@@ -171,6 +172,23 @@ class Session(Base):
     csrf_token: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[dt.datetime] = mapped_column(default=utc_now)
     expires_at: Mapped[dt.datetime]
+
+
+class PlayerReport(Base):
+    """A player's report of another (abuse in the chat, collusion...), for the operator to
+    read (``mazziere db reports``) and act on (``mazziere db suspend``)."""
+
+    __tablename__ = "player_reports"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    reported_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    table_id: Mapped[int | None] = mapped_column(Integer)
+    """Where it happened, if the reporter said (a table's number, kept as given)."""
+    reason: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[dt.datetime] = mapped_column(default=utc_now, index=True)
 
 
 # --- the ledger -------------------------------------------------------------------------

@@ -1254,7 +1254,7 @@ function renderTable(table) {
     .filter(Boolean).join(" · "));
   const log = h("div", { class: "log", role: "log", "aria-live": "polite" },
     table.log.filter((line) => !muted.has(line.who)).map((line) => h("p", { class: line.kind }, line.text,
-      line.who && line.who !== app.me ? muteButton(line.who) : null)));
+      line.who && line.who !== app.me ? [muteButton(line.who), reportButton(table, line.who)] : null)));
   const held = table.held ? h("p", { class: "held", role: "status" }, words.pick(
     "Il tavolo è fermo: la sala non riesce a salvare le mosse e riprova da sola. Niente è perso; il tempo di chi deve agire non corre.",
     "The table is held: the room cannot store its moves for now and keeps trying. Nothing is lost, and the clock of whoever is to act stands still.")) : null;
@@ -1273,6 +1273,24 @@ function muteButton(name) {
   const label = words.pick(`Silenzia la chat di ${name}`, `Mute ${name}'s chat`);
   return h("button", { type: "button", class: "mute", title: label, "aria-label": label,
     "data-name": name, onclick: () => setMuted(name, true) }, words.pick("silenzia", "mute"));
+}
+
+/** The button beside another player's chat line that reports them to the room's operator
+ * (asked why first; the answer, sent or refused, is said in the table's log). */
+function reportButton(table, name) {
+  const label = words.pick(`Segnala ${name} a chi gestisce la sala`, `Report ${name} to the room's operator`);
+  return h("button", { type: "button", class: "report", title: label, "aria-label": label, "data-name": name,
+    onclick: async () => {
+      const reason = prompt(words.pick(`Perché segnali ${name}?`, `Why do you report ${name}?`));
+      if (!reason || !reason.trim()) return;
+      try {
+        await api("POST", "/api/reports", { player: name, table: Number(table.id) || null, reason: reason.slice(0, 200) });
+        say(table, words.pick(`Hai segnalato ${name}: chi gestisce la sala lo leggerà.`, `You reported ${name}: the room's operator will read it.`), "note");
+      } catch (error) {
+        say(table, error.message, "error");
+      }
+      render();
+    } }, words.pick("segnala", "report"));
 }
 
 /** The players muted in this browser, each with its button to hear them again. */
