@@ -64,6 +64,19 @@ def test_a_player_reports_another_once_an_hour(
         "2026-12-01 11:01 UTC · bruno reported Anna: again",
         f"2026-12-01 11:01 UTC · Anna reported {shown}: spam",
     ]
+    # Ten reports an hour, whoever they report: the eleventh waits.
+    for number in range(2, 10):  # (Bruno's 2nd to 9th of this hour; his 1st was "again")
+        RoomClient(app_client).register(f"player{number}")
+        made = bruno.post("/api/reports", {"player": f"player{number}", "reason": "spam"})
+        assert made.status_code == 201, made.text
+    RoomClient(app_client).register("player10")
+    assert bruno.post("/api/reports", {"player": "player10", "reason": "spam"}).status_code == 201
+    RoomClient(app_client).register("player11")
+    eleventh = bruno.post("/api/reports", {"player": "player11", "reason": "spam"})
+    assert (eleventh.status_code, error_code(eleventh)) == (429, "rate_limited"), eleventh.text
+    assert "at most 10 reports an hour" in eleventh.text
+    clock.at += dt.timedelta(minutes=61)
+    assert bruno.post("/api/reports", {"player": "player11", "reason": "spam"}).status_code == 201
     assert read_reports(room_settings, shown) == [
         f"2026-12-01 11:01 UTC · Anna reported {shown}: spam"
     ]

@@ -2,7 +2,8 @@
 
 The report (who, where, why) is stored for the operator, who reads the reports
 (``mazziere db reports``) and what was said (``mazziere db chat``) before deciding
-(``mazziere db suspend``).  A player reports the same player once an hour.
+(``mazziere db suspend``).  A player reports the same player once an hour, and
+makes at most ten reports an hour.
 """
 
 from __future__ import annotations
@@ -53,6 +54,10 @@ async def make_report(body: ReportIn, db: DbSession, room: Room, viewer: LoggedI
     except store.AlreadyReportedError:
         raise ApiError(
             409, "already_reported", f"you reported {body.player} less than an hour ago"
+        ) from None
+    except store.TooManyReportsError:
+        raise ApiError(
+            429, "rate_limited", f"at most {store.REPORTS_AN_HOUR} reports an hour"
         ) from None
     await db.commit()
     return ReportOut(id=made.id, player=body.player)

@@ -13,14 +13,30 @@ from sqlalchemy.orm import aliased
 from mazziere.server.storage.accounts import account_shown_as
 from mazziere.server.storage.models import Account, PlayerReport
 
-__all__ = ["REPORT_AGAIN_AFTER", "AlreadyReportedError", "ReportLine", "report", "reports"]
+__all__ = [
+    "REPORTS_AN_HOUR",
+    "REPORT_WINDOW",
+    "AlreadyReportedError",
+    "ReportLine",
+    "TooManyReportsError",
+    "report",
+    "reports",
+]
 
-REPORT_AGAIN_AFTER = dt.timedelta(hours=1)
-"""A player reports the same player once in this time: one complaint, not a flood of them."""
+REPORT_WINDOW = dt.timedelta(hours=1)
+"""In this time a player reports the same player once (one complaint, not a flood of them),
+and makes at most :data:`REPORTS_AN_HOUR` reports."""
+
+REPORTS_AN_HOUR = 10
+"""The reports one player may make in :data:`REPORT_WINDOW`, whoever they report."""
 
 
 class AlreadyReportedError(Exception):
-    """The reporter reported that player less than :data:`REPORT_AGAIN_AFTER` ago."""
+    """The reporter reported that player less than :data:`REPORT_WINDOW` ago."""
+
+
+class TooManyReportsError(Exception):
+    """The reporter made :data:`REPORTS_AN_HOUR` reports in :data:`REPORT_WINDOW`."""
 
 
 async def report(
@@ -34,19 +50,23 @@ async def report(
 ) -> PlayerReport:
     """``reporter`` reports the player the tables show as ``shown``.  ``LookupError`` if
     there is none, ``ValueError`` for oneself, :class:`AlreadyReportedError` if reported
-    by the same player within :data:`REPORT_AGAIN_AFTER`."""
+    by the same player within :data:`REPORT_WINDOW`, :class:`TooManyReportsError` after
+    :data:`REPORTS_AN_HOUR` reports in it."""
     reported = await account_shown_as(session, shown)
     if reported.id == reporter.id:
         raise ValueError("you cannot report yourself")
-    recent = await session.scalar(
-        select(PlayerReport.id).where(
-            PlayerReport.reporter_id == reporter.id,
-            PlayerReport.reported_id == reported.id,
-            PlayerReport.created_at > now - REPORT_AGAIN_AFTER,
+    since = now - REPORT_WINDOW
+    recent = list(
+        await session.scalars(
+            select(PlayerReport.reported_id).where(
+                PlayerReport.reporter_id == reporter.id, PlayerReport.created_at > since
+            )
         )
     )
-    if recent is not None:
+    if reported.id in recent:
         raise AlreadyReportedError(reported.display_name)
+    if len(recent) >= REPORTS_AN_HOUR:
+        raise TooManyReportsError(reporter.display_name)
     made = PlayerReport(
         reporter_id=reporter.id,
         reported_id=reported.id,

@@ -135,6 +135,7 @@ const DETAILS_IT = [
   [/has no ante/, () => "Poste non valide: questo gioco non ha ante."],
   [/^the password was changed: log in again$/, () => "La password è stata cambiata: accedi di nuovo."],
   [/^this account is suspended by the room: (.*)$/s, (m) => `Questo account è sospeso dalla sala: ${m[1]}`], // the operator's own words
+  [/at most (\d+) reports an hour/, (m) => `Al massimo ${m[1]} segnalazioni all'ora: riprova più tardi.`],
   [/too many failed log-ins: try again in (\d+) s/, (m) => `Troppi accessi sbagliati: riprova tra ${m[1]} s.`],
   [/at most (\d+) connections at once/, (m) => `Al massimo ${m[1]} connessioni aperte insieme: chiudine una.`],
   [/the buy-in and fee \((\d+)\) exceed your balance/, (m) => `Il saldo non basta per il buy-in e la quota (${m[1]}).`],
