@@ -390,16 +390,19 @@ def test_sign_up_log_out_and_log_in(room: RunningServer, browser: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("width", "height"), [(1366, 650), (1280, 800), (390, 664)], ids=["laptop", "desktop", "phone"]
+    ("width", "height", "lang"),
+    [(1366, 650, "en"), (1280, 800, "en"), (390, 664, "en"), (390, 664, "it")],
+    ids=["laptop", "desktop", "phone", "phone-it"],
 )
 def test_at_the_players_turn_their_cards_and_buttons_are_in_the_window(
-    room: RunningServer, browser: Any, width: int, height: int
+    room: RunningServer, browser: Any, width: int, height: int, lang: str
 ) -> None:
-    """A laptop's window, a desktop's and a phone's: at the player's turn their seat, their
-    cards and the buttons all show, nothing to scroll to.  (At 75vh the felt pushed the
+    """A laptop's window, a desktop's and a phone's (in Italian the phone's bar of buttons
+    takes three rows, not two): at the player's turn their seat, their cards and the buttons
+    all show, nothing to scroll to.  (At 75vh the felt pushed the
     buttons below the window at both desktop sizes, and on the phone the seat and the
     buttons were below the header, the title and the felt.)"""
-    context = browser.new_context(locale="en", viewport={"width": width, "height": height})
+    context = browser.new_context(locale=lang, viewport={"width": width, "height": height})
     page = context.new_page()
     sent = SentFrames(page)
     try:

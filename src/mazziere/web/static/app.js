@@ -1476,6 +1476,19 @@ function act(table, kind, extra = {}) {
   render();
 }
 
+/** At a new turn of the player's, their seat in view above the bar of buttons (a phone's page
+ * is taller than its window): scrolled only as far as needed, by what the page measures (the
+ * bar takes one row on a laptop, three on a phone in Italian); where it shows, nothing moves. */
+function showMySeat() {
+  const seat = document.querySelector(".seat.me");
+  const bar = document.querySelector(".actions[role=toolbar]");
+  if (!seat || !bar) return;
+  const { top, bottom } = seat.getBoundingClientRect();
+  const above = Math.min(bar.getBoundingClientRect().top, window.innerHeight) - 8;
+  if (bottom > above) window.scrollBy(0, bottom - above);
+  else if (top < 0) window.scrollBy(0, top - 8);
+}
+
 function actionBar(table) {
   // The bar is built again only when the decision changes, so that a message arriving
   // while the player drags the slider or types an amount does not reset it.
@@ -1483,10 +1496,8 @@ function actionBar(table) {
   if (table.bar && table.bar.key === key) return table.bar.node;
   const legal = myLegal(table);
   if (legal && table.turn.action_id !== table.turnShown) {
-    // A new turn of the player's: their seat in view, above the buttons (a phone's page is
-    // taller than its window; where it already shows, nothing moves).
     table.turnShown = table.turn.action_id;
-    requestAnimationFrame(() => document.querySelector(".seat.me")?.scrollIntoView({ block: "nearest" }));
+    requestAnimationFrame(showMySeat);
   }
   const node = buildActionBar(table, legal);
   table.bar = { key, node };
