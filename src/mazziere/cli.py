@@ -1860,27 +1860,16 @@ def db_chat(
 ) -> None:
     """What was said at the tables, oldest first, with when and where: to read a complaint
     before deciding on it (`mazziere db suspend`)."""
-    import asyncio
-
-    from sqlalchemy.exc import SQLAlchemyError
 
     from mazziere.server.storage.chat import said_lines
 
     settings = _server_settings(config, database_url=database_url)
 
-    async def read() -> list[str]:
-        database = _existing_room(settings)
-        try:
-            async with database.reading() as session:
-                found = await said_lines(session, player=player, table=table, last=last)
-                return [str(line) for line in found]
-        finally:
-            await database.dispose()
+    async def read(session: AsyncSession) -> list[str]:
+        found = await said_lines(session, player=player, table=table, last=last)
+        return [str(line) for line in found]
 
-    try:
-        lines = asyncio.run(read())
-    except (OSError, SQLAlchemyError) as exc:  # unreachable, or not a room's database
-        raise UsageProblem(f"cannot read the tables' chat: {exc}".splitlines()[0]) from None
+    lines = _in_room(settings, read, failing="cannot read the tables' chat")
     for line in lines:
         typer.echo(line)
     if not lines:
@@ -1902,28 +1891,17 @@ def db_players(
 ) -> None:
     """The room's players, newest first: name, wallet, when they joined, and any suspension
     with its reason (guests only with --guests: every first visit makes one)."""
-    import asyncio
     import dataclasses
     import json
-
-    from sqlalchemy.exc import SQLAlchemyError
 
     from mazziere.server.storage import accounts as store
 
     settings = _server_settings(config, database_url=database_url)
 
-    async def read() -> list[store.PlayerRow]:
-        database = _existing_room(settings)
-        try:
-            async with database.reading() as session:
-                return await store.players(session, guests=guests, suspended=suspended, last=last)
-        finally:
-            await database.dispose()
+    async def read(session: AsyncSession) -> list[store.PlayerRow]:
+        return await store.players(session, guests=guests, suspended=suspended, last=last)
 
-    try:
-        rows = asyncio.run(read())
-    except (OSError, SQLAlchemyError) as exc:  # unreachable, or not a room's database
-        raise UsageProblem(f"cannot read the players: {exc}".splitlines()[0]) from None
+    rows = _in_room(settings, read, failing="cannot read the players")
     if as_json:
         as_text = lambda value: value.isoformat()  # noqa: E731 (the only kind JSON lacks: times)
         typer.echo(json.dumps([dataclasses.asdict(row) for row in rows], default=as_text))
@@ -1946,28 +1924,15 @@ def db_reports(
 ) -> None:
     """The players' reports of other players, oldest first: who, whom, where and why (then
     `mazziere db chat` shows what was said)."""
-    import asyncio
-
-    from sqlalchemy.exc import SQLAlchemyError
 
     from mazziere.server.storage.reports import reports
 
     settings = _server_settings(config, database_url=database_url)
 
-    async def read() -> list[str]:
-        database = _existing_room(settings)
-        try:
-            async with database.reading() as session:
-                return [str(line) for line in await reports(session, player=player, last=last)]
-        finally:
-            await database.dispose()
+    async def read(session: AsyncSession) -> list[str]:
+        return [str(line) for line in await reports(session, player=player, last=last)]
 
-    try:
-        lines = asyncio.run(read())
-    except LookupError as missing:
-        raise UsageProblem(str(missing)) from None
-    except (OSError, SQLAlchemyError) as exc:  # unreachable, or not a room's database
-        raise UsageProblem(f"cannot read the reports: {exc}".splitlines()[0]) from None
+    lines = _in_room(settings, read, failing="cannot read the reports")
     for line in lines:
         typer.echo(line)
     if not lines:
@@ -2030,10 +1995,23 @@ MAX_GRANT = 1_000_000_000
 
 
 def _change_accounts(settings: Settings, change: Callable[[AsyncSession], Awaitable[T]]) -> T:
-    """Run ``change`` in a session of the room's database and commit it: an operator's
-    command on a player's account.  No such account (``LookupError``), a change that does
-    not apply (``ValueError``: suspended already, say), or a database that cannot be
-    reached or is not a room's, is a usage problem: one line, nothing changed."""
+    """Run ``change`` on the room's database and commit it: an operator's command on a
+    player's account (:func:`_in_room`)."""
+    return _in_room(settings, change, failing="cannot reach the accounts", commit=True)
+
+
+def _in_room(
+    settings: Settings,
+    work: Callable[[AsyncSession], Awaitable[T]],
+    *,
+    failing: str,
+    commit: bool = False,
+) -> T:
+    """Run ``work`` in a session of the room's database (committed with ``commit``, else a
+    reading one): an operator's command.  No such account (``LookupError``), a change that
+    does not apply (``ValueError``: suspended already, say), or a database that cannot be
+    reached or is not a room's (said after ``failing``), is a usage problem: one line,
+    nothing changed."""
     import asyncio
 
     from sqlalchemy.exc import SQLAlchemyError
@@ -2041,8 +2019,11 @@ def _change_accounts(settings: Settings, change: Callable[[AsyncSession], Awaita
     async def run() -> T:
         database = _existing_room(settings)
         try:
+            if not commit:
+                async with database.reading() as session:
+                    return await work(session)
             async with database.session() as session:
-                done = await change(session)
+                done = await work(session)
                 await session.commit()
                 return done
         finally:
@@ -2053,7 +2034,7 @@ def _change_accounts(settings: Settings, change: Callable[[AsyncSession], Awaita
     except (LookupError, ValueError) as refused:  # no such account; nothing to do
         raise UsageProblem(str(refused)) from None
     except (OSError, SQLAlchemyError) as exc:  # unreachable, or not a room's database
-        raise UsageProblem(f"cannot reach the accounts: {exc}".splitlines()[0]) from None
+        raise UsageProblem(f"{failing}: {exc}".splitlines()[0]) from None
 
 
 async def _ledger_report(settings: Settings) -> dict[str, Any]:
