@@ -278,6 +278,60 @@ def test_a_reload_mid_hand_goes_on_at_the_same_decision(room: RunningServer, bro
         person.close()
 
 
+# Counts the notes the page plays (each chime is two), through the browser's own audio.
+COUNT_NOTES = """
+window.notesPlayed = 0;
+const makeOscillator = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+  window.notesPlayed += 1;
+  return makeOscillator.call(this);
+};
+"""
+
+
+def test_a_turn_at_a_table_not_on_screen_is_said_and_chimed(
+    room: RunningServer, browser: Any
+) -> None:
+    """A player seated at a table who looks at the lobby is told when the room waits for
+    them there (a line under the header linking to the table with its clock, the lobby's
+    list of their tables, the tab's title) and hears a chime, unless they turned it off."""
+    person = Page(browser, room.address, "it")
+    page = person.page
+    try:
+        page.add_init_script(COUNT_NOTES)
+        page.reload()
+        page.click(".play-now[data-rules=holdem]")
+        wait_for_my_turn(person)
+        name = page.inner_text(".tablewrap h2").split(" · ")[0]
+        assert page.is_hidden("#turns")  # the table on screen is not listed above itself
+        assert page.title() == "(1) Tocca a te · Mazziere"
+        for sound in (True, False):
+            # Act, and at once (before the bots can act) go to the lobby, seated still.
+            page.evaluate(ACT_AND_GO_TO_THE_LOBBY)
+            page.wait_for_selector(".my-tables")
+            page.wait_for_selector("#turns a", timeout=30_000)
+            strip = page.inner_text("#turns")
+            assert re.fullmatch(rf"Tocca a te:\s+{re.escape(name)} \d+ s", strip), strip
+            assert page.title() == "(1) Tocca a te · Mazziere"
+            assert page.inner_text(".my-tables li .your-turn") == " · Tocca a te"
+            assert page.evaluate("window.notesPlayed") == 2, sound  # one chime, sound on
+            page.click("#turns a")
+            wait_for_my_turn(person)
+            assert page.is_hidden("#turns")
+            if sound:  # turned off, and kept in the browser
+                page.uncheck(".controls input.sound")
+                assert page.evaluate("localStorage.getItem('mazziere.sound')") == "0"
+    finally:
+        person.close()
+
+
+ACT_AND_GO_TO_THE_LOBBY = """() => {
+  const bar = ".actions button[data-kind=check], .actions button[data-kind=call]";
+  document.querySelector(bar).click();
+  document.getElementById("home").click();
+}"""
+
+
 def test_two_browsers_at_one_table_each_see_only_their_own_cards(
     room: RunningServer, browser: Any
 ) -> None:

@@ -8,6 +8,7 @@ const RULES = ["italian-classic", "italian-32", "holdem"];
 const main = document.getElementById("main");
 let words = new Words(chooseLanguage());
 let fourColours = localStorage.getItem("mazziere.fourColours") === "1";
+let soundOn = localStorage.getItem("mazziere.sound") !== "0"; // a chime at a turn not in view
 // Players whose chat this browser does not show, kept across visits (the room still sends
 // their lines: muting is the reader's, not a sanction).
 const muted = new Set(readList("mazziere.muted"));
@@ -688,6 +689,7 @@ function handle(table, message) {
       if (message.name !== app.me) table.marked.clear();
       else if (message.legal && table.pre) playPreAction(table, message);
       if (message.name === app.me && message.legal && table.hintsOn) askHint(table);
+      if (myLegal(table) && (document.hidden || app.current !== table.id)) chime();
       break;
     case "hand_ended":
       endHand(table, message);
@@ -947,10 +949,63 @@ function render() {
     if (app.current) renderTable(app.tables[app.current]);
     else if (app.page) app.page.update(); // a page draws itself again only when it changed
     else renderLobby();
+    renderTurns();
   } finally {
     redrawing = false;
   }
   typeOn(typing);
+}
+
+/** The tables where the room waits for the player's decision. */
+function waitingTables() {
+  return Object.values(app.tables).filter((table) => !app.leaving.has(table.id) && myLegal(table));
+}
+
+/**
+ * Where the player is awaited, wherever the page is (the lobby, another table, the rules): a
+ * line under the header with a link to each table waiting for them but the one on screen,
+ * its clock running, and the tab's title saying it to a player in another tab or window.
+ * Without it a player who looked at the lobby while seated lost their turns to the clock.
+ */
+function renderTurns() {
+  const waiting = waitingTables();
+  const current = app.current ? app.tables[app.current] : null;
+  document.title = waiting.length
+    ? `(${waiting.length}) ${words.t("yourTurn")} · Mazziere`
+    : current ? `${tableName(current)} · Mazziere` : "Mazziere";
+  const elsewhere = waiting.filter((table) => table.id !== app.current);
+  const strip = document.getElementById("turns");
+  strip.replaceChildren(...(elsewhere.length ? [h("span", {}, words.t("turnsElsewhere")),
+    ...elsewhere.map((table) => h("a", { href: `#table/${table.id}`, "data-table": table.id },
+      tableName(table), " ", h("span", { class: "clock", "data-turn-clock": table.id }, clockText(table))))] : []));
+  strip.hidden = !elsewhere.length;
+}
+
+// The chime: made by the page itself (nothing to fetch), and only once the player has
+// touched the page, as browsers let a page sound only after that.
+let audio = null;
+function allowSound() {
+  if (!audio && window.AudioContext) audio = new AudioContext();
+}
+for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, allowSound, { once: true, capture: true });
+
+/** Two short rising notes: the player's turn at a table they are not looking at. */
+function chime() {
+  if (!soundOn || !audio) return;
+  if (audio.state === "suspended") audio.resume();
+  const start = audio.currentTime + 0.01;
+  [880, 1320].forEach((pitch, i) => {
+    const at = start + 0.16 * i;
+    const tone = audio.createOscillator();
+    const volume = audio.createGain();
+    tone.frequency.value = pitch;
+    volume.gain.setValueAtTime(0.0001, at);
+    volume.gain.exponentialRampToValueAtTime(0.15, at + 0.02);
+    volume.gain.exponentialRampToValueAtTime(0.0001, at + 0.15);
+    tone.connect(volume).connect(audio.destination);
+    tone.start(at);
+    tone.stop(at + 0.16);
+  });
 }
 
 // A redraw takes the field being typed in out of the page, and its focus with it: the next
@@ -1028,7 +1083,8 @@ function myTables() {
   if (!mine.length) return null;
   return h("section", { class: "my-tables" }, h("h2", {}, words.pick("I tuoi tavoli", "Your tables")),
     h("ul", {}, mine.map((t) => h("li", { "data-table": t.id },
-      h("a", { href: `#table/${t.id}`, class: "my-table" }, tableName(t)), t.rules ? ` · ${words.t(t.rules)}` : ""))));
+      h("a", { href: `#table/${t.id}`, class: "my-table" }, tableName(t)), t.rules ? ` · ${words.t(t.rules)}` : "",
+      myLegal(t) ? h("strong", { class: "your-turn" }, ` · ${words.t("yourTurn")}`) : null))));
 }
 
 // The tournaments this page registered for (the lobby's list does not say whose they are).
@@ -1632,6 +1688,13 @@ function controls(table) {
     });
     row.append(h("label", { class: "toggle" }, box, " ", words.pick("Consigli (probabilità)", "Hints (odds)")));
   }
+  // The chime of a turn at a table not on screen (one setting for every table, kept).
+  const sound = h("input", { type: "checkbox", class: "sound", checked: soundOn });
+  sound.addEventListener("change", () => {
+    soundOn = sound.checked;
+    localStorage.setItem("mazziere.sound", soundOn ? "1" : "0");
+  });
+  row.append(h("label", { class: "toggle", title: words.t("soundWhy") }, sound, " ", words.t("sound")));
   const playing = table.hand && !table.hand.ended && table.hand.names.includes(app.me);
   if (table.maxBuyIn && me.stack < table.maxBuyIn && !playing) {
     row.append(h("button", { type: "button", onclick: () => send({ type: "top_up", table: table.id, amount: table.maxBuyIn - me.stack }) },
@@ -1777,6 +1840,10 @@ async function start() {
     if (raiseClock && table) raiseClock.textContent = raiseWindowText(table);
     const levelClock = document.querySelector("[data-level-clock]");
     if (levelClock && table?.level) levelClock.textContent = levelText(table);
+    for (const turnClock of document.querySelectorAll("[data-turn-clock]")) {
+      const waiting = app.tables[turnClock.dataset.turnClock];
+      if (waiting) turnClock.textContent = clockText(waiting);
+    }
     if (table?.bar && table.bar.key !== actionBarKey(table)) render();
   }, 500);
 }

@@ -16,6 +16,8 @@ const WORDS = {
     privateTables: "Tavoli privati", myHands: "Le mie mani", rulesPage: "Regole",
     preActions: "Prima del mio turno:", callAny: "Vedo qualsiasi puntata", carriedDead: "Piatto riportato",
     reshuffled: "Gli scarti rimescolati fanno il nuovo mazzo",
+    sound: "Suono del turno", turnsElsewhere: "Tocca a te:",
+    soundWhy: "Un suono quando tocca a te a un tavolo che non stai guardando",
   },
   en: {
     fourColour: "4 colours", lobby: "Lobby", playNow: "Play now", sit: "Sit",
@@ -33,6 +35,8 @@ const WORDS = {
     privateTables: "Private tables", myHands: "My hands", rulesPage: "Rules",
     preActions: "Before my turn:", callAny: "Call any", carriedDead: "Carried pot",
     reshuffled: "The discards are reshuffled into a new stock",
+    sound: "Turn sound", turnsElsewhere: "Your turn at:",
+    soundWhy: "A sound when it is your turn at a table you are not looking at",
   },
 };
 
