@@ -697,7 +697,11 @@ function handle(table, message) {
     case "offer":
       if (message.name !== app.me) break;
       if (message.kind === "invito" && table.autoPost) send({ type: "answer", table: table.id, accept: true });
-      else table.offer = message;
+      else {
+        // Open for the seconds the room gives (then it takes the answer as a no).
+        table.offer = { ...message, until: performance.now() + 1000 * message.seconds };
+        if (app.current !== table.id || document.hidden) chime();
+      }
       break;
     case "chat":
       say(table, `${message.name}: ${message.text}`, "chat", message.name);
@@ -956,9 +960,9 @@ function render() {
   typeOn(typing);
 }
 
-/** The tables where the room waits for the player's decision. */
+/** The tables where the room waits for the player: a decision, or an answer to an offer. */
 function waitingTables() {
-  return Object.values(app.tables).filter((table) => !app.leaving.has(table.id) && myLegal(table));
+  return Object.values(app.tables).filter((table) => !app.leaving.has(table.id) && (myLegal(table) || offerOpen(table)));
 }
 
 /**
@@ -977,8 +981,13 @@ function renderTurns() {
   const strip = document.getElementById("turns");
   strip.replaceChildren(...(elsewhere.length ? [h("span", {}, words.t("turnsElsewhere")),
     ...elsewhere.map((table) => h("a", { href: `#table/${table.id}`, "data-table": table.id },
-      tableName(table), " ", h("span", { class: "clock", "data-turn-clock": table.id }, clockText(table))))] : []));
+      tableName(table), " ", h("span", { class: "clock", "data-turn-clock": table.id }, waitingClock(table))))] : []));
   strip.hidden = !elsewhere.length;
+}
+
+/** The seconds left to the decision, or to the offer, the room waits for at ``table``. */
+function waitingClock(table) {
+  return myLegal(table) ? clockText(table) : offerOpen(table) ? offerSeconds(table) : "";
 }
 
 // The chime: made by the page itself (nothing to fetch), and only once the player has
@@ -1649,14 +1658,23 @@ function buildActionBar(table, legal) {
   return bar;
 }
 
+/** Whether the room waits for the player's answer to an offer at ``table``. */
+function offerOpen(table) {
+  return table.offer !== null && performance.now() < table.offer.until;
+}
+
+function offerSeconds(table) {
+  return words.t("seconds", Math.max(1, Math.ceil((table.offer.until - performance.now()) / 1000)));
+}
+
 function offerBar(table) {
   const offer = table.offer;
-  if (!offer) return null;
+  if (!offerOpen(table)) return null;
   const answer = (accept) => { send({ type: "answer", table: table.id, accept }); table.offer = null; render(); };
   const text = offer.kind === "invito"
     ? words.pick(`Metti l'invito di ${offer.amount}?`, `Post the invito of ${offer.amount}?`)
     : words.pick(`Paghi ${offer.amount} per rientrare nel piatto?`, `Pay ${offer.amount} to come back into the pot?`);
-  return h("div", { class: "actions offer", role: "group" }, h("span", {}, text),
+  return h("div", { class: "actions offer", role: "group" }, h("span", {}, text, " ", h("span", { class: "clock", "data-offer-clock": "1" }, offerSeconds(table))),
     h("button", { type: "button", class: "primary", "data-answer": "yes", onclick: () => answer(true) }, words.pick("Sì", "Yes")),
     h("button", { type: "button", "data-answer": "no", onclick: () => answer(false) }, words.pick("No", "No")));
 }
@@ -1840,10 +1858,16 @@ async function start() {
     if (raiseClock && table) raiseClock.textContent = raiseWindowText(table);
     const levelClock = document.querySelector("[data-level-clock]");
     if (levelClock && table?.level) levelClock.textContent = levelText(table);
+    const offerClock = document.querySelector("[data-offer-clock]");
+    if (offerClock && table && offerOpen(table)) offerClock.textContent = offerSeconds(table);
     for (const turnClock of document.querySelectorAll("[data-turn-clock]")) {
       const waiting = app.tables[turnClock.dataset.turnClock];
-      if (waiting) turnClock.textContent = clockText(waiting);
+      if (waiting) turnClock.textContent = waitingClock(waiting);
     }
+    // An offer whose time is up is gone (the room took it as a no): off the page.
+    const expired = Object.values(app.tables).filter((t) => t.offer && !offerOpen(t));
+    for (const gone of expired) gone.offer = null;
+    if (expired.length) render();
     if (table?.bar && table.bar.key !== actionBarKey(table)) render();
   }, 500);
 }
