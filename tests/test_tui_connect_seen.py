@@ -235,6 +235,35 @@ def test_the_terminal_offers_what_stands_once_the_raise_window_has_shut() -> Non
     assert session.snapshot().raise_seconds_left is None
 
 
+def test_the_rooms_question_lasts_the_seconds_it_gives() -> None:
+    """A question before the deal (here: pay back into a parol pot) is open for the seconds
+    the room said, from its event or from a snapshot; then the room has taken it as a no,
+    and the terminal no longer asks it (it asked on, and a late answer was refused)."""
+    from mazziere.room.clock import ManualClock
+    from mazziere.room.table import OfferKind
+    from mazziere.server import protocol as p
+    from mazziere.tui.remote import PlayError
+
+    clock = ManualClock()
+    session = _dealt_in("italian-classic", clock)
+    session.receive(p.OfferMade(table="4", seq=2, name="ann", kind="rejoin", amount=10,
+                                seconds=30.0))  # fmt: skip
+    clock.advance(29.5)
+    offer = session.my_offer()
+    assert offer is not None and (offer.kind, offer.amount) == (OfferKind.REJOIN, 10)
+    assert session.offer_seconds() == pytest.approx(0.5)
+    clock.advance(0.5)
+    assert session.my_offer() is None and session.offer_seconds() == 0.0
+    with pytest.raises(PlayError, match="Nothing to answer"):
+        session.answer(True)
+    # Reconnected: the snapshot lists the question with its time left.
+    offers = [{"name": "ann", "kind": "rejoin", "amount": 10, "deadline": 99.0, "seconds": 4.0}]
+    session.receive(p.Snapshot(table="4", seq=3, state={"seats": [], "hand": 1, "offers": offers}))
+    assert session.offer_seconds() == pytest.approx(4.0)
+    clock.advance(4.0)
+    assert session.my_offer() is None
+
+
 def test_a_sit_and_go_break_is_told_once_in_the_log() -> None:
     from mazziere.server import protocol as p
 

@@ -3,6 +3,7 @@ four colours, English, and bad options on the command line."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -128,7 +129,7 @@ async def test_a_player_who_folded_is_asked_to_pay_into_the_parol_pot(tmp_path: 
         await press_keys(pilot, "n")
         screen = table_text(app)
         assert "Adeguamento parol: paghi 10 per giocare il piatto di parol?" in screen
-        assert "[y] sì · [n] no" in screen
+        assert re.search(r"\[y\] sì · \[n\] no   \d+ s", screen), screen  # its seconds left
         await press_keys(pilot, "y")
         log = log_text(app)
         assert "Paghi 10 e giochi il piatto di parol" in log

@@ -1789,14 +1789,15 @@ def test_an_invito_left_unanswered_goes_when_its_time_is_up(
     room: RunningServer, browser: Any
 ) -> None:
     """With "Invito automatico" off, the room asks before each hand; the question counts its
-    seconds down, is said under the header while the player looks elsewhere, and once its
-    time is up (the room sat the player out) it leaves the page: it stayed, and a late "Sì"
-    was refused."""
+    seconds down, is asked again after a reload (the choice kept: a reload showed it on and
+    posted), is said under the header while the player looks elsewhere, and once its time
+    is up (the room sat the player out) it leaves the page: it stayed, and a late "Sì" was
+    refused."""
     host = Tab(browser, room.address, "it")
     page = host.page
     try:
         create_private_table(
-            host, "Invito a tempo", "italian-classic", seats=3, decision_seconds=10,
+            host, "Invito a tempo", "italian-classic", seats=3, decision_seconds=15,
             time_bank_seconds=0,
         )  # fmt: skip
         page.click("button.add-bot")
@@ -1807,12 +1808,17 @@ def test_an_invito_left_unanswered_goes_when_its_time_is_up(
         offer = page.locator(".actions.offer")
         offer.wait_for(timeout=60_000)  # at the next hand
         said = offer.locator("span >> nth=0").inner_text()
-        assert re.fullmatch(r"Metti l.invito di \d+\? ([1-9]|10) s", said), said
+        assert re.fullmatch(r"Metti l.invito di \d+\? ([1-9]|1[0-5]) s", said), said
+        # A reload asks again, with the time left, and the choice is still off.
+        page.reload()
+        offer.wait_for()
+        auto_post = page.locator(".controls label.toggle input:not(.sound):not(.hints)")
+        assert not auto_post.is_checked()
         # Looking at the lobby meanwhile, the player is told the table waits for them.
         page.click("#home")
         page.click("#turns a >> text=Invito a tempo")
         offer.wait_for()
-        offer.wait_for(state="detached", timeout=15_000)
+        offer.wait_for(state="detached", timeout=20_000)
         page.wait_for_selector("button.sit-out >> text=Torno al gioco")
         assert not page.locator("p.error").count()
     finally:

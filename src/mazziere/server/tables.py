@@ -1512,6 +1512,9 @@ class TableTask(RequestLoop):
     def snapshot(self, player: str | None) -> p.Snapshot:
         """The table as ``player`` (``None``: a spectator) may see it now."""
         state = self.table.view(player)
+        now = self.clock.now()
+        for offer in state["offers"]:  # its time left, as an offer's event says it
+            offer["seconds"] = max(0.0, offer["deadline"] - now)
         decision = state.get("decision")
         if decision is not None and decision.get("name") != player:
             decision["legal"] = None  # what the player to act may do is theirs alone
@@ -1523,7 +1526,6 @@ class TableTask(RequestLoop):
             if decision_now is not None:
                 # The turn as announced, with its clock as it stands now (not its start), and
                 # to its player what they may do now (italian-32's raise window may have shut).
-                now = self.clock.now()
                 update: dict[str, Any] = {
                     "deadline": decision_now.timer.time_left(now),
                     "time_bank": decision_now.timer.bank_left(now),
@@ -1540,7 +1542,7 @@ class TableTask(RequestLoop):
             turn=turn,
             paused=self.paused,
             next_stakes=None if following is None else _stakes_data(following),
-            level=self._level(self.clock.now()),
+            level=self._level(now),
         )
 
     # ---------------------------------------------------------- connections

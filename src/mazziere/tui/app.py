@@ -20,6 +20,7 @@ Everything is driven by keys (and the mouse on the buttons):
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
@@ -524,6 +525,7 @@ class PlayApp(App[Path | None]):
                 )
             text = Text(question, style="bold yellow")
             text.append(words.pick("   [y] sì · [n] no", "   [y] yes · [n] no"))
+            text.append(f"   {math.ceil(session.offer_seconds())} s")
             return text
         if snap.acting is not None:
             me = snap.acting == session.me

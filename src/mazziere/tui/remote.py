@@ -95,10 +95,12 @@ class RemoteDecision:
 
 @dataclass(frozen=True, slots=True)
 class RemoteOffer:
-    """The room's question to the player before the deal."""
+    """The room's question to the player before the deal, open until ``until`` (the
+    session's clock; then the room takes it as a no)."""
 
     kind: OfferKind
     amount: int
+    until: float
 
 
 def legal_from_dict(data: Mapping[str, Any]) -> LegalActions:
@@ -282,7 +284,7 @@ class RemoteSession:
             self._hand_ended(message)
         elif isinstance(message, p.OfferMade):
             if message.name == self.me:
-                self.offer = RemoteOffer(OfferKind(message.kind), message.amount)
+                self.offer = self._offer(message.kind, message.amount, message.seconds)
         elif isinstance(message, p.LevelChanged):
             was_on_break = self.level is not None and self.level.on_break
             self.level = message.level
@@ -438,7 +440,9 @@ class RemoteSession:
                 self._say(self._header(hand))
         offers = [o for o in state.get("offers") or () if o.get("name") == self.me]
         self.offer = (
-            RemoteOffer(OfferKind(offers[0]["kind"]), int(offers[0]["amount"])) if offers else None
+            self._offer(offers[0]["kind"], int(offers[0]["amount"]), float(offers[0]["seconds"]))
+            if offers
+            else None
         )
         self.turn = message.turn
         self._turn_at = self.clock.now()
@@ -548,9 +552,21 @@ class RemoteSession:
             return None
         return max(0.0, turn.raise_seconds - self._turn_seconds_gone())
 
+    def _offer(self, kind: str, amount: int, seconds: float) -> RemoteOffer:
+        return RemoteOffer(OfferKind(kind), amount, self.clock.now() + seconds)
+
     def my_offer(self) -> RemoteOffer | None:
-        """The room's question to the player before the deal."""
+        """The room's question to the player before the deal, while it is open (once its
+        time is up the room has taken it as a no: it stayed on the screen, and a late answer
+        was refused)."""
+        if self.offer is not None and self.clock.now() >= self.offer.until:
+            self.offer = None
         return self.offer
+
+    def offer_seconds(self) -> float:
+        """Seconds left to answer the room's question (0 when none is open)."""
+        offer = self.my_offer()
+        return 0.0 if offer is None else max(0.0, offer.until - self.clock.now())
 
     def my_seat(self) -> dict[str, Any] | None:
         """The player's seat as the room listed it."""
@@ -582,7 +598,7 @@ class RemoteSession:
 
     def answer(self, accept: bool) -> None:
         """Answer the room's question (post the invito, pay to rejoin a parol pot)."""
-        if self.offer is None:
+        if self.my_offer() is None:
             raise PlayError(self.words.pick("Il tavolo non ti chiede nulla", "Nothing to answer"))
         self.offer = None
         self.send(p.Answer(table=self.table_id, accept=accept))

@@ -397,6 +397,11 @@ class PlaySession:
         """A question the table asks the player before the deal (pay to rejoin a parol pot)."""
         return self.table.offers.get(self.me)
 
+    def offer_seconds(self) -> float:
+        """Seconds left to answer :meth:`my_offer` (0 when none is open)."""
+        offer = self.my_offer()
+        return 0.0 if offer is None else max(0.0, offer.timer.deadline - self.clock.now())
+
     def my_decision(self) -> Decision | None:
         """The table's decision when it is the player's turn."""
         decision = self.table.decision

@@ -96,6 +96,9 @@ class TableSession(Protocol):
     def my_offer(self) -> OfferLike | None:
         """A question the table asks the player before the deal."""
 
+    def offer_seconds(self) -> float:
+        """Seconds left to answer :meth:`my_offer` (0 when none is open)."""
+
     def my_seat(self) -> object | None:
         """The player's seat (``None``: not seated)."""
 

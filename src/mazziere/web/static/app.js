@@ -12,6 +12,9 @@ let soundOn = localStorage.getItem("mazziere.sound") !== "0"; // a chime at a tu
 // Players whose chat this browser does not show, kept across visits (the room still sends
 // their lines: muting is the reader's, not a sanction).
 const muted = new Set(readList("mazziere.muted"));
+// The tables where the player turned the automatic invito off (the room keeps it for the
+// seat, but does not tell it back: a reload showed it on again, and posted for them).
+const noAutoPost = new Set(readList("mazziere.noAutoPost"));
 
 /** A list kept in the browser's storage (an unreadable one: empty). */
 function readList(key) {
@@ -375,7 +378,7 @@ function tableState(id) {
     const row = app.lobby.find((t) => String(t.id) === id);
     app.tables[id] = {
       id, rules: row?.rules ?? null, name: row?.name ?? null, seatCount: row?.seats ?? 6,
-      maxBuyIn: row?.max_buy_in ?? 0, autoPost: true, offer: null,
+      maxBuyIn: row?.max_buy_in ?? 0, autoPost: !noAutoPost.has(id), offer: null,
       stakes: row?.stakes ?? null, // the stakes played now, and the host's (private tables)
       nextStakes: null, paused: false, // change from the next hand, and the host's pause
       seq: 0, seats: [], carried: 0, parolPot: false, hand: null, turn: null, turnAt: 0, log: [],
@@ -696,12 +699,7 @@ function handle(table, message) {
       break;
     case "offer":
       if (message.name !== app.me) break;
-      if (message.kind === "invito" && table.autoPost) send({ type: "answer", table: table.id, accept: true });
-      else {
-        // Open for the seconds the room gives (then it takes the answer as a no).
-        table.offer = { ...message, until: performance.now() + 1000 * message.seconds };
-        if (app.current !== table.id || document.hidden) chime();
-      }
+      offered(table, message);
       break;
     case "chat":
       say(table, `${message.name}: ${message.text}`, "chat", message.name);
@@ -715,6 +713,18 @@ function handle(table, message) {
       setLevel(table, message.level);
       break;
   }
+}
+
+/** The room asks the player (to post the invito, to pay back into a parol pot): the invito
+ * is posted at once where the player chose so, else the question stays for the seconds the
+ * room gives it (then the room takes it as a no). */
+function offered(table, offer) {
+  if (offer.kind === "invito" && table.autoPost) {
+    send({ type: "answer", table: table.id, accept: true });
+    return;
+  }
+  table.offer = { ...offer, until: performance.now() + 1000 * offer.seconds };
+  if (app.current !== table.id || document.hidden) chime();
 }
 
 /** A tournament's level as the room told it, with when (its seconds are counted down here). */
@@ -902,6 +912,9 @@ function applySnapshot(table, message) {
   }
   if (message.turn) { table.turn = message.turn; table.turnAt = performance.now(); }
   else table.turn = null;
+  table.offer = null; // (a question the room still waits for is in the snapshot)
+  const offer = (state.offers || []).find((o) => o.name === app.me);
+  if (offer) offered(table, offer);
 }
 
 function say(table, text, kind = "", who = null) {
@@ -1691,6 +1704,8 @@ function controls(table) {
     const box = h("input", { type: "checkbox", checked: table.autoPost });
     box.addEventListener("change", () => {
       table.autoPost = box.checked;
+      if (box.checked) noAutoPost.delete(table.id); else noAutoPost.add(table.id);
+      localStorage.setItem("mazziere.noAutoPost", JSON.stringify([...noAutoPost]));
       send({ type: "auto_post", table: table.id, on: box.checked });
     });
     row.append(h("label", { class: "toggle" }, box, " ", words.pick("Invito automatico", "Post the invito automatically")));
