@@ -1304,13 +1304,15 @@ function renderTable(table) {
     const stack = inHand && !hand.ended ? hand.stacks[position] : sitter.stack;
     const cards = inHand ? hand.hole[position] : [];
     const best = inHand && hand.ended ? hand.best[position] : null;
+    const note = seatNote(sitter);
     const described = [me ? `${sitter.name} (${words.t("you")})` : sitter.name, `${words.pick("fiches", "chips")} ${stack}`,
-      acting && words.pick("di turno", "to act"), inHand && hand.folded[position] && words.pick("ha passato", "folded"),
+      note, acting && words.pick("di turno", "to act"), inHand && hand.folded[position] && words.pick("ha passato", "folded"),
       inHand && hand.ended && hand.winners.has(position) && words.pick("vince", "wins")].filter(Boolean).join(", ");
     seatNodes.push(h("div", { class: classes, style, "data-seat": seat, "data-name": sitter.name, role: "group", "aria-label": described },
       h("div", { class: "name" }, me ? `${sitter.name} (${words.t("you")})` : sitter.name,
         hand && hand.button === seat ? h("span", { class: "dealer", title: words.pick("mazziere", "dealer"), "aria-label": words.pick("mazziere", "dealer") }, "D") : null),
       h("div", { class: "stack" }, stack),
+      note ? h("div", { class: "status" }, note) : null,
       h("div", { class: "cards" }, cards.map((code) => cardNode(table, code, me && inHand, best))),
       h("div", { class: "bet" }, inHand && hand.bets[position] ? `${words.pick("puntata", "bet")} ${hand.bets[position]}` : ""),
       inHand && hand.names_of[position] ? h("div", { class: "handname" }, hand.names_of[position]) : null,
@@ -1344,6 +1346,17 @@ function renderTable(table) {
         ? words.pick("Torna alla sala", "Back to the lobby") : words.t("leave")), shortcutHelp());
   main.replaceChildren(h("div", { class: "tablewrap" }, left, log));
   log.scrollTop = log.scrollHeight;
+}
+
+/** Why a seated player is not dealt in, when they are not: sitting out, away from a
+ * tournament's table, waiting to come in, out of chips ("" when they play). */
+function seatNote(sitter) {
+  if (sitter.away) return words.pick("assente", "away");
+  return {
+    "sitting-out": words.pick("salta le mani", "sitting out"),
+    waiting: words.pick("in attesa", "waiting"),
+    busted: words.pick("senza fiches", "no chips"),
+  }[sitter.status] ?? "";
 }
 
 /** The button beside another player's chat line that hides their chat in this browser. */
