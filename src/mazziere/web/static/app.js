@@ -992,9 +992,14 @@ function renderTurns() {
     : current ? `${tableName(current)} · Mazziere` : "Mazziere";
   const elsewhere = waiting.filter((table) => table.id !== app.current);
   const strip = document.getElementById("turns");
+  // Drawn again only when it says something else (it is a live region: a screen reader
+  // reads it at each change); its clocks tick on their own, unread.
+  const key = JSON.stringify([words.lang, elsewhere.map((table) => [table.id, tableName(table)])]);
+  if (strip.dataset.key === key) return;
+  strip.dataset.key = key;
   strip.replaceChildren(...(elsewhere.length ? [h("span", {}, words.t("turnsElsewhere")),
-    ...elsewhere.map((table) => h("a", { href: `#table/${table.id}`, "data-table": table.id },
-      tableName(table), " ", h("span", { class: "clock", "data-turn-clock": table.id }, waitingClock(table))))] : []));
+    ...elsewhere.map((table) => h("a", { href: `#table/${table.id}`, "data-table": table.id }, tableName(table), " ",
+      h("span", { class: "clock", "data-turn-clock": table.id, "aria-hidden": "true" }, waitingClock(table))))] : []));
   strip.hidden = !elsewhere.length;
 }
 
