@@ -18,6 +18,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from mazziere.server import protocol as p
+from mazziere.server.tables import RECENT_EVENTS
 from tests.play_room import Person, running_room, until
 
 LINES = ("uno", "due", "tre")
@@ -77,3 +78,50 @@ def test_a_resume_catches_up_in_one_batch_and_a_pong_comes_alone(tmp_path: Path)
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     assert [e["text"] for e in events if e["type"] == "chat"] == list(LINES)
     assert snapshot["type"] == "snapshot" and snapshot["seq"] == events[-1]["seq"]
+
+
+def test_a_resume_from_far_behind_gets_the_last_hand_from_its_start(tmp_path: Path) -> None:
+    """A client too far behind for the table's kept events (a page opened again, last seen
+    seq 0) gets the last hand from its start, then the snapshot: the page's log tells the
+    hand it comes back to (a snapshot alone left it empty)."""
+    env = {"MAZZIERE_BOT_SECONDS": "0", "MAZZIERE_NEXT_HAND_SECONDS": "0.05"}
+    with running_room(f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", tmp_path, env=env) as room:
+        person = Person(room, 2)
+
+        async def scenario() -> tuple[str, list[str]]:
+            table = next(t for t in room.tables() if t["rules"] == "holdem")
+            tid = str(table["id"])
+            try:
+                await person.connect()
+                person.plays.add(tid)
+                person.rebuys[tid] = table["max_buy_in"]  # the hands go on whoever goes broke
+                person.fills[tid] = 3
+                await person.send(type="sit", table=tid, buy_in=table["max_buy_in"])
+                await until(lambda: person.last_seq(tid) > RECENT_EVENTS + 50, 120)
+                # Then the table waits for the person's next decision: nothing more comes.
+                person.plays.discard(tid)
+                await until(lambda: pending(person, tid), 30)
+                _, frames = await catch_up(person, tid)
+            finally:
+                await person.disconnect()
+            return tid, frames
+
+        table, frames = asyncio.run(scenario())
+        person.close()
+    assert not person.errors, person.errors
+    burst = json.loads(frames[0])
+    *events, snapshot = burst.get("messages", [burst])  # (a snapshot alone is no batch)
+    assert events, "a snapshot alone"
+    first = events[0]
+    assert first["type"] == "hand_started" and first["seq"] > RECENT_EVENTS, first
+    assert first["hand"] == snapshot["state"]["hand"]
+    seen = [
+        m for m in person.messages if m.get("table") == table and m.get("seq", 0) >= first["seq"]
+    ]
+    assert events == seen  # the hand's events as the person saw them live, their own cards too
+
+
+def pending(person: Person, table: str) -> bool:
+    """Whether the last message of ``table`` the person got is a turn of theirs."""
+    last = [m for m in person.messages if m.get("table") == table][-1]
+    return last["type"] == "turn" and last["name"] == person.name

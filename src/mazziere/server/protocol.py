@@ -167,8 +167,9 @@ class Sit(_Message):
 
 
 class Resume(_Message):
-    """Back after a gap: send what was missed after ``last_seq`` (0: everything), or a
-    snapshot when that is too old."""
+    """Back after a gap: send what was missed after ``last_seq`` (0: everything), then a
+    snapshot; when that is older than the events the table keeps, the last hand from its
+    start (if kept), then the snapshot."""
 
     type: Literal["resume"] = "resume"
     table: TableId

@@ -558,6 +558,7 @@ class TableTask(RequestLoop):
         self.table.deck_source = self._deck
         self.seq = 0
         self.recent: deque[KeptEvent] = deque(maxlen=RECENT_EVENTS)
+        self._hand_seq = 0  # the sequence number of the last hand's start (0: none yet)
         self.bots: dict[str, Bot] = {}
         self.action_id = 0
         self.applied: dict[str, int] = {}
@@ -1248,6 +1249,7 @@ class TableTask(RequestLoop):
                     )
                 )
             )
+            self._hand_seq = self.seq
         if hand is not None:
             hand_names = self._hand_names(table.hand_number, names)
             for index in range(self._announced_records, len(hand.log)):
@@ -1501,6 +1503,10 @@ class TableTask(RequestLoop):
         assert outbox is not None
         player = request.player.name if request.player is not None else None
         oldest = self.recent[0][0] if self.recent else self.seq + 1
+        if 0 <= last_seq < self._hand_seq - 1 and last_seq + 1 < oldest <= self._hand_seq:
+            # Too far behind (a page opened again knows nothing): the last hand from its
+            # start, for the client's log of it, then the snapshot.
+            last_seq = self._hand_seq - 1
         if last_seq >= 0 and last_seq + 1 >= oldest:
             for seq, public, private in self.recent:
                 if seq > last_seq:
