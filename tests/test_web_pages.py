@@ -1821,6 +1821,7 @@ def test_an_invito_left_unanswered_goes_when_its_time_is_up(
         offer.wait_for(state="detached", timeout=20_000)
         page.wait_for_selector("button.sit-out >> text=Torno al gioco")
         assert page.inner_text(".seat.me .status") == "salta le mani"  # as the others see it
+        assert page.inner_text(".actions .note") == "Salti le mani: «Torno al gioco» per rientrare."
         host.screenshot("invito-sat-out")
         assert not page.locator("p.error").count()
     finally:

@@ -1602,14 +1602,29 @@ function actionBar(table) {
 
 function actionBarKey(table) {
   return JSON.stringify([words.lang, table.turn?.action_id, myLegal(table), [...table.marked],
-    table.hand?.number, table.hand?.ended, table.confirmingFold, table.paused, Boolean(table.over)]);
+    table.hand?.number, table.hand?.ended, table.confirmingFold, table.paused, Boolean(table.over), betweenHands(table)]);
+}
+
+/** What the table waits for between hands, as the player can change it: the host's pause,
+ * the player sitting out or out of chips, a second player (a table waiting for its next
+ * hand said so even where none could come). */
+function betweenHands(table) {
+  if (table.paused) return words.pick("Tavolo in pausa.", "The table is paused.");
+  const me = table.seats.find((s) => s.name === app.me);
+  if (me?.status === "sitting-out") {
+    return words.pick("Salti le mani: «Torno al gioco» per rientrare.", "You are sitting out: “Sit back in” to play.");
+  }
+  if (me?.status === "busted") return words.pick("Hai finito le fiches: ricarica per giocare ancora.", "Out of chips: top up to play on.");
+  const ready = table.seats.filter((s) => s.status === "playing" || s.status === "waiting");
+  if (ready.length < 2) return words.pick("In attesa di altri giocatori…", "Waiting for more players…");
+  return words.t("waiting");
 }
 
 function buildActionBar(table, legal) {
   const bar = h("div", { class: "actions", role: "toolbar", "aria-label": words.t("yourTurn") });
   if (!legal) {
     if ((!table.hand || table.hand.ended) && !table.over) {
-      bar.append(h("span", { class: "note" }, table.paused ? words.pick("Tavolo in pausa.", "The table is paused.") : words.t("waiting")));
+      bar.append(h("span", { class: "note" }, betweenHands(table)));
     }
     return bar;
   }
