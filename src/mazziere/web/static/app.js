@@ -692,7 +692,7 @@ function handle(table, message) {
       if (message.name !== app.me) table.marked.clear();
       else if (message.legal && table.pre) playPreAction(table, message);
       if (message.name === app.me && message.legal && table.hintsOn) askHint(table);
-      if (myLegal(table) && (document.hidden || app.current !== table.id)) chime();
+      if (myLegal(table) && !inView(table)) chime();
       break;
     case "hand_ended":
       endHand(table, message);
@@ -724,7 +724,7 @@ function offered(table, offer) {
     return;
   }
   table.offer = { ...offer, until: performance.now() + 1000 * offer.seconds };
-  if (app.current !== table.id || document.hidden) chime();
+  if (!inView(table)) chime();
 }
 
 /** A tournament's level as the room told it, with when (its seconds are counted down here). */
@@ -973,9 +973,14 @@ function render() {
   typeOn(typing);
 }
 
-/** The tables where the room waits for the player: a decision, or an answer to an offer. */
-function waitingTables() {
-  return Object.values(app.tables).filter((table) => !app.leaving.has(table.id) && (myLegal(table) || offerOpen(table)));
+/** Whether the room waits for the player at ``table``: a decision, or an answer to an offer. */
+function awaits(table) {
+  return !app.leaving.has(table.id) && Boolean(myLegal(table) || offerOpen(table));
+}
+
+/** Whether the player sees ``table``: on screen, in a tab in front. */
+function inView(table) {
+  return app.current === table.id && !document.hidden;
 }
 
 /**
@@ -985,7 +990,7 @@ function waitingTables() {
  * Without it a player who looked at the lobby while seated lost their turns to the clock.
  */
 function renderTurns() {
-  const waiting = waitingTables();
+  const waiting = Object.values(app.tables).filter(awaits);
   const current = app.current ? app.tables[app.current] : null;
   document.title = waiting.length
     ? `(${waiting.length}) ${words.t("yourTurn")} · Mazziere`
@@ -1111,7 +1116,7 @@ function myTables() {
   return h("section", { class: "my-tables" }, h("h2", {}, words.pick("I tuoi tavoli", "Your tables")),
     h("ul", {}, mine.map((t) => h("li", { "data-table": t.id },
       h("a", { href: `#table/${t.id}`, class: "my-table" }, tableName(t)), t.rules ? ` · ${words.t(t.rules)}` : "",
-      myLegal(t) ? h("strong", { class: "your-turn" }, ` · ${words.t("yourTurn")}`) : null))));
+      awaits(t) ? h("strong", { class: "your-turn" }, ` · ${words.t("yourTurn")}`) : null))));
 }
 
 // The tournaments this page registered for (the lobby's list does not say whose they are).
@@ -1709,6 +1714,7 @@ function offerOpen(table) {
   return table.offer !== null && performance.now() < table.offer.until;
 }
 
+/** The seconds left to answer the offer at ``table``, as its clock says them. */
 function offerSeconds(table) {
   return words.t("seconds", Math.max(1, Math.ceil((table.offer.until - performance.now()) / 1000)));
 }
