@@ -1939,6 +1939,61 @@ def db_reports(
         typer.echo(f"nobody reported {player}" if player else "no report yet")
 
 
+@db_app.command("hands")
+def db_hands(
+    *,
+    player: Annotated[
+        str | None, typer.Option(help="Only the hands of this player (a guest's: guest-<id>).")
+    ] = None,
+    with_player: Annotated[
+        str | None,
+        typer.Option("--with", help="Only the hands this player was dealt into too."),
+    ] = None,
+    table: Annotated[int | None, typer.Option(help="Only this table's hands.", min=1)] = None,
+    last: Annotated[int, typer.Option(help="How many hands, the latest.", min=1)] = 20,
+    database_url: DatabaseUrlOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """The hands played, oldest first: when, where, and what each player won or lost (two
+    players' hands together: --player and --with); `mazziere db hand ID` prints one."""
+
+    from mazziere.server.storage.played import played_hands
+
+    settings = _server_settings(config, database_url=database_url)
+
+    async def read(session: AsyncSession) -> list[str]:
+        found = await played_hands(
+            session, player=player, with_player=with_player, table=table, last=last
+        )
+        return [str(hand) for hand in found]
+
+    lines = _in_room(settings, read, failing="cannot read the hands")
+    for line in lines:
+        typer.echo(line)
+    if not lines:
+        typer.echo("no hand was played" + (" so" if player or with_player or table else ""))
+
+
+@db_app.command("hand")
+def db_hand(
+    hand_id: Annotated[int, typer.Argument(help="The hand's number in the room.", min=1)],
+    *,
+    database_url: DatabaseUrlOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """One hand's whole history as the room stored it (PHH, every player's cards, the seed
+    revealed): `mazziere replay` plays it back, step by step."""
+
+    from mazziere.server.storage.played import hand_history
+
+    settings = _server_settings(config, database_url=database_url)
+
+    async def read(session: AsyncSession) -> str:
+        return await hand_history(session, hand_id)
+
+    typer.echo(_in_room(settings, read, failing="cannot read the hand"), nl=False)
+
+
 @db_app.command("suspend")
 def db_suspend(
     name: Annotated[str, typer.Argument(help="The player's name (a guest's: guest-<id>).")],

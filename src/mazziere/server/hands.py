@@ -48,6 +48,7 @@ from mazziere.server.storage.models import (
     Tournament,
     TournamentLevel,
 )
+from mazziere.server.storage.played import payoffs
 
 __all__ = ["player_view", "records_seen_by", "router"]
 
@@ -255,12 +256,8 @@ async def my_hands(
 
 def _net(hand: Hand, seat: HandSeat) -> int | None:
     """The player's payoff in a finished hand (``None`` while it is played)."""
-    if hand.state != "finished" or hand.result is None or hand.history is None:
-        return None
-    try:
-        return int(hand.result["payoffs"][_position(hand, seat)])
-    except (KeyError, IndexError, TypeError, ApiError):
-        return None
+    won = payoffs(hand)
+    return None if won is None else won.get(seat.name)
 
 
 async def _dealt_hand(db: AsyncSession, hand_id: int, viewer: Viewer) -> tuple[Hand, HandSeat]:
