@@ -1955,7 +1955,7 @@ def db_hands(
     config: ConfigOption = None,
 ) -> None:
     """The hands played, oldest first: when, where, and what each player won or lost (two
-    players' hands together: --player and --with); `mazziere db hand ID` prints one."""
+    players' hands together: --player and --with); `mazziere db hand N` prints one."""
 
     from mazziere.server.storage.played import played_hands
 
@@ -1976,7 +1976,7 @@ def db_hands(
 
 @db_app.command("hand")
 def db_hand(
-    hand_id: Annotated[int, typer.Argument(help="The hand's number in the room.", min=1)],
+    hand: Annotated[int, typer.Argument(help="The hand's number in the room.", min=1)],
     *,
     database_url: DatabaseUrlOption = None,
     config: ConfigOption = None,
@@ -1989,7 +1989,7 @@ def db_hand(
     settings = _server_settings(config, database_url=database_url)
 
     async def read(session: AsyncSession) -> str:
-        return await hand_history(session, hand_id)
+        return await hand_history(session, hand)
 
     typer.echo(_in_room(settings, read, failing="cannot read the hand"), nl=False)
 
