@@ -24,12 +24,14 @@ from tests.play_room import Person, running_room, until
 LINES = ("uno", "due", "tre")
 
 
-async def catch_up(person: Person, table: str) -> tuple[str, list[str]]:
-    """The welcome's frame and the frames that answer a ``resume`` from 0 and a ``ping``."""
+async def catch_up(person: Person, table: str, *, watch: bool = False) -> tuple[str, list[str]]:
+    """The welcome's frame and the frames that answer a ``resume`` from 0 (or a ``watch``)
+    and a ``ping``."""
     url = person.room.address.replace("http://", "ws://") + "/ws"
+    asked: dict[str, Any] = {"type": "watch"} if watch else {"type": "resume", "last_seq": 0}
     async with connect(url, additional_headers={"Cookie": person.cookie_header()}) as ws:
         welcome = await asyncio.wait_for(ws.recv(), 10)
-        await ws.send(json.dumps({"type": "resume", "v": 1, "table": table, "last_seq": 0}))
+        await ws.send(json.dumps({**asked, "v": 1, "table": table}))
         await ws.send(json.dumps({"type": "ping", "v": 1}))
         frames: list[str] = []
         while not frames or json.loads(frames[-1]).get("type") != "pong":
@@ -83,12 +85,13 @@ def test_a_resume_catches_up_in_one_batch_and_a_pong_comes_alone(tmp_path: Path)
 def test_a_resume_from_far_behind_gets_the_last_hand_from_its_start(tmp_path: Path) -> None:
     """A client too far behind for the table's kept events (a page opened again, last seen
     seq 0) gets the last hand from its start, then the snapshot: the page's log tells the
-    hand it comes back to (a snapshot alone left it empty)."""
+    hand it comes back to (a snapshot alone left it empty).  So does a spectator's first
+    look, with no card it may not see."""
     env = {"MAZZIERE_BOT_SECONDS": "0", "MAZZIERE_NEXT_HAND_SECONDS": "0.05"}
     with running_room(f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", tmp_path, env=env) as room:
         person = Person(room, 2)
 
-        async def scenario() -> tuple[str, list[str]]:
+        async def scenario() -> tuple[str, list[str], list[str]]:
             table = next(t for t in room.tables() if t["rules"] == "holdem")
             tid = str(table["id"])
             try:
@@ -102,12 +105,15 @@ def test_a_resume_from_far_behind_gets_the_last_hand_from_its_start(tmp_path: Pa
                 person.plays.discard(tid)
                 await until(lambda: pending(person, tid), 30)
                 _, frames = await catch_up(person, tid)
+                _, watched = await catch_up(spectator, tid, watch=True)
             finally:
                 await person.disconnect()
-            return tid, frames
+            return tid, frames, watched
 
-        table, frames = asyncio.run(scenario())
+        spectator = Person(room, 3)
+        table, frames, watched = asyncio.run(scenario())
         person.close()
+        spectator.close()
     assert not person.errors, person.errors
     burst = json.loads(frames[0])
     *events, snapshot = burst.get("messages", [burst])  # (a snapshot alone is no batch)
@@ -119,6 +125,13 @@ def test_a_resume_from_far_behind_gets_the_last_hand_from_its_start(tmp_path: Pa
         m for m in person.messages if m.get("table") == table and m.get("seq", 0) >= first["seq"]
     ]
     assert events == seen  # the hand's events as the person saw them live, their own cards too
+    # A spectator's first look: the same hand from its start, every hole card face down.
+    *shown, last = json.loads(watched[0])["messages"]
+    assert [m["seq"] for m in shown] == [m["seq"] for m in events]
+    assert shown[0]["type"] == "hand_started" and last["type"] == "snapshot"
+    dealt = [m["record"] for m in shown if m["type"] == "record"]
+    holes = [r["cards"] for r in dealt if r["type"] == "hole_cards"]
+    assert holes and all(set(cards) == {"??"} for cards in holes), holes
 
 
 def pending(person: Person, table: str) -> bool:

@@ -593,8 +593,9 @@ def test_a_free_fold_is_confirmed_and_the_showdown_highlights_the_winning_hand(
 def test_a_spectator_watches_a_cash_table_from_the_lobby_and_sits_down(
     room: RunningServer, browser: Any
 ) -> None:
-    """From the lobby a cash table can be watched (every hole card face down, on the page
-    and in every frame the spectator's socket receives), then a free seat taken from there."""
+    """From the lobby a cash table can be watched (the hand being played told from its start,
+    every hole card face down, on the page and in every frame the spectator's socket
+    receives), then a free seat taken from there."""
     import json
 
     table = table_named(room, "Hold'em 5/10")
@@ -615,6 +616,9 @@ def test_a_spectator_watches_a_cash_table_from_the_lobby_and_sits_down(
         )
         assert spectator.page.locator(".seat.me").count() == 0
         assert spectator.cards(".seat[data-name]") == ["??"] * 4
+        # The log tells the hand from its start (a first look was a snapshot alone: an
+        # empty log until the next hand).
+        assert re.fullmatch(r"Mano n\. \d+", spectator.page.inner_text(".log p >> nth=0"))
         assert spectator.page.inner_text("button.leave") == "Torna alla sala"  # not seated
         spectator.screenshot("table-spectator")
         messages = []

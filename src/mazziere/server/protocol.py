@@ -144,7 +144,8 @@ class _Message(BaseModel):
 
 class Watch(_Message):
     """Follow a table as a spectator (a seated player follows their tables anyway); a
-    private table only its host and the players the host approved."""
+    private table only its host and the players the host approved.  The answer: the hand
+    being played (or the last) from its start, as a spectator sees it, then a snapshot."""
 
     type: Literal["watch"] = "watch"
     table: TableId

@@ -779,8 +779,16 @@ class TableTask(RequestLoop):
                 return
             if request.outbox is not None:
                 self.bus.follow(self.id, request.outbox)
-                last = message.last_seq if isinstance(message, p.Resume) else -1
-                self._catch_up(request, last)
+                if isinstance(message, p.Resume):
+                    self._catch_up(request, message.last_seq)
+                elif request.player is None or request.player.name not in self.seated:
+                    # A spectator's first look: the hand being played (or the last) from
+                    # its start, for its log, then the snapshot.  (A seated player's watch
+                    # is a tournament client's first look at its table: the snapshot, whose
+                    # level heads the hands that follow.)
+                    self._catch_up(request, self._hand_seq - 1 if self._hand_seq else -1)
+                else:
+                    self._catch_up(request, -1)
             return
         if isinstance(message, p.Unwatch):
             if request.outbox is not None and not (
