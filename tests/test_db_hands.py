@@ -1,6 +1,7 @@
-"""The operator reads the hands the tables played, on SQLite and PostgreSQL: ``mazziere db
-hands`` (a player's, two players' together, a table's) and ``mazziere db hand ID`` (one
-hand's whole history, every card), against the real room's database while it runs.
+"""The operator reads the tables and the hands they played, on SQLite and PostgreSQL:
+``mazziere db tables`` (who sits where now), ``mazziere db hands`` (a player's, two
+players' together, a table's) and ``mazziere db hand ID`` (one hand's whole history, every
+card), against the real room's database while it runs.
 
 Two guests play each other heads-up at a Hold'em table over real WebSockets for three
 hands.  Each player's result in the operator's list is what the room tells that player of
@@ -12,6 +13,7 @@ exit code 2.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -104,6 +106,22 @@ def _read_by_the_operator(
     assert sorted(history.get("players")) == sorted([anna, bruno])
     dealt = [a for a in history.get("actions", []) if a.startswith("d dh ")]
     assert len(dealt) == 2 and "??" not in "".join(dealt), dealt
+    # Who sits where now: the two, seated still (gone, not up), and the chips of every cash
+    # table add up to what the ledger holds at tables.
+    listed = _db(room, "tables", "--json")
+    assert listed.returncode == 0, listed.stderr
+    tables = json.loads(listed.stdout)
+    (ours,) = [t for t in tables if str(t["id"]) == where]
+    assert ours["kind"] == "cash" and {s[1] for s in ours["seats"]} == {anna, bruno}, ours
+    if ours["playing"] is None:
+        assert ours["chips"] == sum(s[2] for s in ours["seats"]), ours
+    audit = json.loads(_db(room, "audit", "--json").stdout)
+    assert sum(t["chips"] for t in tables if t["chips"] is not None) == audit["by_kind"]["table"]
+    line = next(
+        x for x in _db(room, "tables").stdout.splitlines() if x.startswith(f"table {where} ")
+    )
+    assert f" · seat 1 {anna} " in line or f" · seat 1 {bruno} " in line, line
+    assert _db(room, "tables", "--all").stdout.count("\n") >= len(tables)
     # Refused in one line, exit code 2.
     for args, says in (
         (("hands", "--player", "nobody"), "no account is named 'nobody'"),

@@ -1939,6 +1939,38 @@ def db_reports(
         typer.echo(f"nobody reported {player}" if player else "no report yet")
 
 
+@db_app.command("tables")
+def db_tables(
+    *,
+    every: Annotated[
+        bool, typer.Option("--all", help="The open tables nobody sits at too.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON list.")] = False,
+    database_url: DatabaseUrlOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """The open tables where someone sits, by number: who sits where with how many chips,
+    the hand being played, a cash table's chips (before a restart: which tables deal)."""
+    import dataclasses
+    import json
+
+    from mazziere.server.storage.played import TableNow, tables_now
+
+    settings = _server_settings(config, database_url=database_url)
+
+    async def read(session: AsyncSession) -> list[TableNow]:
+        return await tables_now(session, empty=every)
+
+    rows = _in_room(settings, read, failing="cannot read the tables")
+    if as_json:
+        typer.echo(json.dumps([dataclasses.asdict(row) for row in rows]))
+        return
+    for row in rows:
+        typer.echo(str(row))
+    if not rows:
+        typer.echo("no open table" if every else "nobody sits at any table")
+
+
 @db_app.command("hands")
 def db_hands(
     *,

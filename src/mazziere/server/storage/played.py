@@ -1,7 +1,8 @@
-"""The hands the tables played, as the operator reads them: who played which hands, with
-whom, and what each won or lost (``mazziere db hands``), and a hand's whole history with
-every card (``mazziere db hand``), to look into a player's report (collusion, chips passed
-on) before deciding on it (``mazziere db suspend``)."""
+"""The tables and the hands they played, as the operator reads them: who sits where now
+(``mazziere db tables``: before a restart, say), who played which hands, with whom, and
+what each won or lost (``mazziere db hands``), and a hand's whole history with every card
+(``mazziere db hand``), to look into a player's report (collusion, chips passed on)
+before deciding on it (``mazziere db suspend``)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,106 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.history import phh
+from mazziere.server.storage import ledger
 from mazziere.server.storage.accounts import account_shown_as
-from mazziere.server.storage.models import Hand, HandSeat, RoomTable
+from mazziere.server.storage.models import Account, Hand, HandSeat, RoomTable, Seat
 
-__all__ = ["PlayedHand", "hand_history", "payoffs", "played_hands"]
+__all__ = ["PlayedHand", "TableNow", "hand_history", "payoffs", "played_hands", "tables_now"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableNow:
+    """An open table as it stands: what kind, who sits where with how many chips, the hand
+    being played (``None``: none), and a cash table's chips (its ledger account: the seats'
+    and a pot's; ``None`` for a tournament's table, whose chips are the tournament's)."""
+
+    id: int
+    name: str
+    rules: str
+    kind: str
+    seats: tuple[tuple[int, str, int, bool], ...]
+    playing: int | None
+    chips: int | None
+
+    def __str__(self) -> str:
+        """The table as the operator reads it.
+
+        >>> print(TableNow(3, "Hold'em 1/2", "holdem", "cash",
+        ...       ((1, "anna", 200, False), (4, "bot (basic)", 190, True)), 12, 392))
+        ... # doctest: +NORMALIZE_WHITESPACE
+        table 3 (Hold'em 1/2) · holdem, cash · seat 1 anna 200, seat 4 bot (basic) 190
+        sitting out · hand 12 being played · chips at the table 392
+        >>> print(TableNow(9, "Torneo · table 9", "italian-32", "tournament 2", (), None, None))
+        table 9 (Torneo · table 9) · italian-32, tournament 2 · nobody sits
+        """
+        sitting = ", ".join(
+            f"seat {seat} {name} {stack}{' sitting out' if out else ''}"
+            for seat, name, stack, out in self.seats
+        )
+        parts = [
+            f"table {self.id} ({self.name})",
+            f"{self.rules}, {self.kind}",
+            sitting or "nobody sits",
+        ]
+        if self.playing is not None:
+            parts.append(f"hand {self.playing} being played")
+        if self.chips is not None and (self.seats or self.chips):
+            parts.append(f"chips at the table {self.chips}")
+        return " · ".join(parts)
+
+
+async def tables_now(session: AsyncSession, *, empty: bool = False) -> list[TableNow]:
+    """The open tables where someone sits (every open table with ``empty``), by number."""
+    tables = list(
+        await session.scalars(
+            select(RoomTable).where(RoomTable.state != "closed").order_by(RoomTable.id)
+        )
+    )
+    seats: dict[int, list[tuple[Seat, Account | None]]] = {}
+    for seat, account in await session.execute(
+        select(Seat, Account)
+        .outerjoin(Account, Account.id == Seat.account_id)
+        .where(Seat.table_id.in_([table.id for table in tables]))
+        .order_by(Seat.seat)
+    ):
+        seats.setdefault(seat.table_id, []).append((seat, account))
+    playing = dict(
+        (await session.execute(select(Hand.table_id, Hand.number).where(Hand.state == "playing")))
+        .tuples()
+        .all()
+    )
+    found = []
+    for table in tables:
+        sitting = seats.get(table.id, [])
+        if not sitting and not empty:
+            continue
+        cash = table.tournament_id is None
+        found.append(
+            TableNow(
+                id=table.id,
+                name=table.name,
+                rules=table.rules,
+                kind=(
+                    f"tournament {table.tournament_id}"
+                    if not cash
+                    else "private"
+                    if table.private
+                    else "cash"
+                ),
+                seats=tuple(
+                    (
+                        seat.seat,
+                        account.display_name if account is not None else f"bot ({seat.bot})",
+                        seat.stack,
+                        seat.sitting_out,
+                    )
+                    for seat, account in sitting
+                ),
+                playing=playing.get(table.id),
+                chips=await ledger.balance(session, ledger.table_key(table.id)) if cash else None,
+            )
+        )
+    return found
 
 
 @dataclass(frozen=True, slots=True)
