@@ -479,6 +479,38 @@ def test_at_the_players_turn_their_cards_and_buttons_are_in_the_window(
         context.close()
 
 
+def test_the_line_of_turns_above_the_table_leaves_the_seat_in_the_window(
+    room: RunningServer, browser: Any
+) -> None:
+    """At two tables in a laptop's window (1280x800), the player acts at one while the other
+    waits too: the line under the header that says so pushes the table down, and the seat
+    comes back above the bar of buttons (its last line was under the bar: 729 > 724)."""
+    person = Page(browser, room.address, "it")
+    page = person.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    try:
+        page.click(".play-now[data-rules=holdem]")
+        page.wait_for_selector(".seat.me")
+        page.click("#home")
+        page.click(".play-now[data-rules=italian-32]")
+        deadline = time.monotonic() + 60
+        while not (page.is_visible("#turns a") and page.is_visible(".actions button[data-kind]")):
+            assert time.monotonic() < deadline, "the two tables never waited for the player at once"
+            page.wait_for_timeout(100)
+        page.wait_for_timeout(300)  # (the page brings the seat into view on the next frame)
+        seat, bar = (
+            page.eval_on_selector(selector, "e => e.getBoundingClientRect().toJSON()")
+            for selector in (".seat.me", ".actions[role=toolbar]")
+        )
+        assert seat["bottom"] <= bar["top"] and bar["bottom"] <= 800, (seat, bar)
+    finally:
+        person.sent.leave_table()  # this table, then the other (no seat left to the clock)
+        with contextlib.suppress(sync_api.Error):
+            page.click(".my-tables a.my-table", timeout=10_000)
+            page.wait_for_selector(".seat.me", timeout=10_000)
+        person.close()
+
+
 def test_a_suspended_player_is_logged_out_and_told_the_reason(
     room: RunningServer, browser: Any, web_settings: Settings
 ) -> None:

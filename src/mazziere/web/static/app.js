@@ -1006,6 +1006,8 @@ function renderTurns() {
     ...elsewhere.map((table) => h("a", { href: `#table/${table.id}`, "data-table": table.id }, tableName(table), " ",
       h("span", { class: "clock", "data-turn-clock": table.id, "aria-hidden": "true" }, waitingClock(table))))] : []));
   strip.hidden = !elsewhere.length;
+  // The line came or went above the table: the player's seat, if they act, in view again.
+  if (current && myLegal(current)) requestAnimationFrame(showMySeat);
 }
 
 /** The seconds left to the decision, or to the offer, the room waits for at ``table``. */
