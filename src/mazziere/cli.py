@@ -17,7 +17,7 @@ from mazziere.cards import format_cards, parse_cards
 from mazziere.rules import RULESETS, Game, find_rules
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
+    from collections.abc import Awaitable, Callable, Sequence
     from pathlib import Path
 
     from sqlalchemy.ext.asyncio import AsyncSession
@@ -1869,12 +1869,11 @@ def db_chat(
         found = await said_lines(session, player=player, table=table, last=last)
         return [str(line) for line in found]
 
-    lines = _in_room(settings, read, failing="cannot read the tables' chat")
-    for line in lines:
-        typer.echo(line)
-    if not lines:
-        where = [f"by {player}" if player else "", f"at table {table}" if table else ""]
-        typer.echo(" ".join(["nothing was said", *filter(None, where)]))
+    where = [f"by {player}" if player else "", f"at table {table}" if table else ""]
+    _print_rows(
+        _in_room(settings, read, failing="cannot read the tables' chat"),
+        " ".join(["nothing was said", *filter(None, where)]),
+    )
 
 
 @db_app.command("players")
@@ -1891,8 +1890,6 @@ def db_players(
 ) -> None:
     """The room's players, newest first: name, wallet, when they joined, and any suspension
     with its reason (guests only with --guests: every first visit makes one)."""
-    import dataclasses
-    import json
 
     from mazziere.server.storage import accounts as store
 
@@ -1901,15 +1898,11 @@ def db_players(
     async def read(session: AsyncSession) -> list[store.PlayerRow]:
         return await store.players(session, guests=guests, suspended=suspended, last=last)
 
-    rows = _in_room(settings, read, failing="cannot read the players")
-    if as_json:
-        as_text = lambda value: value.isoformat()  # noqa: E731 (the only kind JSON lacks: times)
-        typer.echo(json.dumps([dataclasses.asdict(row) for row in rows], default=as_text))
-        return
-    for row in rows:
-        typer.echo(str(row))
-    if not rows:
-        typer.echo("no suspended player" if suspended else "no player yet")
+    _print_rows(
+        _in_room(settings, read, failing="cannot read the players"),
+        "no suspended player" if suspended else "no player yet",
+        as_json=as_json,
+    )
 
 
 @db_app.command("reports")
@@ -1932,11 +1925,10 @@ def db_reports(
     async def read(session: AsyncSession) -> list[str]:
         return [str(line) for line in await reports(session, player=player, last=last)]
 
-    lines = _in_room(settings, read, failing="cannot read the reports")
-    for line in lines:
-        typer.echo(line)
-    if not lines:
-        typer.echo(f"nobody reported {player}" if player else "no report yet")
+    _print_rows(
+        _in_room(settings, read, failing="cannot read the reports"),
+        f"nobody reported {player}" if player else "no report yet",
+    )
 
 
 @db_app.command("tables")
@@ -1951,8 +1943,6 @@ def db_tables(
 ) -> None:
     """The open tables where someone sits, by number: who sits where with how many chips,
     the hand being played, a cash table's chips (before a restart: which tables deal)."""
-    import dataclasses
-    import json
 
     from mazziere.server.storage.played import TableNow, tables_now
 
@@ -1961,14 +1951,11 @@ def db_tables(
     async def read(session: AsyncSession) -> list[TableNow]:
         return await tables_now(session, empty=every)
 
-    rows = _in_room(settings, read, failing="cannot read the tables")
-    if as_json:
-        typer.echo(json.dumps([dataclasses.asdict(row) for row in rows]))
-        return
-    for row in rows:
-        typer.echo(str(row))
-    if not rows:
-        typer.echo("no open table" if every else "nobody sits at any table")
+    _print_rows(
+        _in_room(settings, read, failing="cannot read the tables"),
+        "no open table" if every else "nobody sits at any table",
+        as_json=as_json,
+    )
 
 
 @db_app.command("hands")
@@ -1999,11 +1986,10 @@ def db_hands(
         )
         return [str(hand) for hand in found]
 
-    lines = _in_room(settings, read, failing="cannot read the hands")
-    for line in lines:
-        typer.echo(line)
-    if not lines:
-        typer.echo("no hand was played" + (" so" if player or with_player or table else ""))
+    _print_rows(
+        _in_room(settings, read, failing="cannot read the hands"),
+        "no hand was played" + (" so" if player or with_player or table else ""),
+    )
 
 
 @db_app.command("hand")
@@ -2085,6 +2071,21 @@ def _change_accounts(settings: Settings, change: Callable[[AsyncSession], Awaita
     """Run ``change`` on the room's database and commit it: an operator's command on a
     player's account (:func:`_in_room`)."""
     return _in_room(settings, change, failing="cannot reach the accounts", commit=True)
+
+
+def _print_rows(rows: Sequence[Any], nothing: str, *, as_json: bool = False) -> None:
+    """An operator's command's answer: a line for each row (as ``str`` says it), or one JSON
+    list of them (dataclasses; times in ISO 8601); ``nothing`` when there are none."""
+    import dataclasses
+
+    if as_json:
+        as_text = lambda value: value.isoformat()  # noqa: E731 (the only kind JSON lacks: times)
+        typer.echo(json.dumps([dataclasses.asdict(row) for row in rows], default=as_text))
+        return
+    for row in rows:
+        typer.echo(str(row))
+    if not rows:
+        typer.echo(nothing)
 
 
 def _in_room(

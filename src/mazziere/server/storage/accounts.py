@@ -14,7 +14,7 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.server.storage import ledger
-from mazziere.server.storage.models import Account, LedgerAccount, LoginFailure, Session
+from mazziere.server.storage.models import Account, LoginFailure, Session
 
 __all__ = [
     "NAME_PATTERN",
@@ -306,18 +306,12 @@ async def players(
     if suspended:
         query = query.where(Account.suspended_at.is_not(None))
     found = list(await session.scalars(query))
-    keys = {ledger.wallet_key(account.id): account.id for account in found}
-    balances = {
-        keys[key]: int(amount)
-        for key, amount in await session.execute(
-            select(LedgerAccount.key, LedgerAccount.balance).where(LedgerAccount.key.in_(keys))
-        )
-    }
+    wallets = await ledger.balances(session, [ledger.wallet_key(a.id) for a in found])
     return [
         PlayerRow(
             name=account.display_name,
             guest=account.is_guest,
-            balance=balances.get(account.id, 0),
+            balance=wallets[ledger.wallet_key(account.id)],
             joined=account.created_at,
             suspended_at=account.suspended_at,
             suspended_why=account.suspended_why,

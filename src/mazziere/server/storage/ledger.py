@@ -15,6 +15,7 @@ account that goes negative), ``house`` (fees and rake), ``wallet:<account>``,
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from enum import StrEnum
 from typing import cast
 
@@ -237,6 +238,15 @@ async def balance(session: AsyncSession, key: str) -> int:
     """The balance of ledger account ``key`` (0 for one that does not exist yet)."""
     value = await session.scalar(select(LedgerAccount.balance).where(LedgerAccount.key == key))
     return int(value or 0)
+
+
+async def balances(session: AsyncSession, keys: Collection[str]) -> dict[str, int]:
+    """The balances of the ledger accounts ``keys``, in one query (0 for one that does not
+    exist yet)."""
+    found = await session.execute(
+        select(LedgerAccount.key, LedgerAccount.balance).where(LedgerAccount.key.in_(keys))
+    )
+    return {key: 0 for key in keys} | {key: int(amount) for key, amount in found}
 
 
 async def size(session: AsyncSession) -> tuple[int, int]:

@@ -81,6 +81,7 @@ async def tables_now(session: AsyncSession, *, empty: bool = False) -> list[Tabl
         .tuples()
         .all()
     )
+    chips = await ledger.balances(session, [ledger.table_key(table.id) for table in tables])
     found = []
     for table in tables:
         sitting = seats.get(table.id, [])
@@ -109,7 +110,7 @@ async def tables_now(session: AsyncSession, *, empty: bool = False) -> list[Tabl
                     for seat, account in sitting
                 ),
                 playing=playing.get(table.id),
-                chips=await ledger.balance(session, ledger.table_key(table.id)) if cash else None,
+                chips=chips[ledger.table_key(table.id)] if cash else None,
             )
         )
     return found
