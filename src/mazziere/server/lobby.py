@@ -9,6 +9,7 @@ change it pays for.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -17,7 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.rules import RULESETS, UnknownRulesError, find_rules
-from mazziere.server.accounts import DbSession, LoggedIn, MaybeLoggedIn, Room
+from mazziere.server.accounts import DbSession, LoggedIn, MaybeLoggedIn, Room, Viewer
 from mazziere.server.context import RoomContext
 from mazziere.server.errors import ApiError, RowId
 from mazziere.server.storage import ledger, seating
@@ -67,6 +68,11 @@ class TableOut(BaseModel):
     decision_seconds: int
     state: str
     waiting: int
+    you_wait: int | None = None
+    """Your place on the table's waiting list (1: the first), if you are on it."""
+    seat_kept_seconds: int | None = None
+    """A free seat is kept for you, for this many seconds still: sit down (the room said so
+    with a ``seat_kept`` message too)."""
 
 
 class TablesOut(BaseModel):
@@ -173,12 +179,25 @@ def stakes_out(small_blind: int, big_blind: int, ante: int) -> StakesOut:
     return StakesOut(small_blind=small_blind, big_blind=big_blind, ante=ante, label=label)
 
 
-async def table_out(db: AsyncSession, table: RoomTable) -> TableOut:
-    """One table as the lobby shows it (players, bots and waiting counted)."""
+async def table_out(
+    db: AsyncSession,
+    table: RoomTable,
+    viewer: Viewer | None = None,
+    room: RoomContext | None = None,
+) -> TableOut:
+    """One table as the lobby shows it (players, bots and waiting counted; the viewer's place
+    on its waiting list, and the seat kept for them, with the ``room``'s time)."""
     seats = list(await db.scalars(select(Seat).where(Seat.table_id == table.id)))
-    waiting = await db.scalar(
-        select(func.count()).select_from(WaitingEntry).where(WaitingEntry.table_id == table.id)
-    )
+    waiting = await seating.waiting_entries(db, table.id)
+    you_wait = kept = None
+    if viewer is not None:
+        mine = [n for n, e in enumerate(waiting, 1) if e.account_id == viewer.account.id]
+        you_wait = mine[0] if mine else None
+        offered = waiting[mine[0] - 1].offered_at if mine else None
+        if offered is not None and room is not None:
+            lapse = dt.timedelta(seconds=room.settings.seat_kept_seconds)
+            left = math.ceil((offered + lapse - room.now()).total_seconds())
+            kept = left if left > 0 else None
     return TableOut(
         id=table.id,
         name=table.name,
@@ -192,13 +211,17 @@ async def table_out(db: AsyncSession, table: RoomTable) -> TableOut:
         max_buy_in=table.max_buy_in,
         decision_seconds=table.decision_seconds,
         state=table.state,
-        waiting=int(waiting or 0),
+        waiting=len(waiting),
+        you_wait=you_wait,
+        seat_kept_seconds=kept,
     )
 
 
 @router.get("/tables", summary="The lobby's cash tables")
 async def list_tables(
     db: DbSession,
+    room: Room,
+    *,
     rules: RulesFilter = None,
     stakes: Annotated[
         str | None, Query(description="Only these stakes: `1/2`, `invito 10`.")
@@ -209,8 +232,11 @@ async def list_tables(
     max_stake: Annotated[
         int | None, Query(ge=0, description="Big blind or invito at most this.")
     ] = None,
+    viewer: MaybeLoggedIn = None,
 ) -> TablesOut:
-    """Public tables that are not closed, filtered by rule set and stakes."""
+    """Public tables that are not closed, filtered by rule set and stakes; each says the
+    caller's place on its waiting list and the seat kept for them (none for nobody logged
+    in)."""
     check_rules(rules)
     query = select(RoomTable).where(RoomTable.private.is_(False), RoomTable.state != "closed")
     if rules is not None:
@@ -222,7 +248,7 @@ async def list_tables(
             continue
         if max_stake is not None and stake > max_stake:
             continue
-        shown = await table_out(db, table)
+        shown = await table_out(db, table, viewer, room)
         if stakes is not None and shown.stakes.label != stakes.strip():
             continue
         tables.append(shown)
@@ -364,12 +390,14 @@ class TournamentDetailsOut(TournamentOut):
 
 
 @router.get("/tables/{table_id}", summary="One table of the lobby")
-async def get_table(table_id: RowId, db: DbSession) -> TableOut:
+async def get_table(
+    table_id: RowId, db: DbSession, room: Room, viewer: MaybeLoggedIn = None
+) -> TableOut:
     """A public table (private tables are reached through their invite)."""
     table = await db.get(RoomTable, table_id)
     if table is None or table.private:
         raise ApiError(404, "no_such_table", f"there is no table {table_id}")
-    return await table_out(db, table)
+    return await table_out(db, table, viewer, room)
 
 
 @router.get("/tournaments/{tournament_id}", summary="One tournament: levels, players, standings")
@@ -670,7 +698,8 @@ async def join_waiting_list(
     """The first seat that frees up is offered to the first player waiting."""
     table = await _public_table(db, table_id)
     me = viewer.account.id
-    refusal = await seating.sit_refusal(db, table.id, me)
+    lapse = room.settings.seat_kept_seconds
+    refusal = await seating.sit_refusal(db, table.id, me, lapse_seconds=lapse)
     if refusal is not None and refusal[0] not in ("waiting_list",):
         raise ApiError(403, refusal[0], refusal[1])
     seats = list(await db.scalars(select(Seat).where(Seat.table_id == table.id)))

@@ -459,7 +459,7 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
     writer: WriterProcess | None = None
     if settings.table_writer == "process" and not room.db.in_memory:
         writer = await WriterProcess.start(settings)
-    store = DatabaseTableStore(room.db, writer)
+    store = DatabaseTableStore(room.db, writer, seat_kept_seconds=settings.seat_kept_seconds)
     service = TableService(store, bus, bot_seconds=float(getattr(settings, "bot_seconds", 0.8)))
     watcher = TableWatcher(service, room)
 

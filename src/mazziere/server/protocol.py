@@ -61,6 +61,7 @@ __all__ = [
     "ProtocolError",
     "RemoveBot",
     "Resume",
+    "SeatKept",
     "SeatsChanged",
     "ServerMessage",
     "Sit",
@@ -356,6 +357,17 @@ class Moved(_Message):
     )
 
 
+class SeatKept(_Message):
+    """A seat is free at a full table whose waiting list the player joined (over REST), and
+    the room keeps it for them for ``seconds``: a ``sit`` there takes it.  Then their place
+    is lost and the seat kept for the next player waiting.  Not a table event: it goes to
+    the player's connections wherever they are, followed tables or not."""
+
+    type: Literal["seat_kept"] = "seat_kept"
+    table: str
+    seconds: int = Field(description="How long the seat is kept for the player still.")
+
+
 class _Event(_Message):
     table: str
     seq: int = Field(ge=1, description="This table's sequence number.")
@@ -527,6 +539,7 @@ _Alone = (
     | Error
     | Pong
     | Moved
+    | SeatKept
     | Snapshot
     | SeatsChanged
     | HandStarted

@@ -96,6 +96,9 @@ class Settings(BaseSettings):
     first decision at each deck does not hold the tables up (server/warm.py)."""
     next_hand_seconds: float = Field(default=2.0, ge=0)
     """The pause between the end of a hand and the next deal."""
+    seat_kept_seconds: float = Field(default=60.0, gt=0)
+    """How long a free seat is kept for the first player of a table's waiting list, who is
+    told so (they lose their place if they have not sat by then)."""
     scheduled_every_seconds: int = Field(default=3_600, ge=0)
     """The lobby's scheduled multi-table tournaments of each rule set start this often
     (the next one opens as one starts); 0: the room opens none."""

@@ -43,6 +43,7 @@ from mazziere.server.storage import Database, seating
 from mazziere.server.storage import ledger as db_ledger
 from mazziere.server.storage.database import database_unavailable
 from mazziere.server.storage.models import (
+    Account,
     Hand,
     HandAction,
     HandSeat,
@@ -57,6 +58,7 @@ from mazziere.server.storage.models import (
 from mazziere.server.tables import (
     Batch,
     HostControls,
+    KeptSeat,
     StoredCommand,
     StoreUnavailableError,
     TableStore,
@@ -177,8 +179,15 @@ class DatabaseTableStore(TableStore):
     database's share of every action on the machine's other core.
     """
 
-    def __init__(self, db: Database, writer: GroupWriting | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        writer: GroupWriting | None = None,
+        *,
+        seat_kept_seconds: float = seating.SEAT_OFFER_SECONDS,
+    ) -> None:
         self.db = db
+        self.seat_kept_seconds = seat_kept_seconds
         self.writer: GroupWriting = writer if writer is not None else GroupWriter(db)
         self._queue: list[_Queued] = []
         self._writing: asyncio.Task[None] | None = None
@@ -201,7 +210,31 @@ class DatabaseTableStore(TableStore):
     async def sit_refusal(self, table_id: int, account_id: int) -> tuple[str, str] | None:
         """:func:`mazziere.server.storage.seating.sit_refusal`."""
         async with self.db.reading() as session:
-            return await seating.sit_refusal(session, table_id, account_id)
+            return await seating.sit_refusal(
+                session, table_id, account_id, lapse_seconds=self.seat_kept_seconds
+            )
+
+    async def seats_kept(self, table_id: int) -> list[KeptSeat]:
+        """The free seats kept for players of the waiting list
+        (:func:`mazziere.server.storage.seating.keep_free_seats`: when each seat was first
+        kept, and the places lost, stored)."""
+        lapse = dt.timedelta(seconds=self.seat_kept_seconds)
+        async with self.db.session() as session:
+            table = await session.get(RoomTable, table_id)
+            if table is None or table.state == "closed":
+                return []
+            now = utc_now()
+            entries = await seating.keep_free_seats(
+                session, table, now=now, lapse_seconds=self.seat_kept_seconds
+            )
+            kept = []
+            for entry in entries:
+                account = await session.get(Account, entry.account_id)
+                assert account is not None and entry.offered_at is not None
+                left = (entry.offered_at + lapse - now).total_seconds()
+                kept.append(KeptSeat(entry.account_id, account.display_name, left))
+            await session.commit()
+        return kept
 
     async def watch_refusal(self, table_id: int, account_id: int) -> tuple[str, str] | None:
         """:func:`mazziere.server.storage.seating.watch_refusal`."""

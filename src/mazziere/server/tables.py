@@ -29,6 +29,7 @@ import abc
 import asyncio
 import contextlib
 import logging
+import math
 import random
 import secrets
 import time
@@ -68,6 +69,7 @@ __all__ = [
     "HandEnd",
     "HandStart",
     "HostControls",
+    "KeptSeat",
     "MemoryStore",
     "Move",
     "Player",
@@ -230,6 +232,17 @@ class HostControls:
     stakes: Stakes
 
 
+@dataclass(frozen=True, slots=True)
+class KeptSeat:
+    """A free seat kept for a player of the table's waiting list: who, and how long still
+    (docs/server.md, *Who may sit*)."""
+
+    account_id: int
+    name: str
+    """Their display name."""
+    seconds_left: float
+
+
 class StoreUnavailableError(Exception):
     """The database refuses writes for now (a full disk, a read-only file, a lost
     connection): nothing of the batch was stored, and the same batch may be tried again.
@@ -265,6 +278,12 @@ class TableStore(abc.ABC):
     async def controls(self, table_id: int) -> HostControls | None:
         """What the table's host set (``None``: a table without a host's controls)."""
         return None
+
+    async def seats_kept(self, table_id: int) -> list[KeptSeat]:
+        """The table's free seats kept for players of its waiting list, now: a seat's time
+        counts from the first time it is kept for the player, whose place is lost (and the
+        seat kept for the next) when it is up."""
+        return []
 
 
 class MemoryStore(TableStore):
@@ -591,6 +610,12 @@ class TableTask(RequestLoop):
         """The database refuses writes: the table waits for its last change to be stored."""
         self._idle = False
         """A tick found nothing to deal: wait for a command (or an offer's deadline)."""
+        self._seats_told: dict[int, float] = {}
+        """The players of the waiting list told that a free seat is kept for them (by
+        account), each until when (the table's clock)."""
+        self._seats_check_at: float | None = 0.0 if isinstance(self.table, CashTable) else None
+        """When to ask which free seats are kept for the waiting list (a seat freed, a
+        player's time up; at once after a start, which told nobody yet)."""
 
     # ------------------------------------------------------------- lifecycle
 
@@ -659,6 +684,13 @@ class TableTask(RequestLoop):
     # ------------------------------------------------------------ the clock
 
     def _next_wake(self) -> float | None:
+        wake = self._next_wake_of_play()
+        check = self._seats_check_at
+        if check is None or (wake is not None and wake < check):
+            return wake
+        return check
+
+    def _next_wake_of_play(self) -> float | None:
         table = self.table
         decision = table.decision
         if decision is not None:
@@ -710,7 +742,11 @@ class TableTask(RequestLoop):
         return len(able) >= 2
 
     async def _on_time(self) -> None:
-        """The clock's turn: a bot decides, a broke bot leaves, or a tick (timeouts, the deal)."""
+        """The clock's turn: the waiting list told of the seats kept, a bot decides, a broke
+        bot leaves, or a tick (timeouts, the deal)."""
+        if self._seats_check_at is not None and self._seats_check_at <= self.clock.now():
+            await self._tell_seats_kept()
+            return
         table = self.table
         decision = table.decision
         if decision is not None:
@@ -739,6 +775,31 @@ class TableTask(RequestLoop):
                 await self._run(StoredCommand("leave", self.clock.now(), {"name": seat.name}))
                 return
         await self._run(StoredCommand("tick", self.clock.now(), {"seed": new_seed().hex()}))
+
+    async def _tell_seats_kept(self) -> None:
+        """Tell each player of the waiting list a free seat is now kept for, wherever their
+        connections are (:class:`~mazziere.server.protocol.SeatKept`); look again when the
+        first one's time is up (the seat then kept for the next player waiting)."""
+        now = self.clock.now()
+        try:
+            kept = await self.store.seats_kept(self.table_id)
+        except Exception as error:  # the database: the players wait a little longer
+            log.warning(
+                "table %s: the waiting list was not read (%s); trying again", self.id, error
+            )
+            self._seats_check_at = now + 5.0
+            return
+        told: dict[int, float] = {}
+        for seat in kept:
+            if seat.account_id not in self._seats_told:
+                seconds = math.ceil(seat.seconds_left)
+                message = p.dump(p.SeatKept(table=self.id, seconds=seconds))
+                # A guest who took a name plays on, where they sat, as their guest name.
+                for name in {seat.name, f"guest-{seat.account_id}"}:
+                    await self.bus.deliver(name, message)
+            told[seat.account_id] = now + seat.seconds_left
+        self._seats_told = told
+        self._seats_check_at = min(told.values()) if told else None
 
     def _bot_action(self, name: str) -> Action:
         table = self.table
@@ -945,8 +1006,9 @@ class TableTask(RequestLoop):
         if config.host_id is None and player.name not in self.seated:
             raise _RefusedError(p.ErrorCode.NOT_SEATED, "sit down first to call bots")
         empty = self.table.empty_seats()
-        if len(empty) < message.count:
-            raise _RefusedError(p.ErrorCode.REFUSED, f"only {len(empty)} seats are free")
+        free = max(0, len(empty) - len(self._seats_told))  # a seat kept for someone waiting
+        if free < message.count:  # is not a bot's
+            raise _RefusedError(p.ErrorCode.REFUSED, f"only {free} seats are free")
         return StoredCommand("bots", now, {"seats": empty[: message.count], "kind": message.kind})
 
     async def _sync_controls(self) -> None:
@@ -994,6 +1056,7 @@ class TableTask(RequestLoop):
         """Apply, store, then announce one command (refused: nothing changed)."""
         ended = self._ended_hand
         level = self.tournament.level() if crash.ARMED.point and self.tournament is not None else 0
+        occupied = len(self.table)
         events, batch = self._execute(command)
         if crash.ARMED.point:
             self._crash_points(command, batch, stored=False, level=level)
@@ -1002,6 +1065,8 @@ class TableTask(RequestLoop):
             self._crash_points(command, batch, stored=True, level=level)
         for event in events:
             await self.bus.publish(event)
+        if len(self.table) < occupied and isinstance(self.table, CashTable):
+            self._seats_check_at = self.clock.now()  # a seat freed: kept for someone waiting?
         if self._ended_hand != ended:
             # The pause that shows the showdown counts from when the players hear of the end:
             # a slow commit (the hand's history) must not use it up and deal at once.
@@ -1137,6 +1202,8 @@ class TableTask(RequestLoop):
         if kind == "sit":
             table.sit_down(name, int(data["buy_in"]), seat=int(data["seat"]))
             self.seated[name] = _Seated(name, data.get("account"), data.get("bot"))
+            if data.get("account") is not None:  # off the waiting list once seated
+                self._seats_told.pop(int(data["account"]), None)
         elif kind == "bots":
             for seat in data["seats"]:
                 if seat in table.seats:

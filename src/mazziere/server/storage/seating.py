@@ -25,6 +25,7 @@ __all__ = [
     "sit_refusal",
     "stakes_taken",
     "waiting_accounts",
+    "waiting_entries",
     "watch_refusal",
 ]
 
@@ -36,10 +37,10 @@ place (and the seat goes to the next player waiting, or to anyone)."""
 
 async def waiting_accounts(session: AsyncSession, table_id: int) -> list[int]:
     """The accounts on the table's waiting list, first come first."""
-    return [entry.account_id for entry in await _waiting(session, table_id)]
+    return [entry.account_id for entry in await waiting_entries(session, table_id)]
 
 
-async def _waiting(session: AsyncSession, table_id: int) -> list[WaitingEntry]:
+async def waiting_entries(session: AsyncSession, table_id: int) -> list[WaitingEntry]:
     rows = await session.scalars(
         select(WaitingEntry)
         .where(WaitingEntry.table_id == table_id)
@@ -49,22 +50,27 @@ async def _waiting(session: AsyncSession, table_id: int) -> list[WaitingEntry]:
 
 
 async def keep_free_seats(
-    session: AsyncSession, table: RoomTable, *, now: dt.datetime | None = None
-) -> list[int]:
-    """The accounts the table's free seats are kept for now, first come first.
+    session: AsyncSession,
+    table: RoomTable,
+    *,
+    now: dt.datetime | None = None,
+    lapse_seconds: float = SEAT_OFFER_SECONDS,
+) -> list[WaitingEntry]:
+    """The waiting list's places the table's free seats are kept for now, first come first.
 
     Each free seat is kept for one player of the waiting list, in order, for
-    :data:`SEAT_OFFER_SECONDS` from the moment it is first kept for them; a player
-    who has not sat by then loses their place, and the seat is kept for the next.
+    ``lapse_seconds`` (:data:`SEAT_OFFER_SECONDS`) from the moment it is first kept for
+    them (``offered_at``); a player who has not sat by then loses their place, and the seat
+    is kept for the next.
     """
     moment = now if now is not None else utc_now()
     taken = await session.scalar(
         select(func.count()).select_from(Seat).where(Seat.table_id == table.id)
     )
     free = table.seats - int(taken or 0)
-    waiting = await _waiting(session, table.id)
-    kept: list[int] = []
-    lapse = dt.timedelta(seconds=SEAT_OFFER_SECONDS)
+    waiting = await waiting_entries(session, table.id)
+    kept: list[WaitingEntry] = []
+    lapse = dt.timedelta(seconds=lapse_seconds)
     for entry in waiting:
         if len(kept) >= free:
             break
@@ -73,13 +79,18 @@ async def keep_free_seats(
         elif entry.offered_at + lapse <= moment:
             await session.delete(entry)  # too late: the place is lost
             continue
-        kept.append(entry.account_id)
+        kept.append(entry)
     await session.flush()
     return kept
 
 
 async def sit_refusal(
-    session: AsyncSession, table_id: int, account_id: int, *, now: dt.datetime | None = None
+    session: AsyncSession,
+    table_id: int,
+    account_id: int,
+    *,
+    now: dt.datetime | None = None,
+    lapse_seconds: float = SEAT_OFFER_SECONDS,
 ) -> tuple[str, str] | None:
     """Why ``account_id`` may not take a free seat at the table now, as (code, message);
     ``None`` if they may.
@@ -96,7 +107,10 @@ async def sit_refusal(
         return "table_closed", "the table is closed"
     if not await _invited(session, table, account_id):
         return "not_approved", "the host has not approved you at this table"
-    kept = await keep_free_seats(session, table, now=now)
+    kept = [
+        entry.account_id
+        for entry in await keep_free_seats(session, table, now=now, lapse_seconds=lapse_seconds)
+    ]
     taken = await session.scalar(
         select(func.count()).select_from(Seat).where(Seat.table_id == table_id)
     )

@@ -1,0 +1,106 @@
+"""A full table's waiting list over the real server's sockets, on SQLite and PostgreSQL.
+
+Three seats at a Hold'em table of the operator's lobby: a person, a bot and a second person.
+Two more join the table's waiting list over REST.  When the second person leaves, the room
+tells the first player waiting, over their socket (they follow no table), that the seat is
+kept for them, and tells nobody else; the lobby says so to them alone; nobody else may take
+the seat, a bot included.  The first player lets the time go by (seconds here): the
+room then tells the next one, who sits down and leaves the list.  The ledger adds up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.play_room import Person, Room, running_room, until
+from tests.server_db import backend_settings
+
+LOBBY = """
+[[table]]
+name = "Tre posti"
+rules = "holdem"
+seats = 3
+small_blind = 1
+big_blind = 2
+min_buy_in = 40
+max_buy_in = 200
+"""
+
+KEPT_SECONDS = 6
+
+
+def _listed(person: Person) -> dict[str, Any]:
+    """The lobby's one table, as ``person`` is shown it."""
+    (table,) = person.http.get("/api/tables").json()["tables"]
+    listed: dict[str, Any] = table
+    return listed
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_seat_freed_is_kept_for_the_first_player_waiting_who_is_told(
+    backend: str, tmp_path: Path
+) -> None:
+    lobby = tmp_path / "lobby.toml"
+    lobby.write_text(LOBBY, encoding="utf-8")
+    env = {"MAZZIERE_LOBBY_FILE": str(lobby), "MAZZIERE_SEAT_KEPT_SECONDS": str(KEPT_SECONDS)}
+    for settings in backend_settings(backend, tmp_path):
+        with running_room(settings.database_url, tmp_path, settings.database_schema, env) as room:
+            people = [Person(room, seed) for seed in range(4)]
+            try:
+                asyncio.run(_waiting(room, *people))
+            finally:
+                for person in people:
+                    person.close()
+            audit = room.audit()
+            assert audit["total"] == 0 and not audit["drifted"], audit
+
+
+async def _waiting(room: Room, host: Person, leaver: Person, first: Person, second: Person) -> None:
+    table = _listed(host)
+    where = str(table["id"])
+    for person in (host, leaver, first, second):
+        await person.connect()
+        person.plays.add(where)  # (at their turn, if they sit: the hands go on)
+    await host.send(type="sit", table=where, buy_in=200, seat=1)
+    await host.send(type="add_bots", table=where, count=1, kind="basic")
+    await leaver.send(type="sit", table=where, buy_in=200)
+    await until(lambda: _listed(host)["players"] + _listed(host)["bots"] == 3, 30)
+    for place, person in enumerate((first, second), start=1):
+        joined = person.post(f"/api/tables/{where}/waiting-list")
+        assert joined.status_code == 201, joined.text
+        assert joined.json()["you"] == place
+    seen = _listed(first)
+    assert (seen["waiting"], seen["you_wait"], seen["seat_kept_seconds"]) == (2, 1, None)
+    assert _listed(second)["you_wait"] == 2 and _listed(host)["you_wait"] is None
+
+    # A seat frees: kept for the first player waiting, who alone is told (at no table).
+    await leaver.send(type="leave", table=where)
+    await until(lambda: first.seen("seat_kept"), 30)
+    (told,) = first.seen("seat_kept")
+    assert told["table"] == where and 0 < told["seconds"] <= KEPT_SECONDS, told
+    assert not second.seen("seat_kept") and not host.seen("seat_kept")
+    assert not leaver.seen("seat_kept")
+    assert 0 < _listed(first)["seat_kept_seconds"] <= KEPT_SECONDS
+    assert _listed(second)["seat_kept_seconds"] is None
+    # Nobody else takes it: not the next player waiting, nor a bot called by the table.
+    await second.send(type="sit", table=where, buy_in=200)
+    await host.send(type="add_bots", table=where, count=1, kind="basic")
+    await until(lambda: len(second.errors) >= 1 and len(host.errors) >= 1, 30)
+    assert second.errors[-1]["of"] == "sit" and "waiting list" in second.errors[-1]["message"]
+    assert host.errors[-1]["of"] == "add_bots", host.errors
+    assert _listed(host)["players"] + _listed(host)["bots"] == 2
+
+    # Not taken in time: the place is lost, and the next player waiting is told.
+    await until(lambda: second.seen("seat_kept"), 30)
+    assert len(first.seen("seat_kept")) == 1
+    assert _listed(first)["you_wait"] is None
+    assert _listed(second)["you_wait"] == 1 and _listed(second)["seat_kept_seconds"]
+    await second.send(type="sit", table=where, buy_in=200)
+    await until(lambda: _listed(host)["players"] == 2, 30)
+    assert _listed(host)["waiting"] == 0
+    for person in (host, leaver, first, second):
+        await person.disconnect()
