@@ -32,6 +32,10 @@ big_blind = 2
 min_buy_in = 40
 max_buy_in = 200
 """
+THREE_SEATS = HOLDEM_TABLE.replace("Hold'em del circolo", "Tre posti").replace(
+    "seats = 6", "seats = 3"
+)
+"""A small table, full with three (the waiting list's tests)."""
 CLASSICA_TABLE = """
 [[table]]
 name = "Classica invito 5"

@@ -18,17 +18,7 @@ import pytest
 
 from tests.play_room import Person, Room, running_room, until
 from tests.server_db import backend_settings
-
-LOBBY = """
-[[table]]
-name = "Tre posti"
-rules = "holdem"
-seats = 3
-small_blind = 1
-big_blind = 2
-min_buy_in = 40
-max_buy_in = 200
-"""
+from tests.test_lobby_file import THREE_SEATS
 
 KEPT_SECONDS = 6
 
@@ -45,7 +35,7 @@ def test_a_seat_freed_is_kept_for_the_first_player_waiting_who_is_told(
     backend: str, tmp_path: Path
 ) -> None:
     lobby = tmp_path / "lobby.toml"
-    lobby.write_text(LOBBY, encoding="utf-8")
+    lobby.write_text(THREE_SEATS, encoding="utf-8")
     env = {"MAZZIERE_LOBBY_FILE": str(lobby), "MAZZIERE_SEAT_KEPT_SECONDS": str(KEPT_SECONDS)}
     for settings in backend_settings(backend, tmp_path):
         with running_room(settings.database_url, tmp_path, settings.database_schema, env) as room:

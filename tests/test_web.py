@@ -29,7 +29,7 @@ import pytest
 
 from mazziere.server.settings import Settings
 from tests.server_process import RunningServer, serve
-from tests.test_lobby_file import CLASSICA_TABLE, HOLDEM_TABLE, TOURNAMENT
+from tests.test_lobby_file import CLASSICA_TABLE, HOLDEM_TABLE, THREE_SEATS, TOURNAMENT
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -323,6 +323,63 @@ def test_a_turn_at_a_table_not_on_screen_is_said_and_chimed(
                 assert page.evaluate("localStorage.getItem('mazziere.sound')") == "0"
     finally:
         person.close()
+
+
+def test_a_full_tables_waiting_list_from_the_lobby_to_the_seat_kept(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table is full (Anna and the two bots she called): Bruno's lobby offers its waiting
+    list, and says his place on it.  Anna leaves; wherever Bruno's page is, a line under the
+    header says the seat is his, with its seconds, and chimes; a reload still says so (the
+    room's lobby does); he sits from the line."""
+    lobby = tmp_path / "lobby.toml"
+    lobby.write_text(THREE_SEATS, encoding="utf-8")
+    monkeypatch.setenv("MAZZIERE_SEAT_KEPT_SECONDS", "60")
+    monkeypatch.setenv("MAZZIERE_BOT_SECONDS", "0.05")
+    monkeypatch.setenv("MAZZIERE_NEXT_HAND_SECONDS", "0.5")
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}",
+        password_profile="CHEAPEST",
+        lobby_file=lobby,
+    )
+    with serve(settings, tmp_path) as server:
+        anna, bruno = Page(browser, server.address, "it"), Page(browser, server.address, "it")
+        try:
+            anna.page.click(".play-now[data-rules=holdem]")  # she sits, and calls two bots
+            anna.page.wait_for_selector(".seat.me")
+            anna.page.wait_for_function(
+                "document.querySelectorAll('.seat[data-name]').length === 3"
+            )
+            page = bruno.page
+            page.add_init_script(COUNT_NOTES)
+            page.reload()
+            page.wait_for_selector("tr[data-table] button.wait")
+            assert page.is_hidden("tr[data-table] button.sit")  # no seat to sit at
+            page.click("tr[data-table] button.wait")
+            page.wait_for_selector("tr[data-table] button.unwait")
+            assert page.inner_text("tr[data-table] button.unwait") == "Esci dalla lista (1°)"
+            assert page.inner_text("tr[data-table] .waiting") == " · 1 in attesa"
+            assert page.is_hidden("#turns")
+            anna.page.click("button.leave")
+            anna.page.wait_for_selector(".play-now")
+            # Told at once (Anna's seat frees at the end of the hand she was dealt into).
+            page.wait_for_selector("#turns .kept-seat", timeout=30_000)
+            strip = page.inner_text("#turns")
+            assert re.fullmatch(r"Un posto è tuo a Tre posti: Siedi \d+ s", strip), strip
+            assert page.evaluate("window.notesPlayed") == 2  # one chime
+            assert page.inner_text("tr[data-table] button.sit.kept").startswith(
+                "Siedi: il posto è tuo"
+            )
+            page.reload()  # the room's lobby says it to a page opened again
+            page.wait_for_selector("#turns .kept-seat")
+            page.click("#turns .kept-seat button")
+            page.wait_for_selector(".seat.me")
+            assert page.is_hidden("#turns")
+            listed = page.evaluate("fetch('/api/tables').then(r => r.json())")["tables"][0]
+            assert (listed["waiting"], listed["you_wait"], listed["players"]) == (0, None, 1)
+        finally:
+            anna.close()
+            bruno.close()
 
 
 ACT_AND_GO_TO_THE_LOBBY = """() => {

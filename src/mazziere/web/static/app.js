@@ -55,6 +55,7 @@ const app = {
   tournamentNames: new Map(),  // a tournament's id -> its name (its tables are named by it)
   unsent: [],        // messages written between two sockets: sent once the next one is welcomed
   lobbyProblem: null, // what went wrong in the lobby (a refused registration): its words, read when drawn
+  kept: {},          // a full table's id -> when the seat the room keeps for the player stops being kept
 };
 
 // ------------------------------------------------------------------ REST
@@ -588,6 +589,7 @@ function receive(message) {
   }
   if (message.type === "ack" && MOVES_CHIPS.has(message.of)) refreshBalance();
   if (message.type === "moved") { moved(message); return; }
+  if (message.type === "seat_kept") { seatKept(message.table, message.seconds); return; }
   if (message.type === "held") {
     // The room cannot store the table's last change (its database refuses writes): the
     // table waits, its clock stopped, until it can; nothing of that change is shown.
@@ -996,16 +998,20 @@ function renderTurns() {
     ? `(${waiting.length}) ${words.t("yourTurn")} · Mazziere`
     : current ? `${tableName(current)} · Mazziere` : "Mazziere";
   const elsewhere = waiting.filter((table) => table.id !== app.current);
+  const kept = Object.keys(app.kept).map((id) => [id, app.lobby.find((t) => String(t.id) === id)?.name ?? `#${id}`]);
   const strip = document.getElementById("turns");
   // Drawn again only when it says something else (it is a live region: a screen reader
   // reads it at each change); its clocks tick on their own, unread.
-  const key = JSON.stringify([words.lang, elsewhere.map((table) => [table.id, tableName(table)])]);
+  const key = JSON.stringify([words.lang, elsewhere.map((table) => [table.id, tableName(table)]), kept]);
   if (strip.dataset.key === key) return;
   strip.dataset.key = key;
   strip.replaceChildren(...(elsewhere.length ? [h("span", {}, words.t("turnsElsewhere")),
     ...elsewhere.map((table) => h("a", { href: `#table/${table.id}`, "data-table": table.id }, tableName(table), " ",
-      h("span", { class: "clock", "data-turn-clock": table.id, "aria-hidden": "true" }, waitingClock(table))))] : []));
-  strip.hidden = !elsewhere.length;
+      h("span", { class: "clock", "data-turn-clock": table.id, "aria-hidden": "true" }, waitingClock(table))))] : []),
+    ...kept.map(([id, name]) => h("span", { class: "kept-seat" }, words.t("seatKept", name), " ",
+      h("button", { type: "button", class: "primary", onclick: () => takeKeptSeat(id) }, words.t("sit")), " ",
+      h("span", { class: "clock", "data-kept-clock": id, "aria-hidden": "true" }, keptText(id)))));
+  strip.hidden = !elsewhere.length && !kept.length;
   // The line came or went above the table: the player's seat, if they act, in view again.
   if (current && myLegal(current)) requestAnimationFrame(showMySeat);
 }
@@ -1078,10 +1084,11 @@ function renderLobby() {
       h("table", {},
         h("thead", {}, h("tr", {}, h("th", {}, words.t("name")), h("th", {}, words.t("stakes")),
           h("th", {}, words.t("seats")), h("th", {}, words.t("players")), h("th", {}))),
-        h("tbody", {}, rows.map((t) => h("tr", {},
+        h("tbody", {}, rows.map((t) => h("tr", { "data-table": t.id },
           h("td", {}, t.name), h("td", {}, t.stakes.label), h("td", {}, t.seats),
-          h("td", {}, `${t.players + t.bots} (${t.bots} bot)`),
-          h("td", { class: "row-actions" }, h("button", { type: "button", class: "sit", onclick: () => sitAt(t) }, words.t("sit")),
+          h("td", {}, `${t.players + t.bots} (${t.bots} bot)`,
+            t.waiting ? h("span", { class: "note waiting" }, ` · ${t.waiting} ${words.pick("in attesa", "waiting")}`) : null),
+          h("td", { class: "row-actions" }, seatButton(t),
             " ", h("button", { type: "button", class: "watch", "aria-label": `${words.pick("Guarda il tavolo", "Watch the table")} ${t.name}`,
               onclick: () => watch(t) }, words.pick("Guarda", "Watch"))))))));
   });
@@ -1102,6 +1109,59 @@ function renderLobby() {
             isRegistered(t) ? words.pick("Annulla l'iscrizione", "Unregister") : words.pick("Iscriviti", "Register"))))))));
   const problem = app.lobbyProblem ? h("p", { class: "error lobby-problem", role: "alert" }, app.lobbyProblem()) : null;
   main.replaceChildren(h("div", { class: "lobby" }, problem, myTables(), filters, sections, tournaments));
+}
+
+/** A lobby row's way to a seat: sit; at a full table, join its waiting list (or leave it,
+ * the player's place said); a seat the room keeps for the player, with its seconds. */
+function seatButton(row) {
+  const id = String(row.id);
+  if (app.kept[id] !== undefined) {
+    return h("button", { type: "button", class: "sit kept primary", onclick: () => takeKeptSeat(id) },
+      words.t("sitKept"), " ", h("span", { class: "clock", "data-kept-clock": id }, keptText(id)));
+  }
+  const seated = app.tables[id]?.seats.some((s) => s.name === app.me);
+  if (seated || row.players + row.bots < row.seats) {
+    return h("button", { type: "button", class: "sit", onclick: () => sitAt(row) }, words.t("sit"));
+  }
+  return row.you_wait
+    ? h("button", { type: "button", class: "unwait", onclick: () => waitFor(row, false) }, words.t("leaveList", row.you_wait))
+    : h("button", { type: "button", class: "wait", onclick: () => waitFor(row, true) }, words.t("waitingList"));
+}
+
+/** Join a full table's waiting list, or leave it.  The socket is opened first: the room
+ * tells the player over it when a seat is kept for them, wherever the page is. */
+async function waitFor(row, join) {
+  await ensureAccount();
+  await connect();
+  app.lobbyProblem = null;
+  try {
+    await api(join ? "POST" : "DELETE", `/api/tables/${row.id}/waiting-list`);
+  } catch (error) {
+    app.lobbyProblem = () => error.message; // said in the page, in its language
+  }
+  await refreshLobby();
+  render();
+}
+
+/** The room keeps a seat for the player at a full table they waited for (``seconds``): said
+ * under the header wherever the page is, chimed, and the lobby's row offers it. */
+function seatKept(id, seconds) {
+  if (app.kept[id] === undefined) chime();
+  app.kept[id] = performance.now() + seconds * 1000;
+  render();
+  refreshLobby().then(render, (error) => console.warn("lobby not refreshed:", error.message));
+}
+
+function keptText(id) {
+  return words.t("seconds", Math.max(0, Math.ceil((app.kept[id] - performance.now()) / 1000)));
+}
+
+async function takeKeptSeat(id) {
+  let row = app.lobby.find((t) => String(t.id) === id);
+  if (!row) { await refreshLobby(); row = app.lobby.find((t) => String(t.id) === id); }
+  delete app.kept[id];
+  if (row) await sitAt(row, { bots: false });
+  else render();
 }
 
 /** A tournament's state in words (cancelled: its buy-ins refunded). */
@@ -1184,6 +1244,13 @@ async function refreshLobby() {
   const [tables, tournaments] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/tournaments")]);
   app.lobby = tables.tables;
   app.tournaments = tournaments.tournaments;
+  // The seats kept for the player as the room has them (a page opened again learns of one
+  // here); one no longer kept (taken, or its time up) is gone.
+  for (const row of app.lobby) {
+    const id = String(row.id);
+    if (row.seat_kept_seconds) app.kept[id] = performance.now() + row.seat_kept_seconds * 1000;
+    else delete app.kept[id];
+  }
   watchTournaments();
 }
 
@@ -1920,6 +1987,13 @@ async function start() {
       const waiting = app.tables[turnClock.dataset.turnClock];
       if (waiting) turnClock.textContent = waitingClock(waiting);
     }
+    for (const keptClock of document.querySelectorAll("[data-kept-clock]")) {
+      if (app.kept[keptClock.dataset.keptClock] !== undefined) keptClock.textContent = keptText(keptClock.dataset.keptClock);
+    }
+    // A seat kept whose time is up is the next player's: off the page, the lobby as it is now.
+    const lapsed = Object.keys(app.kept).filter((id) => app.kept[id] <= performance.now());
+    for (const id of lapsed) delete app.kept[id];
+    if (lapsed.length) refreshLobby().then(render, (error) => console.warn("lobby not refreshed:", error.message));
     // An offer whose time is up is gone (the room took it as a no): off the page.
     const expired = Object.values(app.tables).filter((t) => t.offer && !offerOpen(t));
     for (const gone of expired) gone.offer = null;

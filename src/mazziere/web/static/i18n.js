@@ -18,6 +18,8 @@ const WORDS = {
     reshuffled: "Gli scarti rimescolati fanno il nuovo mazzo",
     sound: "Suono del turno", turnsElsewhere: "Tocca a te:",
     soundWhy: "Un suono quando tocca a te a un tavolo che non stai guardando",
+    waitingList: "Lista d'attesa", leaveList: (n) => `Esci dalla lista (${n}°)`,
+    seatKept: (name) => `Un posto è tuo a ${name}:`, sitKept: "Siedi: il posto è tuo",
   },
   en: {
     fourColour: "4 colours", lobby: "Lobby", playNow: "Play now", sit: "Sit",
@@ -37,6 +39,8 @@ const WORDS = {
     reshuffled: "The discards are reshuffled into a new stock",
     sound: "Turn sound", turnsElsewhere: "Your turn at:",
     soundWhy: "A sound when it is your turn at a table you are not looking at",
+    waitingList: "Waiting list", leaveList: (n) => `Leave the list (#${n})`,
+    seatKept: (name) => `A seat is yours at ${name}:`, sitKept: "Sit: the seat is yours",
   },
 };
 
