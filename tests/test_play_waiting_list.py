@@ -4,7 +4,7 @@ Three seats at a Hold'em table of the operator's lobby: a person, a bot and a se
 Two more join the table's waiting list over REST.  When the second person leaves, the room
 tells the first player waiting, over their socket (they follow no table), that the seat is
 kept for them, and tells nobody else; the lobby says so to them alone; nobody else may take
-the seat, a bot included.  The first player lets the time go by (seconds here): the
+the seat, a bot included (the player who left joins the list behind them).  The first player lets the time go by (seconds here): the
 room then tells the next one, who sits down and leaves the list.  The ledger adds up.
 """
 
@@ -76,6 +76,9 @@ async def _waiting(room: Room, host: Person, leaver: Person, first: Person, seco
     assert not leaver.seen("seat_kept")
     assert 0 < _listed(first)["seat_kept_seconds"] <= KEPT_SECONDS
     assert _listed(second)["seat_kept_seconds"] is None
+    # The seat is not free for anyone else: the player who left may join the list again.
+    again = leaver.post(f"/api/tables/{where}/waiting-list")
+    assert again.status_code == 201 and again.json()["you"] == 3, again.text
     # Nobody else takes it: not the next player waiting, nor a bot called by the table.
     await second.send(type="sit", table=where, buy_in=200)
     await host.send(type="add_bots", table=where, count=1, kind="basic")
@@ -91,6 +94,7 @@ async def _waiting(room: Room, host: Person, leaver: Person, first: Person, seco
     assert _listed(second)["you_wait"] == 1 and _listed(second)["seat_kept_seconds"]
     await second.send(type="sit", table=where, buy_in=200)
     await until(lambda: _listed(host)["players"] == 2, 30)
-    assert _listed(host)["waiting"] == 0
+    assert _listed(host)["waiting"] == 1 and _listed(leaver)["you_wait"] == 1
+    assert not leaver.seen("seat_kept")  # no seat free: none kept for them
     for person in (host, leaver, first, second):
         await person.disconnect()

@@ -695,7 +695,8 @@ async def _invited(db: AsyncSession, table: RoomTable, account_id: int) -> bool:
 async def join_waiting_list(
     table_id: RowId, db: DbSession, room: Room, viewer: LoggedIn
 ) -> WaitingOut:
-    """The first seat that frees up is offered to the first player waiting."""
+    """The first seat that frees up is offered to the first player waiting (every seat is
+    taken, or the free ones kept for the players waiting)."""
     table = await _public_table(db, table_id)
     me = viewer.account.id
     lapse = room.settings.seat_kept_seconds
@@ -705,7 +706,7 @@ async def join_waiting_list(
     seats = list(await db.scalars(select(Seat).where(Seat.table_id == table.id)))
     if any(seat.account_id == me for seat in seats):
         raise ApiError(409, "already_seated", "you sit at this table")
-    if len(seats) < table.seats:
+    if len(seats) < table.seats and refusal is None:  # (a seat kept for another is not free)
         raise ApiError(409, "seat_free", "a seat is free: sit down")
     if me in await seating.waiting_accounts(db, table.id):
         raise ApiError(409, "already_waiting", "you are on the waiting list")

@@ -219,6 +219,9 @@ class DatabaseTableStore(TableStore):
         (:func:`mazziere.server.storage.seating.keep_free_seats`: when each seat was first
         kept, and the places lost, stored)."""
         lapse = dt.timedelta(seconds=self.seat_kept_seconds)
+        async with self.db.reading() as session:  # mostly nobody waits: no write lock then
+            if not await seating.waiting_accounts(session, table_id):
+                return []
         async with self.db.session() as session:
             table = await session.get(RoomTable, table_id)
             if table is None or table.state == "closed":
