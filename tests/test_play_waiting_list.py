@@ -4,8 +4,9 @@ Three seats at a Hold'em table of the operator's lobby: a person, a bot and a se
 Two more join the table's waiting list over REST.  When the second person leaves, the room
 tells the first player waiting, over their socket (they follow no table), that the seat is
 kept for them, and tells nobody else; the lobby says so to them alone; nobody else may take
-the seat, a bot included (the player who left joins the list behind them).  The first player lets the time go by (seconds here): the
-room then tells the next one, who sits down and leaves the list.  The ledger adds up.
+the seat, a bot included (the player who left joins the list behind them).  The first
+player lets the time go by (seconds here): the room then tells the next one, who sits down
+and leaves the list.  The ledger adds up.
 """
 
 from __future__ import annotations
