@@ -39,9 +39,12 @@ class RunningServer:
 
 
 @contextmanager
-def serve(settings: Settings, folder: Path, *, timeout: float = 60.0) -> Iterator[RunningServer]:
-    """Run ``mazziere serve`` with ``settings``' database until the block ends."""
-    port = free_port()
+def serve(
+    settings: Settings, folder: Path, *, timeout: float = 60.0, port: int | None = None
+) -> Iterator[RunningServer]:
+    """Run ``mazziere serve`` with ``settings``' database until the block ends (on ``port``,
+    or a free one: a room started again where its pages reconnect)."""
+    port = free_port() if port is None else port
     env = {
         **os.environ,
         "MAZZIERE_PASSWORD_PROFILE": settings.password_profile,

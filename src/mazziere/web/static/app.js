@@ -339,6 +339,9 @@ function connect() {
           send({ type: "resume", table, last_seq: app.tables[table].seq });
         }
         for (const text of app.unsent.splice(0)) ws.send(text);
+        // A seat kept for the player while no socket was open (a restart of the room) was
+        // told to nobody: the lobby has it.
+        if (onAWaitingList()) refreshLobby().then(render, (error) => console.warn("lobby not refreshed:", error.message));
         resolve(message);
         return;
       }
@@ -350,8 +353,9 @@ function connect() {
     ws.onclose = () => {
       app.ws = null;
       app.wsReady = null;
-      // Back after a gap: the welcome's resume asks for what was missed.
-      if (Object.keys(app.tables).length || app.unsent.length) setTimeout(() => connect(), 1000);
+      // Back after a gap: the welcome's resume asks for what was missed (a player on a
+      // waiting list is told over the socket when a seat is kept for them).
+      if (Object.keys(app.tables).length || app.unsent.length || onAWaitingList()) setTimeout(() => connect(), 1000);
     };
   });
   return app.wsReady;
@@ -1128,6 +1132,8 @@ function seatButton(row) {
     : h("button", { type: "button", class: "wait", onclick: () => waitFor(row, true) }, words.t("waitingList"));
 }
 
+const onAWaitingList = () => app.lobby.some((row) => row.you_wait);
+
 /** The seats of a lobby's table anyone may take: the free ones but those the room keeps for
  * the players of its waiting list (one each, first come first). */
 function openSeats(row) {
@@ -1153,10 +1159,16 @@ async function waitFor(row, join) {
 /** The room keeps a seat for the player at a full table they waited for (``seconds``): said
  * under the header wherever the page is, chimed, and the lobby's row offers it. */
 function seatKept(id, seconds) {
-  if (app.kept[id] === undefined) chime();
-  app.kept[id] = performance.now() + seconds * 1000;
+  keep(id, seconds);
   render();
   refreshLobby().then(render, (error) => console.warn("lobby not refreshed:", error.message));
+}
+
+/** A seat kept for the player for ``seconds``, chimed when the page learns of it (from the
+ * room's message, or from the lobby when the message came while no socket was open). */
+function keep(id, seconds) {
+  if (app.kept[id] === undefined) chime();
+  app.kept[id] = performance.now() + seconds * 1000;
 }
 
 function keptText(id) {
@@ -1255,7 +1267,7 @@ async function refreshLobby() {
   // here); one no longer kept (taken, or its time up) is gone.
   for (const row of app.lobby) {
     const id = String(row.id);
-    if (row.seat_kept_seconds) app.kept[id] = performance.now() + row.seat_kept_seconds * 1000;
+    if (row.seat_kept_seconds) keep(id, row.seat_kept_seconds);
     else delete app.kept[id];
   }
   watchTournaments();
