@@ -103,11 +103,12 @@ class Terminal:
         lang: str = "en",
         host: NewPrivateTable | None = None,
         muted_file: Path | None = None,
+        table: str | None = None,
     ) -> None:
         self.said: list[str] = []
         joined = join_table(
             room.address, invite=invite, buy_in=buy_in, sessions=sessions, host=host,
-            say=self.said.append,
+            say=self.said.append, table=table,
         )  # fmt: skip
         self.table = joined.table
         self.http = joined.http

@@ -68,6 +68,9 @@ class TableOut(BaseModel):
     decision_seconds: int
     state: str
     waiting: int
+    open_seats: int
+    """The seats anyone may take now: the free ones, but those kept for the players of the
+    waiting list (one each, first come first)."""
     you_wait: int | None = None
     """Your place on the table's waiting list (1: the first), if you are on it."""
     seat_kept_seconds: int | None = None
@@ -198,6 +201,7 @@ async def table_out(
             lapse = dt.timedelta(seconds=room.settings.seat_kept_seconds)
             left = math.ceil((offered + lapse - room.now()).total_seconds())
             kept = left if left > 0 else None
+    free = table.seats - len(seats)
     return TableOut(
         id=table.id,
         name=table.name,
@@ -212,6 +216,7 @@ async def table_out(
         decision_seconds=table.decision_seconds,
         state=table.state,
         waiting=len(waiting),
+        open_seats=free - min(free, len(waiting)),
         you_wait=you_wait,
         seat_kept_seconds=kept,
     )

@@ -272,6 +272,7 @@ def join_table(
         chosen, buy_in = found
     elif table is not None:
         chosen = _lobby_table(room, table)
+        _wait_for_a_seat(room, chosen, wait_seconds, say)
     else:
         chosen = _free_table(room, rules or "italian-classic", choose)
     return Joined(room, socket, chosen, _buy_in(chosen, buy_in, account), account, told, back)
@@ -713,6 +714,46 @@ def _lobby_table(room: RoomHttp, table: str) -> RoomTable:
     return _table_of(data)
 
 
+def _wait_for_a_seat(
+    room: RoomHttp, table: RoomTable, wait_seconds: float, say: Callable[[str], None]
+) -> None:
+    """At a full table (every seat taken, or kept for the players of its waiting list): join
+    its waiting list, and wait until the room keeps a seat for the player (Ctrl+C, or
+    ``wait_seconds`` without one, gives the place up).  A player who sits there already, or
+    finds a seat open, goes on at once."""
+    path = f"/api/tables/{table.id}"
+    data = room.expect("GET", path, what=f"cannot open table {table.id}")
+    if data.get("seat_kept_seconds") or int(data.get("open_seats") or 0) > 0:
+        return
+    if data.get("you_wait") is None:
+        status, answer = room.call("POST", f"{path}/waiting-list")
+        code = (answer.get("error") or {}).get("code") if isinstance(answer, dict) else None
+        if code in ("already_seated", "seat_free"):
+            return  # back at their seat, or a seat freed meanwhile
+        if status != 201 or not isinstance(answer, dict):
+            raise ConnectError(f"cannot wait for a seat at {table.name}: {_reason(status, answer)}")
+        data = room.expect("GET", path, what=f"cannot open table {table.id}")
+    say(
+        f"{table.name} is full: you are number {data.get('you_wait')} on its waiting list, "
+        "and the room keeps the first seat that frees for you (Ctrl+C to give up)…"
+    )
+    deadline = time.monotonic() + wait_seconds
+    try:
+        while not data.get("seat_kept_seconds"):
+            if data.get("you_wait") is None:
+                raise ConnectError(f"your place on the waiting list of {table.name} is lost")
+            if time.monotonic() > deadline:
+                raise ConnectError(f"no seat came free at {table.name} in time")
+            time.sleep(1.0)
+            data = room.expect("GET", path, what=f"cannot open table {table.id}")
+    except (ConnectError, KeyboardInterrupt) as stopped:
+        room.call("DELETE", f"{path}/waiting-list")  # the place given up (if still held)
+        if isinstance(stopped, ConnectError):
+            raise
+        raise ConnectError(f"stopped waiting for a seat at {table.name}") from None
+    say(f"A seat is yours at {table.name} for {data['seat_kept_seconds']} s: sitting down.")
+
+
 def _free_table(room: RoomHttp, rules: str, choose: Chooser | None) -> RoomTable:
     data = room.expect("GET", f"/api/tables?rules={rules}", what="cannot read the lobby")
     rows = [
@@ -720,9 +761,7 @@ def _free_table(room: RoomHttp, rules: str, choose: Chooser | None) -> RoomTable
         for row in data.get("tables") or ()
         if not row.get("private") and row.get("state", "open") == "open"
     ]
-    free = [
-        _table_of(row) for row in rows if int(row["players"]) + int(row["bots"]) < int(row["seats"])
-    ]
+    free = [_table_of(row) for row in rows if int(row.get("open_seats") or 0) > 0]
     if not free:
         raise ConnectError(f"no table of {rules} has a free seat in the room now")
     picked = choose(free) if choose is not None else None

@@ -1124,7 +1124,7 @@ function seatButton(row) {
       words.t("sitKept"), " ", h("span", { class: "clock", "data-kept-clock": id }, keptText(id)));
   }
   const seated = app.tables[id]?.seats.some((s) => s.name === app.me);
-  if (seated || openSeats(row) > 0) {
+  if (seated || row.open_seats > 0) {
     return h("button", { type: "button", class: "sit", onclick: () => sitAt(row) }, words.t("sit"));
   }
   return row.you_wait
@@ -1133,13 +1133,6 @@ function seatButton(row) {
 }
 
 const onAWaitingList = () => app.lobby.some((row) => row.you_wait);
-
-/** The seats of a lobby's table anyone may take: the free ones but those the room keeps for
- * the players of its waiting list (one each, first come first). */
-function openSeats(row) {
-  const free = row.seats - row.players - row.bots;
-  return free - Math.min(free, row.waiting);
-}
 
 /** Join a full table's waiting list, or leave it.  The socket is opened first: the room
  * tells the player over it when a seat is kept for them, wherever the page is. */
@@ -1275,7 +1268,7 @@ async function refreshLobby() {
 
 async function playNow(rules) {
   await refreshLobby();
-  const free = app.lobby.filter((t) => t.rules === rules && !t.private && openSeats(t) > 0);
+  const free = app.lobby.filter((t) => t.rules === rules && !t.private && t.open_seats > 0);
   // A newcomer plays the bots first: the table with the fewest people, then the lowest stakes.
   const cost = (t) => t.stakes.big_blind + t.stakes.ante;
   free.sort((a, b) => a.players - b.players || cost(a) - cost(b));

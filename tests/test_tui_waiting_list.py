@@ -1,0 +1,92 @@
+"""A full table's waiting list from the terminal: ``mazziere play --connect URL --table N``.
+
+Three seats at a Hold'em table of the operator's lobby (a person, a bot, a second person).
+A terminal asks for the table: it joins the waiting list and says so; when the second
+person leaves, the room keeps the seat for it, and the terminal says so and sits down.  A
+second terminal finds the table full (the free seat is the first one's): it waits too, and
+Ctrl+C gives its place up, in one line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.play_room import Person, Room, running_room, until
+from tests.test_lobby_file import THREE_SEATS
+from tests.test_tui_connect import Terminal, _ctrl_c, _playing, play
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
+    folder = tmp_path_factory.mktemp("waiting")
+    lobby = folder / "lobby.toml"
+    lobby.write_text(THREE_SEATS, encoding="utf-8")
+    env = {"MAZZIERE_LOBBY_FILE": str(lobby), "MAZZIERE_SEAT_KEPT_SECONDS": "60"}
+    with running_room(f"sqlite+aiosqlite:///{folder / 'room.db'}", folder, env=env) as started:
+        yield started
+
+
+def test_a_terminal_waits_on_the_list_and_sits_at_the_seat_kept(room: Room, tmp_path: Path) -> None:
+    (table,) = room.tables()
+    where = str(table["id"])
+    host, leaver = Person(room, 1), Person(room, 2)
+
+    async def fill() -> None:
+        for person in (host, leaver):
+            await person.connect()
+            person.plays.add(where)
+        await host.send(type="sit", table=where, buy_in=200, seat=1)
+        await host.send(type="add_bots", table=where, count=1, kind="basic")
+        await leaver.send(type="sit", table=where, buy_in=200)
+        await until(lambda: room.tables()[0]["open_seats"] == 0, 30)
+
+    async def leave() -> None:
+        await leaver.send(type="leave", table=where)
+        await until(lambda: room.tables()[0]["players"] == 1, 30)
+
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(fill())
+        joined: list[Terminal] = []
+        waiting = threading.Thread(
+            target=lambda: joined.append(Terminal(room, None, tmp_path / "t1", 200, table=where))
+        )
+        waiting.start()
+        loop.run_until_complete(until(lambda: room.tables()[0]["waiting"] == 1, 30))
+        assert not joined  # it waits
+        loop.run_until_complete(leave())
+        waiting.join(timeout=30)
+        (terminal,) = joined
+        assert terminal.said == [
+            "Tre posti is full: you are number 1 on its waiting list, and the room keeps the "
+            "first seat that frees for you (Ctrl+C to give up)…",
+            terminal.said[1],
+        ]
+        assert terminal.said[1].startswith("A seat is yours at Tre posti for ")
+        # A second terminal finds no seat open (the free one is kept): it waits, and gives
+        # its place up with Ctrl+C.
+        with _playing(room, tmp_path / "t2", "--table", where, "--lang", "en") as process:
+            assert process.stdout is not None
+            said = process.stdout.readline()
+            assert said.startswith("Tre posti is full: you are number 2 on its waiting list"), said
+            assert room.tables()[0]["waiting"] == 2
+            err = _ctrl_c(process)
+        assert process.returncode == 2, err
+        assert err.splitlines() == ["mazziere: error: stopped waiting for a seat at Tre posti"]
+        assert room.tables()[0]["waiting"] == 1
+        asyncio.run(play([terminal], lambda: terminal.session.seated))
+        listed = room.tables()[0]
+        assert (listed["players"], listed["waiting"], listed["open_seats"]) == (2, 0, 0)
+        loop.run_until_complete(host.disconnect())
+        loop.run_until_complete(leaver.disconnect())
+    finally:
+        loop.close()
+        host.close()
+        leaver.close()
+    audit = room.audit()
+    assert audit["total"] == 0 and not audit["drifted"], audit
