@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections import Counter
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -188,38 +190,64 @@ async def table_out(
     viewer: Viewer | None = None,
     room: RoomContext | None = None,
 ) -> TableOut:
-    """One table as the lobby shows it (players, bots and waiting counted; the viewer's place
-    on its waiting list, and the seat kept for them, with the ``room``'s time)."""
-    seats = list(await db.scalars(select(Seat).where(Seat.table_id == table.id)))
-    waiting = await seating.waiting_entries(db, table.id)
-    you_wait = kept = None
-    if viewer is not None:
-        mine = [n for n, e in enumerate(waiting, 1) if e.account_id == viewer.account.id]
-        you_wait = mine[0] if mine else None
-        offered = waiting[mine[0] - 1].offered_at if mine else None
-        if offered is not None and room is not None:
-            lapse = dt.timedelta(seconds=room.settings.seat_kept_seconds)
-            left = math.ceil((offered + lapse - room.now()).total_seconds())
-            kept = left if left > 0 else None
-    free = table.seats - len(seats)
-    return TableOut(
-        id=table.id,
-        name=table.name,
-        rules=table.rules,
-        private=table.private,
-        seats=table.seats,
-        players=sum(1 for seat in seats if seat.account_id is not None),
-        bots=sum(1 for seat in seats if seat.bot is not None),
-        stakes=stakes_out(table.small_blind, table.big_blind, table.ante),
-        min_buy_in=table.min_buy_in,
-        max_buy_in=table.max_buy_in,
-        decision_seconds=table.decision_seconds,
-        state=table.state,
-        waiting=len(waiting),
-        open_seats=free - min(free, len(waiting)),
-        you_wait=you_wait,
-        seat_kept_seconds=kept,
-    )
+    """One table as the lobby shows it (:func:`tables_out`)."""
+    (shown,) = await tables_out(db, [table], viewer, room)
+    return shown
+
+
+async def tables_out(
+    db: AsyncSession,
+    tables: Sequence[RoomTable],
+    viewer: Viewer | None = None,
+    room: RoomContext | None = None,
+) -> list[TableOut]:
+    """Tables as the lobby shows them: players, bots and waiting counted; the viewer's place
+    on each waiting list, and the seat kept for them, with the ``room``'s time.  Two queries
+    whatever the number of tables: the lobby is read again every few seconds by every page
+    that shows it."""
+    ids = [table.id for table in tables]
+    players: Counter[int] = Counter()
+    bots: Counter[int] = Counter()
+    for table_id, account_id, bot in await db.execute(
+        select(Seat.table_id, Seat.account_id, Seat.bot).where(Seat.table_id.in_(ids))
+    ):
+        players[table_id] += account_id is not None
+        bots[table_id] += bot is not None
+    waiting = await seating.waiting_lists(db, ids)
+    shown = []
+    for table in tables:
+        queue = waiting[table.id]
+        you_wait = kept = None
+        if viewer is not None:
+            mine = [n for n, e in enumerate(queue, 1) if e.account_id == viewer.account.id]
+            you_wait = mine[0] if mine else None
+            offered = queue[mine[0] - 1].offered_at if mine else None
+            if offered is not None and room is not None:
+                lapse = dt.timedelta(seconds=room.settings.seat_kept_seconds)
+                left = math.ceil((offered + lapse - room.now()).total_seconds())
+                kept = left if left > 0 else None
+        free = table.seats - players[table.id] - bots[table.id]
+        shown.append(
+            TableOut(
+                id=table.id,
+                name=table.name,
+                rules=table.rules,
+                private=table.private,
+                seats=table.seats,
+                players=players[table.id],
+                bots=bots[table.id],
+                stakes=stakes_out(table.small_blind, table.big_blind, table.ante),
+                min_buy_in=table.min_buy_in,
+                max_buy_in=table.max_buy_in,
+                decision_seconds=table.decision_seconds,
+                state=table.state,
+                waiting=len(queue),
+                open_seats=free - min(free, len(queue)),
+                you_wait=you_wait,
+                seat_kept_seconds=kept,
+            )
+        )
+    return shown
 
 
 @router.get("/tables", summary="The lobby's cash tables")
@@ -246,18 +274,16 @@ async def list_tables(
     query = select(RoomTable).where(RoomTable.private.is_(False), RoomTable.state != "closed")
     if rules is not None:
         query = query.where(RoomTable.rules == rules)
-    tables = []
-    for table in await db.scalars(query.order_by(RoomTable.id)):
-        stake = table.big_blind or table.ante
-        if min_stake is not None and stake < min_stake:
-            continue
-        if max_stake is not None and stake > max_stake:
-            continue
-        shown = await table_out(db, table, viewer, room)
-        if stakes is not None and shown.stakes.label != stakes.strip():
-            continue
-        tables.append(shown)
-    return TablesOut(tables=tables)
+    rows = [
+        table
+        for table in await db.scalars(query.order_by(RoomTable.id))
+        if (min_stake is None or (table.big_blind or table.ante) >= min_stake)
+        and (max_stake is None or (table.big_blind or table.ante) <= max_stake)
+    ]
+    shown = await tables_out(db, rows, viewer, room)
+    if stakes is not None:
+        shown = [table for table in shown if table.stakes.label == stakes.strip()]
+    return TablesOut(tables=shown)
 
 
 async def tournament_out(

@@ -10,6 +10,7 @@ stakes change).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -26,6 +27,7 @@ __all__ = [
     "stakes_taken",
     "waiting_accounts",
     "waiting_entries",
+    "waiting_lists",
     "watch_refusal",
 ]
 
@@ -41,12 +43,22 @@ async def waiting_accounts(session: AsyncSession, table_id: int) -> list[int]:
 
 
 async def waiting_entries(session: AsyncSession, table_id: int) -> list[WaitingEntry]:
-    rows = await session.scalars(
+    """The table's waiting list, first come first."""
+    return (await waiting_lists(session, [table_id]))[table_id]
+
+
+async def waiting_lists(
+    session: AsyncSession, table_ids: Sequence[int]
+) -> dict[int, list[WaitingEntry]]:
+    """The waiting list of each table, first come first (one query for them all)."""
+    lists: dict[int, list[WaitingEntry]] = {table_id: [] for table_id in table_ids}
+    for entry in await session.scalars(
         select(WaitingEntry)
-        .where(WaitingEntry.table_id == table_id)
+        .where(WaitingEntry.table_id.in_(table_ids))
         .order_by(WaitingEntry.created_at, WaitingEntry.id)
-    )
-    return list(rows)
+    ):
+        lists[entry.table_id].append(entry)
+    return lists
 
 
 async def keep_free_seats(
