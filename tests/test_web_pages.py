@@ -261,6 +261,29 @@ def _wait_until_left(page: Any, table: str, why: str) -> None:
         time.sleep(0.2)
 
 
+def test_the_lobby_follows_the_room_and_keeps_the_focus(room: RunningServer, browser: Any) -> None:
+    """The lobby on screen is read again every few seconds: a table another player sits at
+    shows them without a reload, and a player on the keyboard keeps the focus on the
+    button they were on as the lobby is drawn again."""
+    watcher, player = Tab(browser, room.address, "en"), Tab(browser, room.address, "en")
+    try:
+        page = watcher.page
+        tables = page.evaluate("fetch('/api/tables').then(r => r.json())")["tables"]
+        empty = next(t for t in tables if t["players"] + t["bots"] == 0 and not t["private"])
+        row = f"tr[data-table='{empty['id']}']"
+        page.focus(f"{row} button.watch")
+        player.page.click(f"{row} button.sit")  # she sits, and calls two bots
+        player.page.wait_for_selector(".seat.me")
+        page.wait_for_function(
+            f"document.querySelector(\"{row} td:nth-child(4)\").innerText.startsWith('3 (2 bot)')",
+            timeout=30_000,
+        )
+        assert page.evaluate("document.activeElement.dataset.keep") == f"watch-{empty['id']}"
+    finally:
+        player.close()
+        watcher.close()
+
+
 def test_a_click_held_across_a_redraw_is_not_lost(room: RunningServer, browser: Any) -> None:
     """A press and a release with the table's events in between (bots act every 50 ms
     here): the page redrew the table between them, the press's button was gone, the click

@@ -1054,7 +1054,8 @@ function chime() {
 
 // A redraw takes the field being typed in out of the page, and its focus with it: the next
 // letters went to the page, where they are the table's shortcuts (f folds).  A field marked
-// data-keep (the chat line, the amount) gets its focus and caret back after the redraw.
+// data-keep (the chat line, the amount) gets its focus and caret back after the redraw; so
+// does a button marked so (the lobby's, redrawn as it changes under a keyboard's player).
 function fieldTypedIn() {
   const field = document.activeElement;
   if (!field || !field.dataset?.keep) return null;
@@ -1066,7 +1067,7 @@ function typeOn(typing) {
   const field = document.querySelector(`[data-keep="${typing.key}"]`);
   if (!field) return;
   field.focus();
-  if (typing.start !== null) field.setSelectionRange(typing.start, typing.end); // a number has no caret
+  if (typing.start != null) field.setSelectionRange(typing.start, typing.end); // a number, a button: no caret
 }
 
 function renderLobby() {
@@ -1077,14 +1078,14 @@ function renderLobby() {
   const offered = RULES.filter((r) => withTables.includes(r) || app.tournaments.some((t) => t.rules === r));
   const filters = h("div", { class: "filters", role: "group", "aria-label": words.t("rules") },
     [null, ...offered].map((rules) => h("button", {
-      type: "button", "aria-pressed": String(app.filter === rules),
+      type: "button", "aria-pressed": String(app.filter === rules), "data-keep": `filter-${rules}`,
       onclick: () => { app.filter = rules; render(); },
     }, rules ? words.t(rules) : words.t("all"))));
   const sections = withTables.filter((r) => app.filter === null || app.filter === r).map((rules) => {
     const rows = public_.filter((t) => t.rules === rules);
     return h("section", { "data-rules": rules },
       h("h2", {}, words.t(rules)),
-      h("button", { type: "button", class: "primary play-now", "data-rules": rules, onclick: () => playNow(rules) }, words.t("playNow")),
+      h("button", { type: "button", class: "primary play-now", "data-rules": rules, "data-keep": `play-${rules}`, onclick: () => playNow(rules) }, words.t("playNow")),
       h("table", {},
         h("thead", {}, h("tr", {}, h("th", {}, words.t("name")), h("th", {}, words.t("stakes")),
           h("th", {}, words.t("seats")), h("th", {}, words.t("players")), h("th", {}))),
@@ -1093,7 +1094,7 @@ function renderLobby() {
           h("td", {}, `${t.players + t.bots} (${t.bots} bot)`,
             t.waiting ? h("span", { class: "note waiting" }, ` · ${t.waiting} ${words.pick("in attesa", "waiting")}`) : null),
           h("td", { class: "row-actions" }, seatButton(t),
-            " ", h("button", { type: "button", class: "watch", "aria-label": `${words.pick("Guarda il tavolo", "Watch the table")} ${t.name}`,
+            " ", h("button", { type: "button", class: "watch", "data-keep": `watch-${t.id}`, "aria-label": `${words.pick("Guarda il tavolo", "Watch the table")} ${t.name}`,
               onclick: () => watch(t) }, words.pick("Guarda", "Watch"))))))));
   });
   const events = app.tournaments.filter((t) => (app.filter === null || app.filter === t.rules) && t.state !== "finished");
@@ -1109,7 +1110,7 @@ function renderLobby() {
         h("td", {}, words.t(t.rules)), h("td", {}, `${t.buy_in} + ${t.fee}`),
         h("td", {}, t.starting_stack), h("td", {}, `${t.registered}/${t.max_players}`),
         h("td", { class: "lobby-state", "data-state": t.state }, t.state !== "registering" ? tournamentState(t.state)
-          : h("button", { type: "button", class: isRegistered(t) ? "unregister" : "register", onclick: () => register(t) },
+          : h("button", { type: "button", class: isRegistered(t) ? "unregister" : "register", "data-keep": `register-${t.id}`, onclick: () => register(t) },
             isRegistered(t) ? words.pick("Annulla l'iscrizione", "Unregister") : words.pick("Iscriviti", "Register"))))))));
   const problem = app.lobbyProblem ? h("p", { class: "error lobby-problem", role: "alert" }, app.lobbyProblem()) : null;
   main.replaceChildren(h("div", { class: "lobby" }, problem, myTables(), filters, sections, tournaments));
@@ -1120,16 +1121,16 @@ function renderLobby() {
 function seatButton(row) {
   const id = String(row.id);
   if (app.kept[id] !== undefined) {
-    return h("button", { type: "button", class: "sit kept primary", onclick: () => takeKeptSeat(id) },
+    return h("button", { type: "button", class: "sit kept primary", "data-keep": `seat-${id}`, onclick: () => takeKeptSeat(id) },
       words.t("sitKept"), " ", h("span", { class: "clock", "data-kept-clock": id }, keptText(id)));
   }
   const seated = app.tables[id]?.seats.some((s) => s.name === app.me);
   if (seated || row.open_seats > 0) {
-    return h("button", { type: "button", class: "sit", onclick: () => sitAt(row) }, words.t("sit"));
+    return h("button", { type: "button", class: "sit", "data-keep": `seat-${id}`, onclick: () => sitAt(row) }, words.t("sit"));
   }
   return row.you_wait
-    ? h("button", { type: "button", class: "unwait", onclick: () => waitFor(row, false) }, words.t("leaveList", row.you_wait))
-    : h("button", { type: "button", class: "wait", onclick: () => waitFor(row, true) }, words.t("waitingList"));
+    ? h("button", { type: "button", class: "unwait", "data-keep": `seat-${id}`, onclick: () => waitFor(row, false) }, words.t("leaveList", row.you_wait))
+    : h("button", { type: "button", class: "wait", "data-keep": `seat-${id}`, onclick: () => waitFor(row, true) }, words.t("waitingList"));
 }
 
 const onAWaitingList = () => app.lobby.some((row) => row.you_wait);
@@ -1251,6 +1252,23 @@ async function noteTournamentTables(tournaments) {
     }
   }));
 }
+
+// The lobby is live: while it is on screen, in a tab in front, the room's tables and
+// tournaments are read again every LOBBY_SECONDS, and the lobby drawn again when they changed
+// (who sits, who waits, who registered: a full table freeing, a sit & go filling).
+const LOBBY_SECONDS = 10;
+async function refreshShownLobby() {
+  if (app.current || app.page || document.hidden) return;
+  const before = JSON.stringify([app.lobby, app.tournaments]);
+  try {
+    await refreshLobby();
+  } catch (error) {
+    return; // a network blip: the next turn tries again
+  }
+  if (!app.current && !app.page && JSON.stringify([app.lobby, app.tournaments]) !== before) render();
+}
+setInterval(refreshShownLobby, LOBBY_SECONDS * 1000);
+document.addEventListener("visibilitychange", refreshShownLobby); // back to a tab left behind
 
 async function refreshLobby() {
   const [tables, tournaments] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/tournaments")]);
