@@ -32,10 +32,12 @@ big_blind = 2
 min_buy_in = 40
 max_buy_in = 200
 """
-THREE_SEATS = HOLDEM_TABLE.replace("Hold'em del circolo", "Tre posti").replace(
-    "seats = 6", "seats = 3"
+THREE_SEATS = (
+    HOLDEM_TABLE.replace("Hold'em del circolo", "Tre posti").replace("seats = 6", "seats = 3")
+    + "decision_seconds = 5\ntime_bank_seconds = 0\n"
 )
-"""A small table, full with three (the waiting list's tests)."""
+"""A small table, full with three (the waiting list's tests), whose hands do not wait long
+for a player who does not act."""
 CLASSICA_TABLE = """
 [[table]]
 name = "Classica invito 5"

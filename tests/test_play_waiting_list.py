@@ -1,7 +1,7 @@
 """A full table's waiting list over the real server's sockets, on SQLite and PostgreSQL.
 
-Three seats at a Hold'em table of the operator's lobby: a person, a bot and a second person.
-Two more join the table's waiting list over REST.  When the second person leaves, the room
+Three seats at a Hold'em table of the operator's lobby, three people there.  Two more join
+the table's waiting list over REST.  When the second person leaves, the room
 tells the first player waiting, over their socket (they follow no table), that the seat is
 kept for them, and tells nobody else; the lobby says so to them alone; nobody else may take
 the seat, a bot included (the player who left joins the list behind them).  The first
@@ -12,12 +12,13 @@ and leaves the list.  The ledger adds up.
 from __future__ import annotations
 
 import asyncio
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.play_room import Person, Room, running_room, until
+from tests.play_room import Person, running_room, safe, until
 from tests.server_db import backend_settings
 from tests.test_lobby_file import THREE_SEATS
 
@@ -40,9 +41,9 @@ def test_a_seat_freed_is_kept_for_the_first_player_waiting_who_is_told(
     env = {"MAZZIERE_LOBBY_FILE": str(lobby), "MAZZIERE_SEAT_KEPT_SECONDS": str(KEPT_SECONDS)}
     for settings in backend_settings(backend, tmp_path):
         with running_room(settings.database_url, tmp_path, settings.database_schema, env) as room:
-            people = [Person(room, seed) for seed in range(4)]
+            people = [Person(room, seed) for seed in range(5)]
             try:
-                asyncio.run(_waiting(room, *people))
+                asyncio.run(_waiting(*people))
             finally:
                 for person in people:
                     person.close()
@@ -50,16 +51,18 @@ def test_a_seat_freed_is_kept_for_the_first_player_waiting_who_is_told(
             assert audit["total"] == 0 and not audit["drifted"], audit
 
 
-async def _waiting(room: Room, host: Person, leaver: Person, first: Person, second: Person) -> None:
+async def _waiting(
+    host: Person, third: Person, leaver: Person, first: Person, second: Person
+) -> None:
     table = _listed(host)
     where = str(table["id"])
-    for person in (host, leaver, first, second):
+    everyone = (host, third, leaver, first, second)
+    for person in everyone:
         await person.connect()
         person.plays.add(where)  # (at their turn, if they sit: the hands go on)
-    await host.send(type="sit", table=where, buy_in=200, seat=1)
-    await host.send(type="add_bots", table=where, count=1, kind="basic")
-    await leaver.send(type="sit", table=where, buy_in=200)
-    await until(lambda: _listed(host)["players"] + _listed(host)["bots"] == 3, 30)
+    for person in (host, third, leaver):
+        await person.send(type="sit", table=where, buy_in=200)
+    await until(lambda: _listed(host)["players"] == 3, 30)
     for place, person in enumerate((first, second), start=1):
         joined = person.post(f"/api/tables/{where}/waiting-list")
         assert joined.status_code == 201, joined.text
@@ -86,7 +89,7 @@ async def _waiting(room: Room, host: Person, leaver: Person, first: Person, seco
     await until(lambda: len(second.errors) >= 1 and len(host.errors) >= 1, 30)
     assert second.errors[-1]["of"] == "sit" and "waiting list" in second.errors[-1]["message"]
     assert host.errors[-1]["of"] == "add_bots", host.errors
-    assert _listed(host)["players"] + _listed(host)["bots"] == 2
+    assert _listed(host)["players"] == 2 and _listed(host)["bots"] == 0
 
     # Not taken in time: the place is lost, and the next player waiting is told.
     await until(lambda: second.seen("seat_kept"), KEPT_SECONDS + 30)
@@ -94,8 +97,54 @@ async def _waiting(room: Room, host: Person, leaver: Person, first: Person, seco
     assert _listed(first)["you_wait"] is None
     assert _listed(second)["you_wait"] == 1 and _listed(second)["seat_kept_seconds"]
     await second.send(type="sit", table=where, buy_in=200)
-    await until(lambda: _listed(host)["players"] == 2, 30)
+    await until(lambda: _listed(host)["players"] == 3, 30)
     assert _listed(host)["waiting"] == 1 and _listed(leaver)["you_wait"] == 1
     assert not leaver.seen("seat_kept")  # no seat free: none kept for them
-    for person in (host, leaver, first, second):
+    for person in everyone:
+        await person.disconnect()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_bot_gives_its_seat_up_to_a_person_waiting(backend: str, tmp_path: Path) -> None:
+    """A table full with a person and two bots: a person who joins its waiting list is kept
+    the seat of a bot, which leaves at the end of the hand it plays (its chips back to the
+    room's grants, as a bot leaving does); the ledger adds up."""
+    lobby = tmp_path / "lobby.toml"
+    lobby.write_text(THREE_SEATS, encoding="utf-8")
+    env = {"MAZZIERE_LOBBY_FILE": str(lobby), "MAZZIERE_SEAT_KEPT_SECONDS": str(KEPT_SECONDS)}
+    for settings in backend_settings(backend, tmp_path):
+        with running_room(settings.database_url, tmp_path, settings.database_schema, env) as room:
+            host, waiting = Person(room, 1), Person(room, 2)
+            try:
+                asyncio.run(_a_bot_yields(host, waiting))
+            finally:
+                host.close()
+                waiting.close()
+            audit = room.audit()
+            assert audit["total"] == 0 and not audit["drifted"], audit
+
+
+async def _a_bot_yields(host: Person, waiting: Person) -> None:
+    where = str(_listed(host)["id"])
+    for person in (host, waiting):
+        await person.connect()
+        person.plays.add(where)
+    host.scripted[where] = lambda person, turn: {"kind": safe(turn["legal"])}  # no all-in
+    await host.send(type="sit", table=where, buy_in=200)
+    await host.send(type="add_bots", table=where, count=2, kind="basic")
+    await until(lambda: _listed(host)["bots"] == 2, 30)
+    assert _listed(waiting)["open_seats"] == 0
+    joined = waiting.post(f"/api/tables/{where}/waiting-list")
+    assert joined.status_code == 201 and joined.json()["you"] == 1, joined.text
+    await until(lambda: waiting.seen("seat_kept"), 60)
+    assert _listed(host)["bots"] == 1
+    # The bot gave its seat up with chips in front of it: not a broke bot leaving.
+    seats = [{s["name"]: s["stack"] for s in m["seats"]} for m in host.seen("seats", where)]
+    gone = [set(before) - set(after) for before, after in pairwise(seats)]
+    ((bot,),) = [names for names in gone if names]
+    assert bot.startswith("bot-") and next(s[bot] for s in reversed(seats) if bot in s) > 0
+    await waiting.send(type="sit", table=where, buy_in=200)
+    await until(lambda: _listed(host)["players"] == 2, 30)
+    assert _listed(host)["waiting"] == 0
+    for person in (host, waiting):
         await person.disconnect()

@@ -1,6 +1,6 @@
 """A full table's waiting list from the terminal: ``mazziere play --connect URL --table N``.
 
-Three seats at a Hold'em table of the operator's lobby (a person, a bot, a second person).
+Three seats at a Hold'em table of the operator's lobby, three people there.
 A terminal asks for the table: it joins the waiting list and says so; when the second
 person leaves, the room keeps the seat for it, and the terminal says so and sits down.  A
 second terminal finds the table full (the free seat is the first one's): it waits too, and
@@ -34,20 +34,19 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
 def test_a_terminal_waits_on_the_list_and_sits_at_the_seat_kept(room: Room, tmp_path: Path) -> None:
     (table,) = room.tables()
     where = str(table["id"])
-    host, leaver = Person(room, 1), Person(room, 2)
+    host, third, leaver = Person(room, 1), Person(room, 2), Person(room, 3)
+    seated = (host, third, leaver)
 
     async def fill() -> None:
-        for person in (host, leaver):
+        for person in seated:
             await person.connect()
             person.plays.add(where)
-        await host.send(type="sit", table=where, buy_in=200, seat=1)
-        await host.send(type="add_bots", table=where, count=1, kind="basic")
-        await leaver.send(type="sit", table=where, buy_in=200)
+            await person.send(type="sit", table=where, buy_in=200)
         await until(lambda: room.tables()[0]["open_seats"] == 0, 30)
 
     async def leave() -> None:
         await leaver.send(type="leave", table=where)
-        await until(lambda: room.tables()[0]["players"] == 1, 30)
+        await until(lambda: room.tables()[0]["players"] == 2, 30)
 
     loop = asyncio.new_event_loop()
     try:
@@ -81,12 +80,12 @@ def test_a_terminal_waits_on_the_list_and_sits_at_the_seat_kept(room: Room, tmp_
         assert room.tables()[0]["waiting"] == 1
         asyncio.run(play([terminal], lambda: terminal.session.seated))
         listed = room.tables()[0]
-        assert (listed["players"], listed["waiting"], listed["open_seats"]) == (2, 0, 0)
-        loop.run_until_complete(host.disconnect())
-        loop.run_until_complete(leaver.disconnect())
+        assert (listed["players"], listed["waiting"], listed["open_seats"]) == (3, 0, 0)
+        for person in seated:
+            loop.run_until_complete(person.disconnect())
     finally:
         loop.close()
-        host.close()
-        leaver.close()
+        for person in seated:
+            person.close()
     audit = room.audit()
     assert audit["total"] == 0 and not audit["drifted"], audit

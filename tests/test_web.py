@@ -328,15 +328,14 @@ def test_a_turn_at_a_table_not_on_screen_is_said_and_chimed(
 def test_a_full_tables_waiting_list_from_the_lobby_to_the_seat_kept(
     browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A table is full (Anna and the two bots she called): Bruno's lobby offers its waiting
-    list, and says his place on it.  The room is stopped and started again (Bruno's page,
-    at no table, opens its socket again).  Anna leaves; wherever Bruno's page is, a line
-    under the header says the seat is his, with its seconds, and chimes; a reload still
+    """A table is full (Anna, Carla and Dario, by its link): Bruno's lobby offers its
+    waiting list, and says his place on it.  The room is stopped and started again (Bruno's
+    page, at no table, opens its socket again).  Anna leaves; wherever Bruno's page is, a
+    line under the header says the seat is his, with its seconds, and chimes; a reload still
     says so (the room's lobby does); he sits from the line."""
     lobby = tmp_path / "lobby.toml"
     lobby.write_text(THREE_SEATS, encoding="utf-8")
     monkeypatch.setenv("MAZZIERE_SEAT_KEPT_SECONDS", "60")
-    monkeypatch.setenv("MAZZIERE_BOT_SECONDS", "0.05")
     monkeypatch.setenv("MAZZIERE_NEXT_HAND_SECONDS", "0.5")
     settings = Settings(
         database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}",
@@ -344,15 +343,15 @@ def test_a_full_tables_waiting_list_from_the_lobby_to_the_seat_kept(
         lobby_file=lobby,
     )
     port = free_port()
-    anna = bruno = None
+    people: list[Page] = []
     try:
         with serve(settings, tmp_path, port=port) as server:
-            anna, bruno = Page(browser, server.address, "it"), Page(browser, server.address, "it")
-            anna.page.click(".play-now[data-rules=holdem]")  # she sits, and calls two bots
-            anna.page.wait_for_selector(".seat.me")
-            anna.page.wait_for_function(
-                "document.querySelectorAll('.seat[data-name]').length === 3"
-            )
+            people += [Page(browser, server.address, "it") for _ in range(4)]
+            anna, carla, dario, bruno = people
+            table = anna.page.evaluate("fetch('/api/tables').then(r => r.json())")["tables"][0]
+            for person in (anna, carla, dario):  # by the table's link: no bots called
+                person.page.goto(f"{server.address}/#sit/{table['id']}")
+                person.page.wait_for_selector(".seat.me")
             page = bruno.page
             page.add_init_script(COUNT_NOTES)
             page.reload()
@@ -364,7 +363,7 @@ def test_a_full_tables_waiting_list_from_the_lobby_to_the_seat_kept(
             assert page.inner_text("tr[data-table] .waiting") == " · 1 in attesa"
             assert page.is_hidden("#turns")
         with serve(settings, tmp_path, port=port):
-            anna.page.wait_for_selector(".actions button[data-kind], .seat.me .cards")
+            anna.page.wait_for_selector(".seat.me .cards")  # back at the table
             anna.page.click("button.leave")
             anna.page.wait_for_selector(".play-now")
             # Told at once (Anna's seat frees at the end of the hand she was dealt into).
@@ -381,16 +380,15 @@ def test_a_full_tables_waiting_list_from_the_lobby_to_the_seat_kept(
             page.wait_for_selector(".seat.me")
             assert page.is_hidden("#turns")
             listed = page.evaluate("fetch('/api/tables').then(r => r.json())")["tables"][0]
-            assert (listed["waiting"], listed["you_wait"], listed["players"]) == (0, None, 1)
-            closing, anna, bruno = (anna, bruno), None, None
+            assert (listed["waiting"], listed["you_wait"], listed["players"]) == (0, None, 3)
+            closing, people = people, []
             for person in closing:  # while the room runs (its sockets then close quietly)
                 refused = "WebSocket connection to "  # each try while the room was down
                 person.errors = [e for e in person.errors if not e.startswith(refused)]
                 person.close()
     finally:
-        for person in (anna, bruno):
-            if person is not None:
-                person.context.close()  # the test failed: its own error says why
+        for person in people:
+            person.context.close()  # the test failed: its own error says why
 
 
 ACT_AND_GO_TO_THE_LOBBY = """() => {

@@ -62,6 +62,7 @@ from mazziere.server.tables import (
     StoredCommand,
     StoreUnavailableError,
     TableStore,
+    WaitingList,
 )
 
 __all__ = [
@@ -214,18 +215,18 @@ class DatabaseTableStore(TableStore):
                 session, table_id, account_id, lapse_seconds=self.seat_kept_seconds
             )
 
-    async def seats_kept(self, table_id: int) -> list[KeptSeat]:
-        """The free seats kept for players of the waiting list
+    async def waiting_list(self, table_id: int) -> WaitingList:
+        """The table's waiting list, with the free seats kept for its first players
         (:func:`mazziere.server.storage.seating.keep_free_seats`: when each seat was first
         kept, and the places lost, stored)."""
         lapse = dt.timedelta(seconds=self.seat_kept_seconds)
         async with self.db.reading() as session:  # mostly nobody waits: no write lock then
             if not await seating.waiting_accounts(session, table_id):
-                return []
+                return WaitingList([], 0)
         async with self.db.session() as session:
             table = await session.get(RoomTable, table_id)
             if table is None or table.state == "closed":
-                return []
+                return WaitingList([], 0)
             now = utc_now()
             entries = await seating.keep_free_seats(
                 session, table, now=now, lapse_seconds=self.seat_kept_seconds
@@ -236,8 +237,9 @@ class DatabaseTableStore(TableStore):
                 assert account is not None and entry.offered_at is not None
                 left = (entry.offered_at + lapse - now).total_seconds()
                 kept.append(KeptSeat(entry.account_id, account.display_name, left))
+            waiting = len(await seating.waiting_accounts(session, table_id))
             await session.commit()
-        return kept
+        return WaitingList(kept, waiting)
 
     async def watch_refusal(self, table_id: int, account_id: int) -> tuple[str, str] | None:
         """:func:`mazziere.server.storage.seating.watch_refusal`."""

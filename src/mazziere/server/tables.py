@@ -82,6 +82,7 @@ __all__ = [
     "TableTask",
     "TournamentConfig",
     "TournamentTableConfig",
+    "WaitingList",
     "commit_or_hold",
     "mirror_tournament_money",
 ]
@@ -233,6 +234,15 @@ class HostControls:
 
 
 @dataclass(frozen=True, slots=True)
+class WaitingList:
+    """A table's waiting list as the table needs it: the free seats kept for its first
+    players, and how many wait in all."""
+
+    kept: list[KeptSeat]
+    waiting: int
+
+
+@dataclass(frozen=True, slots=True)
 class KeptSeat:
     """A free seat kept for a player of the table's waiting list: who, and how long still
     (docs/server.md, *Who may sit*)."""
@@ -279,11 +289,11 @@ class TableStore(abc.ABC):
         """What the table's host set (``None``: a table without a host's controls)."""
         return None
 
-    async def seats_kept(self, table_id: int) -> list[KeptSeat]:
-        """The table's free seats kept for players of its waiting list, now: a seat's time
-        counts from the first time it is kept for the player, whose place is lost (and the
-        seat kept for the next) when it is up."""
-        return []
+    async def waiting_list(self, table_id: int) -> WaitingList:
+        """The table's waiting list now, with the free seats kept for its first players: a
+        seat's time counts from the first time it is kept for the player, whose place is
+        lost (and the seat kept for the next) when it is up."""
+        return WaitingList([], 0)
 
 
 class MemoryStore(TableStore):
@@ -613,6 +623,9 @@ class TableTask(RequestLoop):
         self._seats_told: dict[int, float] = {}
         """The players of the waiting list told that a free seat is kept for them (by
         account), each until when (the table's clock)."""
+        self._seats_owed = 0
+        """The players of the waiting list for whom no seat is kept: at a lobby's table a bot
+        gives its seat up to them, between hands."""
         self._seats_check_at: float | None = 0.0 if isinstance(self.table, CashTable) else None
         """When to ask which free seats are kept for the waiting list (a seat freed, a
         player's time up; at once after a start, which told nobody yet)."""
@@ -684,6 +697,8 @@ class TableTask(RequestLoop):
     # ------------------------------------------------------------ the clock
 
     def _next_wake(self) -> float | None:
+        if self._yielding_bot() is not None:
+            return self.clock.now()
         wake = self._next_wake_of_play()
         check = self._seats_check_at
         if check is None or (wake is not None and wake < check):
@@ -747,6 +762,10 @@ class TableTask(RequestLoop):
         if self._seats_check_at is not None and self._seats_check_at <= self.clock.now():
             await self._tell_seats_kept()
             return
+        yielding = self._yielding_bot()
+        if yielding is not None:  # its seat then kept for the first person waiting
+            await self._run(StoredCommand("leave", self.clock.now(), {"name": yielding}))
+            return
         table = self.table
         decision = table.decision
         if decision is not None:
@@ -782,15 +801,16 @@ class TableTask(RequestLoop):
         first one's time is up (the seat then kept for the next player waiting)."""
         now = self.clock.now()
         try:
-            kept = await self.store.seats_kept(self.table_id)
+            waiting = await self.store.waiting_list(self.table_id)
         except Exception as error:  # the database: the players wait a little longer
             log.warning(
                 "table %s: the waiting list was not read (%s); trying again", self.id, error
             )
             self._seats_check_at = now + 5.0
+            self._seats_owed = 0  # (no bot leaves for a list not read)
             return
         told: dict[int, float] = {}
-        for seat in kept:
+        for seat in waiting.kept:
             if seat.account_id not in self._seats_told:
                 seconds = math.ceil(seat.seconds_left)
                 message = p.dump(p.SeatKept(table=self.id, seconds=seconds))
@@ -799,7 +819,23 @@ class TableTask(RequestLoop):
                     await self.bus.deliver(name, message)
             told[seat.account_id] = now + seat.seconds_left
         self._seats_told = told
+        self._seats_owed = waiting.waiting - len(waiting.kept)
         self._seats_check_at = min(told.values()) if told else None
+
+    def _yielding_bot(self) -> str | None:
+        """The bot that gives its seat up now to a person of the waiting list for whom no
+        seat is kept: at a table of the lobby (a private table's bots are its host's), between
+        hands, the bot in the highest seat; ``None`` if none does."""
+        config = self.config
+        if (
+            not self._seats_owed
+            or not isinstance(config, TableConfig)
+            or config.host_id is not None
+            or self.table.in_hand
+        ):
+            return None
+        bots = [seat for seat in self.table if self.seated[seat.name].bot is not None]
+        return bots[-1].name if bots else None
 
     def _bot_action(self, name: str) -> Action:
         table = self.table
@@ -832,6 +868,7 @@ class TableTask(RequestLoop):
         message = request.message
         if isinstance(message, SyncControls):
             await self._sync_controls()
+            self._seats_check_at = self.clock.now()  # (a player joined the waiting list?)
             return
         if isinstance(message, p.Watch | p.Resume):
             unwelcome = await self._watch_refusal(request.player)
