@@ -341,7 +341,7 @@ function connect() {
         for (const text of app.unsent.splice(0)) ws.send(text);
         // A seat kept for the player while no socket was open (a restart of the room) was
         // told to nobody: the lobby has it.
-        if (onAWaitingList()) refreshLobby().then(render, (error) => console.warn("lobby not refreshed:", error.message));
+        if (onAWaitingList()) redrawFreshLobby();
         resolve(message);
         return;
       }
@@ -1155,7 +1155,7 @@ async function waitFor(row, join) {
 function seatKept(id, seconds) {
   keep(id, seconds);
   render();
-  refreshLobby().then(render, (error) => console.warn("lobby not refreshed:", error.message));
+  redrawFreshLobby();
 }
 
 /** A seat kept for the player for ``seconds``, chimed when the page learns of it (from the
@@ -1269,6 +1269,12 @@ async function refreshShownLobby() {
 }
 setInterval(refreshShownLobby, LOBBY_SECONDS * 1000);
 document.addEventListener("visibilitychange", refreshShownLobby); // back to a tab left behind
+
+/** The lobby read again, then the page drawn; a read that fails (a network blip) is only
+ * logged, the page as it was. */
+function redrawFreshLobby() {
+  refreshLobby().then(render, (error) => console.warn("lobby not refreshed:", error.message));
+}
 
 async function refreshLobby() {
   const [tables, tournaments] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/tournaments")]);
@@ -1956,7 +1962,7 @@ function backToLobby() {
   // The lobby at once, as last seen, then as the room has it now: a failed refresh (a
   // network blip) leaves the player in the lobby, not on the table they left.
   render();
-  refreshLobby().then(render, (error) => console.warn("lobby not refreshed:", error.message));
+  redrawFreshLobby();
 }
 
 // ------------------------------------------------------------------ start
@@ -2023,7 +2029,7 @@ async function start() {
     // A seat kept whose time is up is the next player's: off the page, the lobby as it is now.
     const lapsed = Object.keys(app.kept).filter((id) => app.kept[id] <= performance.now());
     for (const id of lapsed) delete app.kept[id];
-    if (lapsed.length) refreshLobby().then(render, (error) => console.warn("lobby not refreshed:", error.message));
+    if (lapsed.length) redrawFreshLobby();
     // An offer whose time is up is gone (the room took it as a no): off the page.
     const expired = Object.values(app.tables).filter((t) => t.offer && !offerOpen(t));
     for (const gone of expired) gone.offer = null;
