@@ -391,6 +391,48 @@ def test_a_full_tables_waiting_list_from_the_lobby_to_the_seat_kept(
             person.context.close()  # the test failed: its own error says why
 
 
+def test_play_now_at_full_tables_waits_where_a_bot_gives_its_seat_up(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The room's one Hold'em table is full (Anna and two bots): Bruno's *Gioca ora* puts him
+    on its waiting list and says so; a bot leaves at the end of its hand, the seat is kept
+    for Bruno, and he sits from the line under the header."""
+    lobby = tmp_path / "lobby.toml"
+    lobby.write_text(THREE_SEATS, encoding="utf-8")
+    monkeypatch.setenv("MAZZIERE_BOT_SECONDS", "0.05")
+    monkeypatch.setenv("MAZZIERE_NEXT_HAND_SECONDS", "0.5")
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}",
+        password_profile="CHEAPEST",
+        lobby_file=lobby,
+    )
+    with serve(settings, tmp_path) as server:
+        anna, bruno = Page(browser, server.address, "it"), Page(browser, server.address, "it")
+        try:
+            anna.page.click(".play-now[data-rules=holdem]")  # she sits, and calls two bots
+            anna.page.wait_for_function(
+                "document.querySelectorAll('.seat[data-name]').length === 3"
+            )
+            page = bruno.page
+            page.click(".play-now[data-rules=holdem]")
+            page.wait_for_selector(".lobby-note")
+            assert page.inner_text(".lobby-note").startswith(
+                "Tutti i tavoli sono pieni: sei in lista d'attesa a Tre posti (1°)."
+            )
+            assert page.is_hidden(".lobby-problem")
+            page.wait_for_selector("#turns .kept-seat", timeout=60_000)
+            assert page.is_hidden(".lobby-note")  # said above now: the seat is his
+            page.click("#turns .kept-seat button")
+            page.wait_for_selector(".seat.me")
+            seated = page.eval_on_selector_all(
+                ".seat[data-name]", "ss => ss.map(s => s.dataset.name)"
+            )
+            assert len(seated) == 3 and sum(name.startswith("bot-") for name in seated) == 1
+        finally:
+            anna.close()
+            bruno.close()
+
+
 ACT_AND_GO_TO_THE_LOBBY = """() => {
   const bar = ".actions button[data-kind=check], .actions button[data-kind=call]";
   (document.querySelector(bar) ?? document.querySelector(".actions button[data-kind]")).click();

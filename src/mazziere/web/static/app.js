@@ -55,6 +55,7 @@ const app = {
   tournamentNames: new Map(),  // a tournament's id -> its name (its tables are named by it)
   unsent: [],        // messages written between two sockets: sent once the next one is welcomed
   lobbyProblem: null, // what went wrong in the lobby (a refused registration): its words, read when drawn
+  lobbyNote: null,   // what the lobby did for the player ("play now" put them on a waiting list): its words, or none once over
   kept: {},          // a full table's id -> when the seat the room keeps for the player stops being kept
 };
 
@@ -1113,7 +1114,9 @@ function renderLobby() {
           : h("button", { type: "button", class: isRegistered(t) ? "unregister" : "register", "data-keep": `register-${t.id}`, onclick: () => register(t) },
             isRegistered(t) ? words.pick("Annulla l'iscrizione", "Unregister") : words.pick("Iscriviti", "Register"))))))));
   const problem = app.lobbyProblem ? h("p", { class: "error lobby-problem", role: "alert" }, app.lobbyProblem()) : null;
-  main.replaceChildren(h("div", { class: "lobby" }, problem, myTables(), filters, sections, tournaments));
+  const said = app.lobbyNote?.();
+  const note = said ? h("p", { class: "lobby-note", role: "status" }, said) : null;
+  main.replaceChildren(h("div", { class: "lobby" }, problem, note, myTables(), filters, sections, tournaments));
 }
 
 /** A lobby row's way to a seat: sit; at a full table, join its waiting list (or leave it,
@@ -1292,13 +1295,28 @@ async function refreshLobby() {
 
 async function playNow(rules) {
   await refreshLobby();
-  const free = app.lobby.filter((t) => t.rules === rules && !t.private && t.open_seats > 0);
+  app.lobbyNote = null;
+  const tables = app.lobby.filter((t) => t.rules === rules && !t.private);
+  const free = tables.filter((t) => t.open_seats > 0);
   // A newcomer plays the bots first: the table with the fewest people, then the lowest stakes.
   const cost = (t) => t.stakes.big_blind + t.stakes.ante;
   free.sort((a, b) => a.players - b.players || cost(a) - cost(b));
-  app.lobbyProblem = free.length ? null : () => words.t("noTables");
-  if (!free.length) { render(); return; }
-  await sitAt(free[0], { bots: true });
+  if (free.length) { app.lobbyProblem = null; await sitAt(free[0], { bots: true }); return; }
+  // Every table full: the player waits for a seat where one comes first, a table with more
+  // bots than people waiting (a bot gives its seat up at the end of its hand), else the
+  // shortest list; already on one of them, they wait there.
+  const waited = tables.find((t) => t.you_wait);
+  const full = tables.filter((t) => !app.tables[String(t.id)]?.seats.some((s) => s.name === app.me));
+  full.sort((a, b) => (b.bots - b.waiting) - (a.bots - a.waiting) || a.waiting - b.waiting);
+  const table = waited ?? full[0];
+  app.lobbyProblem = table ? null : () => words.t("noTables");
+  if (table && !waited) await waitFor(table, true);
+  // Said while they wait there (their place as the lobby has it now).
+  app.lobbyNote = () => {
+    const row = app.lobby.find((t) => t.id === table?.id);
+    return row?.you_wait && !app.kept[String(row.id)] ? words.t("waitingAt", row.name, row.you_wait) : null;
+  };
+  render();
 }
 
 /** The buy-in offered at a table (a lobby's or private table's row): twice its minimum,

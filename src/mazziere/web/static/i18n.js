@@ -20,6 +20,7 @@ const WORDS = {
     soundWhy: "Un suono quando tocca a te a un tavolo che non stai guardando",
     waitingList: "Lista d'attesa", leaveList: (n) => `Esci dalla lista (${n}°)`,
     seatKept: (name) => `Un posto è tuo a ${name}:`, sitKept: "Siedi: il posto è tuo",
+    waitingAt: (name, n) => `Tutti i tavoli sono pieni: sei in lista d'attesa a ${name} (${n}°). Il primo posto che si libera è tenuto per te: te lo diciamo qui sopra.`,
   },
   en: {
     fourColour: "4 colours", lobby: "Lobby", playNow: "Play now", sit: "Sit",
@@ -41,6 +42,7 @@ const WORDS = {
     soundWhy: "A sound when it is your turn at a table you are not looking at",
     waitingList: "Waiting list", leaveList: (n) => `Leave the list (#${n})`,
     seatKept: (name) => `A seat is yours at ${name}:`, sitKept: "Sit: the seat is yours",
+    waitingAt: (name, n) => `Every table is full: you are on the waiting list of ${name} (#${n}). The first seat that frees is kept for you: we say so up here.`,
   },
 };
 
