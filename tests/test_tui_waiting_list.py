@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from mazziere.tui.connect import ConnectError, join_table
 from tests.play_room import Person, Room, running_room, until
 from tests.test_lobby_file import THREE_SEATS
 from tests.test_tui_connect import Terminal, _ctrl_c, _playing, play
@@ -67,6 +68,16 @@ def test_a_terminal_waits_on_the_list_and_sits_at_the_seat_kept(room: Room, tmp_
             terminal.said[1],
         ]
         assert terminal.said[1].startswith("A seat is yours at Tre posti for ")
+        # Asked for a table of the game, not one table: none is open, and it says which
+        # tables there are to wait at; and a game the room has no table of.
+        for rules, said in (
+            ("holdem", f"no table of holdem has a free seat in the room now: wait for one on "
+                       f"a table's waiting list with --table ID (tables {where} (Tre posti))"),
+            ("italian-32", "the room has no table of italian-32"),
+        ):  # fmt: skip
+            with pytest.raises(ConnectError) as refused:
+                join_table(room.address, rules=rules, sessions=tmp_path / "t3")
+            assert str(refused.value) == said
         # A second terminal finds no seat open (the free one is kept): it waits, and gives
         # its place up with Ctrl+C.
         with _playing(room, tmp_path / "t2", "--table", where, "--lang", "en") as process:

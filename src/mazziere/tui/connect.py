@@ -762,8 +762,14 @@ def _free_table(room: RoomHttp, rules: str, choose: Chooser | None) -> RoomTable
         if not row.get("private") and row.get("state", "open") == "open"
     ]
     free = [_table_of(row) for row in rows if int(row.get("open_seats") or 0) > 0]
+    if not free and rows:
+        full = ", ".join(f"{row['id']} ({row['name']})" for row in rows)
+        raise ConnectError(
+            f"no table of {rules} has a free seat in the room now: wait for one on a table's "
+            f"waiting list with --table ID (tables {full})"
+        )
     if not free:
-        raise ConnectError(f"no table of {rules} has a free seat in the room now")
+        raise ConnectError(f"the room has no table of {rules}")
     picked = choose(free) if choose is not None else None
     return picked if picked is not None else free[0]
 
