@@ -289,38 +289,56 @@ async def list_tables(
 async def tournament_out(
     db: AsyncSession, tournament: Tournament, account_id: int | None = None
 ) -> TournamentOut:
-    registered = await db.scalar(
-        select(func.count())
-        .select_from(TournamentRegistration)
-        .where(TournamentRegistration.tournament_id == tournament.id)
-    )
-    mine = False
+    """One tournament as the lobby shows it (:func:`tournaments_out`)."""
+    (shown,) = await tournaments_out(db, [tournament], account_id)
+    return shown
+
+
+async def tournaments_out(
+    db: AsyncSession, tournaments: Sequence[Tournament], account_id: int | None = None
+) -> list[TournamentOut]:
+    """Tournaments as the lobby shows them: how many registered, and whether the account
+    ``account_id`` did.  Two queries whatever their number (the lobby lists up to 200, and
+    every page that shows it reads it every few seconds)."""
+    ids = [tournament.id for tournament in tournaments]
+    of_these = TournamentRegistration.tournament_id.in_(ids)
+    registered: dict[int, int] = {
+        tournament_id: count
+        for tournament_id, count in await db.execute(
+            select(TournamentRegistration.tournament_id, func.count())
+            .where(of_these)
+            .group_by(TournamentRegistration.tournament_id)
+        )
+    }
+    mine: set[int] = set()
     if account_id is not None:
-        mine = (
-            await db.scalar(
-                select(TournamentRegistration.id).where(
-                    TournamentRegistration.tournament_id == tournament.id,
-                    TournamentRegistration.account_id == account_id,
+        mine = set(
+            await db.scalars(
+                select(TournamentRegistration.tournament_id).where(
+                    of_these, TournamentRegistration.account_id == account_id
                 )
             )
-        ) is not None
-    return TournamentOut(
-        id=tournament.id,
-        name=tournament.name,
-        rules=tournament.rules,
-        buy_in=tournament.buy_in,
-        fee=tournament.fee,
-        starting_stack=tournament.starting_stack,
-        seats=tournament.seats,
-        max_players=tournament.max_players,
-        registered=int(registered or 0),
-        state=tournament.state,
-        level_unit=tournament.level_unit,
-        you_are_registered=mine,
-        private=tournament.private,
-        you_are_host=account_id is not None and tournament.host_id == account_id,
-        starts_at=tournament.starts_at,
-    )
+        )
+    return [
+        TournamentOut(
+            id=tournament.id,
+            name=tournament.name,
+            rules=tournament.rules,
+            buy_in=tournament.buy_in,
+            fee=tournament.fee,
+            starting_stack=tournament.starting_stack,
+            seats=tournament.seats,
+            max_players=tournament.max_players,
+            registered=registered.get(tournament.id, 0),
+            state=tournament.state,
+            level_unit=tournament.level_unit,
+            you_are_registered=tournament.id in mine,
+            private=tournament.private,
+            you_are_host=account_id is not None and tournament.host_id == account_id,
+            starts_at=tournament.starts_at,
+        )
+        for tournament in tournaments
+    ]
 
 
 @router.get("/tournaments", summary="The lobby's tournaments")
@@ -345,7 +363,7 @@ async def list_tournaments(
         query = query.where(Tournament.buy_in + Tournament.fee <= max_buy_in)
     rows = await db.scalars(query.order_by(Tournament.id.desc()).limit(200))
     me = viewer.account.id if viewer is not None else None
-    return TournamentsOut(tournaments=[await tournament_out(db, row, me) for row in rows])
+    return TournamentsOut(tournaments=await tournaments_out(db, list(rows), me))
 
 
 async def seen_tournament(
