@@ -414,6 +414,7 @@ def test_play_now_at_full_tables_waits_where_a_bot_gives_its_seat_up(
             anna.page.wait_for_function(
                 "document.querySelectorAll('.seat[data-name]').length === 3"
             )
+            anna.page.click("button.sit-out")  # the bots' hands go quickly without her
             page = bruno.page
             page.click(".play-now[data-rules=holdem]")
             page.wait_for_selector(".lobby-note")
