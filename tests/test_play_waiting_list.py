@@ -25,6 +25,14 @@ from tests.test_lobby_file import THREE_SEATS
 KEPT_SECONDS = 15  # long enough for the checks while kept, on a loaded machine
 
 
+def _three_seats(folder: Path) -> dict[str, str]:
+    """The room's environment: its lobby the one table of three seats, a seat kept
+    :data:`KEPT_SECONDS`."""
+    lobby = folder / "lobby.toml"
+    lobby.write_text(THREE_SEATS, encoding="utf-8")
+    return {"MAZZIERE_LOBBY_FILE": str(lobby), "MAZZIERE_SEAT_KEPT_SECONDS": str(KEPT_SECONDS)}
+
+
 def _listed(person: Person) -> dict[str, Any]:
     """The lobby's one table, as ``person`` is shown it."""
     (table,) = person.http.get("/api/tables").json()["tables"]
@@ -36,9 +44,7 @@ def _listed(person: Person) -> dict[str, Any]:
 def test_a_seat_freed_is_kept_for_the_first_player_waiting_who_is_told(
     backend: str, tmp_path: Path
 ) -> None:
-    lobby = tmp_path / "lobby.toml"
-    lobby.write_text(THREE_SEATS, encoding="utf-8")
-    env = {"MAZZIERE_LOBBY_FILE": str(lobby), "MAZZIERE_SEAT_KEPT_SECONDS": str(KEPT_SECONDS)}
+    env = _three_seats(tmp_path)
     for settings in backend_settings(backend, tmp_path):
         with running_room(settings.database_url, tmp_path, settings.database_schema, env) as room:
             people = [Person(room, seed) for seed in range(5)]
@@ -109,9 +115,7 @@ def test_a_bot_gives_its_seat_up_to_a_person_waiting(backend: str, tmp_path: Pat
     """A table full with a person and two bots: a person who joins its waiting list is kept
     the seat of a bot, which leaves at the end of the hand it plays (its chips back to the
     room's grants, as a bot leaving does); the ledger adds up."""
-    lobby = tmp_path / "lobby.toml"
-    lobby.write_text(THREE_SEATS, encoding="utf-8")
-    env = {"MAZZIERE_LOBBY_FILE": str(lobby), "MAZZIERE_SEAT_KEPT_SECONDS": str(KEPT_SECONDS)}
+    env = _three_seats(tmp_path)
     for settings in backend_settings(backend, tmp_path):
         with running_room(settings.database_url, tmp_path, settings.database_schema, env) as room:
             host, waiting = Person(room, 1), Person(room, 2)

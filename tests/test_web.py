@@ -325,6 +325,21 @@ def test_a_turn_at_a_table_not_on_screen_is_said_and_chimed(
         person.close()
 
 
+def three_seats_room(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """A room whose lobby is one Hold'em table of three seats (the waiting list's tests):
+    its bots quick, its hands 0.5 s apart, a seat kept 60 s."""
+    lobby = tmp_path / "lobby.toml"
+    lobby.write_text(THREE_SEATS, encoding="utf-8")
+    monkeypatch.setenv("MAZZIERE_SEAT_KEPT_SECONDS", "60")
+    monkeypatch.setenv("MAZZIERE_BOT_SECONDS", "0.05")
+    monkeypatch.setenv("MAZZIERE_NEXT_HAND_SECONDS", "0.5")
+    return Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}",
+        password_profile="CHEAPEST",
+        lobby_file=lobby,
+    )
+
+
 def test_a_full_tables_waiting_list_from_the_lobby_to_the_seat_kept(
     browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -333,15 +348,7 @@ def test_a_full_tables_waiting_list_from_the_lobby_to_the_seat_kept(
     page, at no table, opens its socket again).  Anna leaves; wherever Bruno's page is, a
     line under the header says the seat is his, with its seconds, and chimes; a reload still
     says so (the room's lobby does); he sits from the line."""
-    lobby = tmp_path / "lobby.toml"
-    lobby.write_text(THREE_SEATS, encoding="utf-8")
-    monkeypatch.setenv("MAZZIERE_SEAT_KEPT_SECONDS", "60")
-    monkeypatch.setenv("MAZZIERE_NEXT_HAND_SECONDS", "0.5")
-    settings = Settings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}",
-        password_profile="CHEAPEST",
-        lobby_file=lobby,
-    )
+    settings = three_seats_room(tmp_path, monkeypatch)
     port = free_port()
     people: list[Page] = []
     try:
@@ -398,15 +405,7 @@ def test_play_now_at_full_tables_waits_where_a_bot_gives_its_seat_up(
     """The room's one Hold'em table is full (Anna and two bots): Bruno's *Gioca ora* puts him
     on its waiting list and says so; a bot leaves at the end of its hand, the seat is kept
     for Bruno, and he sits from the line under the header."""
-    lobby = tmp_path / "lobby.toml"
-    lobby.write_text(THREE_SEATS, encoding="utf-8")
-    monkeypatch.setenv("MAZZIERE_BOT_SECONDS", "0.05")
-    monkeypatch.setenv("MAZZIERE_NEXT_HAND_SECONDS", "0.5")
-    settings = Settings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}",
-        password_profile="CHEAPEST",
-        lobby_file=lobby,
-    )
+    settings = three_seats_room(tmp_path, monkeypatch)
     with serve(settings, tmp_path) as server:
         anna, bruno = Page(browser, server.address, "it"), Page(browser, server.address, "it")
         try:
