@@ -1166,9 +1166,38 @@ def play(
             "included), --buy-in and --stack, waiting for them."
         ),
     ] = None,
+    watch: Annotated[
+        str | None,
+        typer.Option(
+            help="--connect: watch the table of this number (the lobby's, or a tournament's) "
+            "without sitting: every hole card face down until a showdown shows it."
+        ),
+    ] = None,
 ) -> None:
     """Play against bots in the terminal (each hand saved as a PHH file as it ends), or
     with --connect at a table of a running room, against the people sitting there."""
+    if connect is not None and watch is not None:
+        given = {
+            "--table": table is not None,
+            "--invite": invite is not None,
+            "--buy-in": buy_in is not None,
+            "--host": host is not None,
+            "--tournament": tournament,
+            "--tournament-id": tournament_id is not None,
+            "--hints": hints,
+            "--hands-dir": hands_dir is not None,
+            "--seed": seed is not None,
+        }
+        _watch_connected(
+            connect,
+            watch,
+            name=name,
+            password=password,
+            lang=lang,
+            four_colour=four_colour,
+            not_for_watching=[option for option, used in given.items() if used],
+        )
+        return
     if connect is not None:
         _play_connected(
             connect,
@@ -1191,6 +1220,8 @@ def play(
         raise UsageProblem("--table, --invite, --name and --buy-in need --connect URL")
     if host is not None:
         raise UsageProblem("--host needs --connect URL")
+    if watch is not None:
+        raise UsageProblem("--watch needs --connect URL")
     if tournament_id is not None:
         raise UsageProblem("--tournament-id needs --connect URL")
     import random
@@ -1293,7 +1324,6 @@ def _play_connected(
     """``mazziere play --connect URL``: the terminal table at a seat of a running room
     (``host``: a private table or, with ``tournament``, a private sit & go to create: its
     name, its seats or players, a sit & go's starting chips)."""
-    import getpass
     from pathlib import Path
 
     from mazziere.tui.connect import (
@@ -1309,12 +1339,7 @@ def _play_connected(
     given = [option for option, used in local_only.items() if used]
     if given:
         raise UsageProblem(f"{given[0]} is for games against bots here, not with --connect")
-    from mazziere.tui.words import LANGUAGES
-
-    if lang not in LANGUAGES:
-        raise UsageProblem(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
-    if name is not None and password is None and sys.stdin.isatty():
-        password = getpass.getpass(f"Password for {name}: ")
+    password = _client_password(lang, name, password)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
 
     def choose(tables: list[RoomTable]) -> RoomTable | None:
@@ -1465,6 +1490,62 @@ def _play_connected(
                 f"Your seat at {where} is kept: {again} brings you back to it.",
             )
         )
+
+
+def _client_password(lang: str, name: str | None, password: str | None) -> str | None:
+    """The terminal client's checks before it connects: ``lang`` is known; ``--name``'s
+    password, asked in a terminal when not given."""
+    import getpass
+
+    from mazziere.tui.words import LANGUAGES
+
+    if lang not in LANGUAGES:
+        raise UsageProblem(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
+    if name is not None and password is None and sys.stdin.isatty():
+        return getpass.getpass(f"Password for {name}: ")
+    return password
+
+
+def _watch_connected(
+    url: str,
+    table: str,
+    *,
+    name: str | None,
+    password: str | None,
+    lang: str,
+    four_colour: bool,
+    not_for_watching: list[str],
+) -> None:
+    """``mazziere play --connect URL --watch N``: the terminal table of a running room, as a
+    spectator sees it (nothing to play, no hand saved: a spectator's hands are not theirs)."""
+    from mazziere.tui.connect import default_sessions_folder, watch_table
+
+    if not_for_watching:
+        raise UsageProblem(f"{not_for_watching[0]} is for playing, not with --watch")
+    password = _client_password(lang, name, password)
+    joined = watch_table(
+        url, table, name=name, password=password, sessions=default_sessions_folder()
+    )
+    from mazziere.tui.remote import RemoteSession
+    from mazziere.tui.remote_app import RemotePlayApp
+
+    session = RemoteSession(
+        joined.table, buy_in=0, send=lambda message: None, lang=lang,
+        four_colour=four_colour, watching=True,
+    )  # fmt: skip
+    http = joined.http
+    muted = http.cookie_file.with_suffix(".muted") if http.cookie_file is not None else None
+    app = RemotePlayApp(
+        session, socket=joined.socket, cookie=http.cookie_header(), http=http, muted_file=muted
+    )
+    app.run()
+    where = joined.table.name
+    if app.link.refused is not None:
+        raise UsageProblem(f"the room refused the session: {app.link.refused}")
+    if session.watch_refused is not None:
+        raise UsageProblem(f"cannot watch {where}: {session.watch_refused}")
+    words = session.words
+    typer.echo(words.pick(f"Hai smesso di guardare {where}.", f"You stopped watching {where}."))
 
 
 # --- end of the terminal client --------------------------------------------------

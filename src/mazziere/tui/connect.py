@@ -58,6 +58,7 @@ __all__ = [
     "join_tournament",
     "room_address",
     "session_file",
+    "watch_table",
 ]
 
 
@@ -276,6 +277,21 @@ def join_table(
     else:
         chosen = _free_table(room, rules or "italian-classic", choose)
     return Joined(room, socket, chosen, _buy_in(chosen, buy_in, account), account, told, back)
+
+
+def watch_table(
+    url: str,
+    table: str,
+    *,
+    name: str | None = None,
+    password: str | None = None,
+    sessions: Path | None = None,
+) -> Joined:
+    """Log in (or start as a guest, as the browser's page does) and find table ``table`` to
+    watch: a table of the lobby or of a tournament (a private table's is refused over the
+    socket to anyone its host did not let in)."""
+    room, socket, account = _log_in(url, None, name, password, sessions)
+    return Joined(room, socket, _room_table(room, table), 0, account)
 
 
 def _hosted_table(room: RoomHttp, new: NewPrivateTable) -> tuple[str, tuple[str, ...]]:
@@ -702,11 +718,17 @@ def _table_of(data: dict[str, Any]) -> RoomTable:
 
 
 def _lobby_table(room: RoomHttp, table: str) -> RoomTable:
+    return _room_table(room, table, option="--table")
+
+
+def _room_table(room: RoomHttp, table: str, *, option: str = "--watch") -> RoomTable:
+    """The open table of number ``table`` (given with ``option``), as the lobby shows it."""
     if not table.isdigit() or not 1 <= int(table) < 2**31:
-        raise ConnectError(f"--table needs a table's number, not {table!r}")
+        raise ConnectError(f"{option} needs a table's number, not {table!r}")
     status, data = room.call("GET", f"/api/tables/{int(table)}")
     if status == 404:
-        raise ConnectError(f"the room has no table {table} (a private table: use --invite)")
+        private = "use --invite" if option == "--table" else "only its players watch it"
+        raise ConnectError(f"the room has no table {table} (a private table: {private})")
     if status != 200 or not isinstance(data, dict):
         raise ConnectError(f"cannot open table {table}: {_reason(status, data)}")
     if data.get("state") not in (None, "open"):

@@ -144,6 +144,8 @@ class RemoteSession:
     after losing them all).  ``hints``: the player asked for the room's hints
     (shown where the room offers them).  ``tournament``: the sit & go whose
     table this is (the player was seated by the room when it started).
+    ``watching``: no seat, the table followed as a spectator sees it (every
+    hole card face down until a showdown shows it).
     """
 
     def __init__(
@@ -157,8 +159,13 @@ class RemoteSession:
         hints: bool = False,
         tournament: RoomTournament | None = None,
         clock: Clock | None = None,
+        watching: bool = False,
     ) -> None:
         self.room_table = table
+        self.watching = watching
+        self.watch_refused: str | None = None
+        """Why the room will not let this spectator follow the table (then the screen
+        closes)."""
         self.tournament = tournament
         """The sit & go this table plays (``None``: a cash table)."""
         self.finish: tuple[int, int] | None = None
@@ -239,6 +246,8 @@ class RemoteSession:
                 self.pending = None  # refused: the turn (if still on) may be answered again
             if message.of == "sit" and not self.seated:
                 self.sit_refused = message.message  # nowhere to sit: nothing more to show
+            if message.of in ("watch", "resume") and self.watching:
+                self.watch_refused = message.message  # a private table's stranger
             self.problem = message.message
             return
         if isinstance(message, p.Pong):
@@ -339,16 +348,14 @@ class RemoteSession:
         )
 
     def _stakes(self, players: int) -> str:
-        """The table's stakes, the blinds of a hand of ``players``; a sit & go's, those of
+        """The table's stakes, the blinds of a hand of ``players``; a tournament's, those of
         its level (the room tells the level before each hand)."""
-        if self.tournament is not None:
-            event = self.words.pick("torneo sit & go", "sit & go")
-            if self.level is None:
-                return event
-            level = self.words.pick(f"livello {self.level.number}", f"level {self.level.number}")
-            stakes = self.words.stakes(Stakes(**self.level.stakes), self.rules, players)
-            return f"{event}, {level}: {stakes}"
-        return self.words.stakes(self.room_table.stakes, self.rules, players)
+        event = self.words.pick("torneo sit & go", "sit & go") if self.tournament else ""
+        if self.level is None:
+            return event or self.words.stakes(self.room_table.stakes, self.rules, players)
+        level = self.words.pick(f"livello {self.level.number}", f"level {self.level.number}")
+        stakes = self.words.stakes(Stakes(**self.level.stakes), self.rules, players)
+        return f"{event}, {level}: {stakes}" if event else f"{level}: {stakes}"
 
     def _break_line(self, level: p.LevelInfo) -> Text:
         """A sit & go's break begins: how long, and the stakes it goes on at."""
@@ -464,10 +471,15 @@ class RemoteSession:
 
     def rejoin(self) -> list[BaseModel]:
         """What to send on a (new) connection after the room's welcome: sit down the first
-        time, otherwise resume after the last event seen and repeat an unanswered action."""
+        time (a spectator: watch), otherwise resume after the last event seen and repeat an
+        unanswered action."""
         table = self.table_id
         if self.left or self.sit_refused is not None or self.finish is not None:
             return []
+        if self.watch_refused is not None:
+            return []
+        if self.watching:  # after a drop, what happened meanwhile
+            return [p.Resume(table=table, last_seq=self.seq) if self.seq else p.Watch(table=table)]
         if self.tournament is not None and not self.seq:
             return [p.Watch(table=table)]  # the room seated the player when it started
         if not self.seated:
@@ -720,7 +732,9 @@ class RemoteSession:
         else:
             players = sum(1 for seat in self.seats if int(seat.get("stack", 0)) > 0)
         title = f"{self.rules.name} · {self.room_table.name} · {self._stakes(players)}"
-        if self.me:
+        if self.watching:
+            title += words.pick(" · spettatore", " · watching")
+        elif self.me:
             title += f" · {self.me}"
         if not self.connected:
             title += words.pick(" · connessione persa, riprovo…", " · connection lost, retrying…")

@@ -8,7 +8,8 @@ sends, Esc closes; ``/mute NAME`` there hides a player's chat at this terminal,
 ``/unmute NAME`` shows it again, ``/report NAME WHY`` reports a player to the room's
 operator), ``o`` to sit out from the next hand (``i`` to come
 back), ``q`` to leave the table (asked twice during a hand; the seat is
-given up at the end of the hand) and quit.  Ctrl+Q quits and keeps the
+given up at the end of the hand) and quit.  A spectator (``--watch``) has
+only ``h``, ``C`` and ``q``, which stops watching at once.  Ctrl+Q quits and keeps the
 seat: run the same command again to come back to it (the room plays a
 missing player's turns by the clock meanwhile).  A lost connection is
 opened again by itself; the client then resumes after the last event it
@@ -326,6 +327,9 @@ class RemotePlayApp(PlayApp):
         if self.remote.left or self.remote.sit_refused is not None:
             self.exit(None)
             return
+        if self.remote.watch_refused is not None:
+            self.run_worker(self.action_quit(), exit_on_error=False)  # the link stops too
+            return
         self._fetch_histories()
         self._read_standings()
         self._after_change()
@@ -465,6 +469,8 @@ class RemotePlayApp(PlayApp):
 
     def _keys(self) -> dict[str, Callable[[], None]]:
         keys = super()._keys()
+        if self.remote.watching:  # nothing to play, and the room hears only its players
+            return {key: keys[key] for key in ("h", "C", "q")}
         keys.update({"t": self.action_chat, "o": self.action_sit_out})
         return keys
 
@@ -561,7 +567,11 @@ class RemotePlayApp(PlayApp):
 
     def action_quit_game(self) -> None:
         """Leave the table and quit (asked again during a hand).  A sit & go's table is not
-        left: quitting (asked again) lets the room's clock play the player's turns."""
+        left: quitting (asked again) lets the room's clock play the player's turns.  A
+        spectator stops watching at once."""
+        if self.remote.watching:
+            self.run_worker(self.action_quit(), exit_on_error=False)
+            return
         if self.remote.is_tournament:
             if self.remote.over or self._quit_asked:
                 self.run_worker(self.action_quit(), exit_on_error=False)
@@ -610,6 +620,14 @@ class RemotePlayApp(PlayApp):
         status = session.my_status()
         if not session.connected:
             text.append(words.pick("Connessione al tavolo…", "Connecting to the table…"))
+            return text
+        if session.watching:
+            text.append(
+                words.pick(
+                    "Guardi il tavolo · [h] mani precedenti · [C] 4 colori · [q] esci",
+                    "Watching the table · [h] previous hands · [C] four colours · [q] quit",
+                )
+            )
             return text
         if session.finish is not None:
             place, prize = session.finish

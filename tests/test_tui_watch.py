@@ -1,0 +1,184 @@
+"""``mazziere play --connect URL --watch N``: a terminal follows a table of the room without
+sitting, as the browser's *Guarda* does.
+
+Two terminals play heads-up at a Hold'em table of the lobby of the real ``mazziere serve``
+process; a third watches it.  The spectator's terminal shows each hand as a spectator
+sees it (no hole card the room did not show at a showdown reaches it), its keys play
+nothing (the room is never asked anything a spectator may not ask, so it never refuses),
+a lost connection resumes without a hand told twice, and ``q`` stops watching at once.
+The command itself runs in a pseudo-terminal, and its bad input is one line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.screen import ModalScreen
+
+from mazziere.tui.connect import ConnectError, watch_table
+from mazziere.tui.remote import RemoteSession
+from mazziere.tui.remote_app import RemotePlayApp
+from tests.play_room import Room, running_room
+from tests.test_tui_connect import (
+    Terminal,
+    _in_a_terminal,
+    cards_by_hand,
+    own_cards,
+    play,
+    private_table,
+    run_play,
+    shown_cards,
+)
+from tests.tui_helpers import table_text
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
+    folder = tmp_path_factory.mktemp("watch")
+    with running_room(f"sqlite+aiosqlite:///{folder / 'room.db'}", folder) as started:
+        yield started
+
+
+def holdem_table(room: Room) -> dict[str, Any]:
+    """The lobby's first Hold'em table."""
+    return next(row for row in room.tables() if row["rules"] == "holdem")
+
+
+class Spectator(Terminal):
+    """A terminal joined as ``--watch`` joins: no seat, the table followed."""
+
+    def __init__(self, room: Room, table: str, sessions: Path) -> None:
+        joined = watch_table(room.address, table, sessions=sessions)
+        self.said = []
+        self.table = joined.table
+        self.http = joined.http
+        self.texts = []
+        self.session = RemoteSession(joined.table, buy_in=0, send=print, lang="en", watching=True)
+        self.app = RemotePlayApp(
+            self.session,
+            socket=joined.socket,
+            cookie=joined.http.cookie_header(),
+            http=joined.http,
+            listen=self.texts.append,
+            tick=False,
+        )
+
+
+def test_a_spectator_follows_the_hands_sees_no_hidden_card_and_resumes(
+    room: Room, tmp_path: Path
+) -> None:
+    table = holdem_table(room)
+    where = str(table["id"])
+    players = [
+        Terminal(room, None, tmp_path / name, int(table["min_buy_in"]), table=where)
+        for name in ("anna", "bruno")
+    ]
+    spectator = Spectator(room, where, tmp_path / "carla")
+    shown: list[str] = []
+    dropped: list[int] = []
+
+    async def look(terminal: Terminal, pilot: Any) -> None:
+        if terminal is not spectator or not spectator.session.hands:
+            return
+        if not shown:  # connected, a hand seen: a player's keys (sit out, chat, act, rebuy)
+            for key in ("o", "t", "c", "f", "r"):
+                await pilot.press(key)
+            await pilot.pause()
+            assert not isinstance(spectator.app.screen, ModalScreen)  # no chat box opened
+            shown.append(table_text(spectator.app))
+        if len(spectator.session.hands) == 2 and not dropped:
+            dropped.append(spectator.app.link.connections)
+            await spectator.app.link.drop()  # the network fails: the client opens it again
+
+    def three_hands_seen_after_a_drop() -> bool:
+        return bool(dropped) and len(spectator.session.hands) >= 4
+
+    asyncio.run(play([*players, spectator], three_hands_seen_after_a_drop, seconds=60, step=look))
+    watched = spectator.session
+    assert watched.me not in {p.session.me for p in players}
+    assert spectator.app.link.connections == dropped[0] + 1
+    numbers = [hand.number for hand in watched.hands]
+    assert numbers == sorted(set(numbers)), numbers  # none told twice after the resume
+    assert numbers[-1] - numbers[0] == len(numbers) - 1, numbers  # none missed
+    messages = spectator.messages()
+    assert [m for m in messages if m["type"] == "error"] == []  # its keys asked nothing
+    assert not any(m["type"] == "welcome" and where in m["tables"] for m in messages)
+    seen = cards_by_hand(messages)
+    for player in players:
+        theirs = own_cards(player.messages(), player.session.me)
+        shown_at_showdown = shown_cards(player.messages())
+        assert theirs, "no card was dealt"
+        for number, cards in theirs.items():
+            hidden = cards - shown_at_showdown.get(number, set())
+            assert not hidden & seen.get(number, set()), (number, hidden & seen[number])
+    (screen,) = shown
+    assert "watching" in screen and "Watching the table · [h] previous hands" in screen, screen
+    for player in players:
+        assert player.session.me in screen
+    audit = room.audit()
+    assert audit["total"] == 0 and not audit["drifted"], audit
+
+
+def test_the_command_watches_and_q_stops_at_once(room: Room, tmp_path: Path) -> None:
+    table = holdem_table(room)
+    shown = _in_a_terminal(room, tmp_path, "--watch", str(table["id"]), until="Watching the table")
+    assert f"You stopped watching {table['name']}." in shown
+    assert "watching" in shown
+
+
+def test_a_private_table_is_not_watched_by_a_stranger(room: Room, tmp_path: Path) -> None:
+    invite = private_table(room, tmp_path / "host", "holdem")
+    host = Terminal(room, invite, tmp_path / "host", 500)
+    with pytest.raises(ConnectError) as refused:
+        watch_table(room.address, host.table.id, sessions=tmp_path / "stranger")
+    assert str(refused.value) == (
+        f"the room has no table {host.table.id} (a private table: only its players watch it)"
+    )
+
+
+def test_bad_watching_is_one_line_and_exit_code_2(
+    room: Room, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    where = str(holdem_table(room)["id"])
+    cases = {
+        ("--watch", where): "--watch needs --connect URL",
+        ("--connect", room.address, "--watch", "one"): "--watch needs a table's number",
+        ("--connect", room.address, "--watch", "9999"): "the room has no table 9999",
+        ("--connect", room.address, "--watch", where, "--buy-in", "100"): (
+            "--buy-in is for playing, not with --watch"
+        ),
+        ("--connect", room.address, "--watch", where, "--table", where): (
+            "--table is for playing, not with --watch"
+        ),
+        ("--connect", room.address, "--watch", where, "--tournament"): (
+            "--tournament is for playing, not with --watch"
+        ),
+        ("--connect", room.address, "--watch", where, "--lang", "fr"): "unknown language 'fr'",
+    }
+    for args, expected in cases.items():
+        code, lines = run_play(*args, capsys=capsys)
+        assert code == 2, (args, lines)
+        assert len(lines) == 1 and expected in lines[0], (args, lines)
+
+
+def test_a_refusal_to_watch_closes_the_spectators_screen() -> None:
+    """A table the lobby lists whose socket refuses the spectator (a private sit & go's, whose
+    players alone follow it): the session takes the refusal as the end of watching, and
+    sends nothing again on reconnecting."""
+    from mazziere.room.structure import Stakes
+    from mazziere.server import protocol as p
+    from mazziere.tui.connect import RoomTable
+
+    table = RoomTable("9", "Finale", "holdem", 6, 0, 0, Stakes(small_blind=1, big_blind=2))
+    session = RemoteSession(table, buy_in=0, send=print, lang="en", watching=True)
+    session.receive(p.Welcome(player="carla", tables=[]))
+    assert session.rejoin() == [p.Watch(table="9")]
+    refusal = "a private sit & go is followed by its host and its players"
+    session.receive(p.Error(code=p.ErrorCode.REFUSED, message=refusal, of="watch"))
+    assert session.watch_refused == refusal
+    assert session.rejoin() == []
