@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from mazziere.tui.connect import ConnectError, join_table
+from mazziere.tui.connect import ConnectError, Joined, join_table
 from tests.play_room import Person, Room, running_room, until
 from tests.test_lobby_file import THREE_SEATS
-from tests.test_tui_connect import Terminal, _ctrl_c, _playing, play
+from tests.test_tui_connect import Terminal, _ctrl_c, _playing, play, private_table
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +97,60 @@ def test_a_terminal_waits_on_the_list_and_sits_at_the_seat_kept(room: Room, tmp_
     finally:
         loop.close()
         for person in seated:
+            person.close()
+    audit = room.audit()
+    assert audit["total"] == 0 and not audit["drifted"], audit
+
+
+def test_a_terminal_invited_to_a_full_private_table_waits_for_a_seat(
+    room: Room, tmp_path: Path
+) -> None:
+    """``--invite CODE`` at a private table whose seats are taken (once: "the table is full",
+    and the command ended): the terminal joins its waiting list, which the room keeps for the
+    players its host let in, and sits when a friend leaves."""
+    code = private_table(room, tmp_path / "host", "holdem")  # two seats, whoever is invited
+    friends = [Person(room, 11), Person(room, 12)]
+    invite = f"/api/invites/{code}"
+
+    async def fill() -> str:
+        where = ""
+        for person in friends:
+            asked = person.post(f"{invite}/requests", {"buy_in": 200})
+            assert asked.status_code == 201, asked.text
+            where = str(asked.json()["table_id"])
+            await person.connect()
+            person.plays.add(where)
+            await person.send(type="sit", table=where, buy_in=200)
+        await until(lambda: friends[0].http.get(invite).json()["open_seats"] == 0, 30)
+        return where
+
+    def waiting() -> int:
+        return int(friends[0].http.get(invite).json()["waiting"])
+
+    loop = asyncio.new_event_loop()
+    try:
+        where = loop.run_until_complete(fill())
+        joined: list[Joined] = []
+        said: list[str] = []
+        third = threading.Thread(
+            target=lambda: joined.append(
+                join_table(room.address, invite=code, sessions=tmp_path / "t3", say=said.append)
+            )
+        )
+        third.start()
+        loop.run_until_complete(until(lambda: waiting() == 1, 30))
+        assert not joined  # it waits
+        loop.run_until_complete(friends[1].send(type="leave", table=where))
+        third.join(timeout=60)
+        (seat,) = joined
+        assert seat.table.id == where and seat.table.private
+        assert said[0].startswith("Amici holdem is full: you are number 1 on its waiting list")
+        assert said[1].startswith("A seat is yours at Amici holdem for "), said
+        for person in friends:
+            loop.run_until_complete(person.disconnect())
+    finally:
+        loop.close()
+        for person in friends:
             person.close()
     audit = room.audit()
     assert audit["total"] == 0 and not audit["drifted"], audit

@@ -1853,3 +1853,54 @@ def test_an_invito_left_unanswered_goes_when_its_time_is_up(
         assert not page.locator("p.error").count()
     finally:
         host.close()
+
+
+def test_a_friend_waits_at_a_full_private_table_and_sits_at_the_seat_kept(
+    room: RunningServer, browser: Any
+) -> None:
+    """A private table of two that takes whoever has its invite, both seats the host's bots:
+    the friend's invite page says it is full and offers its waiting list (its "sit down" was
+    once refused by the room, with no way to wait), then their place; the host sends a bot
+    away, and the friend's page and the line under its header say the seat is kept for them:
+    one click seats them, with the buy-in they chose."""
+    host, friend = Tab(browser, room.address, "en"), Tab(browser, room.address, "en")
+    try:
+        page = host.page
+        create_private_table(
+            host, "Full house", "holdem", seats=2, min_buy_in=100, max_buy_in=1000,
+            approval_required=False,
+        )  # fmt: skip
+        link = page.input_value("input.invite-link")
+        for _ in range(2):
+            page.click("button.add-bot")
+        page.wait_for_function("document.querySelectorAll('ul.bots li[data-bot]').length === 2")
+        friend.page.goto(link)
+        friend.page.wait_for_selector("form.ask-to-sit")
+        friend.page.fill("form.ask-to-sit input[name=buy_in]", "300")
+        friend.page.click("form.ask-to-sit button[type=submit]")
+        friend.page.wait_for_selector("text=The table is full.")
+        friend.page.click("button.wait")
+        waiting = friend.page.locator(".waiting-place")
+        sync_api.expect(waiting).to_contain_text("you are number 1 on its waiting list")
+        sync_api.expect(friend.page.locator("button.unwait")).to_have_text("Leave the list (#1)")
+        # The host's page says a friend waits; a seat frees: kept for the friend, who is told
+        # on the page and under its header.
+        sync_api.expect(page.locator(".seats-taken")).to_have_text("2/2 (2 bot) · 1 waiting")
+        page.click("ul.bots li[data-bot] button.remove-bot >> nth=0")
+        kept = friend.page.locator("button.sit-invited.kept")
+        kept.wait_for(timeout=30_000)
+        assert kept.inner_text().startswith("Sit down with 300 · the seat is yours"), (
+            kept.inner_text()
+        )
+        strip = friend.page.locator("#turns .kept-seat")
+        sync_api.expect(strip).to_contain_text("A seat is yours at Full house:")
+        kept.click()
+        friend.page.wait_for_selector(".seat.me")
+        grant = Settings().starting_grant  # the buy-in chosen left the balance
+        friend.page.wait_for_function(
+            f"document.querySelector('#who .me').innerText.endsWith(' {grant - 300}')"
+        )
+        sync_api.expect(strip).to_have_count(0)
+    finally:
+        host.close()
+        friend.close()

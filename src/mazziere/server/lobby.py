@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.rules import RULESETS, UnknownRulesError, find_rules
-from mazziere.server.accounts import DbSession, LoggedIn, MaybeLoggedIn, Room, Viewer
+from mazziere.server.accounts import DbSession, LoggedIn, MaybeLoggedIn, Room
 from mazziere.server.context import RoomContext
 from mazziere.server.errors import ApiError, RowId
 from mazziere.server.storage import ledger, seating
@@ -187,39 +187,39 @@ def stakes_out(small_blind: int, big_blind: int, ante: int) -> StakesOut:
 async def table_out(
     db: AsyncSession,
     table: RoomTable,
-    viewer: Viewer | None = None,
+    account_id: int | None = None,
     room: RoomContext | None = None,
 ) -> TableOut:
     """One table as the lobby shows it (:func:`tables_out`)."""
-    (shown,) = await tables_out(db, [table], viewer, room)
+    (shown,) = await tables_out(db, [table], account_id, room)
     return shown
 
 
 async def tables_out(
     db: AsyncSession,
     tables: Sequence[RoomTable],
-    viewer: Viewer | None = None,
+    account_id: int | None = None,
     room: RoomContext | None = None,
 ) -> list[TableOut]:
-    """Tables as the lobby shows them: players, bots and waiting counted; the viewer's place
-    on each waiting list, and the seat kept for them, with the ``room``'s time.  Two queries
-    whatever the number of tables: the lobby is read again every few seconds by every page
-    that shows it."""
+    """Tables as the lobby shows them: players, bots and waiting counted; the place of
+    ``account_id`` on each waiting list, and the seat kept for them, with the ``room``'s
+    time.  Two queries whatever the number of tables: the lobby is read again every few
+    seconds by every page that shows it."""
     ids = [table.id for table in tables]
     players: Counter[int] = Counter()
     bots: Counter[int] = Counter()
-    for table_id, account_id, bot in await db.execute(
+    for table_id, person, bot in await db.execute(
         select(Seat.table_id, Seat.account_id, Seat.bot).where(Seat.table_id.in_(ids))
     ):
-        players[table_id] += account_id is not None
+        players[table_id] += person is not None
         bots[table_id] += bot is not None
     waiting = await seating.waiting_lists(db, ids)
     shown = []
     for table in tables:
         queue = waiting[table.id]
         you_wait = kept = None
-        if viewer is not None:
-            mine = [n for n, e in enumerate(queue, 1) if e.account_id == viewer.account.id]
+        if account_id is not None:
+            mine = [n for n, e in enumerate(queue, 1) if e.account_id == account_id]
             you_wait = mine[0] if mine else None
             offered = queue[mine[0] - 1].offered_at if mine else None
             if offered is not None and room is not None:
@@ -280,7 +280,7 @@ async def list_tables(
         if (min_stake is None or (table.big_blind or table.ante) >= min_stake)
         and (max_stake is None or (table.big_blind or table.ante) <= max_stake)
     ]
-    shown = await tables_out(db, rows, viewer, room)
+    shown = await tables_out(db, rows, viewer.account.id if viewer else None, room)
     if stakes is not None:
         shown = [table for table in shown if table.stakes.label == stakes.strip()]
     return TablesOut(tables=shown)
@@ -446,7 +446,7 @@ async def get_table(
     table = await db.get(RoomTable, table_id)
     if table is None or table.private:
         raise ApiError(404, "no_such_table", f"there is no table {table_id}")
-    return await table_out(db, table, viewer, room)
+    return await table_out(db, table, viewer.account.id if viewer else None, room)
 
 
 @router.get("/tournaments/{tournament_id}", summary="One tournament: levels, players, standings")

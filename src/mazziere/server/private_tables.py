@@ -26,6 +26,7 @@ from mazziere.room.errors import RoomError
 from mazziere.room.structure import Stakes
 from mazziere.server import protocol as p
 from mazziere.server.accounts import DbSession, LoggedIn, Room
+from mazziere.server.context import RoomContext
 from mazziere.server.errors import ApiError, RowId
 from mazziere.server.lobby import StakesOut, TableOut, check_rules, stakes_out, table_out
 from mazziere.server.storage import ledger
@@ -178,7 +179,7 @@ async def _request_out(db: AsyncSession, row: SeatRequest) -> SeatRequestOut:
 
 
 async def _private_out(
-    db: AsyncSession, request: Request, table: RoomTable, account_id: int
+    db: AsyncSession, request: Request, table: RoomTable, account_id: int, room: RoomContext
 ) -> PrivateTableOut:
     host = await db.get(Account, table.host_id) if table.host_id is not None else None
     mine = await db.scalar(
@@ -195,7 +196,7 @@ async def _private_out(
         .order_by(Seat.seat)
     )
     return PrivateTableOut(
-        **(await table_out(db, table)).model_dump(),
+        **(await table_out(db, table, account_id, room)).model_dump(),
         host=host.display_name if host is not None else "",
         invite_code=code,
         invite_link=str(request.url_for("invite", code=code)),
@@ -250,14 +251,16 @@ async def create_private_table(
         )
     except RoomError as exc:
         raise ApiError(422, "bad_table", str(exc)) from None
-    out = await _private_out(db, request, table, viewer.account.id)
+    out = await _private_out(db, request, table, viewer.account.id, room)
     await db.commit()
     await room.watcher.table_changed(table.id)  # the table service opens its task
     return out
 
 
 @router.get("/private-tables", summary="The private tables you host or asked to sit at")
-async def my_private_tables(request: Request, db: DbSession, viewer: LoggedIn) -> PrivateTablesOut:
+async def my_private_tables(
+    request: Request, db: DbSession, room: Room, viewer: LoggedIn
+) -> PrivateTablesOut:
     """Newest first."""
     me = viewer.account.id
     asked = select(SeatRequest.table_id).where(SeatRequest.account_id == me)
@@ -266,7 +269,7 @@ async def my_private_tables(request: Request, db: DbSession, viewer: LoggedIn) -
         .where(RoomTable.private.is_(True), (RoomTable.host_id == me) | RoomTable.id.in_(asked))
         .order_by(RoomTable.id.desc())
     )
-    return PrivateTablesOut(tables=[await _private_out(db, request, t, me) for t in rows])
+    return PrivateTablesOut(tables=[await _private_out(db, request, t, me, room) for t in rows])
 
 
 async def _by_code(db: AsyncSession, code: str) -> RoomTable:
@@ -278,10 +281,11 @@ async def _by_code(db: AsyncSession, code: str) -> RoomTable:
 
 @router.get("/invites/{code}", name="invite", summary="The private table an invite opens")
 async def see_invite(
-    code: str, request: Request, db: DbSession, viewer: LoggedIn
+    code: str, request: Request, db: DbSession, room: Room, viewer: LoggedIn
 ) -> PrivateTableOut:
-    """What the invite code or link leads to."""
-    return await _private_out(db, request, await _by_code(db, code), viewer.account.id)
+    """What the invite code or link leads to (at a full table: the caller's place on its
+    waiting list, and the seat kept for them)."""
+    return await _private_out(db, request, await _by_code(db, code), viewer.account.id, room)
 
 
 @router.post("/invites/{code}/requests", status_code=201, summary="Ask to sit at an invited table")
@@ -393,7 +397,7 @@ async def _set_state(
         raise ApiError(409, f"not_{from_}", f"the table is {table.state}")
     table.state = to
     await db.flush()
-    out = await _private_out(db, request, table, account_id)
+    out = await _private_out(db, request, table, account_id, room)
     await db.commit()
     await room.watcher.table_changed(table.id)
     return out
@@ -449,7 +453,7 @@ async def change_stakes(
         )  # fmt: skip
         table.next_stakes = None
     await db.flush()
-    out = await _private_out(db, request, table, viewer.account.id)
+    out = await _private_out(db, request, table, viewer.account.id, room)
     await db.commit()
     await room.watcher.table_changed(table.id)
     return out

@@ -269,8 +269,9 @@ def join_table(
             say(line)
         back = f"mazziere play --connect {room.base} --invite {invite}"
     if invite is not None:
-        found = _invited(room, invite_code(invite), buy_in, wait_seconds, say)
-        chosen, buy_in = found
+        code = invite_code(invite)
+        chosen, buy_in = _invited(room, code, buy_in, wait_seconds, say)
+        _wait_for_a_seat(room, chosen, wait_seconds, say, read=f"/api/invites/{code}")
     elif table is not None:
         chosen = _lobby_table(room, table)
         _wait_for_a_seat(room, chosen, wait_seconds, say)
@@ -737,14 +738,21 @@ def _room_table(room: RoomHttp, table: str, *, option: str = "--watch") -> RoomT
 
 
 def _wait_for_a_seat(
-    room: RoomHttp, table: RoomTable, wait_seconds: float, say: Callable[[str], None]
+    room: RoomHttp,
+    table: RoomTable,
+    wait_seconds: float,
+    say: Callable[[str], None],
+    *,
+    read: str | None = None,
 ) -> None:
     """At a full table (every seat taken, or kept for the players of its waiting list): join
     its waiting list, and wait until the room keeps a seat for the player (Ctrl+C, or
     ``wait_seconds`` without one, gives the place up).  A player who sits there already, or
-    finds a seat open, goes on at once."""
+    finds a seat open, goes on at once.  ``read``: where the room says the table's seats
+    (a private table's: its invite; the lobby's route does not show it)."""
     path = f"/api/tables/{table.id}"
-    data = room.expect("GET", path, what=f"cannot open table {table.id}")
+    read = read or path
+    data = room.expect("GET", read, what=f"cannot open table {table.id}")
     if data.get("seat_kept_seconds") or int(data.get("open_seats") or 0) > 0:
         return
     if data.get("you_wait") is None:
@@ -754,7 +762,7 @@ def _wait_for_a_seat(
             return  # back at their seat, or a seat freed meanwhile
         if status != 201 or not isinstance(answer, dict):
             raise ConnectError(f"cannot wait for a seat at {table.name}: {_reason(status, answer)}")
-        data = room.expect("GET", path, what=f"cannot open table {table.id}")
+        data = room.expect("GET", read, what=f"cannot open table {table.id}")
     say(
         f"{table.name} is full: you are number {data.get('you_wait')} on its waiting list, "
         "and the room keeps the first seat that frees for you (Ctrl+C to give up)…"
@@ -767,7 +775,7 @@ def _wait_for_a_seat(
             if time.monotonic() > deadline:
                 raise ConnectError(f"no seat came free at {table.name} in time")
             time.sleep(1.0)
-            data = room.expect("GET", path, what=f"cannot open table {table.id}")
+            data = room.expect("GET", read, what=f"cannot open table {table.id}")
     except (ConnectError, KeyboardInterrupt) as stopped:
         room.call("DELETE", f"{path}/waiting-list")  # the place given up (if still held)
         if isinstance(stopped, ConnectError):

@@ -57,6 +57,7 @@ const app = {
   lobbyProblem: null, // what went wrong in the lobby (a refused registration): its words, read when drawn
   lobbyNote: null,   // what the lobby did for the player ("play now" put them on a waiting list): its words, or none once over
   kept: {},          // a full table's id -> when the seat the room keeps for the player stops being kept
+  invitedWaits: {},  // a full private table's id -> { table, buyIn }: its waiting list joined from its invite
 };
 
 // ------------------------------------------------------------------ REST
@@ -1003,7 +1004,7 @@ function renderTurns() {
     ? `(${waiting.length}) ${words.t("yourTurn")} · Mazziere`
     : current ? `${tableName(current)} · Mazziere` : "Mazziere";
   const elsewhere = waiting.filter((table) => table.id !== app.current);
-  const kept = Object.keys(app.kept).map((id) => [id, app.lobby.find((t) => String(t.id) === id)?.name ?? `#${id}`]);
+  const kept = Object.keys(app.kept).map((id) => [id, keptTableName(id)]);
   const strip = document.getElementById("turns");
   // Drawn again only when it says something else (it is a live region: a screen reader
   // reads it at each change); its clocks tick on their own, unread.
@@ -1172,11 +1173,20 @@ function keptText(id) {
   return words.t("seconds", Math.max(0, Math.ceil((app.kept[id] - performance.now()) / 1000)));
 }
 
+function keptTableName(id) {
+  return app.lobby.find((t) => String(t.id) === id)?.name ?? app.invitedWaits[id]?.table.name ?? `#${id}`;
+}
+
+/** Sit at the seat kept for the player: a lobby table's, or a private table's whose waiting
+ * list they joined from its invite (with the buy-in the host approved). */
 async function takeKeptSeat(id) {
-  let row = app.lobby.find((t) => String(t.id) === id);
-  if (!row) { await refreshLobby(); row = app.lobby.find((t) => String(t.id) === id); }
+  const invited = app.invitedWaits[id];
+  let row = invited ? null : app.lobby.find((t) => String(t.id) === id);
+  if (!row && !invited) { await refreshLobby(); row = app.lobby.find((t) => String(t.id) === id); }
   delete app.kept[id];
-  if (row) await sitAt(row, { bots: false });
+  delete app.invitedWaits[id];
+  if (invited) await sitAt(invited.table, { bots: false, buyIn: invited.buyIn });
+  else if (row) await sitAt(row, { bots: false });
   else render();
 }
 
@@ -2058,8 +2068,8 @@ async function start() {
 
 // What the other pages (pages.js) use of the room's client.
 export {
-  api, app, connect, defaultBuyIn, ensureAccount, h, noteTournament, openTable, refreshBalance, rematchOffer, render, reopenSocket, send, session, showWho, sitAt,
-  tournamentState, watch, words,
+  api, app, connect, defaultBuyIn, ensureAccount, h, keep, keptText, noteTournament, openTable, refreshBalance, rematchOffer, render, reopenSocket, send, session, showWho, sitAt,
+  takeKeptSeat, tournamentState, watch, words,
 };
 
 start();

@@ -2,7 +2,7 @@
 // #tournament/ID, #hands, #hand/ID, #rules/RULES): private tables and their host's controls,
 // private sit & gos and their invites, the tournament lobby, the hand history with its
 // replayer and downloads, and the rules.
-import { api, app, connect, defaultBuyIn, ensureAccount, h, noteTournament, openTable, rematchOffer, reopenSocket, send, session, showWho, sitAt, tournamentState, watch, words } from "./app.js";
+import { api, app, connect, defaultBuyIn, ensureAccount, h, keep, keptText, noteTournament, openTable, rematchOffer, reopenSocket, send, session, showWho, sitAt, takeKeptSeat, tournamentState, watch, words } from "./app.js";
 import { cardSvg, cardText } from "./cards.js";
 import { handContext } from "./i18n.js";
 import { rulesPage } from "./rules.js";
@@ -331,7 +331,9 @@ function privateTablePage(id) {
       h("dl", { class: "facts" },
         h("dt", {}, words.t("stakes")), h("dd", { class: "stakes-now" }, table.stakes.label,
           table.next_stakes ? ` → ${table.next_stakes.label} ${say("dalla prossima mano", "from the next hand")}` : ""),
-        h("dt", {}, words.t("seats")), h("dd", {}, `${table.players + table.bots}/${table.seats} (${table.bots} bot)`),
+        h("dt", {}, words.t("seats")), h("dd", { class: "seats-taken" }, `${table.players + table.bots}/${table.seats} (${table.bots} bot)`,
+          // Friends on its waiting list: the host may send a bot away for them.
+          table.waiting ? say(` · ${table.waiting} in lista d'attesa`, ` · ${table.waiting} waiting`) : ""),
         h("dt", {}, "Buy-in"), h("dd", {}, `${table.min_buy_in}–${table.max_buy_in}`),
         h("dt", {}, say("Stato", "State")), h("dd", { class: "table-state" }, table.state === "paused" ? say("in pausa", "paused") : say("aperto", "open")),
         h("dt", {}, "Host"), h("dd", {}, table.host)),
@@ -484,9 +486,12 @@ function invitePage(code) {
       parts.push(h("button", { type: "button", class: "primary go-table", onclick: () => openTable(String(table.id)) }, say("Vai al tavolo", "Go to the table")));
     } else if (request && request.state === "approved") {
       if (table.approval_required) parts.push(h("p", { class: "request-state" }, say("L'host ti ha accettato.", "The host let you in.")));
-      parts.push(
-        h("button", { type: "button", class: "primary sit-invited", onclick: () => sitAt(table, { bots: false, buyIn: request.buy_in }) },
-          `${say("Siediti con", "Sit down with")} ${request.buy_in}`));
+      parts.push(...invitedSeat(table, request.buy_in, async (join) => {
+        const refused = await waitAtInvited(table, request.buy_in, join);
+        await refresh();
+        if (refused) state.error = refused; // (said once the page is read again)
+        self.redraw();
+      }));
     } else if (request && request.state === "pending") {
       parts.push(h("p", { class: "request-state", "aria-live": "polite" }, say("Richiesta inviata: aspetta che l'host ti accetti…", "Request sent: waiting for the host to let you in…")));
     } else {
@@ -501,7 +506,8 @@ function invitePage(code) {
         event.preventDefault();
         try {
           const asked = await api("POST", `/api/invites/${encodeURIComponent(code)}/requests`, { buy_in: Number(buyIn.value) });
-          if (open && asked.state === "approved") return sitAt(table, { bots: false, buyIn: asked.buy_in });
+          // (at a full table the page then offers its waiting list)
+          if (open && asked.state === "approved" && table.open_seats > 0) return sitAt(table, { bots: false, buyIn: asked.buy_in });
           await refresh();
         } catch (error) { state.error = error; }
         self.redraw();
@@ -515,12 +521,56 @@ function invitePage(code) {
       await ensureAccount();
       await refresh();
       self.every(2, async () => {
-        const before = JSON.stringify(state.table?.your_request);
+        const shown = (t) => JSON.stringify([t?.your_request, t?.open_seats, t?.you_wait, Boolean(t?.seat_kept_seconds)]);
+        const before = shown(state.table);
         await refresh();
-        if (JSON.stringify(state.table?.your_request) !== before) self.redraw();
+        if (shown(state.table) !== before) self.redraw();
       });
     },
   });
+}
+
+/**
+ * An approved player's way to their seat at a private table: sit down with the approved
+ * buy-in; at a full table (every seat taken, or the free ones kept for those waiting
+ * before them), its waiting list, their place, and the seat once the room keeps it for them.
+ */
+function invitedSeat(table, buyIn, wait) {
+  const id = String(table.id);
+  if (table.seat_kept_seconds) keep(id, table.seat_kept_seconds); // (learnt here after a reload too)
+  if (app.kept[id] !== undefined) {
+    app.invitedWaits[id] = { table, buyIn };
+    return [h("button", { type: "button", class: "primary sit-invited kept", onclick: () => takeKeptSeat(id) },
+      `${say("Siediti con", "Sit down with")} ${buyIn} · ${say("il posto è tuo", "the seat is yours")} `,
+      h("span", { class: "clock", "data-kept-clock": id }, keptText(id)))];
+  }
+  if (table.open_seats > 0) {
+    return [h("button", { type: "button", class: "primary sit-invited", onclick: () => sitAt(table, { bots: false, buyIn }) },
+      `${say("Siediti con", "Sit down with")} ${buyIn}`)];
+  }
+  if (table.you_wait) {
+    return [
+      h("p", { class: "request-state waiting-place", "aria-live": "polite" }, say(
+        `Il tavolo è pieno: sei ${table.you_wait}° in lista d'attesa. Il primo posto che si libera è tuo per un minuto: te lo diciamo qui e in cima alla pagina.`,
+        `The table is full: you are number ${table.you_wait} on its waiting list. The first seat that frees is yours for a minute: this page and the line at its top say so.`)),
+      h("button", { type: "button", class: "unwait", onclick: () => wait(false) }, words.t("leaveList", table.you_wait))];
+  }
+  return [
+    h("p", { class: "request-state" }, say("Il tavolo è pieno.", "The table is full.")),
+    h("button", { type: "button", class: "primary wait", onclick: () => wait(true) }, words.t("waitingList"))];
+}
+
+/** Join (or leave) a private table's waiting list from its invite; the room's refusal, if
+ * any.  The socket is opened first: the room tells the player over it when a seat is kept
+ * for them. */
+async function waitAtInvited(table, buyIn, join) {
+  await connect();
+  try {
+    await api(join ? "POST" : "DELETE", `/api/tables/${table.id}/waiting-list`);
+  } catch (error) { return error; }
+  if (join) app.invitedWaits[String(table.id)] = { table, buyIn };
+  else delete app.invitedWaits[String(table.id)];
+  return null;
 }
 
 /** How long its levels are, the first one's stakes and its breaks, in a line. */
