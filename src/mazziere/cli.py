@@ -1169,7 +1169,7 @@ def play(
     watch: Annotated[
         str | None,
         typer.Option(
-            help="--connect: watch the table of this number (the lobby's, or a tournament's) "
+            help="--connect: watch the lobby's table of this number "
             "without sitting: every hole card face down until a showdown shows it."
         ),
     ] = None,

@@ -289,8 +289,8 @@ def watch_table(
     sessions: Path | None = None,
 ) -> Joined:
     """Log in (or start as a guest, as the browser's page does) and find table ``table`` to
-    watch: a table of the lobby or of a tournament (a private table's is refused over the
-    socket to anyone its host did not let in)."""
+    watch, a table of the lobby (the lobby's route shows no private table, nor a
+    tournament's)."""
     room, socket, account = _log_in(url, None, name, password, sessions)
     return Joined(room, socket, _room_table(room, table), 0, account)
 
