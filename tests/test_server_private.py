@@ -315,6 +315,50 @@ def test_a_full_table_has_a_waiting_list_in_order(app_client: TestClient) -> Non
     )
 
 
+def test_play_now_picks_a_free_seat_then_the_list_where_a_seat_comes_first(
+    app_client: TestClient,
+) -> None:
+    """``POST /api/play-now``, the one rule behind the browser's *Gioca ora* and the
+    terminal's ``--rules``: a free seat at the table with the fewest people, then the lowest
+    stakes; every table full, the waiting list with the most bots for the people waiting
+    (a bot gives its seat up), then the shortest, joined once."""
+    anna, bruno, carla, dario = (RoomClient(app_client) for _ in range(4))
+    for browser in (anna, bruno, carla, dario):
+        browser.guest()
+    low, high = anna.get("/api/tables?rules=holdem").json()["tables"]  # 1/2, then 5/10
+    assert (low["stakes"]["label"], high["stakes"]["label"]) == ("1/2", "5/10")
+
+    def play_now(browser: RoomClient) -> tuple[int, bool, int | None]:
+        answer = browser.post("/api/play-now", json={"rules": "holdem"})
+        assert answer.status_code == 200, answer.text
+        chosen = answer.json()
+        return chosen["table"]["id"], chosen["waiting"], chosen["table"]["you_wait"]
+
+    assert play_now(anna) == (low["id"], False, None)  # both empty: the lower stakes
+    bruno_id = bruno.get("/api/account").json()["id"]
+    on_app(app_client, lambda s: _sit(s, low["id"], bruno_id, 100))
+    assert play_now(anna) == (high["id"], False, None)  # fewer people, though dearer
+    assert play_now(bruno) == (high["id"], False, None)  # a seat more: not where they sit
+    # Every seat taken: the 1/2 with Bruno and bots, the 5/10 with bots only, two waiting.
+    for n in range(1, low["seats"]):
+        on_app(app_client, lambda s, n=n: _bot(s, low["id"], n))
+    for n in range(high["seats"]):
+        on_app(app_client, lambda s, n=n: _bot(s, high["id"], n))
+    for browser in (carla, dario):
+        assert browser.post(f"/api/tables/{high['id']}/waiting-list").status_code == 201
+    # 1/2: 5 bots, nobody waiting; 5/10: 6 bots, 2 waiting: a seat comes first at the 1/2.
+    assert play_now(anna) == (low["id"], True, 1)
+    assert play_now(anna) == (low["id"], True, 1)  # on its list already: not joined twice
+    assert anna.get(f"/api/tables/{low['id']}/waiting-list").json()["you"] == 1
+    assert error_code(anna.post("/api/play-now", json={"rules": "omaha"})) == "unknown_rules"
+    extra = anna.post("/api/play-now", json={"rules": "holdem", "table": 1})
+    assert error_code(extra) == "invalid_input"
+    seated = bruno.post("/api/play-now", json={"rules": "holdem"})  # at the 1/2: the 5/10's list
+    assert seated.json()["table"]["id"] == high["id"] and seated.json()["waiting"]
+    stranger = RoomClient(app_client)
+    assert stranger.post("/api/play-now", json={"rules": "holdem"}).status_code == 401
+
+
 async def _bot(session: Any, table_id: int, seat: int) -> None:
     session.add(Seat(table_id=table_id, seat=seat, bot="basic", stack=1_000))
 

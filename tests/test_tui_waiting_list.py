@@ -68,16 +68,26 @@ def test_a_terminal_waits_on_the_list_and_sits_at_the_seat_kept(room: Room, tmp_
             terminal.said[1],
         ]
         assert terminal.said[1].startswith("A seat is yours at Tre posti for ")
-        # Asked for a table of the game, not one table: none is open, and it says which
-        # tables there are to wait at; and a game the room has no table of.
+        # Asked for a table of the game, not one table: none is open, so the room's "play now"
+        # puts it on the list where a seat comes first, where it waits (here not long enough:
+        # its place is given up); and a game the room has no table of.
         for rules, said in (
-            ("holdem", f"no table of holdem has a free seat in the room now: wait for one on "
-                       f"a table's waiting list with --table ID (tables {where} (Tre posti))"),
+            ("holdem", "no seat came free at Tre posti in time"),
             ("italian-32", "the room has no table of italian-32"),
-        ):  # fmt: skip
+        ):
+            told: list[str] = []
             with pytest.raises(ConnectError) as refused:
-                join_table(room.address, rules=rules, sessions=tmp_path / "t3")
+                join_table(
+                    room.address, rules=rules, sessions=tmp_path / "t3", wait_seconds=1,
+                    say=told.append,
+                )  # fmt: skip
             assert str(refused.value) == said
+            if rules == "holdem":
+                assert told == [
+                    "Tre posti is full: you are number 2 on its waiting list, and the room keeps "
+                    "the first seat that frees for you (Ctrl+C to give up)…"
+                ]
+            assert room.tables()[0]["waiting"] == 1  # the place given up
         # A second terminal finds no seat open (the free one is kept): it waits, and gives
         # its place up with Ctrl+C.
         with _playing(room, tmp_path / "t2", "--table", where, "--lang", "en") as process:

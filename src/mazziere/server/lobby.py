@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -747,7 +747,16 @@ async def join_waiting_list(
     """The first seat that frees up is offered to the first player waiting (every seat is
     taken, or the free ones kept for the players waiting)."""
     table = await _public_table(db, table_id)
-    me = viewer.account.id
+    out = await _join_waiting_list(db, room, table, viewer.account.id)
+    await db.commit()
+    await room.watcher.table_changed(table.id)
+    return out
+
+
+async def _join_waiting_list(
+    db: AsyncSession, room: RoomContext, table: RoomTable, me: int
+) -> WaitingOut:
+    """Put ``me`` at the end of the full table's waiting list (not committed), or refuse."""
     lapse = room.settings.seat_kept_seconds
     refusal = await seating.sit_refusal(db, table.id, me, lapse_seconds=lapse)
     if refusal is not None and refusal[0] not in ("waiting_list",):
@@ -761,10 +770,65 @@ async def join_waiting_list(
         raise ApiError(409, "already_waiting", "you are on the waiting list")
     db.add(WaitingEntry(table_id=table.id, account_id=me, created_at=room.now()))
     await db.flush()
-    out = await _waiting_out(db, table.id, me)
+    return await _waiting_out(db, table.id, me)
+
+
+class PlayNowIn(BaseModel):
+    """The game to play now."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rules: str = Field(description=f"The rule set: {', '.join(sorted(RULESETS))}.")
+
+
+class PlayNowOut(BaseModel):
+    """Where *play now* puts the player: a table to sit at, or the waiting list it joined."""
+
+    table: TableOut
+    waiting: bool = Field(
+        description="Every table of the game is full: the player is on this one's waiting list "
+        "(`table.you_wait`), where a seat comes first."
+    )
+
+
+@router.post("/play-now", summary="A table of a game for the caller, now")
+async def play_now(given: PlayNowIn, db: DbSession, room: Room, viewer: LoggedIn) -> PlayNowOut:
+    """A table of ``rules`` of the lobby where the caller does not sit yet (a seat more, as
+    a room's quick seat gives): a seat kept for them; else the one with a free seat and the
+    fewest people, then the lowest stakes (a newcomer plays the bots first); else, every
+    table full, the waiting list they are on, or the one where a seat comes first, which
+    they join: the most bots for the people waiting (a bot gives its seat up at the end of
+    its hand), then the shortest list."""
+    check_rules(given.rules)
+    me = viewer.account.id
+    query = select(RoomTable).where(
+        RoomTable.private.is_(False),
+        RoomTable.state != "closed",
+        RoomTable.rules == given.rules,
+    )
+    seated_at = set(await db.scalars(select(Seat.table_id).where(Seat.account_id == me)))
+    rows = [t for t in await db.scalars(query.order_by(RoomTable.id)) if t.id not in seated_at]
+    tables = await tables_out(db, rows, me, room)
+    kept = [t for t in tables if t.seat_kept_seconds]
+    free = sorted(
+        (t for t in tables if t.open_seats > 0),
+        key=lambda t: (t.players, t.stakes.big_blind + t.stakes.ante),
+    )
+    if kept or free:
+        return PlayNowOut(table=(kept or free)[0], waiting=False)
+    waited = [t for t in tables if t.you_wait is not None]
+    if waited:
+        return PlayNowOut(table=waited[0], waiting=True)
+    if not tables:
+        other = "other " if seated_at else ""
+        raise ApiError(404, "no_such_table", f"the room has no {other}table of {given.rules}")
+    best = min(tables, key=lambda t: (t.waiting - t.bots, t.waiting))
+    chosen = await _public_table(db, best.id)
+    await _join_waiting_list(db, room, chosen, me)
+    (shown,) = await tables_out(db, [chosen], me, room)
     await db.commit()
-    await room.watcher.table_changed(table.id)
-    return out
+    await room.watcher.table_changed(chosen.id)
+    return PlayNowOut(table=shown, waiting=True)
 
 
 @router.delete("/tables/{table_id}/waiting-list", summary="Leave a waiting list")

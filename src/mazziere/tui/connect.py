@@ -276,7 +276,7 @@ def join_table(
         chosen = _lobby_table(room, table)
         _wait_for_a_seat(room, chosen, wait_seconds, say)
     else:
-        chosen = _free_table(room, rules or "italian-classic", choose)
+        chosen = _free_table(room, rules or "italian-classic", choose, wait_seconds, say)
     return Joined(room, socket, chosen, _buy_in(chosen, buy_in, account), account, told, back)
 
 
@@ -784,24 +784,36 @@ def _wait_for_a_seat(
     say(f"A seat is yours at {table.name} for {data['seat_kept_seconds']} s: sitting down.")
 
 
-def _free_table(room: RoomHttp, rules: str, choose: Chooser | None) -> RoomTable:
-    data = room.expect("GET", f"/api/tables?rules={rules}", what="cannot read the lobby")
-    rows = [
-        row
-        for row in data.get("tables") or ()
-        if not row.get("private") and row.get("state", "open") == "open"
-    ]
-    free = [_table_of(row) for row in rows if int(row.get("open_seats") or 0) > 0]
-    if not free and rows:
-        full = ", ".join(f"{row['id']} ({row['name']})" for row in rows)
-        raise ConnectError(
-            f"no table of {rules} has a free seat in the room now: wait for one on a table's "
-            f"waiting list with --table ID (tables {full})"
-        )
-    if not free:
+def _free_table(
+    room: RoomHttp,
+    rules: str,
+    choose: Chooser | None,
+    wait_seconds: float,
+    say: Callable[[str], None],
+) -> RoomTable:
+    """A table of ``rules``: one the player picks from those with a free seat (``choose``,
+    in a terminal), else the room's *play now* (``POST /api/play-now``, the browser's
+    button): a free seat, or, every table full, the waiting list where a seat comes first,
+    which the player then waits on."""
+    if choose is not None:
+        data = room.expect("GET", f"/api/tables?rules={rules}", what="cannot read the lobby")
+        free = [
+            _table_of(row)
+            for row in data.get("tables") or ()
+            if not row.get("private") and int(row.get("open_seats") or 0) > 0
+        ]
+        picked = choose(free) if free else None
+        if picked is not None:
+            return picked
+    status, answer = room.call("POST", "/api/play-now", {"rules": rules})
+    if status == 404:
         raise ConnectError(f"the room has no table of {rules}")
-    picked = choose(free) if choose is not None else None
-    return picked if picked is not None else free[0]
+    if status != 200 or not isinstance(answer, dict):
+        raise ConnectError(f"cannot find a table of {rules}: {_reason(status, answer)}")
+    table = _table_of(answer["table"])
+    if answer.get("waiting"):
+        _wait_for_a_seat(room, table, wait_seconds, say)
+    return table
 
 
 def _invited(

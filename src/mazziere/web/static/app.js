@@ -1304,26 +1304,23 @@ async function refreshLobby() {
 }
 
 async function playNow(rules) {
-  await refreshLobby();
+  await ensureAccount();
+  await connect(); // (on a waiting list, the room tells the player over it when a seat is kept)
   app.lobbyNote = null;
-  const tables = app.lobby.filter((t) => t.rules === rules && !t.private);
-  const free = tables.filter((t) => t.open_seats > 0);
-  // A newcomer plays the bots first: the table with the fewest people, then the lowest stakes.
-  const cost = (t) => t.stakes.big_blind + t.stakes.ante;
-  free.sort((a, b) => a.players - b.players || cost(a) - cost(b));
-  if (free.length) { app.lobbyProblem = null; await sitAt(free[0], { bots: true }); return; }
-  // Every table full: the player waits for a seat where one comes first, a table with more
-  // bots than people waiting (a bot gives its seat up at the end of its hand), else the
-  // shortest list; already on one of them, they wait there.
-  const waited = tables.find((t) => t.you_wait);
-  const full = tables.filter((t) => !app.tables[String(t.id)]?.seats.some((s) => s.name === app.me));
-  full.sort((a, b) => (b.bots - b.waiting) - (a.bots - a.waiting) || a.waiting - b.waiting);
-  const table = waited ?? full[0];
-  app.lobbyProblem = table ? null : () => words.t("noTables");
-  if (table && !waited) await waitFor(table, true);
-  // Said while they wait there (their place as the lobby has it now).
+  let chosen;
+  try {
+    chosen = await api("POST", "/api/play-now", { rules });
+    app.lobbyProblem = null;
+  } catch (error) {
+    app.lobbyProblem = error.code === "no_such_table" ? () => words.t("noTables") : () => error.message;
+  }
+  await refreshLobby();
+  if (chosen && !chosen.waiting) { await sitAt(chosen.table, { bots: true }); return; }
+  // Every table of the game full: the room put the player on the waiting list where a seat
+  // comes first; said while they wait there (their place as the lobby has it now).
+  const id = chosen?.table.id;
   app.lobbyNote = () => {
-    const row = app.lobby.find((t) => t.id === table?.id);
+    const row = app.lobby.find((t) => t.id === id);
     return row?.you_wait && !app.kept[String(row.id)] ? words.t("waitingAt", row.name, row.you_wait) : null;
   };
   render();
