@@ -144,14 +144,22 @@ def test_a_terminal_invited_to_a_full_private_table_waits_for_a_seat(
         said: list[str] = []
         third = threading.Thread(
             target=lambda: joined.append(
-                join_table(room.address, invite=code, sessions=tmp_path / "t3", say=said.append)
+                join_table(
+                    room.address,
+                    invite=code,
+                    sessions=tmp_path / "t3",
+                    say=said.append,
+                    wait_seconds=60,
+                )  # fmt: skip
             )
         )
         third.start()
         loop.run_until_complete(until(lambda: waiting() == 1, 30))
         assert not joined  # it waits
+        # The friend leaves at the end of the hand being played: the people play it out
+        # (their loop runs while the terminal waits; a hand left to the clock took 90 s).
         loop.run_until_complete(friends[1].send(type="leave", table=where))
-        third.join(timeout=60)
+        loop.run_until_complete(until(lambda: not third.is_alive(), 60))
         (seat,) = joined
         assert seat.table.id == where and seat.table.private
         assert said[0].startswith("Amici holdem is full: you are number 1 on its waiting list")

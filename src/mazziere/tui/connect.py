@@ -806,8 +806,8 @@ def _free_table(
         if picked is not None:
             return picked
     status, answer = room.call("POST", "/api/play-now", {"rules": rules})
-    if status == 404:
-        raise ConnectError(f"the room has no table of {rules}")
+    if status == 404:  # no table of the game (but the player's own)
+        raise ConnectError(_reason(status, answer))
     if status != 200 or not isinstance(answer, dict):
         raise ConnectError(f"cannot find a table of {rules}: {_reason(status, answer)}")
     table = _table_of(answer["table"])

@@ -247,7 +247,7 @@ class RemoteSession:
             if message.of == "sit" and not self.seated:
                 self.sit_refused = message.message  # nowhere to sit: nothing more to show
             if message.of in ("watch", "resume") and self.watching:
-                self.watch_refused = message.message  # a private table's stranger
+                self.watch_refused = message.message  # nothing more to show
             self.problem = message.message
             return
         if isinstance(message, p.Pong):
