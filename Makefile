@@ -76,11 +76,12 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict $(MYPY_PATHS)
 
-# Two test processes (pytest-xdist), each test file kept in one of them (its module's server
-# and browser started once): much of the suite waits on servers, browsers and sockets, so
-# the two cores of a small machine are both kept busy. `make test TEST_WORKERS=0` runs in
-# one. The 20 slowest tests are listed at the end.
-TEST_WORKERS ?= 2
+# Three test processes (pytest-xdist), each test file kept in one of them (its module's
+# server and browser started once): much of the suite waits on servers, browsers, sockets
+# and the room's clock (one test, minutes), so a third process keeps the two cores of a
+# small machine busy while another waits (docs/testing.md, "The suite's time").
+# `make test TEST_WORKERS=0` runs in one. The 20 slowest tests are listed at the end.
+TEST_WORKERS ?= 3
 test: lint
 	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=20
 
