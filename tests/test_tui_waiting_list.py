@@ -150,7 +150,7 @@ def test_a_terminal_invited_to_a_full_private_table_waits_for_a_seat(
                     sessions=tmp_path / "t3",
                     say=said.append,
                     wait_seconds=60,
-                )  # fmt: skip
+                )
             )
         )
         third.start()
