@@ -537,22 +537,22 @@ function invitePage(code) {
  */
 function invitedSeat(table, buyIn, wait) {
   const id = String(table.id);
+  const sitWith = `${say("Siediti con", "Sit down with")} ${buyIn}`;
   if (table.seat_kept_seconds) keep(id, table.seat_kept_seconds); // (learnt here after a reload too)
   if (app.kept[id] !== undefined) {
     app.invitedWaits[id] = { table, buyIn };
     return [h("button", { type: "button", class: "primary sit-invited kept", onclick: () => takeKeptSeat(id) },
-      `${say("Siediti con", "Sit down with")} ${buyIn} · ${say("il posto è tuo", "the seat is yours")} `,
+      `${sitWith} · ${say("il posto è tuo", "the seat is yours")} `,
       h("span", { class: "clock", "data-kept-clock": id }, keptText(id)))];
   }
   if (table.open_seats > 0) {
-    return [h("button", { type: "button", class: "primary sit-invited", onclick: () => sitAt(table, { bots: false, buyIn }) },
-      `${say("Siediti con", "Sit down with")} ${buyIn}`)];
+    return [h("button", { type: "button", class: "primary sit-invited", onclick: () => sitAt(table, { bots: false, buyIn }) }, sitWith)];
   }
   if (table.you_wait) {
     return [
       h("p", { class: "request-state waiting-place", "aria-live": "polite" }, say(
-        `Il tavolo è pieno: sei ${table.you_wait}° in lista d'attesa. Il primo posto che si libera è tuo per un minuto: te lo diciamo qui e in cima alla pagina.`,
-        `The table is full: you are number ${table.you_wait} on its waiting list. The first seat that frees is yours for a minute: this page and the line at its top say so.`)),
+        `Il tavolo è pieno: sei ${table.you_wait}° in lista d'attesa. Il primo posto che si libera è tenuto per te: te lo diciamo qui e in cima alla pagina.`,
+        `The table is full: you are number ${table.you_wait} on its waiting list. The first seat that frees is kept for you: this page and the line at its top say so.`)),
       h("button", { type: "button", class: "unwait", onclick: () => wait(false) }, words.t("leaveList", table.you_wait))];
   }
   return [
