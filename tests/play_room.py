@@ -32,7 +32,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from mazziere.server.protocol import unbatch
 from mazziere.server.security import CSRF_COOKIE
 from mazziere.server.ws import Limits, RateLimit
-from tests.server_process import free_port
+from tests.server_process import free_port, person_address
 
 ASK_AGAIN_SECONDS = 3.0
 """How long a test person waits for a top-up or a call for bots to show before asking again."""
@@ -139,6 +139,12 @@ def running_room(
         room.stop()
 
 
+TERMINALS_ON_ONE_MACHINE = {"MAZZIERE_NEW_ACCOUNTS_PER_ADDRESS": "0"}
+"""The room of tests whose terminals (``mazziere play --connect``) start as guests: every
+one of them comes from 127.0.0.1, as people of one machine, and there are more than the
+room's default of new accounts per address (a browser's person or a :class:`Person` has
+an address of its own, :func:`tests.server_process.person_address`)."""
+
 CARD = r'"([2-9TJQKA][shdc])"'
 
 
@@ -154,6 +160,7 @@ class Person:
         self.rng = random.Random(seed)
         self.label = label
         self.http = room.http()
+        self.http.headers["X-Forwarded-For"] = person_address()  # a person of their own
         self.http.get("/api/session")
         answer = self.http.post(
             "/api/guest", headers={"X-CSRF-Token": self.http.cookies.get(CSRF_COOKIE) or ""}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import socket
@@ -24,6 +25,22 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+_PEOPLE = itertools.count(1)
+
+
+def person_address() -> str:
+    """An address of its own for one person of a test (a range kept for tests), sent as
+    ``X-Forwarded-For``.
+
+    Every request of the suite comes from 127.0.0.1, whose ``X-Forwarded-For`` the room
+    trusts (uvicorn's default: a proxy on the room's machine), so each person has their own
+    address, as people behind such a proxy have, and the room's limit on new accounts per
+    address counts each person's, at the room's default.
+    """
+    n = next(_PEOPLE)
+    return f"198.18.{n // 250 % 250}.{n % 250 + 1}"
 
 
 @dataclass
@@ -49,6 +66,7 @@ def serve(
         **os.environ,
         "MAZZIERE_PASSWORD_PROFILE": settings.password_profile,
         "MAZZIERE_WARM_UP_BOTS": "false",  # seconds of CPU for each of the suite's servers
+        "MAZZIERE_NEW_ACCOUNTS_PER_ADDRESS": str(settings.new_accounts_per_address),
         "XDG_DATA_HOME": str(folder / "data"),
     }
     if settings.database_schema is not None:

@@ -15,7 +15,7 @@ from mazziere.server.app import create_app
 from mazziere.server.play import table_service
 from mazziere.server.security import CSRF_COOKIE, SESSION_COOKIE, hash_token, origin_allowed
 from mazziere.server.settings import Settings
-from mazziere.server.storage.models import Account, Session
+from mazziere.server.storage.models import Account, AccountOpening, Session
 from tests.server_client import RoomClient, error_code
 
 
@@ -244,6 +244,63 @@ def test_the_log_in_limit_holds_across_a_restart_and_ends_with_its_window(
         clock.at += dt.timedelta(seconds=301)  # the window has passed
         welcome = browser.post("/api/login", {"name": "Gianna", "password": "right password"})
         assert welcome.status_code == 200, welcome.text
+
+
+def test_new_accounts_are_limited_per_address_and_the_limit_ends_with_its_window(
+    room_settings: Settings, clock: Clock
+) -> None:
+    assert room_settings.new_accounts_per_address == 20  # the room's default
+    with TestClient(create_app(room_settings, now=clock)) as client:
+        first = RoomClient(client)
+        first.register("Ilaria", "right password")  # a registration counts
+        first.post("/api/logout")
+        for _ in range(18):  # eighteen guests from the same address
+            assert RoomClient(client).post("/api/guest").status_code == 201
+        taken = RoomClient(client)  # and the twentieth account
+        assert taken.post("/api/guest").status_code == 201
+        taken_id = taken.get("/api/account").json()["id"]
+        before = len(rows(client, Account))
+        late = RoomClient(client)
+        refused = late.post("/api/guest")
+        assert (refused.status_code, error_code(refused)) == (429, "too_many_accounts")
+        assert refused.json()["error"]["message"] == (
+            "too many new accounts from this address: try again in 60 min, or log in"
+        )
+        assert 3_590 <= int(refused.headers["Retry-After"]) <= 3_600
+        also = late.post("/api/register", {"name": "Lorena", "password": "right password"})
+        assert error_code(also) == "too_many_accounts"
+        # Nothing was made: no account, no session, no chip granted.
+        assert len(rows(client, Account)) == before
+        assert late.get("/api/session").json()["account"] is None
+        assert late.audit()["total"] == 0
+        # Logging in and a guest taking a name make no account: never refused by it.
+        assert (
+            late.post("/api/login", {"name": "Ilaria", "password": "right password"}).status_code
+            == 200
+        )
+        named = taken.post("/api/account/name", {"name": "Marta", "password": "right password"})
+        assert named.status_code == 200, named.text
+        assert taken.get("/api/account").json()["id"] == taken_id
+    # Another process on the same database knows the count, until the hour has passed.
+    with TestClient(create_app(room_settings, now=clock)) as client:
+        assert error_code(RoomClient(client).post("/api/guest")) == "too_many_accounts"
+        clock.at += dt.timedelta(minutes=30)
+        waiting = RoomClient(client).post("/api/guest")
+        assert waiting.json()["error"]["message"].endswith("try again in 30 min, or log in")
+        clock.at += dt.timedelta(minutes=30, seconds=1)
+        assert RoomClient(client).post("/api/guest").status_code == 201
+        # The addresses older than the window are forgotten: only the new one is kept.
+        assert len(rows(client, AccountOpening)) == 1
+
+
+def test_a_room_without_the_limit_makes_every_account_asked(
+    room_settings: Settings, clock: Clock
+) -> None:
+    unlimited = room_settings.model_copy(update={"new_accounts_per_address": 0})
+    with TestClient(create_app(unlimited, now=clock)) as client:
+        for _ in range(25):
+            assert RoomClient(client).post("/api/guest").status_code == 201
+        assert rows(client, AccountOpening) == []  # no address is kept either
 
 
 def test_a_socket_belongs_to_the_sessions_player_until_the_session_expires(

@@ -43,7 +43,7 @@ from mazziere.tui.hints import describe
 from mazziere.tui.remote import RemoteSession
 from mazziere.tui.remote_app import MutedPlayers, RemotePlayApp, RoomLink
 from mazziere.tui.seen import SeenHand
-from tests.play_room import Person, Room, running_room, until
+from tests.play_room import TERMINALS_ON_ONE_MACHINE, Person, Room, running_room, until
 from tests.server_process import free_port
 from tests.test_play_moments import shover
 from tests.tui_helpers import log_text, run_cli, table_text
@@ -56,7 +56,8 @@ hosts: list[str] = []
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
     folder = tmp_path_factory.mktemp("connect")
-    with running_room(f"sqlite+aiosqlite:///{folder / 'room.db'}", folder) as started:
+    database = f"sqlite+aiosqlite:///{folder / 'room.db'}"
+    with running_room(database, folder, env=TERMINALS_ON_ONE_MACHINE) as started:
         yield started
 
 

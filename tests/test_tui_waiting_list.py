@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from mazziere.tui.connect import ConnectError, Joined, join_table
-from tests.play_room import Person, Room, running_room, until
+from tests.play_room import TERMINALS_ON_ONE_MACHINE, Person, Room, running_room, until
 from tests.test_lobby_file import THREE_SEATS
 from tests.test_tui_connect import Terminal, _ctrl_c, _playing, play, private_table
 
@@ -27,7 +27,11 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
     folder = tmp_path_factory.mktemp("waiting")
     lobby = folder / "lobby.toml"
     lobby.write_text(THREE_SEATS, encoding="utf-8")
-    env = {"MAZZIERE_LOBBY_FILE": str(lobby), "MAZZIERE_SEAT_KEPT_SECONDS": "60"}
+    env = {
+        "MAZZIERE_LOBBY_FILE": str(lobby),
+        "MAZZIERE_SEAT_KEPT_SECONDS": "60",
+        **TERMINALS_ON_ONE_MACHINE,
+    }
     with running_room(f"sqlite+aiosqlite:///{folder / 'room.db'}", folder, env=env) as started:
         yield started
 

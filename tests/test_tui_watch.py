@@ -22,7 +22,7 @@ from textual.screen import ModalScreen
 from mazziere.tui.connect import ConnectError, watch_table
 from mazziere.tui.remote import RemoteSession
 from mazziere.tui.remote_app import RemotePlayApp
-from tests.play_room import Room, running_room
+from tests.play_room import TERMINALS_ON_ONE_MACHINE, Room, running_room
 from tests.test_tui_connect import (
     Terminal,
     _in_a_terminal,
@@ -39,7 +39,8 @@ from tests.tui_helpers import table_text
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
     folder = tmp_path_factory.mktemp("watch")
-    with running_room(f"sqlite+aiosqlite:///{folder / 'room.db'}", folder) as started:
+    database = f"sqlite+aiosqlite:///{folder / 'room.db'}"
+    with running_room(database, folder, env=TERMINALS_ON_ONE_MACHINE) as started:
         yield started
 
 

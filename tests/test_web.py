@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from mazziere.server.settings import Settings
-from tests.server_process import RunningServer, free_port, serve
+from tests.server_process import RunningServer, free_port, person_address, serve
 from tests.test_lobby_file import CLASSICA_TABLE, HOLDEM_TABLE, THREE_SEATS, TOURNAMENT
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -83,6 +83,13 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+def person_context(browser: Any, *, address: str | None = None, **options: Any) -> Any:
+    """A browser context for one person: cookies of their own, and an address of their own
+    (``address``, or a new one: :func:`tests.server_process.person_address`)."""
+    forwarded = {"X-Forwarded-For": address or person_address()}
+    return browser.new_context(extra_http_headers=forwarded, **options)
+
+
 class SentFrames:
     """Every WebSocket frame a page sends, to leave its table before it closes."""
 
@@ -118,7 +125,7 @@ class Page:
     """One person's browser tab, with every console error it showed."""
 
     def __init__(self, browser: Any, address: str, lang: str = "it") -> None:
-        self.context = browser.new_context(locale=lang, viewport={"width": 1280, "height": 860})
+        self.context = person_context(browser, locale=lang, viewport={"width": 1280, "height": 860})
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("console", self._console)
@@ -565,7 +572,7 @@ def test_at_the_players_turn_their_cards_and_buttons_are_in_the_window(
     all show, nothing to scroll to.  (At 75vh the felt pushed the
     buttons below the window at both desktop sizes, and on the phone the seat and the
     buttons were below the header, the title and the felt.)"""
-    context = browser.new_context(locale=lang, viewport={"width": width, "height": height})
+    context = person_context(browser, locale=lang, viewport={"width": width, "height": height})
     page = context.new_page()
     sent = SentFrames(page)
     try:

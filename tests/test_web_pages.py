@@ -27,11 +27,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+import httpx2 as httpx
 import pytest
 
 from mazziere.server.settings import Settings
-from tests.server_process import RunningServer, serve
-from tests.test_web import ARTIFACTS, SentFrames, browser, sync_api
+from tests.server_process import RunningServer, person_address, serve
+from tests.test_web import ARTIFACTS, SentFrames, browser, person_context, sync_api
 
 __all__ = ["browser"]  # the browser fixture, Debian's Chromium, shared with tests/test_web.py
 
@@ -94,10 +95,17 @@ class Tab:
     """One person's browser, with every console error it showed."""
 
     def __init__(
-        self, browser: Any, address: str, lang: str = "en", *, phone: bool = False
+        self,
+        browser: Any,
+        address: str,
+        lang: str = "en",
+        *,
+        phone: bool = False,
+        comes_from: str | None = None,
     ) -> None:
+        """``address``: the room's; ``comes_from``: the person's (a new one if not given)."""
         size = {"width": 390, "height": 800} if phone else {"width": 1280, "height": 860}
-        self.context = browser.new_context(locale=lang, viewport=size)
+        self.context = person_context(browser, address=comes_from, locale=lang, viewport=size)
         self.page = self.context.new_page()
         self.address = address
         self.errors: list[str] = []
@@ -1904,3 +1912,52 @@ def test_a_friend_waits_at_a_full_private_table_and_sits_at_the_seat_kept(
     finally:
         host.close()
         friend.close()
+
+
+def test_a_visitor_from_an_address_out_of_new_accounts_is_told_and_plays_once_logged_in(
+    room: RunningServer, browser: Any
+) -> None:
+    """An address (a club's, say) that made the room's twenty new accounts this hour: a
+    visitor from it who presses play now is told why nothing happens and that logging in
+    works (the page once dropped the room's refusal: no word, no table); signing up is
+    refused as well and said in the dialog; logged in, play now seats them."""
+    club = person_address()
+    with httpx.Client(base_url=room.address, headers={"X-Forwarded-For": club}) as rest:
+
+        def new_account(path: str, body: dict[str, str] | None = None) -> None:
+            rest.cookies.clear()  # another person of the club
+            csrf = rest.get("/api/session").json()["csrf_token"]
+            made = rest.post(path, json=body, headers={"X-CSRF-Token": csrf})
+            assert made.status_code == 201, made.text
+
+        new_account("/api/register", {"name": "Nadia", "password": "club night"})
+        for _ in range(19):
+            new_account("/api/guest")
+    person = Tab(browser, room.address, "it", comes_from=club)
+    page = person.page
+    try:
+        page.click(".play-now[data-rules=holdem]")
+        refusal = page.locator("#who .no-guest")
+        sync_api.expect(refusal).to_have_text(
+            "Troppi nuovi account da questo indirizzo: riprova tra 60 min, o accedi."
+        )
+        assert page.locator(".seat.me").count() == 0
+        assert person.sent.frames == []  # no socket was opened, nothing asked of a table
+        page.click("#who button.account")  # "Accedi o registrati"
+        dialog = page.locator("dialog.account-dialog")
+        dialog.locator("input[name=name]").fill("Ottavia")
+        dialog.locator("input[name=password]").fill("club night")
+        dialog.locator("button", has_text="Registrati").click()
+        sync_api.expect(dialog.locator("p.error")).to_have_text(
+            "Troppi nuovi account da questo indirizzo: riprova tra 60 min, o accedi."
+        )
+        dialog.locator("input[name=name]").fill("Nadia")
+        dialog.locator("button.primary").click()  # "Accedi"
+        sync_api.expect(page.locator("#who .me")).to_contain_text("Nadia")
+        sync_api.expect(refusal).to_have_count(0)
+        page.click(".play-now[data-rules=holdem]")
+        page.wait_for_selector(".seat.me")
+        # The browser logs the refused requests themselves; nothing else went wrong.
+        person.errors = [e for e in person.errors if "429" not in e]
+    finally:
+        person.close()

@@ -20,7 +20,7 @@ import pytest
 
 from tests import test_web
 from tests.server_process import RunningServer
-from tests.test_web import Page, SentFrames, sync_api
+from tests.test_web import Page, SentFrames, person_context, sync_api
 
 # The same server and browser fixtures as the other browser tests (one of each per module).
 room = test_web.room
@@ -666,8 +666,8 @@ def test_at_phone_width_nothing_is_cut_and_the_bar_works(
 ) -> None:
     person = Page(browser, room.address, "it")
     person.context.close()
-    person.context = browser.new_context(
-        locale="it", viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    person.context = person_context(
+        browser, locale="it", viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
     )
     person.page = person.context.new_page()
     person.page.on("console", person._console)

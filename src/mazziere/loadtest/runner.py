@@ -475,6 +475,7 @@ def _room(load: LoadRun, folder: Path) -> Iterator[tuple[str, _ServerProcess, st
         **os.environ,
         "XDG_DATA_HOME": str(folder / "data"),
         "MAZZIERE_OPEN_DEFAULT_LOBBY": "false",
+        "MAZZIERE_NEW_ACCOUNTS_PER_ADDRESS": "0",  # every bot is a guest from this machine
     }
     schema = load.database_schema
     made_schema = False

@@ -5,11 +5,15 @@ in (nobody yet) and sets the CSRF cookie whose value every state-changing
 call sends back in the ``X-CSRF-Token`` header.  ``POST /api/guest`` then
 makes a guest account with the starting grant, which can later take a name
 and a password (``POST /api/account/name``) and keeps its chips and hands.
+New accounts, guests and registrations, are limited per address (the room's
+``new_accounts_per_address`` over ``new_accounts_window_seconds``): each comes
+with the starting grant.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -255,6 +259,42 @@ def _address(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
 
 
+async def _refuse_new_account_while_limited(
+    db: AsyncSession, room: RoomContext, request: Request
+) -> None:
+    """429 while the address has made as many new accounts as the window allows."""
+    limit = room.new_accounts
+    if limit is None:
+        return
+    since = room.now() - dt.timedelta(seconds=limit.window)
+    made = await store.account_openings(db, _address(request), since=since)
+    wait = limit.retry_after(
+        [(at - since).total_seconds() for at in made],
+        now=limit.window,  # seconds from the window's start
+    )
+    if wait is not None:
+        minutes = math.ceil(wait / 60)
+        raise ApiError(
+            429,
+            "too_many_accounts",
+            f"too many new accounts from this address: try again in {minutes} min, or log in",
+            headers={"Retry-After": str(math.ceil(wait))},
+        )
+
+
+async def _count_new_account(db: AsyncSession, room: RoomContext, request: Request) -> None:
+    """Count the account just made against its address (committed with it)."""
+    if room.new_accounts is None:
+        return
+    now = room.now()
+    await store.add_account_opening(
+        db,
+        _address(request),
+        at=now,
+        forget_before=now - dt.timedelta(seconds=room.new_accounts.window),
+    )
+
+
 @router.get("/session", summary="Who is logged in; sets the CSRF cookie")
 async def get_session(
     request: Request, response: Response, db: DbSession, room: Room, viewer: MaybeLoggedIn
@@ -271,21 +311,30 @@ async def get_session(
 
 @router.post("/guest", status_code=201, summary="Start as a guest (a play-money account)")
 async def create_guest(
-    response: Response, db: DbSession, room: Room, viewer: MaybeLoggedIn
+    request: Request, response: Response, db: DbSession, room: Room, viewer: MaybeLoggedIn
 ) -> SessionOut:
     """A new guest account with the starting grant, logged in at once."""
     if viewer is not None:
         raise ApiError(409, "already_logged_in", "log out first")
+    await _refuse_new_account_while_limited(db, room, request)
     account = await store.create_account(db, grant=room.settings.starting_grant)
+    await _count_new_account(db, room, request)
     return await _new_session(db, response, room, account)
 
 
 @router.post("/register", status_code=201, summary="Register a name and a password")
 async def register(
-    credentials: Credentials, response: Response, db: DbSession, room: Room, viewer: MaybeLoggedIn
+    *,
+    credentials: Credentials,
+    request: Request,
+    response: Response,
+    db: DbSession,
+    room: Room,
+    viewer: MaybeLoggedIn,
 ) -> SessionOut:
     """A new registered account with the starting grant, logged in (any other session ends)."""
     _check_new_credentials(credentials)
+    await _refuse_new_account_while_limited(db, room, request)
     try:
         account = await store.create_account(
             db,
@@ -295,6 +344,7 @@ async def register(
         )
     except store.NameTakenError:
         raise ApiError(409, "name_taken", f"the name {credentials.name} is taken") from None
+    await _count_new_account(db, room, request)
     await _drop_session(db, viewer)
     return await _new_session(db, response, room, account)
 

@@ -36,7 +36,7 @@ from mazziere.server import (
 from mazziere.server.context import RoomContext, open_database
 from mazziere.server.errors import install_error_handlers
 from mazziere.server.lobby_file import read_lobby
-from mazziere.server.security import CsrfMiddleware, LoginLimiter, password_hasher
+from mazziere.server.security import CsrfMiddleware, LoginLimiter, WindowLimit, password_hasher
 from mazziere.server.settings import Settings
 from mazziere.server.storage.lobby import open_default_lobby, sync_lobby
 from mazziere.server.storage.models import utc_now
@@ -107,6 +107,12 @@ def create_app(
                     per_address=settings.login_attempts_per_address,
                     window=settings.login_window_seconds,
                 ),
+                new_accounts=WindowLimit(
+                    most=settings.new_accounts_per_address,
+                    window=settings.new_accounts_window_seconds,
+                )
+                if settings.new_accounts_per_address
+                else None,
                 hasher=password_hasher(settings.password_profile),
                 now=now,
                 lobby=offered,

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.server import crash
-from mazziere.server.security import SAFE_METHODS, LoginLimiter
+from mazziere.server.security import SAFE_METHODS, LoginLimiter, WindowLimit
 from mazziere.server.settings import Settings
 from mazziere.server.storage import Database
 from mazziere.server.storage.database import PoolLimits
@@ -104,6 +104,8 @@ class RoomContext:
     settings: Settings
     db: Database
     limiter: LoginLimiter
+    new_accounts: WindowLimit | None
+    """New accounts per address (``None``: no limit)."""
     hasher: PasswordHasher
     now: Callable[[], dt.datetime] = utc_now
     watcher: TableWatcher = field(default_factory=_NobodyWatches)

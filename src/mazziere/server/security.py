@@ -12,7 +12,8 @@
   allowed ``Origin``.  :func:`origin_allowed` is the same check for the
   WebSocket handshake.
 * Failed log-ins are counted per account name and per client address over a
-  sliding window (:class:`LoginLimiter`).
+  sliding window (:class:`LoginLimiter`), and so are the new accounts made
+  from an address (:class:`WindowLimit`).
 """
 
 from __future__ import annotations
@@ -207,6 +208,33 @@ def name_failures_key(name: str) -> str:
     return f"name:{name.casefold()}"
 
 
+class WindowLimit:
+    """At most ``most`` events in any ``window`` seconds (a sliding window).
+
+    >>> limit = WindowLimit(most=2, window=60)
+    >>> limit.retry_after([0.0], now=1.0) is None  # one more may happen now
+    True
+    >>> limit.retry_after([0.0, 1.0], now=1.0)  # until the first of the two is old
+    59.0
+    >>> limit.retry_after([0.0, 1.0], now=61.0) is None
+    True
+    """
+
+    def __init__(self, *, most: int, window: float) -> None:
+        self.most = most
+        self.window = window
+
+    def retry_after(self, times: Iterable[float], now: float) -> float | None:
+        """Seconds to wait before the next event, or ``None`` if it may happen now.
+
+        ``times``: when (seconds) the events counted so far happened.
+        """
+        recent = sorted(t for t in times if t > now - self.window)
+        if len(recent) < self.most:
+            return None
+        return recent[-self.most] + self.window - now
+
+
 class LoginLimiter:
     """The log-in rate limit: failed log-ins per account name and per address, over a
     sliding window of ``window`` seconds.
@@ -229,8 +257,8 @@ class LoginLimiter:
     """
 
     def __init__(self, *, per_name: int, per_address: int, window: float) -> None:
-        self.per_name = per_name
-        self.per_address = per_address
+        self.per_name = WindowLimit(most=per_name, window=window)
+        self.per_address = WindowLimit(most=per_address, window=window)
         self.window = window
 
     def keys(self, name: str, address: str) -> tuple[str, str]:
@@ -242,10 +270,12 @@ class LoginLimiter:
 
         ``failures``: the times (seconds) of failed log-ins under each key.
         """
-        waits = []
-        for key, times in failures.items():
-            most = self.per_name if key.startswith("name:") else self.per_address
-            recent = sorted(t for t in times if t > now - self.window)
-            if len(recent) >= most:
-                waits.append(recent[-most] + self.window - now)
+        waits = [
+            wait
+            for key, times in failures.items()
+            if (wait := self._limit(key).retry_after(times, now)) is not None
+        ]
         return max(waits) if waits else None
+
+    def _limit(self, key: str) -> WindowLimit:
+        return self.per_name if key.startswith("name:") else self.per_address

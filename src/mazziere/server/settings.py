@@ -69,6 +69,10 @@ class Settings(BaseSettings):
     login_attempts_per_address: int = Field(default=20, ge=1)
     login_window_seconds: float = Field(default=300.0, gt=0)
     """Failed log-ins counted over this window for the two limits above."""
+    new_accounts_per_address: int = Field(default=20, ge=0)
+    """New accounts (guests and registrations) one address may make over the window below;
+    0: no limit (a load test's bots, all on one machine)."""
+    new_accounts_window_seconds: float = Field(default=3_600.0, gt=0)
     password_profile: Literal["RFC_9106_LOW_MEMORY", "RFC_9106_HIGH_MEMORY", "CHEAPEST"] = (
         "RFC_9106_LOW_MEMORY"
     )

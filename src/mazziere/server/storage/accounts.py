@@ -14,13 +14,15 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.server.storage import ledger
-from mazziere.server.storage.models import Account, LoginFailure, Session
+from mazziere.server.storage.models import Account, AccountOpening, LoginFailure, Session
 
 __all__ = [
     "NAME_PATTERN",
     "NameTakenError",
     "account_by_name",
+    "account_openings",
     "accounts_with_sessions",
+    "add_account_opening",
     "add_login_failure",
     "claim_daily_top_up",
     "clear_login_failures",
@@ -394,3 +396,24 @@ async def add_login_failure(
 async def clear_login_failures(session: AsyncSession, key: str) -> None:
     """A good password clears the failures of its name (not of its address)."""
     await session.execute(delete(LoginFailure).where(LoginFailure.key == key))
+
+
+async def account_openings(
+    session: AsyncSession, address: str, *, since: dt.datetime
+) -> list[dt.datetime]:
+    """When the accounts made from ``address`` after ``since`` were made."""
+    rows = await session.scalars(
+        select(AccountOpening.at).where(
+            AccountOpening.address == address, AccountOpening.at > since
+        )
+    )
+    return list(rows)
+
+
+async def add_account_opening(
+    session: AsyncSession, address: str, *, at: dt.datetime, forget_before: dt.datetime
+) -> None:
+    """Count a new account made from ``address``; forget those older than the window."""
+    await session.execute(delete(AccountOpening).where(AccountOpening.at <= forget_before))
+    session.add(AccountOpening(address=address, at=at))
+    await session.flush()

@@ -38,6 +38,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "Account",
+    "AccountOpening",
     "Base",
     "Hand",
     "HandAction",
@@ -159,6 +160,17 @@ class LoginFailure(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     key: Mapped[str] = mapped_column(String(80), index=True)
     """``name:<name, casefolded>`` or ``addr:<address>``."""
+    at: Mapped[dt.datetime] = mapped_column(index=True)
+
+
+class AccountOpening(Base):
+    """A new account made from an address (the limit on new accounts per address); kept only
+    as long as the limit's window, then forgotten."""
+
+    __tablename__ = "account_openings"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(80), index=True)
     at: Mapped[dt.datetime] = mapped_column(index=True)
 
 

@@ -118,14 +118,25 @@ async function refreshBalance() {
   }
 }
 
+/** The player's account: a visitor becomes a guest.  False when the room makes none now
+ * (too many new accounts from this address): said under the header, beside the log-in, and
+ * whatever asked for it is not done. */
 async function ensureAccount() {
   if (!(await session())) {
-    const data = await api("POST", "/api/guest");
-    app.account = data.account;
+    try {
+      const data = await api("POST", "/api/guest");
+      app.account = data.account;
+    } catch (error) {
+      app.noGuest = error;
+      showWho();
+      return false;
+    }
+    app.noGuest = null;
     await session();
     await readWallet();
   }
   showWho();
+  return true;
 }
 
 /** Whether today's top-up is there to claim, as the room's wallet says (a guest's too). */
@@ -196,6 +207,7 @@ function showWho() {
     parts.push(h("span", { class: "error session-ended", role: "alert" },
       words.error(app.sessionEnded.code, app.sessionEnded.message)));
   }
+  if (app.noGuest && !account) parts.push(h("span", { class: "error no-guest", role: "alert" }, app.noGuest.message));
   if (account?.guest) {
     parts.push(h("button", { type: "button", class: "account", onclick: () => accountDialog("login") }, words.pick("Accedi", "Log in")));
   }
@@ -214,11 +226,14 @@ function accountDialog(mode) {
       dialog.close();
       dialog.remove();
       app.sessionEnded = null;
+      const refused = app.noGuest; // the page was left undone for want of an account
+      app.noGuest = null;
       await session();
       await readWallet();
       if (path !== "/api/account/name") await reopenSocket(); // another account, other tables
       showWho();
-      render();
+      if (refused) await route();
+      else render();
     } catch (error) {
       problem.textContent = error.message;
     }
@@ -1142,7 +1157,7 @@ const onAWaitingList = () => app.lobby.some((row) => row.you_wait);
 /** Join a full table's waiting list, or leave it.  The socket is opened first: the room
  * tells the player over it when a seat is kept for them, wherever the page is. */
 async function waitFor(row, join) {
-  await ensureAccount();
+  if (!(await ensureAccount())) return;
   await connect();
   app.lobbyProblem = null;
   try {
@@ -1212,7 +1227,7 @@ const registered = new Set();
 const isRegistered = (tournament) => tournament.you_are_registered || registered.has(tournament.id);
 
 async function register(tournament) {
-  await ensureAccount();
+  if (!(await ensureAccount())) return;
   const path = `/api/tournaments/${tournament.id}/registration`;
   app.lobbyProblem = null;
   try {
@@ -1304,7 +1319,7 @@ async function refreshLobby() {
 }
 
 async function playNow(rules) {
-  await ensureAccount();
+  if (!(await ensureAccount())) return;
   await connect(); // (on a waiting list, the room tells the player over it when a seat is kept)
   app.lobbyNote = null;
   let chosen;
@@ -1333,7 +1348,7 @@ function defaultBuyIn(row, balance = Infinity) {
 }
 
 async function sitAt(row, { bots = true, buyIn: chosen } = {}) {
-  await ensureAccount();
+  if (!(await ensureAccount())) return;
   await connect();
   const id = String(row.id);
   app.leaving.delete(id); // back at a table just left
@@ -1351,7 +1366,7 @@ async function sitAt(row, { bots = true, buyIn: chosen } = {}) {
  * events, and no hole card.
  */
 async function watch(table) {
-  await ensureAccount();
+  if (!(await ensureAccount())) return;
   await connect();
   const id = String(table.id ?? table);
   send({ type: "watch", table: id });

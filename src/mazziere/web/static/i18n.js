@@ -70,6 +70,7 @@ const ERRORS_IT = {
   not_a_guest: "Questo account ha già un nome.",
   top_up_taken: "La ricarica di oggi è già stata presa: torna domani.",
   rate_limited: "Troppe richieste: aspetta un momento e riprova.",
+  too_many_accounts: "Troppi nuovi account da questo indirizzo: accedi, o riprova più tardi.",
   // tables and private tables
   no_such_table: "Tavolo non trovato.",
   no_table: "Tavolo non trovato.",
@@ -147,6 +148,7 @@ const DETAILS_IT = [
   [/^this account is suspended by the room: (.*)$/s, (m) => `Questo account è sospeso dalla sala: ${m[1]}`], // the operator's own words
   [/at most (\d+) reports an hour/, (m) => `Al massimo ${m[1]} segnalazioni all'ora: riprova più tardi.`],
   [/too many failed log-ins: try again in (\d+) s/, (m) => `Troppi accessi sbagliati: riprova tra ${m[1]} s.`],
+  [/too many new accounts from this address: try again in (\d+) min/, (m) => `Troppi nuovi account da questo indirizzo: riprova tra ${m[1]} min, o accedi.`],
   [/at most (\d+) connections at once/, (m) => `Al massimo ${m[1]} connessioni aperte insieme: chiudine una.`],
   [/the buy-in and fee \((\d+)\) exceed your balance/, (m) => `Il saldo non basta per il buy-in e la quota (${m[1]}).`],
 ];

@@ -218,7 +218,7 @@ function privateTablesPage() {
     ];
   }, {
     async load() {
-      await ensureAccount();
+      if (!(await ensureAccount())) return;
       const [tables, sitAndGos, ruleSets] = await Promise.all([
         api("GET", "/api/private-tables"),
         api("GET", "/api/private-sit-and-gos").catch((error) => { state.listError = error; return { sit_and_gos: [] }; }),
@@ -390,7 +390,7 @@ function privateTablePage(id) {
     return parts;
   }, {
     async load(self) {
-      await ensureAccount();
+      if (!(await ensureAccount())) return;
       await refresh();
       if (state.table?.you_are_host && !app.tables[String(id)]) {
         // The host follows the table to know its bots by name, seated or not.
@@ -518,7 +518,7 @@ function invitePage(code) {
     return parts;
   }, {
     async load(self) {
-      await ensureAccount();
+      if (!(await ensureAccount())) return;
       await refresh();
       self.every(2, async () => {
         const shown = (t) => JSON.stringify([t?.your_request, t?.open_seats, t?.you_wait, Boolean(t?.seat_kept_seconds)]);
@@ -653,7 +653,7 @@ function sitAndGoInvitePage(code) {
     return parts;
   }, {
     async load(self) {
-      await ensureAccount(); // a visitor becomes a guest to register
+      if (!(await ensureAccount())) return; // a visitor becomes a guest to register
       await refresh();
       self.every(3, async () => {
         if (!state.sg) return;
@@ -702,7 +702,7 @@ function tournamentPage(id) {
     const stakes = (l) => (t.rules === "italian-classic" ? `invito ${l.ante}` : `${l.small_blind}/${l.big_blind}${l.ante ? ` ante ${l.ante}` : ""}`);
     const register = async () => {
       try {
-        await ensureAccount(); // a visitor becomes a guest to register
+        if (!(await ensureAccount())) return; // a visitor becomes a guest to register
         const joining = !t.you_are_registered;
         await api(joining ? "POST" : "DELETE", `/api/tournaments/${id}/registration`);
         state.error = "";
@@ -936,7 +936,7 @@ function handsPage() {
       : h("p", { class: "note" }, say("Ancora nessuna mano: gioca!", "No hand yet: go and play!")),
   ], {
     async load() {
-      await ensureAccount();
+      if (!(await ensureAccount())) return;
       try {
         const [hands, stats] = await Promise.all([api("GET", "/api/hands?limit=200"), api("GET", "/api/stats")]);
         state.hands = hands.hands;
@@ -1049,7 +1049,7 @@ function replayPage(id) {
     ];
   }, {
     async load(self) {
-      await ensureAccount();
+      if (!(await ensureAccount())) return;
       try {
         state.replay = await api("GET", `/api/hands/${id}/replay`);
       } catch (error) { state.error = error; }
