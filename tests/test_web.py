@@ -347,6 +347,15 @@ def three_seats_room(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Setting
     )
 
 
+HOLD_BACK_THE_LOBBY = """() => {
+    const fetched = window.fetch;
+    window.fetch = (url, ...rest) => fetched(url, ...rest).then((answer) =>
+        String(url).includes("/api/tables")
+            ? new Promise((resolve) => setTimeout(() => resolve(answer), 1500)) : answer);
+    document.dispatchEvent(new Event("visibilitychange"));  // the page reads the lobby
+}"""
+
+
 def test_a_full_tables_waiting_list_from_the_lobby_to_the_seat_kept(
     browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -391,8 +400,12 @@ def test_a_full_tables_waiting_list_from_the_lobby_to_the_seat_kept(
             )
             page.reload()  # the room's lobby says it to a page opened again
             page.wait_for_selector("#turns .kept-seat")
+            # A lobby read on its way as he sits (its answer held back here, as a slow
+            # network would) says the seat is still kept: the taken seat is not kept again.
+            page.evaluate(HOLD_BACK_THE_LOBBY)
             page.click("#turns .kept-seat button")
             page.wait_for_selector(".seat.me")
+            page.wait_for_timeout(2_500)  # the lobby's answer came meanwhile, and hands dealt
             assert page.is_hidden("#turns")
             listed = page.evaluate("fetch('/api/tables').then(r => r.json())")["tables"][0]
             assert (listed["waiting"], listed["you_wait"], listed["players"]) == (0, None, 3)

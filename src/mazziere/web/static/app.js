@@ -1019,6 +1019,8 @@ function renderTurns() {
     ? `(${waiting.length}) ${words.t("yourTurn")} · Mazziere`
     : current ? `${tableName(current)} · Mazziere` : "Mazziere";
   const elsewhere = waiting.filter((table) => table.id !== app.current);
+  // A seat taken is kept no more, even if a lobby read sent before the player sat says it is.
+  for (const id of Object.keys(app.kept)) if (sitsAt(id)) delete app.kept[id];
   const kept = Object.keys(app.kept).map((id) => [id, keptTableName(id)]);
   const strip = document.getElementById("turns");
   // Drawn again only when it says something else (it is a live region: a screen reader
@@ -1143,8 +1145,7 @@ function seatButton(row) {
     return h("button", { type: "button", class: "sit kept primary", "data-keep": `seat-${id}`, onclick: () => takeKeptSeat(id) },
       words.t("sitKept"), " ", h("span", { class: "clock", "data-kept-clock": id }, keptText(id)));
   }
-  const seated = app.tables[id]?.seats.some((s) => s.name === app.me);
-  if (seated || row.open_seats > 0) {
+  if (sitsAt(id) || row.open_seats > 0) {
     return h("button", { type: "button", class: "sit", "data-keep": `seat-${id}`, onclick: () => sitAt(row) }, words.t("sit"));
   }
   return row.you_wait
@@ -1211,10 +1212,15 @@ function tournamentState(state) {
     finished: words.pick("finito", "finished"), cancelled: words.pick("annullato", "cancelled") }[state] ?? state;
 }
 
+/** Whether the player sits at table ``id``, as its last event says. */
+function sitsAt(id) {
+  return Boolean(app.tables[id]?.seats.some((s) => s.name === app.me));
+}
+
 /** The tables where the player sits (the socket's welcome names them, reopening the site
  * too), each one click away; nothing when there are none. */
 function myTables() {
-  const mine = Object.values(app.tables).filter((t) => t.seats.some((s) => s.name === app.me));
+  const mine = Object.values(app.tables).filter((t) => sitsAt(t.id));
   if (!mine.length) return null;
   return h("section", { class: "my-tables" }, h("h2", {}, words.pick("I tuoi tavoli", "Your tables")),
     h("ul", {}, mine.map((t) => h("li", { "data-table": t.id },
@@ -1312,7 +1318,7 @@ async function refreshLobby() {
   // here); one no longer kept (taken, or its time up) is gone.
   for (const row of app.lobby) {
     const id = String(row.id);
-    if (row.seat_kept_seconds) keep(id, row.seat_kept_seconds);
+    if (row.seat_kept_seconds && !sitsAt(id)) keep(id, row.seat_kept_seconds);
     else delete app.kept[id];
   }
   watchTournaments();
