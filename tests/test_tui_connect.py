@@ -310,10 +310,13 @@ def test_a_terminal_hosts_a_private_table_a_friend_sits_by_its_browser_link(
     assert audit["total"] == 0 and not audit["drifted"], audit
 
 
-def _in_a_terminal(room: Room, tmp_path: Path, *args: str, until: str) -> str:
+def _in_a_terminal(
+    room: Room, tmp_path: Path, *args: str, until: str, first: tuple[str, bytes] | None = None
+) -> str:
     """``mazziere play --connect`` in a pseudo-terminal (the table's screen drawn as for a
     user): once its screen shows ``until`` (a pattern) it is sent Ctrl+Q (quit, the seat
-    kept); all it wrote, its escape sequences taken out and its spaces squeezed."""
+    kept); all it wrote, its escape sequences taken out and its spaces squeezed.  ``first``:
+    a pattern and the keys typed once it shows, before ``until`` is looked for."""
     import os
     import pty
     import select
@@ -339,7 +342,11 @@ def _in_a_terminal(room: Room, tmp_path: Path, *args: str, until: str) -> str:
         wrote += chunk
         shown = re.sub(rb"\x1b\[[0-9;?<>=$]*[a-zA-Z~]", b" ", wrote).decode(errors="replace")
         shown = " ".join(shown.split())
-        if not pressed and re.search(until, shown):
+        if first is not None and re.search(first[0], shown):
+            os.write(fd, first[1])
+            wrote, first = b"", None  # (``until`` is looked for in what comes after)
+            continue
+        if first is None and not pressed and re.search(until, shown):
             os.write(fd, b"\x11")  # Ctrl+Q
             pressed = True
     else:  # still running at the deadline (a key it never read)

@@ -52,13 +52,17 @@ def holdem_table(room: Room) -> dict[str, Any]:
 class Spectator(Terminal):
     """A terminal joined as ``--watch`` joins: no seat, the table followed."""
 
-    def __init__(self, room: Room, table: str, sessions: Path) -> None:
+    def __init__(
+        self, room: Room, table: str, sessions: Path, *, hands_dir: Path | None = None
+    ) -> None:
         joined = watch_table(room.address, table, sessions=sessions)
         self.said = []
         self.table = joined.table
         self.http = joined.http
         self.texts = []
         self.session = RemoteSession(joined.table, buy_in=0, send=print, lang="en", watching=True)
+        if hands_dir is not None:
+            self.session.open_folder(hands_dir)
         self.app = RemotePlayApp(
             self.session,
             socket=joined.socket,
@@ -117,11 +121,92 @@ def test_a_spectator_follows_the_hands_sees_no_hidden_card_and_resumes(
             hidden = cards - shown_at_showdown.get(number, set())
             assert not hidden & seen.get(number, set()), (number, hidden & seen[number])
     (screen,) = shown
-    assert "watching" in screen and "Watching the table · [h] previous hands" in screen, screen
+    assert "watching" in screen, screen
+    assert "Watching the table · [s] sit down · [h] previous hands" in screen, screen
     for player in players:
         assert player.session.me in screen
     audit = room.audit()
     assert audit["total"] == 0 and not audit["drifted"], audit
+
+
+def test_a_spectator_sits_down_at_a_free_seat_and_plays_from_there(
+    room: Room, tmp_path: Path
+) -> None:
+    """The spectator's status line offers the free seats; ``s`` takes one with the room's
+    usual buy-in (twice the minimum): dealt in, the spectator plays with a player's keys,
+    and the hands played are saved, not those watched before."""
+    table = next(row for row in room.tables() if row["name"] == "Hold'em 5/10")
+    where = str(table["id"])
+    players = [Terminal(room, None, tmp_path / name, 200, table=where) for name in ("dora", "ezio")]
+    hands = tmp_path / "hands"
+    spectator = Spectator(room, where, tmp_path / "fabio", hands_dir=hands)
+    offered: list[str] = []
+    watched: list[int] = []
+    playing: list[str] = []
+
+    async def look(terminal: Terminal, pilot: Any) -> None:
+        if terminal is not spectator or not spectator.session.hands:
+            return
+        if not offered:
+            offered.append(table_text(spectator.app))
+            watched.extend(hand.number for hand in spectator.session.hands)
+            await pilot.press("s")
+        elif spectator.session.kept and not playing:
+            playing.append(table_text(spectator.app))
+
+    def two_hands_played_and_saved() -> bool:
+        return len(spectator.session.kept) >= 2
+
+    asyncio.run(play([*players, spectator], two_hands_played_and_saved, seconds=90, step=look))
+    session = spectator.session
+    assert "[s] sit down" in offered[0], offered[0]
+    assert (session.watching, session.sat_down, session.seated) == (False, True, True)
+    messages = spectator.messages()
+    assert [m for m in messages if m["type"] == "error"] == []
+    assert {"type": "ack", "of": "sit", "table": where} in [
+        {key: m.get(key) for key in ("type", "of", "table")} for m in messages
+    ]
+    sat = next(s for s in session.seats if s["name"] == session.me)
+    assert sat["seat"] in range(1, 7)
+    saved = sorted(hands.rglob("*.phh"))
+    assert len(saved) == len(session.kept) >= 2
+    for path in saved:  # hands the spectator was dealt into, none of those only watched
+        assert session.me in path.read_text(encoding="utf-8"), path
+    assert not {hand.number for hand in session.kept} & set(watched)
+    (screen,) = playing
+    assert "watching" not in screen and "[t] chat" in screen, screen  # a player's line
+    audit = room.audit()
+    assert audit["total"] == 0 and not audit["drifted"], audit
+
+
+def test_a_seat_taken_meanwhile_leaves_the_spectator_watching() -> None:
+    """The room refuses the seat the spectator asked for (taken meanwhile): watching goes
+    on, with the room's reason said; a spectator who sits there already (back with
+    ``--watch``) is a player of the table."""
+    from mazziere.room.structure import Stakes
+    from mazziere.server import protocol as p
+    from mazziere.tui.connect import RoomTable
+
+    table = RoomTable(
+        "4", "Hold'em 5/10", "holdem", 2, 200, 1000, Stakes(small_blind=5, big_blind=10)
+    )
+    sent: list[object] = []
+    session = RemoteSession(table, buy_in=0, send=sent.append, lang="en", watching=True)
+    session.receive(p.Welcome(player="carla", tables=[]))
+    assert session.rejoin() == [p.Watch(table="4")]
+    session.receive(p.SeatsChanged(table="4", seq=1, seats=[{"seat": 1, "name": "anna"}]))
+    assert session.has_free_seat()
+    session.sit_down(400)
+    assert sent == [p.Sit(table="4", buy_in=400)]
+    refusal = "the table is full"
+    session.receive(p.Error(code=p.ErrorCode.REFUSED, message=refusal, of="sit"))
+    assert (session.watching, session.sat_down, session.sit_refused) == (True, False, None)
+    assert session.take_problem() == refusal
+    assert session.rejoin() == [p.Resume(table="4", last_seq=1)]
+    back = RemoteSession(table, buy_in=0, send=sent.append, lang="en", watching=True)
+    back.receive(p.Welcome(player="carla", tables=["4"]))
+    assert (back.watching, back.seated) == (False, True)
+    assert back.rejoin() == [p.Watch(table="4")]
 
 
 def test_the_command_watches_and_q_stops_at_once(room: Room, tmp_path: Path) -> None:
@@ -129,6 +214,21 @@ def test_the_command_watches_and_q_stops_at_once(room: Room, tmp_path: Path) -> 
     shown = _in_a_terminal(room, tmp_path, "--watch", str(table["id"]), until="Watching the table")
     assert f"You stopped watching {table['name']}." in shown
     assert "watching" in shown
+
+
+def test_the_command_sits_down_from_watching_and_says_how_to_come_back(
+    room: Room, tmp_path: Path
+) -> None:
+    """``--watch`` with ``--buy-in``: ``s`` sits the spectator with those chips, the screen is
+    a player's, and quitting says the seat is kept and the command that comes back to it."""
+    table = next(row for row in room.tables() if row["name"] == "32 carte 5/10")
+    shown = _in_a_terminal(
+        room, tmp_path, "--watch", str(table["id"]), "--buy-in", "300",
+        first=(r"\[s\] sit down", b"s"), until=r"guest-\d+ 300 waiting",
+    )  # fmt: skip
+    back = f"mazziere play --connect {room.address} --table {table['id']}"
+    assert f"Your seat at {table['name']} is kept: `{back}` brings you back to it." in shown
+    assert "You stopped watching" not in shown
 
 
 def test_a_private_table_is_not_watched_by_a_stranger(room: Room, tmp_path: Path) -> None:
@@ -150,8 +250,8 @@ def test_bad_watching_is_one_line_and_exit_code_2(
         ("--watch", where): "--watch needs --connect URL",
         ("--connect", room.address, "--watch", "one"): "--watch needs a table's number",
         ("--connect", room.address, "--watch", "9999"): "the room has no table 9999",
-        ("--connect", room.address, "--watch", where, "--buy-in", "100"): (
-            "--buy-in is for playing, not with --watch"
+        ("--connect", room.address, "--watch", where, "--buy-in", "1"): (
+            "the buy-in at Hold'em 1/2 is 40 to 200, not 1"
         ),
         ("--connect", room.address, "--watch", where, "--table", where): (
             "--table is for playing, not with --watch"

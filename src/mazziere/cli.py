@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from mazziere.evaluate import HandValue
     from mazziere.server.settings import Settings
     from mazziere.server.storage import Database
+    from mazziere.tui.connect import RoomTournament
+    from mazziere.tui.remote import RemoteSession
+    from mazziere.tui.remote_app import RemotePlayApp
 
 T = TypeVar("T")
 
@@ -1180,12 +1183,10 @@ def play(
         given = {
             "--table": table is not None,
             "--invite": invite is not None,
-            "--buy-in": buy_in is not None,
             "--host": host is not None,
             "--tournament": tournament,
             "--tournament-id": tournament_id is not None,
             "--hints": hints,
-            "--hands-dir": hands_dir is not None,
             "--seed": seed is not None,
         }
         _watch_connected(
@@ -1193,6 +1194,8 @@ def play(
             watch,
             name=name,
             password=password,
+            buy_in=buy_in,
+            hands_dir=hands_dir,
             lang=lang,
             four_colour=four_colour,
             not_for_watching=[option for option, used in given.items() if used],
@@ -1330,7 +1333,6 @@ def _play_connected(
         NewPrivateTable,
         NewSitAndGo,
         RoomTable,
-        RoomTournament,
         default_sessions_folder,
         join_table,
         join_tournament,
@@ -1440,6 +1442,22 @@ def _play_connected(
         session, socket=socket, cookie=http.cookie_header(), http=http, muted_file=muted
     )
     app.run()
+    _after_the_table(session, app, folder, where=room_table.name, url=url, event=event, back=back)
+
+
+def _after_the_table(
+    session: RemoteSession,
+    app: RemotePlayApp,
+    folder: Path | None,
+    *,
+    where: str,
+    url: str,
+    event: RoomTournament | None,
+    back: str | None,
+) -> None:
+    """What the terminal says once a player's table screen is gone: the hands it could not
+    save, where the others are, the room's refusal, and where the player stands (``back``:
+    the command that comes back to the seat, when not the same one)."""
     words = session.words
     unsaved: dict[str, list[str]] = {}
     for number, reason in app.fetch_missing():
@@ -1457,7 +1475,6 @@ def _play_connected(
             err=True,
         )
     _say_saved(words, session.save(folder), len(session.kept))
-    where = room_table.name
     if app.link.refused is not None:
         raise UsageProblem(f"the room refused the session: {app.link.refused}")
     if session.sit_refused is not None:
@@ -1512,13 +1529,19 @@ def _watch_connected(
     *,
     name: str | None,
     password: str | None,
+    buy_in: int | None,
+    hands_dir: str | None,
     lang: str,
     four_colour: bool,
     not_for_watching: list[str],
 ) -> None:
     """``mazziere play --connect URL --watch N``: the terminal table of a running room, as a
-    spectator sees it (nothing to play, no hand saved: a spectator's hands are not theirs)."""
-    from mazziere.tui.connect import default_sessions_folder, watch_table
+    spectator sees it (no hand saved: a spectator's hands are not theirs), until the
+    spectator takes a free seat (``s``, with ``buy_in`` or the room's usual buy-in): from
+    then on a player's, as ``--table N`` is."""
+    from pathlib import Path
+
+    from mazziere.tui.connect import buy_in_for, default_sessions_folder, watch_table
 
     if not_for_watching:
         raise UsageProblem(f"{not_for_watching[0]} is for playing, not with --watch")
@@ -1526,6 +1549,8 @@ def _watch_connected(
     joined = watch_table(
         url, table, name=name, password=password, sessions=default_sessions_folder()
     )
+    if buy_in is not None:
+        buy_in_for(joined.table, buy_in, joined.account)  # a buy-in the table refuses: now
     from mazziere.tui.remote import RemoteSession
     from mazziere.tui.remote_app import RemotePlayApp
 
@@ -1533,13 +1558,20 @@ def _watch_connected(
         joined.table, buy_in=0, send=lambda message: None, lang=lang,
         four_colour=four_colour, watching=True,
     )  # fmt: skip
+    folder = Path(hands_dir) if hands_dir is not None else None
+    session.open_folder(folder)  # (written to only once the spectator sits down)
     http = joined.http
     muted = http.cookie_file.with_suffix(".muted") if http.cookie_file is not None else None
     app = RemotePlayApp(
-        session, socket=joined.socket, cookie=http.cookie_header(), http=http, muted_file=muted
-    )
+        session, socket=joined.socket, cookie=http.cookie_header(), http=http, muted_file=muted,
+        sit_buy_in=buy_in,
+    )  # fmt: skip
     app.run()
     where = joined.table.name
+    if session.sat_down:
+        back = f"mazziere play --connect {url} --table {joined.table.id}"
+        _after_the_table(session, app, folder, where=where, url=url, event=None, back=back)
+        return
     if app.link.refused is not None:
         raise UsageProblem(f"the room refused the session: {app.link.refused}")
     if session.watch_refused is not None:

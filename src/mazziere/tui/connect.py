@@ -51,6 +51,7 @@ __all__ = [
     "RoomHttp",
     "RoomTable",
     "RoomTournament",
+    "buy_in_for",
     "default_sessions_folder",
     "download_hand",
     "invite_code",
@@ -277,7 +278,7 @@ def join_table(
         _wait_for_a_seat(room, chosen, wait_seconds, say)
     else:
         chosen = _free_table(room, rules or "italian-classic", choose, wait_seconds, say)
-    return Joined(room, socket, chosen, _buy_in(chosen, buy_in, account), account, told, back)
+    return Joined(room, socket, chosen, buy_in_for(chosen, buy_in, account), account, told, back)
 
 
 def watch_table(
@@ -836,7 +837,7 @@ def _invited(
         return table, buy_in
     request = data.get("your_request")
     if request is None or request.get("state") not in ("pending", "approved"):
-        amount = _buy_in(table, buy_in, room.expect("GET", "/api/account", what="account"))
+        amount = buy_in_for(table, buy_in, room.expect("GET", "/api/account", what="account"))
         request = room.expect(
             "POST", f"{path}/requests", {"buy_in": amount}, what=f"cannot ask to sit at {code}"
         )
@@ -856,7 +857,7 @@ def _invited(
     return table, buy_in if buy_in is not None else int(request.get("buy_in") or 0) or None
 
 
-def _buy_in(table: RoomTable, asked: int | None, account: dict[str, Any]) -> int:
+def buy_in_for(table: RoomTable, asked: int | None, account: dict[str, Any]) -> int:
     """The chips to bring: ``asked``, or twice the minimum (within the table's range), never
     more than the balance."""
     balance = int(account.get("balance") or 0)

@@ -145,7 +145,8 @@ class RemoteSession:
     (shown where the room offers them).  ``tournament``: the sit & go whose
     table this is (the player was seated by the room when it started).
     ``watching``: no seat, the table followed as a spectator sees it (every
-    hole card face down until a showdown shows it).
+    hole card face down until a showdown shows it), until the spectator takes a
+    free seat (:meth:`sit_down`).
     """
 
     def __init__(
@@ -166,6 +167,9 @@ class RemoteSession:
         self.watch_refused: str | None = None
         """Why the room will not let this spectator follow the table (then the screen
         closes)."""
+        self.sat_down = False
+        """The spectator asked for a seat (:meth:`sit_down`): a player of the table from then
+        on, and a spectator again if the room refuses the seat."""
         self.tournament = tournament
         """The sit & go this table plays (``None``: a cash table)."""
         self.finish: tuple[int, int] | None = None
@@ -227,6 +231,8 @@ class RemoteSession:
         """One message from the room, parsed (:func:`~mazziere.server.protocol.parse_server`)."""
         if isinstance(message, p.Welcome):
             self.me = message.player
+            if self.watching and self.table_id in message.tables:
+                self.watching, self.sat_down = False, True  # their own seat: a player's
             if self.tournament is not None and self.table_id not in message.tables:
                 # The room seated the player at another of the tournament's tables.
                 mine = [t for t in message.tables if t in self.tournament_tables]
@@ -245,7 +251,10 @@ class RemoteSession:
             if message.of == "act":
                 self.pending = None  # refused: the turn (if still on) may be answered again
             if message.of == "sit" and not self.seated:
-                self.sit_refused = message.message  # nowhere to sit: nothing more to show
+                if self.sat_down:  # the seat went meanwhile: watching goes on
+                    self.sat_down, self.watching = False, True
+                else:
+                    self.sit_refused = message.message  # nowhere to sit: nothing more to show
             if message.of in ("watch", "resume") and self.watching:
                 self.watch_refused = message.message  # nothing more to show
             self.problem = message.message
@@ -622,6 +631,18 @@ class RemoteSession:
         if self.my_status() is not SeatStatus.BUSTED:
             raise PlayError(self.words.pick("hai ancora fiches", "you still have chips"))
         self.send(p.TopUp(table=self.table_id, amount=self.buy_in))
+
+    def has_free_seat(self) -> bool:
+        """Whether a seat of the table is free, as the room last listed them."""
+        return len(self.seats) < self.room_table.seats
+
+    def sit_down(self, buy_in: int) -> None:
+        """The spectator takes a free seat with ``buy_in`` chips (the room judges it)."""
+        if not self.watching or self.tournament is not None:
+            raise PlayError(self.words.pick("Sei già al tavolo", "You are at the table"))
+        self.buy_in = buy_in
+        self.watching, self.sat_down = False, True
+        self.send(p.Sit(table=self.table_id, buy_in=buy_in))
 
     def sit_in(self) -> None:
         """Back in after sitting out (posting what was missed, to be dealt in at once)."""

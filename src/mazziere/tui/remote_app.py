@@ -9,7 +9,8 @@ sends, Esc closes; ``/mute NAME`` there hides a player's chat at this terminal,
 operator), ``o`` to sit out from the next hand (``i`` to come
 back), ``q`` to leave the table (asked twice during a hand; the seat is
 given up at the end of the hand) and quit.  A spectator (``--watch``) has
-only ``h``, ``C`` and ``q``, which stops watching at once.  Ctrl+Q quits and keeps the
+only ``h``, ``C``, ``q``, which stops watching at once, and ``s``, which takes a free
+seat (then the player's keys are theirs).  Ctrl+Q quits and keeps the
 seat: run the same command again to come back to it (the room plays a
 missing player's turns by the clock meanwhile).  A lost connection is
 opened again by itself; the client then resumes after the last event it
@@ -39,7 +40,7 @@ from mazziere.game.core import ActionKind
 from mazziere.room.table import SeatStatus
 from mazziere.server import protocol as p
 from mazziere.tui.app import PlayApp
-from mazziere.tui.connect import ConnectError, RoomHttp, download_hand
+from mazziere.tui.connect import ConnectError, RoomHttp, buy_in_for, download_hand
 from mazziere.tui.hints import describe
 from mazziere.tui.remote import ChatLine, RemoteSession
 from mazziere.tui.session import Snapshot
@@ -297,6 +298,7 @@ class RemotePlayApp(PlayApp):
         listen: Callable[[str], None] | None = None,
         tick: bool = True,
         muted_file: Path | None = None,
+        sit_buy_in: int | None = None,
     ) -> None:
         super().__init__(session, bot_delay=0, next_hand_delay=None, tick=tick, hands_dir=hands_dir)
         self.remote = session
@@ -309,6 +311,9 @@ class RemotePlayApp(PlayApp):
         """The room's last answer was that hints are not offered here (told once in the log)."""
         self._asking_standings = False
         self.muted = MutedPlayers(muted_file)
+        self.sit_buy_in = sit_buy_in
+        """A spectator's chips to bring on taking a seat (``None``: the room's usual)."""
+        self._sitting = False
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -470,9 +475,34 @@ class RemotePlayApp(PlayApp):
     def _keys(self) -> dict[str, Callable[[], None]]:
         keys = super()._keys()
         if self.remote.watching:  # nothing to play, and the room hears only its players
-            return {key: keys[key] for key in ("h", "C", "q")}
+            return {key: keys[key] for key in ("h", "C", "q")} | {"s": self.action_sit_down}
         keys.update({"t": self.action_chat, "o": self.action_sit_out})
         return keys
+
+    def action_sit_down(self) -> None:
+        """A spectator takes a free seat, with ``--buy-in`` or the room's usual buy-in (twice
+        the minimum, within the balance): a player of the table from then on."""
+        if self._sitting or not self.remote.has_free_seat() or self.http is None:
+            return  # (the status line offers it only where a seat is free)
+        self._sitting = True
+        self.run_worker(self._sit_down(), group="sit", exit_on_error=False)
+
+    async def _sit_down(self) -> None:
+        assert self.http is not None
+        pick = self.words.pick
+        try:
+            account = await asyncio.to_thread(
+                self.http.expect, "GET", "/api/account", what="cannot read the account"
+            )
+            buy_in = buy_in_for(self.remote.room_table, self.sit_buy_in, account)
+        except ConnectError as refused:
+            self.message = Text(str(refused), style="bold red")
+        else:
+            self.remote.sit_down(buy_in)
+            self.message = Text(pick(f"Ti siedi con {buy_in}…", f"Sitting down with {buy_in}…"))
+        finally:
+            self._sitting = False
+        self._after_change()
 
     def action_chat(self) -> None:
         """Open the chat line (a box over the table: the game's keys wait meanwhile)."""
@@ -622,10 +652,13 @@ class RemotePlayApp(PlayApp):
             text.append(words.pick("Connessione al tavolo…", "Connecting to the table…"))
             return text
         if session.watching:
+            text.append(words.pick("Guardi il tavolo · ", "Watching the table · "))
+            if session.has_free_seat():
+                text.append(words.pick("[s] siediti · ", "[s] sit down · "), style="bold")
             text.append(
                 words.pick(
-                    "Guardi il tavolo · [h] mani precedenti · [C] 4 colori · [q] esci",
-                    "Watching the table · [h] previous hands · [C] four colours · [q] quit",
+                    "[h] mani precedenti · [C] 4 colori · [q] esci",
+                    "[h] previous hands · [C] four colours · [q] quit",
                 )
             )
             return text
