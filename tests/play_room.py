@@ -187,6 +187,8 @@ class Person:
         the policy choose, or False to leave the turn unanswered."""
         self._reader: asyncio.Task[None] | None = None
         self.errors: list[dict[str, Any]] = []
+        self.late_repeats: list[dict[str, Any]] = []
+        """Refusals of a request repeated too late (:meth:`_late_repeat`): not errors."""
         self._pending: dict[str, dict[str, Any]] = {}
         self.topping: dict[str, float] = {}
         self.calling: dict[str, float] = {}
@@ -277,7 +279,10 @@ class Person:
         kind = message["type"]
         table = message.get("table")
         if kind == "error":
-            self.errors.append(message)
+            if self._late_repeat(message):
+                self.late_repeats.append(message)
+            else:
+                self.errors.append(message)
             if message.get("of") == "act" and table in self.plays and self._pending:
                 # The policy's choice was refused (a draw of too many cards, say): play safe.
                 turn = self._pending.pop(table, None)
@@ -317,6 +322,14 @@ class Person:
             if fields is None:
                 fields = self.choose(table, message["legal"])
             await self.send(type="act", table=table, action_id=message["action_id"], **fields)
+
+    @staticmethod
+    def _late_repeat(error: dict[str, Any]) -> bool:
+        """A rebuy refused because the player is dealt in, so has chips again: asked again
+        while the first was unanswered (:meth:`due`, a busy room), it came after the first
+        went through and the next hand dealt the player in (this person asks only when
+        broke).  The room is right to refuse it.  (Seen in a full run of the suite.)"""
+        return error.get("of") == "top_up" and "only between hands" in error.get("message", "")
 
     async def _keep_playing(self, table: str, seats: list[dict[str, Any]]) -> None:
         """Buy in again when broke (:attr:`rebuys`), call bots when seats empty (:attr:`fills`).
