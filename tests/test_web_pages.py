@@ -1587,6 +1587,7 @@ def test_a_refused_registration_is_said_in_the_page(
         page.click(f"tr[data-tournament='{tid}'] button.register")
         said = page.inner_text(".lobby-problem", timeout=5000)
         assert said.startswith("Il saldo non basta"), said  # the room's refusal, in Italian
+        sync_api.expect(page.locator(".lobby-problem")).to_be_in_viewport()  # far up the lobby
         assert dialogs == []  # no browser alert
         page.click("#lang")  # in English too
         sync_api.expect(page.locator(".lobby-problem")).not_to_have_text(said)
@@ -1933,14 +1934,15 @@ def test_a_visitor_from_an_address_out_of_new_accounts_is_told_and_plays_once_lo
         new_account("/api/register", {"name": "Nadia", "password": "club night"})
         for _ in range(19):
             new_account("/api/guest")
-    person = Tab(browser, room.address, "it", comes_from=club)
+    person = Tab(browser, room.address, "it", phone=True, comes_from=club)
     page = person.page
     try:
-        page.click(".play-now[data-rules=holdem]")
+        page.click(".play-now[data-rules=holdem]")  # far down the lobby on a phone
         refusal = page.locator("#who .no-guest")
         sync_api.expect(refusal).to_have_text(
             "Troppi nuovi account da questo indirizzo: riprova tra 60 min, o accedi."
         )
+        sync_api.expect(refusal).to_be_in_viewport()  # brought into view
         assert page.locator(".seat.me").count() == 0
         assert person.sent.frames == []  # no socket was opened, nothing asked of a table
         page.click("#who button.account")  # "Accedi o registrati"

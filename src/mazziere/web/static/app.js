@@ -129,6 +129,8 @@ async function ensureAccount() {
     } catch (error) {
       app.noGuest = error;
       showWho();
+      // Said under the header, which a phone may have scrolled away from the button pressed.
+      document.querySelector("#who .no-guest")?.scrollIntoView({ block: "nearest" });
       return false;
     }
     app.noGuest = null;
@@ -1168,6 +1170,7 @@ async function waitFor(row, join) {
   }
   await refreshLobby();
   render();
+  if (app.lobbyProblem) showLobbyAnswer();
 }
 
 /** The room keeps a seat for the player at a full table they waited for (``seconds``): said
@@ -1251,6 +1254,13 @@ async function register(tournament) {
   showWho();
   await refreshLobby();
   render();
+  if (app.lobbyProblem) showLobbyAnswer();
+}
+
+/** The lobby's answer to what the player pressed, brought into view: it is said at the
+ * lobby's top, which a phone (or a long lobby) may have scrolled far from the button. */
+function showLobbyAnswer() {
+  document.querySelector(".lobby-problem, .lobby-note")?.scrollIntoView({ block: "nearest" });
 }
 
 // A sit & go starts when it is full (a scheduled tournament at its time): then the player's
@@ -1345,6 +1355,7 @@ async function playNow(rules) {
     return row?.you_wait && !app.kept[String(row.id)] ? words.t("waitingAt", row.name, row.you_wait) : null;
   };
   render();
+  showLobbyAnswer();
 }
 
 /** The buy-in offered at a table (a lobby's or private table's row): twice its minimum,
