@@ -1934,14 +1934,22 @@ def test_a_visitor_from_an_address_out_of_new_accounts_is_told_and_plays_once_lo
         new_account("/api/register", {"name": "Nadia", "password": "club night"})
         for _ in range(19):
             new_account("/api/guest")
+        table = rest.get("/api/tables").json()["tables"][0]
     person = Tab(browser, room.address, "it", phone=True, comes_from=club)
     page = person.page
+    refusal = page.locator("#who .no-guest")
+    said = "Troppi nuovi account da questo indirizzo: riprova tra 60 min, o accedi."
     try:
+        # A table's shared link, opened afresh: no seat without an account; the lobby (the
+        # page was once left blank) and the reason.
+        page.goto("about:blank")
+        page.goto(f"{room.address}/#sit/{table['id']}")
+        sync_api.expect(refusal).to_have_text(said)
+        sync_api.expect(page.locator(".play-now").first).to_be_visible()
+        page.goto(room.address)  # a fresh page, the refusal not yet said
+        page.wait_for_selector(".play-now")
         page.click(".play-now[data-rules=holdem]")  # far down the lobby on a phone
-        refusal = page.locator("#who .no-guest")
-        sync_api.expect(refusal).to_have_text(
-            "Troppi nuovi account da questo indirizzo: riprova tra 60 min, o accedi."
-        )
+        sync_api.expect(refusal).to_have_text(said)
         sync_api.expect(refusal).to_be_in_viewport()  # brought into view
         assert page.locator(".seat.me").count() == 0
         assert person.sent.frames == []  # no socket was opened, nothing asked of a table

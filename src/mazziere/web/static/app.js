@@ -1364,8 +1364,9 @@ function defaultBuyIn(row, balance = Infinity) {
   return Math.min(row.max_buy_in, Math.max(row.min_buy_in, 2 * row.min_buy_in), balance);
 }
 
+/** Sit at ``row``'s table (a guest account made if needed); false when no account could be. */
 async function sitAt(row, { bots = true, buyIn: chosen } = {}) {
-  if (!(await ensureAccount())) return;
+  if (!(await ensureAccount())) return false;
   await connect();
   const id = String(row.id);
   app.leaving.delete(id); // back at a table just left
@@ -2033,8 +2034,8 @@ async function route() {
     // A shared link to a table: sit there (a guest account is made if needed).
     await refreshLobby();
     const row = app.lobby.find((t) => String(t.id) === invited[1]);
-    if (row) { await sitAt(row, { bots: false }); return; }
-    app.current = null;
+    if (row && (await sitAt(row, { bots: false })) !== false) return;
+    app.current = null; // (no account to sit with: the lobby, the header says why)
   } else if (match && app.tables[match[1]]) { openTable(match[1]); return; }
   else { app.current = null; await refreshLobby(); }
   render();
