@@ -21,12 +21,33 @@ import pytest
 
 from mazziere.loadtest.players import Options, Seat, TableRun, Worker, plan_tables
 from mazziere.loadtest.runner import Report, _ServerProcess, _with_lags, by_minute
+from mazziere.server.settings import Settings
 from tests.server_db import BACKENDS, POSTGRES_URL, postgres_problem
+from tests.server_process import serve
 
 
 def loadtest(*args: str, timeout: float = 240.0) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "mazziere.cli", "loadtest", *args]
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def test_a_room_that_limits_new_accounts_is_told_to_lift_it(tmp_path: Path) -> None:
+    """Against a room started by hand with the limit on new accounts per address (every
+    player of a load test is a guest of this machine): one line that says what to do."""
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}",
+        password_profile="CHEAPEST",
+        new_accounts_per_address=4,
+    )
+    with serve(settings, tmp_path) as server:
+        done = loadtest("--url", server.address, "--server-pid", str(server.process.pid),
+                        "--players", "8", "--tables", "2", "--minutes", "0.1")  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        "mazziere loadtest: the set-up failed: HttpError: the room makes no more guests from "
+        "this machine's address (every player of a load test is a guest of it): start the "
+        "room with MAZZIERE_NEW_ACCOUNTS_PER_ADDRESS=0"
+    ), done.stderr
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -573,7 +573,16 @@ class Worker:
 
     async def _guest(self, seat: Seat) -> None:
         await self._rest(seat, "GET", "/api/session")
-        answer = await self._rest(seat, "POST", "/api/guest")
+        status, answer = await self.http.request("POST", "/api/guest", seat.jar, None)
+        refusal = answer.get("error") if isinstance(answer, dict) else None
+        if isinstance(refusal, dict) and refusal.get("code") == "too_many_accounts":
+            raise HttpError(
+                "the room makes no more guests from this machine's address (every player of a "
+                "load test is a guest of it): start the room with "
+                "MAZZIERE_NEW_ACCOUNTS_PER_ADDRESS=0"
+            )
+        if status >= 400:
+            raise HttpError(f"POST /api/guest: {status} {answer}")
         account = answer["account"]
         seat.name = account["name"] or f"guest-{account['id']}"
 

@@ -575,7 +575,8 @@ def run(load: LoadRun, *, say: Any = None) -> Report:
                 # The server's last traceback says why, or else the end of its log.
                 last = text[text.rfind("Traceback") :] if "Traceback" in text else text
                 tail = "\n".join(line for line in last.splitlines() if "INFO" not in line)[-3000:]
-                raise RuntimeError(f"the set-up failed: {failed[0]}\n{tail}")
+                said = f"the set-up failed: {failed[0]}"
+                raise RuntimeError(f"{said}\n{tail}" if tail.strip() else said)
             set_up = time.monotonic() - started
             tell(f"set up in {set_up:.0f} s; measuring for {seconds:.0f} s")
             report = _measure(
