@@ -57,6 +57,7 @@ const app = {
   lobbyProblem: null, // what went wrong in the lobby (a refused registration): its words, read when drawn
   lobbyNote: null,   // what the lobby did for the player ("play now" put them on a waiting list): its words, or none once over
   kept: {},          // a full table's id -> when the seat the room keeps for the player stops being kept
+  keptSaid: {},      // a full table's id -> when the room last said it keeps that seat (performance.now())
   invitedWaits: {},  // a full private table's id -> { table, buyIn }: its waiting list joined from its invite
 };
 
@@ -1185,7 +1186,8 @@ function seatKept(id, seconds) {
  * room's message, or from the lobby when the message came while no socket was open). */
 function keep(id, seconds) {
   if (app.kept[id] === undefined) chime();
-  app.kept[id] = performance.now() + seconds * 1000;
+  app.keptSaid[id] = performance.now();
+  app.kept[id] = app.keptSaid[id] + seconds * 1000;
 }
 
 function keptText(id) {
@@ -1321,15 +1323,17 @@ function redrawFreshLobby() {
 }
 
 async function refreshLobby() {
+  const asked = performance.now();
   const [tables, tournaments] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/tournaments")]);
   app.lobby = tables.tables;
   app.tournaments = tournaments.tournaments;
   // The seats kept for the player as the room has them (a page opened again learns of one
-  // here); one no longer kept (taken, or its time up) is gone.
+  // here); one no longer kept (taken, or its time up) is gone, unless the room said it kept
+  // it after this read was asked for (the read's answer is older than the room's word).
   for (const row of app.lobby) {
     const id = String(row.id);
     if (row.seat_kept_seconds && !sitsAt(id)) keep(id, row.seat_kept_seconds);
-    else delete app.kept[id];
+    else if (!(app.keptSaid[id] > asked)) delete app.kept[id];
   }
   watchTournaments();
 }
