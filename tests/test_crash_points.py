@@ -240,14 +240,14 @@ class ReplayedTournament(TournamentTask):
         super().__init__(*args, **kwargs)
 
     def _execute(self, command: StoredCommand) -> Any:
-        events, batch = super()._execute(command)
+        events, closed, batch = super()._execute(command)
         for table_id, part in batch.parts:
             for number, index, record in part.records:
                 key = (table_id, number, index)
                 if key in self.replayed:
                     self.twice.append(key)
                 self.replayed[key] = json.loads(json.dumps(record))
-        return events, batch
+        return events, closed, batch
 
 
 def chips_at(task: TableTask) -> int:

@@ -129,6 +129,11 @@ async def play(rules: str, players: int, store: MemoryStore | None = None) -> li
     bus = LocalBus()
     setup = config(rules, players)
     task, boxes = await started(setup, store, bus)
+    # A spectator at each of the first tables (none of them is the final table).
+    watchers = {lane.id: Inbox(f"watcher{lane.number}") for lane in task.tables.values()}
+    for table, watcher in watchers.items():
+        bus.connect(watcher)
+        bus.follow(table, watcher)
     checked = 0
     rng = random.Random(rules)
     try:
@@ -176,6 +181,23 @@ async def play(rules: str, players: int, store: MemoryStore | None = None) -> li
         box = next(b for b in boxes.values() if message in b.got)
         after = box.got[box.got.index(message) + 1]
         assert (after["type"], after["table"]) == ("snapshot", message["table"])
+    # Each table closed says so last, to who still follows it: a first table broken (its
+    # spectator is told where the tournament goes on), the final table at the end.  The
+    # players moved from a table hear of their own table instead.
+    final = next(lane.id for lane in task.tables.values() if lane.id not in watchers)
+    for table, watcher in watchers.items():
+        closed = watcher.got[-1]
+        assert closed == {**closed, "type": "closed", "table": table, "over": False}, closed
+        assert closed["tournament"] == setup.id and closed["tables"], closed
+        assert set(closed["tables"]) <= {lane.id for lane in task.tables.values()} - {table}
+        assert [m["type"] for m in watcher.got].count("closed") == 1
+    winner = next(f.name for f in task.tournament.standings() if f.place == 1)
+    ending = [m for m in boxes[winner].got if "seq" in m][-1]  # (an ack may follow)
+    assert ending == {**ending, "type": "closed", "table": final, "over": True, "tables": []}
+    for box in boxes.values():
+        left = {m["from_table"] for m in box.got if m["type"] == "moved"}
+        told = {m["table"] for m in box.got if m["type"] == "closed"}
+        assert not left & told, (box.player, left & told)
     again = TournamentTask(setup, store, bus)
     await again.rebuild()
     assert state(again) == state(task)

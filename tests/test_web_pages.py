@@ -1340,7 +1340,9 @@ def test_a_multi_table_tournament_takes_the_player_to_the_final_table(
     the first player out leaves five, who fit at the final table, drawn afresh: everyone is
     moved there.  The browser's player folds to every bet (never the one out); five scripted
     players over WebSockets push all-in.  The tournament's page lists its tables and who sits
-    at each; the table page follows the move."""
+    at each; the table page follows the move.  A spectator of a table broken up is told so,
+    not left at an empty table said to wait for players, and watches the final table from
+    there in one click."""
     field = Field(room, 5)
     person = Tab(browser, room.address, "en")
     page = person.page
@@ -1366,6 +1368,8 @@ def test_a_multi_table_tournament_takes_the_player_to_the_final_table(
             spectator.page.locator(".tournament-tables .table-players li")
         ).to_have_count(6)
         assert spectator.page.locator(".tournament-tables button.watch").count() == 2
+        spectator.page.click(".tournament-tables button.watch >> nth=0")
+        spectator.page.wait_for_selector(".seat[data-name]")
         field.start()  # the others connect now: their welcome names their tables
         # The player folds to every bet until the tournament moves them.
         deadline = time.monotonic() + 60
@@ -1381,10 +1385,24 @@ def test_a_multi_table_tournament_takes_the_player_to_the_final_table(
         assert first != f"#table/{final[1]}"
         page.wait_for_selector(".seat.me")
         assert page.get_attribute(".seat.me", "data-seat") == final[2]
+        person.screenshot("tournament-final-table")
+        # The spectator's table was broken up too (everyone went to the final table).
+        watched = spectator.page
+        closed = watched.locator(".table-closed")
+        sync_api.expect(closed).to_contain_text("This table was broken up", timeout=10_000)
+        assert not watched.locator("text=Waiting for more players").count()
+        assert not watched.locator("p.level").count()  # no level to come there
+        spectator.screenshot("tournament-table-broken-watched")
+        watched.click(f".table-closed button.watch[data-table='{final[1]}']")
+        watched.wait_for_function(f"location.hash === '#table/{final[1]}'")
+        me = page.get_attribute(".seat.me", "data-name")
+        watched.wait_for_selector(f".seat[data-name='{me}']")
+        assert not watched.locator(".seat.me, .table-closed").count()
+        # Its page lists the one table left (it reads it every 3 s).
+        spectator.go(f"#tournament/{tid}", ".tournament-state[data-state=running]")
         sync_api.expect(
             spectator.page.locator(".tournament-tables > li[data-table]")
-        ).to_have_count(1, timeout=10_000)  # the final table (its page reads it every 3 s)
-        person.screenshot("tournament-final-table")
+        ).to_have_count(1, timeout=10_000)
     finally:
         field.close()
         spectator.close()

@@ -68,6 +68,7 @@ __all__ = [
     "SitIn",
     "SitOut",
     "Snapshot",
+    "TableClosed",
     "TableState",
     "TopUp",
     "Turn",
@@ -508,6 +509,20 @@ class LevelChanged(_Event):
     level: LevelInfo
 
 
+class TableClosed(_Event):
+    """A multi-table tournament's table closed, its last event: broken up (its players moved to the
+    tournament's other tables, ``tables``), or the tournament is over.  Its followers then
+    are the ones who do not play there (spectators, players out of the tournament): the
+    players moved hear of their own table instead (``moved``)."""
+
+    type: Literal["closed"] = "closed"
+    tournament: int
+    over: bool = Field(description="The tournament is over; else it goes on at ``tables``.")
+    tables: list[str] = Field(
+        description="The tournament's tables still playing, to watch instead (none once over)."
+    )
+
+
 class ChatSaid(_Event):
     """A chat line at the table."""
 
@@ -549,6 +564,7 @@ _Alone = (
     | OfferMade
     | TableState
     | LevelChanged
+    | TableClosed
     | ChatSaid
     | Held
 )

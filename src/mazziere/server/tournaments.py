@@ -323,7 +323,7 @@ class TournamentTask(RequestLoop):
         before = self.where()
         ended = {number: t._ended_hand for number, t in self.tables.items()}
         live = {n for n, t in self.tables.items() if t.live} if crash.ARMED.point else set()
-        events, batch = self._execute(command)
+        events, closed, batch = self._execute(command)
         await commit_or_hold(
             self.store,
             self.config.log_table_id,
@@ -341,6 +341,10 @@ class TournamentTask(RequestLoop):
             if table._ended_hand != ended.get(number, 0):
                 table._ended_at = now  # the showdown's pause counts from when it is heard
         await self._tell_moves(before)
+        # A closed table's last word goes to who still follows it once its players are
+        # moved: spectators and the players out (the moved hear of their own table).
+        for event in closed:
+            await self.bus.publish(event)
 
     async def _hold(self, reason: str | None, retry: float | None) -> None:
         """Every table is held (``reason``) or goes on (``None``), and its followers told."""
@@ -348,8 +352,9 @@ class TournamentTask(RequestLoop):
         for lane in self._live():
             await lane.hold(reason, retry)
 
-    def _execute(self, command: StoredCommand) -> tuple[list[TableEvent], Batch]:
-        """Apply ``command`` to the tournament, then each table's events and rows."""
+    def _execute(self, command: StoredCommand) -> tuple[list[TableEvent], list[TableEvent], Batch]:
+        """Apply ``command`` to the tournament, then each table's events, the events that
+        close tables (their last), and the rows."""
         hands = {number: lane.table.hand_number for number, lane in self.tables.items()}
         playing = {number: lane.table.in_hand for number, lane in self.tables.items()}
         before = self.where()
@@ -373,13 +378,28 @@ class TournamentTask(RequestLoop):
         batch = Batch(command)
         events: list[TableEvent] = []
         finished = self.tournament.state is TournamentState.FINISHED
+        closing: list[TournamentTableTask] = []
         for lane in self.tables.values():
             part = Batch(command, logged=False)
             events.extend(lane._changes(part, command))
             if (finished or not lane.live) and not lane.table.in_hand and not lane.closed:
                 lane.closed = part.closed = True  # broken, or the tournament is over
+                closing.append(lane)
             if _wrote(part):
                 batch.parts.append((lane.table_id, part))
+        still_playing = [lane.id for lane in self._live() if not lane.closed]
+        closed = [
+            lane._event(
+                p.TableClosed(
+                    table=lane.id,
+                    seq=lane._next_seq(),
+                    tournament=self.config.id,
+                    over=finished,
+                    tables=[] if finished else still_playing,
+                )
+            )
+            for lane in closing
+        ]
         self._money_seen, self._placed, self._standings_stored = mirror_tournament_money(
             self.tournament,
             self.config.id,
@@ -389,7 +409,7 @@ class TournamentTask(RequestLoop):
             placed=self._placed,
             standings_stored=self._standings_stored,
         )
-        return events, batch
+        return events, closed, batch
 
     def _tick(self, data: dict[str, Any]) -> None:
         self._tick_seed = bytes.fromhex(str(data["seed"]))

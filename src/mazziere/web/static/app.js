@@ -566,6 +566,29 @@ function rematchOffer(own, failed) {
   return h("button", { type: "button", class: "primary make-rematch", onclick: make }, words.pick("Rivincita", "Rematch"));
 }
 
+/**
+ * A tournament's table closed while watched (its players moved on, or the tournament over),
+ * said with the ways on: the tournament's tables still playing, to watch instead, and its
+ * page (the lobby is the table's own button below).  A player out of the tournament has their own end said instead (finishNotice).
+ */
+function closedNotice(table) {
+  const closed = table.closed;
+  if (!closed || table.over) return null;
+  const away = (then) => () => {
+    send({ type: "unwatch", table: table.id });
+    app.current = null;
+    delete app.tables[table.id];
+    then();
+  };
+  return h("div", { class: "table-closed tournament-over", role: "status" },
+    h("p", {}, closed.over ? words.pick("Il torneo è finito.", "The tournament is over.")
+      : words.pick("Questo tavolo è stato chiuso: il torneo continua.", "This table was broken up: the tournament goes on.")),
+    closed.tables.flatMap((id) => [h("button", { type: "button", class: "watch", "data-table": id, onclick: away(() => watch(id)) },
+      words.pick(`Guarda il tavolo ${id}`, `Watch table ${id}`)), " "]),
+    h("button", { type: "button", class: "primary to-tournament", onclick: away(() => { location.hash = `#tournament/${closed.tournament}`; }) },
+      words.pick("Vai al torneo", "Go to the tournament")));
+}
+
 /** The notice of the player's end in a tournament, with the way back. */
 function finishNotice(table) {
   const over = table.over;
@@ -737,6 +760,9 @@ function handle(table, message) {
       break;
     case "level": // a tournament's table: its level, the next stakes, what is left
       setLevel(table, message.level);
+      break;
+    case "closed": // a tournament's table broken up, or the tournament over: nothing more here
+      table.closed = { tournament: message.tournament, over: message.over, tables: message.tables };
       break;
   }
 }
@@ -1515,7 +1541,7 @@ function renderTable(table) {
   const held = table.held ? h("p", { class: "held", role: "status" }, words.pick(
     "Il tavolo è fermo: la sala non riesce a salvare le mosse e riprova da sola. Niente è perso; il tempo di chi deve agire non corre.",
     "The table is held: the room cannot store its moves for now and keeps trying. Nothing is lost, and the clock of whoever is to act stands still.")) : null;
-  const left = h("div", {}, title, levelNote(table), tableStateNote(table), finishNotice(table), held, felt, actionBar(table), hintBar(table), preActionBar(table), offerBar(table), controls(table),
+  const left = h("div", {}, title, levelNote(table), tableStateNote(table), finishNotice(table), closedNotice(table), held, felt, actionBar(table), hintBar(table), preActionBar(table), offerBar(table), controls(table),
     table.error ? h("p", { class: "error", role: "alert", "data-code": table.error.code },
       words.error(table.error.code, table.error.message, table.error.of || "")) : null,
     h("button", { type: "button", class: "leave", onclick: () => leave(table) },
@@ -1603,7 +1629,7 @@ function levelText(table) {
 }
 
 function levelNote(table) {
-  if (!table.level || table.over) return null; // the player's tournament is over: no more levels
+  if (!table.level || table.over || table.closed) return null; // no more levels here
   return h("p", { class: "level", role: "status", "data-level": table.level.number, "data-level-clock": "" }, levelText(table));
 }
 
@@ -1774,7 +1800,7 @@ function actionBar(table) {
 
 function actionBarKey(table) {
   return JSON.stringify([words.lang, table.turn?.action_id, myLegal(table), [...table.marked],
-    table.hand?.number, table.hand?.ended, table.confirmingFold, table.paused, Boolean(table.over), betweenHands(table)]);
+    table.hand?.number, table.hand?.ended, table.confirmingFold, table.paused, Boolean(table.over || table.closed), betweenHands(table)]);
 }
 
 /** What the table waits for between hands, as the player can change it: the host's pause,
@@ -1795,7 +1821,7 @@ function betweenHands(table) {
 function buildActionBar(table, legal) {
   const bar = h("div", { class: "actions", role: "toolbar", "aria-label": words.t("yourTurn") });
   if (!legal) {
-    if ((!table.hand || table.hand.ended) && !table.over) {
+    if ((!table.hand || table.hand.ended) && !table.over && !table.closed) {
       bar.append(h("span", { class: "note" }, betweenHands(table)));
     }
     return bar;
