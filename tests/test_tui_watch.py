@@ -12,6 +12,7 @@ The command itself runs in a pseudo-terminal, and its bad input is one line and 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -283,3 +284,42 @@ def test_a_refusal_to_watch_closes_the_spectators_screen() -> None:
     session.receive(p.Error(code=p.ErrorCode.REFUSED, message=refusal, of="watch"))
     assert session.watch_refused == refusal
     assert session.rejoin() == []
+
+
+def test_a_tournaments_table_is_not_called_private_but_named_with_its_page(
+    room: Room, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
+) -> None:
+    """``--watch`` (or ``--table``) of a running tournament's table: one line that names the
+    tournament and the way to it (the browser's page of the tournament watches its tables;
+    its players come back with ``--tournament-id``), and exit code 2.  It had said the room
+    had no such table, a private one."""
+    import httpx2 as httpx
+
+    from tests.play_room import Person
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    lobby = httpx.get(f"{room.address}/api/tournaments?rules=italian-classic&state=registering")
+    event = next(t for t in lobby.json()["tournaments"] if t["starts_at"] is None)
+    players = [Person(room, 60 + k) for k in range(event["max_players"])]
+    for person in players:
+        answer = person.post(f"/api/tournaments/{event['id']}/registration")
+        assert answer.status_code == 201, answer.text
+    page = f"{room.address}/api/tournaments/{event['id']}"
+    details = httpx.get(page).json()
+    for _ in range(100):  # it starts as soon as it is full
+        if details["state"] == "running" and details["tables"]:
+            break
+        time.sleep(0.1)
+        details = httpx.get(page).json()
+    table = str(details["tables"][0])
+    said = f"table {table} is one of the tables of {event['name']}: "
+    cases = {
+        ("--watch", table): f"watch it from the tournament's page in a browser, "
+        f"{room.address}/#tournament/{event['id']}",
+        ("--table", table): f"its players come back to it with --tournament-id {event['id']}",
+    }
+    for (option, number), way in cases.items():
+        code, lines = run_play("--connect", room.address, option, number, capsys=capsys)
+        assert (code, lines) == (2, [f"mazziere: error: {said}{way}"]), lines
+    for person in players:
+        person.close()

@@ -729,6 +729,16 @@ def _room_table(room: RoomHttp, table: str, *, option: str = "--watch") -> RoomT
         raise ConnectError(f"{option} needs a table's number, not {table!r}")
     status, data = room.call("GET", f"/api/tables/{int(table)}")
     if status == 404:
+        event = _tournament_playing_at(room, int(table))
+        if event is not None:
+            number, name = event
+            way = (
+                f"its players come back to it with --tournament-id {number}"
+                if option == "--table"
+                else f"watch it from the tournament's page in a browser, "
+                f"{room.base}/#tournament/{number}"
+            )
+            raise ConnectError(f"table {table} is one of the tables of {name}: {way}")
         private = "use --invite" if option == "--table" else "only its players watch it"
         raise ConnectError(f"the room has no table {table} (a private table: {private})")
     if status != 200 or not isinstance(data, dict):
@@ -736,6 +746,19 @@ def _room_table(room: RoomHttp, table: str, *, option: str = "--watch") -> RoomT
     if data.get("state") not in (None, "open"):
         raise ConnectError(f"table {table} is {data.get('state')}")
     return _table_of(data)
+
+
+def _tournament_playing_at(room: RoomHttp, table: int) -> tuple[int, str] | None:
+    """The running tournament (number, name) one of whose tables is ``table``, if any (the
+    lobby's route shows no tournament's table: each is a row of its own, not the lobby's)."""
+    status, data = room.call("GET", "/api/tournaments?state=running")
+    rows = data.get("tournaments") if status == 200 and isinstance(data, dict) else None
+    for row in rows or ():
+        status, details = room.call("GET", f"/api/tournaments/{int(row['id'])}")
+        tables = details.get("tables") if status == 200 and isinstance(details, dict) else None
+        if table in {int(t) for t in tables or ()}:
+            return int(row["id"]), str(row.get("name"))
+    return None
 
 
 def _wait_for_a_seat(
