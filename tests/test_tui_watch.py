@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx2 as httpx
 import pytest
 from textual.screen import ModalScreen
 
@@ -286,40 +287,124 @@ def test_a_refusal_to_watch_closes_the_spectators_screen() -> None:
     assert session.rejoin() == []
 
 
-def test_a_tournaments_table_is_not_called_private_but_named_with_its_page(
+def test_a_tournaments_table_is_watched_and_not_sat_at(
     room: Room, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
 ) -> None:
-    """``--watch`` (or ``--table``) of a running tournament's table: one line that names the
-    tournament and the way to it (the browser's page of the tournament watches its tables;
-    its players come back with ``--tournament-id``), and exit code 2.  It had said the room
-    had no such table, a private one."""
+    """``--watch`` of a running tournament's table watches it, named by its tournament and
+    the table's number, with no seat offered (the tournament seats its players); ``--table``
+    of it, and ``--watch`` with ``--buy-in``, are one line and exit code 2, the first naming
+    the way back for its players (``--tournament-id``).  It had said the room had no such
+    table, a private one."""
+    event = running_sit_and_go(room)
+    table = str(event["tables"][0])
+    shown = _in_a_terminal(room, tmp_path, "--watch", table, until="Watching the table")
+    assert f"{event['name']} · table {table}" in shown, shown
+    assert "[s] sit down" not in shown, shown
+    cases = {
+        ("--table", table): f"table {table} is one of the tables of {event['name']}: its "
+        f"players come back to it with --tournament-id {event['id']}",
+        ("--watch", table, "--buy-in", "300"): f"--buy-in is for a cash table: {event['name']} "
+        "seats its players",
+    }
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    for args, expected in cases.items():
+        code, lines = run_play("--connect", room.address, *args, capsys=capsys)
+        assert (code, lines) == (2, [f"mazziere: error: {expected}"]), lines
+
+
+def running_sit_and_go(room: Room) -> dict[str, Any]:
+    """The lobby's Italian sit & go, filled by guests who never connect (their clocks play
+    for them): its details once it runs."""
     import httpx2 as httpx
 
     from tests.play_room import Person
 
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     lobby = httpx.get(f"{room.address}/api/tournaments?rules=italian-classic&state=registering")
     event = next(t for t in lobby.json()["tournaments"] if t["starts_at"] is None)
     players = [Person(room, 60 + k) for k in range(event["max_players"])]
     for person in players:
         answer = person.post(f"/api/tournaments/{event['id']}/registration")
         assert answer.status_code == 201, answer.text
-    page = f"{room.address}/api/tournaments/{event['id']}"
-    details = httpx.get(page).json()
-    for _ in range(100):  # it starts as soon as it is full
-        if details["state"] == "running" and details["tables"]:
-            break
-        time.sleep(0.1)
-        details = httpx.get(page).json()
-    table = str(details["tables"][0])
-    said = f"table {table} is one of the tables of {event['name']}: "
-    cases = {
-        ("--watch", table): f"watch it from the tournament's page in a browser, "
-        f"{room.address}/#tournament/{event['id']}",
-        ("--table", table): f"its players come back to it with --tournament-id {event['id']}",
-    }
-    for (option, number), way in cases.items():
-        code, lines = run_play("--connect", room.address, option, number, capsys=capsys)
-        assert (code, lines) == (2, [f"mazziere: error: {said}{way}"]), lines
-    for person in players:
         person.close()
+    page = f"{room.address}/api/tournaments/{event['id']}"
+    for _ in range(100):  # it starts as soon as it is full
+        details: dict[str, Any] = httpx.get(page).json()
+        if details["state"] == "running" and details["tables"]:
+            return details
+        time.sleep(0.1)
+    raise AssertionError(f"the sit & go did not start: {details}")
+
+
+def test_a_spectator_of_a_table_broken_up_watches_where_the_tournament_goes_on(
+    room: Room, tmp_path: Path
+) -> None:
+    """Six players push all-in in a scheduled tournament of two tables of three: the first
+    player out sends everyone to the final table.  The terminal watching the first table is
+    told it was broken up and watches the final table from then on, hands included, having
+    asked the room nothing it refused."""
+    from tests.test_web_pages import Field, scheduled
+
+    tid = scheduled(room.url, seconds=6)
+    field = Field(room, 6)  # type: ignore[arg-type]
+    try:
+        for someone in field.people:
+            answer = someone.post(f"/api/tournaments/{tid}/registration")
+            assert answer.status_code == 201, answer.text
+        page = f"{room.address}/api/tournaments/{tid}"
+        for _ in range(200):
+            details = httpx.get(page).json()
+            if details["state"] == "running" and len(details["tables"]) == 2:
+                break
+            time.sleep(0.1)
+        first = str(details["tables"][0])
+        spectator = Spectator(room, first, tmp_path / "viewer")
+        field.start()
+        session = spectator.session
+
+        def watching_the_final_table() -> bool:
+            return session.table_id != first and session.hand is not None
+
+        asyncio.run(play([spectator], watching_the_final_table, seconds=90))
+    finally:
+        field.close()
+    # The final table, drawn afresh (the tournament may be over by now: all-in every hand).
+    assert int(session.table_id) not in details["tables"], (details["tables"], session.table_id)
+    said = [str(line) for line in session.transcript]
+    assert f"Table {first} was broken up: watching table {session.table_id} now" in said, said
+    assert f"table {session.table_id}" in session.snapshot().title
+    assert session.watching and not session.has_free_seat()
+    messages = spectator.messages()
+    assert [m for m in messages if m["type"] == "error"] == []
+    closed = [(m["table"], m["tables"], m["over"]) for m in messages if m["type"] == "closed"]
+    assert closed[0] == (first, [session.table_id], False), closed
+    assert closed[1:] in ([], [(session.table_id, [], True)]), closed  # (over by now?)
+
+
+def test_a_spectator_session_follows_a_closed_table_and_is_told_the_end() -> None:
+    """The session's own rule: a table closed while the tournament goes on is left for the
+    first table still playing (unwatched, then watched from its start); the tournament's
+    end is said; a player's screen (not watching) follows no table."""
+    from mazziere.room.structure import Stakes
+    from mazziere.server import protocol as p
+    from mazziere.tui.connect import RoomTable
+
+    table = RoomTable("7", "Torneo lampo", "italian-32", 5, 0, 0, Stakes(), tournament_id=3)
+    sent: list[object] = []
+    session = RemoteSession(table, buy_in=0, send=sent.append, lang="en", watching=True)
+    session.receive(p.Welcome(player="carla", tables=[]))
+    session.receive(p.SeatsChanged(table="7", seq=4, seats=[{"seat": 1, "name": "anna"}]))
+    assert not session.has_free_seat()  # four seats free, none to take
+    closed = p.TableClosed(table="7", seq=5, tournament=3, over=False, tables=["9", "8"])
+    session.receive(closed)
+    assert sent == [p.Unwatch(table="7"), p.Watch(table="9")]
+    assert (session.table_id, session.seq, session.seats) == ("9", 0, [])
+    assert str(session.transcript[-1]) == "Table 7 was broken up: watching table 9 now"
+    assert session.snapshot().title.startswith("italian-32 · Torneo lampo · table 9 · ")
+    assert session.rejoin() == [p.Watch(table="9")]  # (a drop meanwhile: from its start)
+    session.receive(p.TableClosed(table="9", seq=40, tournament=3, over=True, tables=[]))
+    assert str(session.transcript[-1]) == "The tournament is over."
+    assert session.table_id == "9" and len(sent) == 2
+    player = RemoteSession(table, buy_in=0, send=sent.append, lang="en")
+    player.receive(p.Welcome(player="anna", tables=["7"]))
+    player.receive(closed)
+    assert player.table_id == "7" and len(sent) == 2

@@ -1172,8 +1172,9 @@ def play(
     watch: Annotated[
         str | None,
         typer.Option(
-            help="--connect: watch the lobby's table of this number "
-            "without sitting: every hole card face down until a showdown shows it."
+            help="--connect: watch the table of this number (the lobby's, or a running "
+            "tournament's) without sitting: every hole card face down until a showdown "
+            "shows it."
         ),
     ] = None,
 ) -> None:
@@ -1549,6 +1550,8 @@ def _watch_connected(
     joined = watch_table(
         url, table, name=name, password=password, sessions=default_sessions_folder()
     )
+    if buy_in is not None and joined.table.tournament_id is not None:
+        raise UsageProblem(f"--buy-in is for a cash table: {joined.table.name} seats its players")
     if buy_in is not None:
         buy_in_for(joined.table, buy_in, joined.account)  # a buy-in the table refuses: now
     from mazziere.tui.remote import RemoteSession

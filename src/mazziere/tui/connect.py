@@ -75,6 +75,9 @@ class RoomTable:
     max_buy_in: int
     stakes: Stakes
     private: bool = False
+    tournament_id: int | None = None
+    """A tournament's table: the tournament's number (nobody sits there but by the
+    tournament, and it may close while the tournament goes on at its other tables)."""
 
 
 CSRF_COOKIE = "mazziere_csrf"
@@ -290,8 +293,7 @@ def watch_table(
     sessions: Path | None = None,
 ) -> Joined:
     """Log in (or start as a guest, as the browser's page does) and find table ``table`` to
-    watch, a table of the lobby (the lobby's route shows no private table, nor a
-    tournament's)."""
+    watch, a table of the lobby or of a running tournament (not a private table)."""
     room, socket, account = _log_in(url, None, name, password, sessions)
     return Joined(room, socket, _room_table(room, table), 0, account)
 
@@ -509,11 +511,25 @@ def join_tournament(
         if me in {str(s.get("name") or s.get("player")) for s in seated.get("players") or ()}:
             tables.insert(0, str(seated.get("id")))
             break
+    return Registered(
+        room,
+        socket,
+        replace(_tournament_of(data), hosted=event.hosted),
+        _tournament_table(data, tables[0]),
+        account,
+        tuple(dict.fromkeys(tables)),
+    )
+
+
+def _tournament_table(data: dict[str, Any], table: str) -> RoomTable:
+    """Table ``table`` of the tournament ``data`` (as ``GET /api/tournaments/<id>`` has it):
+    named by the tournament, at its first level's stakes (the room tells each hand's
+    level)."""
     levels = data.get("levels") or [{}]
-    table = RoomTable(
-        id=tables[0],
-        name=event.name,
-        rules=event.rules,
+    return RoomTable(
+        id=table,
+        name=str(data.get("name")),
+        rules=str(data.get("rules")),
         seats=int(data.get("seats") or 0),
         min_buy_in=0,
         max_buy_in=0,
@@ -522,14 +538,7 @@ def join_tournament(
             big_blind=int(levels[0].get("big_blind") or 0),
             ante=int(levels[0].get("ante") or 0),
         ),
-    )
-    return Registered(
-        room,
-        socket,
-        replace(_tournament_of(data), hosted=event.hosted),
-        table,
-        account,
-        tuple(dict.fromkeys(tables)),
+        tournament_id=int(data["id"]),
     )
 
 
@@ -724,21 +733,20 @@ def _lobby_table(room: RoomHttp, table: str) -> RoomTable:
 
 
 def _room_table(room: RoomHttp, table: str, *, option: str = "--watch") -> RoomTable:
-    """The open table of number ``table`` (given with ``option``), as the lobby shows it."""
+    """The open table of number ``table`` (given with ``option``), as the lobby shows it, or
+    (``--watch``) as its running tournament does."""
     if not table.isdigit() or not 1 <= int(table) < 2**31:
         raise ConnectError(f"{option} needs a table's number, not {table!r}")
     status, data = room.call("GET", f"/api/tables/{int(table)}")
     if status == 404:
         event = _tournament_playing_at(room, int(table))
+        if event is not None and option == "--watch":
+            return _tournament_table(event, table)
         if event is not None:
-            number, name = event
-            way = (
-                f"its players come back to it with --tournament-id {number}"
-                if option == "--table"
-                else f"watch it from the tournament's page in a browser, "
-                f"{room.base}/#tournament/{number}"
+            raise ConnectError(
+                f"table {table} is one of the tables of {event.get('name')}: its players come "
+                f"back to it with --tournament-id {event.get('id')}"
             )
-            raise ConnectError(f"table {table} is one of the tables of {name}: {way}")
         private = "use --invite" if option == "--table" else "only its players watch it"
         raise ConnectError(f"the room has no table {table} (a private table: {private})")
     if status != 200 or not isinstance(data, dict):
@@ -748,16 +756,16 @@ def _room_table(room: RoomHttp, table: str, *, option: str = "--watch") -> RoomT
     return _table_of(data)
 
 
-def _tournament_playing_at(room: RoomHttp, table: int) -> tuple[int, str] | None:
-    """The running tournament (number, name) one of whose tables is ``table``, if any (the
-    lobby's route shows no tournament's table: each is a row of its own, not the lobby's)."""
+def _tournament_playing_at(room: RoomHttp, table: int) -> dict[str, Any] | None:
+    """The running tournament one of whose tables is ``table`` (``GET /api/tournaments/<id>``),
+    if any (the lobby's route shows no tournament's table: each is a row of its own)."""
     status, data = room.call("GET", "/api/tournaments?state=running")
     rows = data.get("tournaments") if status == 200 and isinstance(data, dict) else None
     for row in rows or ():
         status, details = room.call("GET", f"/api/tournaments/{int(row['id'])}")
         tables = details.get("tables") if status == 200 and isinstance(details, dict) else None
         if table in {int(t) for t in tables or ()}:
-            return int(row["id"]), str(row.get("name"))
+            return dict(details)
     return None
 
 

@@ -310,6 +310,31 @@ class RemoteSession:
                 self.note(self._break_line(message.level))
         elif isinstance(message, p.ChatSaid):
             self.transcript.append(ChatLine(message.name, message.text))
+        elif isinstance(message, p.TableClosed):
+            self._closed(message)
+
+    def _closed(self, message: p.TableClosed) -> None:
+        """A tournament's table closed: its spectator watches the first of the tournament's
+        tables still playing (a player out of it keeps their screen, told the end)."""
+        words, old = self.words, self.table_id
+        if message.over or not message.tables:
+            self.note(Text(words.pick("Il torneo è finito.", "The tournament is over."), "bold"))
+            return
+        if not self.watching:
+            return
+        new = message.tables[0]
+        self.send(p.Unwatch(table=old))
+        self._follow(new)
+        self.send(p.Watch(table=new))
+        self.note(
+            Text(
+                words.pick(
+                    f"Il tavolo {old} è stato chiuso: ora guardi il tavolo {new}",
+                    f"Table {old} was broken up: watching table {new} now",
+                ),
+                style="bold yellow",
+            )
+        )
 
     def _new_hand(
         self, number: int, names: list[str], seats: list[int], button: int | None
@@ -633,8 +658,10 @@ class RemoteSession:
         self.send(p.TopUp(table=self.table_id, amount=self.buy_in))
 
     def has_free_seat(self) -> bool:
-        """Whether a seat of the table is free, as the room last listed them."""
-        return len(self.seats) < self.room_table.seats
+        """Whether a seat of the table is free, as the room last listed them (a tournament's
+        table has none: the tournament seats its players)."""
+        table = self.room_table
+        return table.tournament_id is None and len(self.seats) < table.seats
 
     def sit_down(self, buy_in: int) -> None:
         """The spectator takes a free seat with ``buy_in`` chips (the room judges it)."""
@@ -752,7 +779,10 @@ class RemoteSession:
             players = hand.n
         else:
             players = sum(1 for seat in self.seats if int(seat.get("stack", 0)) > 0)
-        title = f"{self.rules.name} · {self.room_table.name} · {self._stakes(players)}"
+        name = self.room_table.name
+        if self.watching and self.room_table.tournament_id is not None:  # which table of it
+            name += words.pick(f" · tavolo {self.table_id}", f" · table {self.table_id}")
+        title = f"{self.rules.name} · {name} · {self._stakes(players)}"
         if self.watching:
             title += words.pick(" · spettatore", " · watching")
         elif self.me:
