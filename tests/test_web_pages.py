@@ -1939,7 +1939,8 @@ def test_a_visitor_from_an_address_out_of_new_accounts_is_told_and_plays_once_lo
     """An address (a club's, say) that made the room's twenty new accounts this hour: a
     visitor from it who presses play now is told why nothing happens and that logging in
     works (the page once dropped the room's refusal: no word, no table); signing up is
-    refused as well and said in the dialog; logged in, play now seats them."""
+    refused as well and said in the dialog; a page of a player's own says it needs an
+    account; logged in, play now seats them."""
     club = person_address()
     with httpx.Client(base_url=room.address, headers={"X-Forwarded-For": club}) as rest:
 
@@ -1964,6 +1965,10 @@ def test_a_visitor_from_an_address_out_of_new_accounts_is_told_and_plays_once_lo
         page.goto(f"{room.address}/#sit/{table['id']}")
         sync_api.expect(refusal).to_have_text(said)
         sync_api.expect(page.locator(".play-now").first).to_be_visible()
+        # A player's own page (the hands) says it needs an account (it showed itself empty:
+        # "no hand yet: go and play!").
+        person.go("#hands", ".needs-account")
+        assert page.locator("table.hands, .page h2").count() == 0
         page.goto(room.address)  # a fresh page, the refusal not yet said
         page.wait_for_selector(".play-now")
         page.click(".play-now[data-rules=holdem]")  # far down the lobby on a phone
@@ -1983,6 +1988,9 @@ def test_a_visitor_from_an_address_out_of_new_accounts_is_told_and_plays_once_lo
         dialog.locator("button.primary").click()  # "Accedi"
         sync_api.expect(page.locator("#who .me")).to_contain_text("Nadia")
         sync_api.expect(refusal).to_have_count(0)
+        person.go("#hands", ".page h2")  # the hands page is theirs now
+        assert page.locator(".needs-account").count() == 0
+        person.go("#", ".play-now")
         page.click(".play-now[data-rules=holdem]")
         page.wait_for_selector(".seat.me")
         # The browser logs the refused requests themselves; nothing else went wrong.

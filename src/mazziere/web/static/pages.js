@@ -31,8 +31,15 @@ function page(draw, { load, leave, key } = {}) {
       if (app.page !== self) return; // the player went elsewhere meanwhile
       drawnIn = words.lang;
       drawnKey = key ? key() : null;
-      main().replaceChildren(h("div", { class: "page" }, draw(self)));
+      main().replaceChildren(h("div", { class: "page" }, self.accountless ? needsAccount() : draw(self)));
     },
+    /** The page's account, a guest's made if need be; refused (the reason is said under the
+     * header), the page says it needs one rather than showing itself empty. */
+    async account() {
+      self.accountless = !(await ensureAccount());
+      return !self.accountless;
+    },
+    accountless: false,
     /** The player is typing in one of the page's fields (a poll must not redraw it away). */
     editing() {
       const focused = document.activeElement;
@@ -68,6 +75,13 @@ function currentRules() {
   // From a table: that table's game (route() asks before it leaves the table).
   const table = app.tables[app.current] || app.tables[Object.keys(app.tables)[0]];
   return table?.rules || "italian-classic";
+}
+
+/** What a page that is a player's own shows a visitor who has no account and can have none
+ * made now (the room's limit of new accounts per address): the log-in is above. */
+function needsAccount() {
+  return h("p", { class: "note needs-account", role: "status" },
+    say("Questa pagina è di chi ha un account: accedi con il tuo, in alto.", "This page is for players with an account: log in with yours, above."));
 }
 
 function problem(error) {
@@ -217,8 +231,8 @@ function privateTablesPage() {
         : h("p", { class: "note" }, say("Nessuno per ora.", "None yet.")),
     ];
   }, {
-    async load() {
-      if (!(await ensureAccount())) return;
+    async load(self) {
+      if (!(await self.account())) return;
       const [tables, sitAndGos, ruleSets] = await Promise.all([
         api("GET", "/api/private-tables"),
         api("GET", "/api/private-sit-and-gos").catch((error) => { state.listError = error; return { sit_and_gos: [] }; }),
@@ -390,7 +404,7 @@ function privateTablePage(id) {
     return parts;
   }, {
     async load(self) {
-      if (!(await ensureAccount())) return;
+      if (!(await self.account())) return;
       await refresh();
       if (state.table?.you_are_host && !app.tables[String(id)]) {
         // The host follows the table to know its bots by name, seated or not.
@@ -518,7 +532,7 @@ function invitePage(code) {
     return parts;
   }, {
     async load(self) {
-      if (!(await ensureAccount())) return;
+      if (!(await self.account())) return;
       await refresh();
       self.every(2, async () => {
         const shown = (t) => JSON.stringify([t?.your_request, t?.open_seats, t?.you_wait, Boolean(t?.seat_kept_seconds)]);
@@ -653,7 +667,7 @@ function sitAndGoInvitePage(code) {
     return parts;
   }, {
     async load(self) {
-      if (!(await ensureAccount())) return; // a visitor becomes a guest to register
+      if (!(await self.account())) return; // a visitor becomes a guest to register
       await refresh();
       self.every(3, async () => {
         if (!state.sg) return;
@@ -702,7 +716,7 @@ function tournamentPage(id) {
     const stakes = (l) => (t.rules === "italian-classic" ? `invito ${l.ante}` : `${l.small_blind}/${l.big_blind}${l.ante ? ` ante ${l.ante}` : ""}`);
     const register = async () => {
       try {
-        if (!(await ensureAccount())) return; // a visitor becomes a guest to register
+        if (!(await ensureAccount())) return; // a visitor becomes a guest to register (the reason said above)
         const joining = !t.you_are_registered;
         await api(joining ? "POST" : "DELETE", `/api/tournaments/${id}/registration`);
         state.error = "";
@@ -935,8 +949,8 @@ function handsPage() {
             hand.rules === "holdem" ? "PokerStars" : say("Testo", "Text"))] : null))))))
       : h("p", { class: "note" }, say("Ancora nessuna mano: gioca!", "No hand yet: go and play!")),
   ], {
-    async load() {
-      if (!(await ensureAccount())) return;
+    async load(self) {
+      if (!(await self.account())) return;
       try {
         const [hands, stats] = await Promise.all([api("GET", "/api/hands?limit=200"), api("GET", "/api/stats")]);
         state.hands = hands.hands;
@@ -1049,7 +1063,7 @@ function replayPage(id) {
     ];
   }, {
     async load(self) {
-      if (!(await ensureAccount())) return;
+      if (!(await self.account())) return;
       try {
         state.replay = await api("GET", `/api/hands/${id}/replay`);
       } catch (error) { state.error = error; }
