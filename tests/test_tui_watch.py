@@ -24,6 +24,7 @@ from textual.screen import ModalScreen
 from mazziere.tui.connect import ConnectError, watch_table
 from mazziere.tui.remote import RemoteSession
 from mazziere.tui.remote_app import RemotePlayApp
+from mazziere.tui.render import chips
 from tests.play_room import TERMINALS_ON_ONE_MACHINE, Room, running_room
 from tests.test_tui_connect import (
     Terminal,
@@ -340,8 +341,8 @@ def test_a_spectator_of_a_table_broken_up_watches_where_the_tournament_goes_on(
 ) -> None:
     """Six players push all-in in a scheduled tournament of two tables of three: the first
     player out sends everyone to the final table.  The terminal watching the first table is
-    told it was broken up and watches the final table from then on, hands included, having
-    asked the room nothing it refused."""
+    told it was broken up and watches the final table from then on, hands included, to the
+    end, which it says with the winner; it asked the room nothing it refused."""
     from tests.test_web_pages import Field, scheduled
 
     tid = scheduled(room.url, seconds=6)
@@ -361,29 +362,33 @@ def test_a_spectator_of_a_table_broken_up_watches_where_the_tournament_goes_on(
         field.start()
         session = spectator.session
 
-        def watching_the_final_table() -> bool:
-            return session.table_id != first and session.hand is not None
+        def the_end_watched_at_the_final_table() -> bool:
+            over = any("The tournament is over" in str(line) for line in session.transcript)
+            return session.table_id != first and session.hand is not None and over
 
-        asyncio.run(play([spectator], watching_the_final_table, seconds=90))
+        asyncio.run(play([spectator], the_end_watched_at_the_final_table, seconds=120))
     finally:
         field.close()
+    winner = next(s for s in httpx.get(page).json()["standings"] if s["place"] == 1)
     # The final table, drawn afresh (the tournament may be over by now: all-in every hand).
     assert int(session.table_id) not in details["tables"], (details["tables"], session.table_id)
     said = [str(line) for line in session.transcript]
     assert f"Table {first} was broken up: watching table {session.table_id} now" in said, said
+    end = f"The tournament is over: {winner['player']} won, prize {chips(winner['prize'])}"
+    assert said[-1] == end, said
     assert f"table {session.table_id}" in session.snapshot().title
     assert session.watching and not session.has_free_seat()
     messages = spectator.messages()
     assert [m for m in messages if m["type"] == "error"] == []
     closed = [(m["table"], m["tables"], m["over"]) for m in messages if m["type"] == "closed"]
-    assert closed[0] == (first, [session.table_id], False), closed
-    assert closed[1:] in ([], [(session.table_id, [], True)]), closed  # (over by now?)
+    assert closed == [(first, [session.table_id], False), (session.table_id, [], True)]
 
 
 def test_a_spectator_session_follows_a_closed_table_and_is_told_the_end() -> None:
     """The session's own rule: a table closed while the tournament goes on is left for the
     first table still playing (unwatched, then watched from its start); the tournament's
-    end is said; a player's screen (not watching) follows no table."""
+    end is said with its winner once read; a player's screen (not watching) follows no
+    table."""
     from mazziere.room.structure import Stakes
     from mazziere.server import protocol as p
     from mazziere.tui.connect import RoomTable
@@ -401,10 +406,17 @@ def test_a_spectator_session_follows_a_closed_table_and_is_told_the_end() -> Non
     assert str(session.transcript[-1]) == "Table 7 was broken up: watching table 9 now"
     assert session.snapshot().title.startswith("italian-32 · Torneo lampo · table 9 · ")
     assert session.rejoin() == [p.Watch(table="9")]  # (a drop meanwhile: from its start)
+    said = len(session.transcript)
     session.receive(p.TableClosed(table="9", seq=40, tournament=3, over=True, tables=[]))
-    assert str(session.transcript[-1]) == "The tournament is over."
+    assert session.winner_due == 3 and len(session.transcript) == said  # said once read
+    session.tournament_over("anna", 540)  # (the standings, as the screen reads them)
+    assert str(session.transcript[-1]) == "The tournament is over: anna won, prize 540"
+    assert session.winner_due is None
     assert session.table_id == "9" and len(sent) == 2
     player = RemoteSession(table, buy_in=0, send=sent.append, lang="en")
     player.receive(p.Welcome(player="anna", tables=["7"]))
     player.receive(closed)
     assert player.table_id == "7" and len(sent) == 2
+    player.receive(p.TableClosed(table="7", seq=41, tournament=3, over=True, tables=[]))
+    assert str(player.transcript[-1]) == "The tournament is over"
+    assert player.winner_due is None  # (their own place is read from the standings)

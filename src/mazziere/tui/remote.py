@@ -177,6 +177,9 @@ class RemoteSession:
         self.standing_due = False
         """A tournament's hand ended (or the player's seat went): the standings are to be read
         (``GET /api/tournaments/<id>``) to know whether the player's tournament is over."""
+        self.winner_due: int | None = None
+        """A spectator at a tournament's end: the tournament whose winner is to be read from
+        its standings and said (:meth:`tournament_over`)."""
         self.table_id = table.id
         self.buy_in = buy_in
         self.send = send
@@ -317,8 +320,11 @@ class RemoteSession:
         """A tournament's table closed: its spectator watches the first of the tournament's
         tables still playing (a player out of it keeps their screen, told the end)."""
         words, old = self.words, self.table_id
+        if message.over and self.watching:
+            self.winner_due = message.tournament  # said with its winner, once read
+            return
         if message.over or not message.tables:
-            self.note(Text(words.pick("Il torneo è finito.", "The tournament is over."), "bold"))
+            self.tournament_over(None, 0)
             return
         if not self.watching:
             return
@@ -570,6 +576,16 @@ class RemoteSession:
             + (f", prize {won}" if prize else ", no prize"),
         )
         self.note(Text(line, style="bold green" if prize else "bold"))
+
+    def tournament_over(self, winner: str | None, prize: int) -> None:
+        """Say that the tournament is over, with its winner and prize where known."""
+        self.winner_due = None
+        line = self.words.pick("Torneo finito", "The tournament is over")
+        if winner is not None:
+            line += self.words.pick(f": vince {winner}", f": {winner} won")
+        if winner is not None and prize:
+            line += self.words.pick(f", premio {chips(prize)}", f", prize {chips(prize)}")
+        self.note(Text(line, style="bold"))
 
     def _my_turn(self) -> p.Turn | None:
         turn = self.turn

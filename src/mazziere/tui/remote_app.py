@@ -310,6 +310,7 @@ class RemotePlayApp(PlayApp):
         self._hints_refused = False
         """The room's last answer was that hints are not offered here (told once in the log)."""
         self._asking_standings = False
+        self._asking_winner = False
         self.muted = MutedPlayers(muted_file)
         self.sit_buy_in = sit_buy_in
         """A spectator's chips to bring on taking a seat (``None``: the room's usual)."""
@@ -337,9 +338,37 @@ class RemotePlayApp(PlayApp):
             return
         self._fetch_histories()
         self._read_standings()
+        self._read_winner()
         self._after_change()
 
     # ---------------------------------------------------------- tournaments
+
+    def _read_winner(self) -> None:
+        """A spectator at a tournament's end: its winner, from the standings (stored with
+        the command that ended it, before the table said it closed)."""
+        tournament = self.remote.winner_due
+        if tournament is None or self.http is None or self._asking_winner:
+            return
+        self._asking_winner = True
+        self.run_worker(self._winner(tournament), group="standings", exit_on_error=False)
+
+    async def _winner(self, tournament: int) -> None:
+        assert self.http is not None
+        try:
+            status, data = await asyncio.to_thread(
+                self.http.call, "GET", f"/api/tournaments/{tournament}"
+            )
+        except ConnectError:
+            status, data = 0, None
+        finally:
+            self._asking_winner = False
+        standings = data.get("standings") if status == 200 and isinstance(data, dict) else None
+        first = next((s for s in standings or () if s.get("place") == 1), None)
+        if first is None:
+            self.remote.tournament_over(None, 0)
+        else:
+            self.remote.tournament_over(str(first.get("player")), int(first.get("prize") or 0))
+        self._after_change()
 
     def _read_standings(self) -> None:
         """A sit & go: after each hand, whether the player's tournament is over (the room's
