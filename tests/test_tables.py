@@ -349,6 +349,9 @@ def test_a_sit_and_go_runs_to_its_prizes_and_rebuilds() -> None:
         for box in boxes.values():  # seated players follow their table from the start
             bus.connect(box)
             bus.follow("9", box)
+        watcher = Inbox("dario")  # and a spectator
+        bus.connect(watcher)
+        bus.follow("9", watcher)
         task.start()
         await task.submit(who["anna"], p.Leave(table="9"), boxes["anna"])
         assert boxes["anna"].last("error")["code"] == "refused"
@@ -385,6 +388,14 @@ def test_a_sit_and_go_runs_to_its_prizes_and_rebuilds() -> None:
                 rebuilt = True
         await task.stop()
         assert rebuilt
+        # Its table closed, said last (to its spectator too), and so again by a rebuild.
+        closed = {"type": "closed", "table": "9", "tournament": 5, "over": True, "tables": []}
+        told = [m for m in watcher.messages if "seq" in m]
+        assert told[-1] == {**told[-1], **closed} and told[-1]["seq"] == task.seq, told[-1]
+        assert [m["type"] for m in watcher.messages].count("closed") == 1
+        again = TableTask(tournament, store, bus, bot_seconds=0.0)
+        await again.rebuild()
+        assert again.seq == task.seq
         prizes = [b.standings for b in store.batches[9] if b.standings is not None]
         assert len(prizes) == 1
         places = sorted(s["place"] for s in prizes[0])

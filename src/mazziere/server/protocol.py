@@ -510,10 +510,10 @@ class LevelChanged(_Event):
 
 
 class TableClosed(_Event):
-    """A multi-table tournament's table closed, its last event: broken up (its players moved to the
-    tournament's other tables, ``tables``), or the tournament is over.  Its followers then
-    are the ones who do not play there (spectators, players out of the tournament): the
-    players moved hear of their own table instead (``moved``)."""
+    """A tournament's table closed, its last event: a multi-table tournament's broken up (its
+    players moved to the tournament's other tables, ``tables``; they hear of their own table
+    instead, ``moved``, so its followers then are its spectators and players out of the
+    tournament), or the tournament is over (a sit & go's table too)."""
 
     type: Literal["closed"] = "closed"
     tournament: int

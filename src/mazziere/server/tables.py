@@ -1459,6 +1459,14 @@ class TableTask(RequestLoop):
         turn = self._turn_event()
         if turn is not None:
             events.append(turn)
+        if batch.standings is not None and not isinstance(self.config, TournamentTableConfig):
+            # A sit & go over: its table closes (a multi-table tournament's task says so of
+            # each of its own tables).
+            assert isinstance(self.config, TournamentConfig)
+            closed = p.TableClosed(
+                table=self.id, seq=self._next_seq(), tournament=self.config.id, over=True, tables=[]
+            )
+            events.append(self._event(closed))
         return events
 
     def _level(self, now: float) -> p.LevelInfo | None:

@@ -580,7 +580,7 @@ function closedNotice(table) {
     delete app.tables[table.id];
     then();
   };
-  return h("div", { class: "table-closed tournament-over", role: "status" },
+  return h("div", { class: "table-closed", role: "status" },
     h("p", {}, closed.over ? words.pick("Il torneo è finito.", "The tournament is over.")
       : words.pick("Questo tavolo è stato chiuso: il torneo continua.", "This table was broken up: the tournament goes on.")),
     closed.tables.flatMap((id) => [h("button", { type: "button", class: "watch", "data-table": id, onclick: away(() => watch(id)) },
