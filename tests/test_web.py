@@ -785,7 +785,8 @@ def test_a_password_changed_on_one_device_logs_the_other_out(
 
 def test_a_guest_signs_up_and_keeps_their_chips(room: RunningServer, browser: Any) -> None:
     """A guest at a table signs up from the header (one line at 1280 px, in English too):
-    the account keeps its chips under the name chosen."""
+    the account keeps its chips under the name chosen, and the dialog says that the table
+    knows them by their guest name until they leave the seat."""
     person = Page(browser, room.address, "en")
     page = person.page
     try:
@@ -796,8 +797,15 @@ def test_a_guest_signs_up_and_keeps_their_chips(room: RunningServer, browser: An
         assert page.inner_text("#who .me").startswith("guest-")
         balance = "fetch('/api/account').then((r) => r.json()).then((a) => a.balance)"
         before = page.evaluate(balance)  # the buy-in paid (the header may not say it yet)
+        guest = page.inner_text("#who .me").split(" ")[0]
         page.click("#who button.account:text-is('Sign up')")
         assert "its chips stay yours" in page.inner_text("dialog")
+        # Seated, the guest is told the table knows them by their guest name until they
+        # leave the seat (as the room does: docs/server.md, decision 3).
+        assert page.inner_text("dialog .seated-as") == (
+            f"At the tables where you sit now you stay {guest} until you leave the seat: "
+            "the new name is yours from the next one."
+        )
         page.fill("dialog input[name=name]", "dario")
         page.fill("dialog input[name=password]", "correct horse")
         page.click("dialog button:text-is('Save')")

@@ -555,6 +555,10 @@ def test_the_daily_top_up_is_claimed_from_the_header(room: RunningServer, browse
         wallet = page.evaluate("fetch('/api/wallet').then(r => r.json())")
         assert (wallet["balance"], wallet["top_up_available"]) == (grant + top_up, False), wallet
         assert person.balance() == grant + top_up
+        # Sitting nowhere, taking a name is said as keeping the account, nothing of a seat.
+        page.click("#who button.account:text-is('Registrati')")
+        sync_api.expect(page.locator("dialog")).to_contain_text("restano tuoi")
+        assert page.locator("dialog .seated-as").count() == 0
     finally:
         person.close()
 

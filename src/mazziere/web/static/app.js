@@ -248,6 +248,11 @@ function accountDialog(mode) {
   dialog.append(h("form", { method: "dialog", onsubmit: (e) => e.preventDefault() },
     mode === "name" ? h("p", {}, words.pick("Questo account e le sue fiches restano tuoi con un nome e una password.",
       "This account and its chips stay yours under a name and a password.")) : null,
+    // A hand being played, its history and the others know the player by the name they sat
+    // down with (docs/server.md, decision 3): said before it surprises them.
+    mode === "name" && Object.keys(app.tables).some(sitsAt) ? h("p", { class: "note seated-as" }, words.pick(
+      `Ai tavoli dove siedi ora resti ${app.me} finché non lasci il posto: il nuovo nome vale dal prossimo.`,
+      `At the tables where you sit now you stay ${app.me} until you leave the seat: the new name is yours from the next one.`)) : null,
     h("label", {}, words.pick("Nome", "Name"), " ", name),
     h("label", {}, "Password", " ", password),
     problem,
