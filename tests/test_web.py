@@ -446,7 +446,11 @@ def test_a_full_tables_waiting_list_from_the_lobby_to_the_seat_kept(
             assert (listed["waiting"], listed["you_wait"], listed["players"]) == (0, None, 3)
             closing, people = people, []
             for person in closing:  # while the room runs (its sockets then close quietly)
-                refused = "WebSocket connection to "  # each try while the room was down
+                # Each try of a socket, and each read of the lobby, while the room was down.
+                refused = (
+                    "WebSocket connection to ",
+                    "Failed to load resource: net::ERR_CONNECTION_",
+                )
                 person.errors = [e for e in person.errors if not e.startswith(refused)]
                 person.close()
     finally:
@@ -471,10 +475,14 @@ def test_play_now_at_full_tables_waits_where_a_bot_gives_its_seat_up(
             anna.page.click("button.sit-out")  # the bots' hands go quickly without her
             page = bruno.page
             page.click(".play-now[data-rules=holdem]")
-            page.wait_for_selector(".lobby-note")
-            assert page.inner_text(".lobby-note").startswith(
-                "Tutti i tavoli sono pieni: sei in lista d'attesa a Tre posti (1°)."
-            )
+            # The note says where he waits; a bot's hand can end, and the seat be kept for
+            # him, before the page has read the lobby (the whole suite at once on a slow
+            # machine): then the line under the header says it instead.
+            page.wait_for_selector(".lobby-note, #turns .kept-seat")
+            if page.is_visible(".lobby-note"):
+                assert page.inner_text(".lobby-note").startswith(
+                    "Tutti i tavoli sono pieni: sei in lista d'attesa a Tre posti (1°)."
+                )
             assert page.is_hidden(".lobby-problem")
             page.wait_for_selector("#turns .kept-seat", timeout=60_000)
             assert page.is_hidden(".lobby-note")  # said above now: the seat is his
