@@ -83,7 +83,7 @@ lint: $(STAMP)
 # `make test TEST_WORKERS=0` runs in one. The 20 slowest tests are listed at the end.
 TEST_WORKERS ?= 3
 test: lint
-	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=20
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=20
 
 # A comma in $(call ...) would split the argument: the extras go through a variable.
 BENCH_EXTRAS := .[dev,bench]
