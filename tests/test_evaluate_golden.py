@@ -1,5 +1,8 @@
 """RULES.md §6 golden cases and the ranking examples of the seeds."""
 
+import copy
+import pickle
+
 import pytest
 
 from mazziere.cards import CardNotInDeckError, DuplicateCardError, WrongCardCountError
@@ -172,3 +175,16 @@ def test_hand_values_are_immutable_and_hashable() -> None:
         a.strength = 1  # type: ignore[misc]
     with pytest.raises(ValueError, match="different"):
         _ = a < evaluate("Ah Kh Qh Jh Th", rules="italian-32")
+
+
+def test_hand_values_copy_and_pickle_as_the_same_value() -> None:
+    value = evaluate("9h 9d 9c Ah As", rules="italian-classic", players=5)
+    for copied in (copy.copy(value), copy.deepcopy(value), pickle.loads(pickle.dumps(value))):
+        assert copied == value and hash(copied) == hash(value)
+        assert (copied.cards, copied.category, copied.rules) == (
+            value.cards,
+            value.category,
+            value.rules,
+        )
+        assert not copied < value and not value < copied  # the same ranking: comparable
+    assert len(pickle.dumps(value)) < 1000  # the ranking's tables do not travel with it

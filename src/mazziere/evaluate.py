@@ -700,18 +700,30 @@ class HandValue:
         cards: tuple[Card, ...],
         rules: str,
     ) -> None:
-        self.strength = strength
-        """Integer strength within its ranking: higher is better (except the classic cycle)."""
-        self._ranking = ranking
-        self.category: Category = ranking.category(strength)
-        self.cards = cards
-        """The five cards that make the hand, in the order a player reads them."""
-        self.rules = rules
+        # Set past __setattr__, which refuses every change once built.
+        init = object.__setattr__
+        init(self, "strength", strength)
+        init(self, "_ranking", ranking)
+        init(self, "category", ranking.category(strength))
+        init(self, "cards", cards)
+        init(self, "rules", rules)
+
+    strength: int
+    """Integer strength within its ranking: higher is better (except the classic cycle)."""
+    category: Category
+    cards: tuple[Card, ...]
+    """The five cards that make the hand, in the order a player reads them."""
+    rules: str
+    _ranking: Ranking
 
     def __setattr__(self, name: str, value: object) -> None:
-        if hasattr(self, "rules"):
-            raise AttributeError("HandValue is immutable")
-        object.__setattr__(self, name, value)
+        raise AttributeError("HandValue is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Copied and pickled as what it is made of, its ranking by its spec: the copy
+        # finds the same (cached) ranking, so it compares with the values made here,
+        # and no table travels with it.
+        return (_hand_value, (self.strength, self._ranking.spec, self.cards, self.rules))
 
     @property
     def name_it(self) -> str:
@@ -781,9 +793,13 @@ class HandValue:
         )
 
 
+def _hand_value(strength: int, spec: _Spec, cards: tuple[Card, ...], rules: str) -> HandValue:
+    return HandValue(strength=strength, ranking=_ranking(spec), cards=cards, rules=rules)
+
+
 def _display_order(cards: Sequence[Card], category: Category, lowest: int) -> tuple[Card, ...]:
-    counts = Counter(c.rank for c in cards)
-    ordered = sorted(cards, key=lambda c: (counts[c.rank], c), reverse=True)
+    ranks = [card >> 2 for card in cards]  # a card is (rank - 2) * 4 + suit
+    ordered = sorted(cards, key=lambda c: (ranks.count(c >> 2), c), reverse=True)
     straight = category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH)
     if straight and ordered[0].rank == Rank.ACE and ordered[1].rank == lowest + 3:
         ordered = [*ordered[1:], ordered[0]]  # the minima: the ace plays low, last

@@ -14,6 +14,7 @@ ours), registered under its own name, never an ``if`` on a rule-set name.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -341,10 +342,17 @@ class RuleSet:
         >>> len(find_rules("holdem").deck())
         52
         """
-        return Deck(self.lowest_rank(players))
+        return _deck(self.lowest_rank(players))
 
     def __str__(self) -> str:
         return self.name
+
+
+@functools.cache
+def _deck(lowest_rank: Rank) -> Deck:
+    # One object per deck: a Deck never changes, and building its set of
+    # members took more time than the evaluation whose cards it checks.
+    return Deck(lowest_rank)
 
 
 HOLDEM = RuleSet(
