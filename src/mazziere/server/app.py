@@ -33,11 +33,12 @@ from mazziere.server import (
     private_tables,
     reports,
 )
-from mazziere.server.context import RoomContext, open_database
+from mazziere.server.context import RoomContext
 from mazziere.server.errors import install_error_handlers
 from mazziere.server.lobby_file import read_lobby
 from mazziere.server.security import CsrfMiddleware, LoginLimiter, WindowLimit, password_hasher
 from mazziere.server.settings import Settings
+from mazziere.server.storage.database import open_database
 from mazziere.server.storage.lobby import open_default_lobby, sync_lobby
 from mazziere.server.storage.models import utc_now
 from mazziere.server.ws import add_websocket_route

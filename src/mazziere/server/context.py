@@ -12,11 +12,9 @@ from fastapi import Request
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from mazziere.server import crash
 from mazziere.server.security import SAFE_METHODS, LoginLimiter, WindowLimit
 from mazziere.server.settings import Settings
 from mazziere.server.storage import Database
-from mazziere.server.storage.database import PoolLimits
 from mazziere.server.storage.lobby import Lobby
 from mazziere.server.storage.models import utc_now
 
@@ -29,28 +27,8 @@ __all__ = [
     "RoomContext",
     "TableWatcher",
     "database_session",
-    "open_database",
     "room_context",
 ]
-
-
-def open_database(settings: Settings) -> Database:
-    """The room's database as ``settings`` say (the server's, and its table store writer's:
-    the child opens it the same way), with the tests' refused-writes switch where set."""
-    db = Database(
-        settings.database_url,
-        schema=settings.database_schema,
-        sqlite_synchronous=settings.sqlite_synchronous,
-        pool=PoolLimits(
-            settings.database_pool_size,
-            settings.database_pool_overflow,
-            settings.database_pool_timeout,
-        ),
-    )
-    if settings.test_refuse_writes_while is not None:  # tests only
-        for engine in db.engines:
-            crash.refuse_writes_while(engine, settings.test_refuse_writes_while)
-    return db
 
 
 class LevelPlayed(NamedTuple):

@@ -35,8 +35,8 @@ import sys
 from typing import Any
 
 from mazziere.server import crash
-from mazziere.server.context import open_database
 from mazziere.server.settings import Settings
+from mazziere.server.storage.database import open_database
 from mazziere.server.table_store import GroupWriter, StoreFailure
 from mazziere.server.tables import Batch
 

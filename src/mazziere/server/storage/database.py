@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
@@ -38,6 +38,11 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.pool import StaticPool
 
+from mazziere.server import crash
+
+if TYPE_CHECKING:
+    from mazziere.server.settings import Settings
+
 __all__ = [
     "MIGRATIONS",
     "READ_ONLY",
@@ -46,6 +51,7 @@ __all__ = [
     "Database",
     "PoolLimits",
     "database_unavailable",
+    "open_database",
     "room_database_url",
 ]
 
@@ -435,3 +441,25 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 def _run_upgrade(connection: Connection, revision: str) -> None:
     command.upgrade(alembic_config(connection), revision)
+
+
+def open_database(settings: Settings) -> Database:
+    """The room's database as ``settings`` say (the server's, and its table store writer's:
+    the child opens it the same way), with the tests' refused-writes switch where set.
+
+    Here rather than with the server's context, which imports FastAPI: the writer's
+    process, started with each server, would import it for nothing."""
+    db = Database(
+        settings.database_url,
+        schema=settings.database_schema,
+        sqlite_synchronous=settings.sqlite_synchronous,
+        pool=PoolLimits(
+            settings.database_pool_size,
+            settings.database_pool_overflow,
+            settings.database_pool_timeout,
+        ),
+    )
+    if settings.test_refuse_writes_while is not None:  # tests only
+        for engine in db.engines:
+            crash.refuse_writes_while(engine, settings.test_refuse_writes_while)
+    return db
