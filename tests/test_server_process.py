@@ -10,6 +10,9 @@ on PostgreSQL; and no log line for each socket opened.
 from __future__ import annotations
 
 import json
+import signal
+import socket
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -179,3 +182,43 @@ def test_the_room_logs_no_line_for_each_socket_opened(
     assert "Traceback" not in output
     assert "connection open" not in output, output
     assert '"WebSocket /ws"' not in output, output
+
+
+def test_ctrl_c_twice_stops_the_room_at_once_in_one_line_and_it_starts_again(
+    room_settings: Settings, tmp_path: Path
+) -> None:
+    """An operator who presses Ctrl-C again while the room waits for a socket to close has
+    it stop at once: one line says so, no traceback (uvicorn's of the cancelled start-up task
+    was printed), and the room starts again on its database with the player's account as it
+    was."""
+    with serve(room_settings, tmp_path) as server, Browser(server.address) as guest:
+        assert guest.post("/api/guest").status_code == 201
+        account = guest.get("/api/account")
+        cookies = "; ".join(f"{name}={value}" for name, value in guest.http.cookies.items())
+        port = int(server.address.rsplit(":", 1)[1])
+        # A log-in whose body never comes: the room's stop waits for its answer (uvicorn:
+        # "Waiting for connections to close"), as it would for a slow client's.
+        with socket.create_connection(("127.0.0.1", port)) as slow:
+            token = guest.http.cookies.get("mazziere_csrf") or ""
+            slow.sendall(
+                f"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                "Content-Type: application/json\r\nContent-Length: 100\r\n"
+                f"X-CSRF-Token: {token}\r\nCookie: {cookies}\r\n\r\n".encode()
+            )
+            # Once another request is answered, the room has read that head (its socket was
+            # ready first): it waits for the body.
+            assert guest.get("/api/account") == account
+            server.process.send_signal(signal.SIGINT)
+            deadline = time.monotonic() + 20
+            while "Waiting for connections to close" not in server.output():
+                assert time.monotonic() < deadline, server.output()
+                time.sleep(0.05)
+            server.process.send_signal(signal.SIGINT)
+            assert server.process.wait(timeout=30) == 0
+        output = server.output()
+    assert "Traceback" not in output, output
+    assert "mazziere: stopped at once (Ctrl-C twice)" in output, output
+    with serve(room_settings, tmp_path) as again:
+        answer = httpx.get(f"{again.address}/api/account", cookies=dict(guest.http.cookies))
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == account

@@ -1738,6 +1738,8 @@ def serve(
         # uvicorn and websockets say each WebSocket opened on uvicorn's error log, not the
         # access log.
         logging.getLogger("uvicorn.error").addFilter(_not_a_websocket_line)
+    stopped_at_once = _StoppedAtOnce()
+    logging.getLogger("uvicorn.error").addFilter(stopped_at_once)
     app = create_app(settings, services=[warm_up_bots, table_service])
     uvicorn.run(
         app,
@@ -1752,6 +1754,53 @@ def serve(
         ws_ping_interval=60.0,
         ws_per_message_deflate=False,  # doubles the memory of a socket for small messages
     )
+    if stopped_at_once.seen:
+        typer.echo(
+            "mazziere: stopped at once (Ctrl-C twice): every action was stored before it was "
+            "sent; a hand in play goes on when the room starts again",
+            err=True,
+        )
+
+
+class _StoppedAtOnce(logging.Filter):
+    r"""Keeps back uvicorn's tracebacks of the tasks a second Ctrl-C cancels when it stops
+    the server at once (the room's start-up and shut-down task, and a request still being
+    read), and remembers that the room's shut-down was cut: :func:`serve` says so in one
+    line instead.
+
+    >>> import asyncio
+    >>> said = _StoppedAtOnce()
+    >>> def line(message: str, error: BaseException | None = None) -> logging.LogRecord:
+    ...     exc_info = None if error is None else (type(error), error, None)
+    ...     return logging.LogRecord("uvicorn.error", logging.ERROR, "", 0, message, (), exc_info)
+    >>> said.filter(line("Exception in ASGI application", asyncio.CancelledError()))
+    False
+    >>> said.seen
+    False
+    >>> said.filter(line("Traceback (most recent call last):\n...\nasyncio.CancelledError\n"))
+    False
+    >>> said.seen, said.filter(line("Traceback (most recent call last):\n...\nValueError\n"))
+    (True, True)
+    >>> said.filter(line("Exception in ASGI application", ValueError()))
+    True
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen = False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        import asyncio
+
+        if record.levelno < logging.ERROR:
+            return True
+        if record.exc_info is not None and isinstance(record.exc_info[1], asyncio.CancelledError):
+            return False  # a request cut short: not the room's error
+        message = str(record.msg)
+        if message.startswith("Traceback") and message.rstrip().endswith("CancelledError"):
+            self.seen = True  # the start-up and shut-down task's, as text
+            return False
+        return True
 
 
 _SOCKET_LINES = ("connection open", "connection closed")
