@@ -20,6 +20,7 @@ from typing import Any
 import httpx2 as httpx
 from websockets.sync.client import connect
 
+from mazziere.cli import GRACEFUL_STOP_SECONDS
 from mazziere.server.settings import Settings
 from tests.server_process import serve
 
@@ -222,3 +223,34 @@ def test_ctrl_c_twice_stops_the_room_at_once_in_one_line_and_it_starts_again(
         answer = httpx.get(f"{again.address}/api/account", cookies=dict(guest.http.cookies))
         assert answer.status_code == 200, answer.text
         assert answer.json() == account
+
+
+def test_one_ctrl_c_stops_the_room_even_while_a_request_never_ends(tmp_path: Path) -> None:
+    """A client that never sends its request's body does not hold the room's stop: the
+    request is cut after the stop's wait, the room's own shut-down runs, without a traceback
+    (SQLite only: the stop is uvicorn's and the room's, the same on either database)."""
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", password_profile="CHEAPEST"
+    )
+    with serve(settings, tmp_path) as server, Browser(server.address) as guest:
+        assert guest.post("/api/guest").status_code == 201
+        port = int(server.address.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port)) as slow:
+            slow.sendall(
+                f"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                "Content-Type: application/json\r\nContent-Length: 100\r\n"
+                f"X-CSRF-Token: {guest.http.cookies.get('mazziere_csrf')}\r\n"
+                f"Cookie: {'; '.join(f'{k}={v}' for k, v in guest.http.cookies.items())}"
+                "\r\n\r\n".encode()
+            )
+            assert guest.get("/api/session")  # the room has read that head
+            stopped = time.monotonic()
+            server.process.send_signal(signal.SIGINT)
+            assert server.process.wait(timeout=GRACEFUL_STOP_SECONDS + 30) == 0
+            waited = time.monotonic() - stopped
+        output = server.output()
+    assert GRACEFUL_STOP_SECONDS - 1 < waited < GRACEFUL_STOP_SECONDS + 30, waited
+    assert "Waiting for connections to close" in output, output
+    assert "Application shutdown complete" in output, output  # the room's own shut-down
+    assert "Traceback" not in output, output
+    assert "stopped at once" not in output, output

@@ -1753,6 +1753,9 @@ def serve(
         # as a fifth of the tables' own work.
         ws_ping_interval=60.0,
         ws_per_message_deflate=False,  # doubles the memory of a socket for small messages
+        # A request still unanswered this long after Ctrl-C (a client sending its body
+        # slowly) is cut, and the room's own shut-down goes on: one Ctrl-C always stops it.
+        timeout_graceful_shutdown=GRACEFUL_STOP_SECONDS,
     )
     if stopped_at_once.seen:
         typer.echo(
@@ -1760,6 +1763,10 @@ def serve(
             "sent; a hand in play goes on when the room starts again",
             err=True,
         )
+
+
+GRACEFUL_STOP_SECONDS = 10
+"""How long the room's stop waits for the requests being answered."""
 
 
 class _StoppedAtOnce(logging.Filter):
