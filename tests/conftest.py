@@ -35,13 +35,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             )
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, when it runs
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """``--dist loadfile`` with the files of :data:`WAITS_ON_THE_CLOCK` sent first."""
     if config.getoption("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
 
-    class ClockFirst(LoadFileScheduling):  # type: ignore[misc]
+    class ClockFirst(LoadFileScheduling):
         def _assign_work_unit(self, node: Any) -> None:
             for scope in [s for s in self.workqueue if s in WAITS_ON_THE_CLOCK]:
                 self.workqueue.move_to_end(scope, last=False)
