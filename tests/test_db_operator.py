@@ -80,6 +80,17 @@ def _refused(room: Room, capsys: Any, monkeypatch: Any, *args: str, password: st
     return str(line)
 
 
+def _said(room: Room, capsys: Any, monkeypatch: Any, *args: str) -> str:
+    """``mazziere db ARGS`` run in this process, which succeeds: what it printed."""
+    if room.schema is not None:
+        monkeypatch.setenv("MAZZIERE_DATABASE_SCHEMA", room.schema)
+    capsys.readouterr()
+    code = cli_main(["db", *args, "--database-url", room.url])
+    said = capsys.readouterr()
+    assert code == 0, said.err
+    return str(said.out)
+
+
 async def _while_a_socket_is_open(
     room: Room, device: httpx.Client, *command: str, password: str | None = None
 ) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
@@ -116,6 +127,15 @@ def test_an_operator_resets_a_forgotten_password_and_grants_chips(
             _device(room) as phone,
             _device(room) as laptop,
         ):
+            # Before anyone registers: said so, and where the guests are.
+            with _device(room) as visitor:
+                assert visitor.post("/api/guest").status_code == 201
+            assert _said(room, capsys, monkeypatch, "players") == (
+                "no registered player yet (--guests lists the guests too)\n"
+            )
+            assert _said(room, capsys, monkeypatch, "players", "--suspended") == (
+                "no suspended player\n"
+            )
             made = phone.post("/api/register", json={"name": "Anna", "password": OLD})
             assert made.status_code == 201, made.text
             assert laptop.post("/api/login", json={"name": "anna", "password": OLD}).is_success

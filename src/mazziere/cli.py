@@ -2072,7 +2072,11 @@ def db_players(
 
     _print_rows(
         _in_room(settings, read, failing="cannot read the players"),
-        "no suspended player" if suspended else "no player yet",
+        "no suspended player"
+        if suspended
+        else "no player yet"
+        if guests
+        else "no registered player yet (--guests lists the guests too)",
         as_json=as_json,
     )
 
