@@ -435,7 +435,8 @@ async function describeTable(table) {
   await alone(table, "describing", async () => {
     const tournament = app.tournamentTables.get(table.id);
     if (tournament === undefined) {
-      const mine = await api("GET", "/api/private-tables").then((a) => a.tables, () => []); // (none for a visitor)
+      // None for a visitor (not asked: the room refuses it, and the browser logs each refusal).
+      const mine = !app.account ? [] : await api("GET", "/api/private-tables").then((a) => a.tables, () => []);
       const row = mine.find((t) => String(t.id) === table.id);
       if (row) {
         table.name = row.name;
