@@ -14,12 +14,14 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from mazziere.server.settings import Settings
 from tests import test_web
-from tests.server_process import RunningServer
+from tests.server_process import RunningServer, serve
 from tests.test_web import Page, SentFrames, person_context, sync_api
 
 # The same server and browser fixtures as the other browser tests (one of each per module).
@@ -641,6 +643,57 @@ def test_a_spectator_watches_a_cash_table_from_the_lobby_and_sits_down(
         assert spectator.page.inner_text("button.leave") == "Lascia il tavolo"
     finally:
         close_all([spectator, *people])
+
+
+def test_a_second_tab_at_the_table_asks_about_hints_once_not_for_each_event_told_again(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A tab opened on a table where the player sits hears the table's recent events told
+    again, among them every change of the seats: the hints are asked about one question at a
+    time, not once per change (dozens at once; each one a refusal, logged by the browser as
+    an error, when the session ended meanwhile).  A room of its own: its table's every event
+    is still kept, so all of them are told again (the module's room has played for long)."""
+    import json
+
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", password_profile="CHEAPEST"
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MAZZIERE_BOT_SECONDS", "0.05")
+        patch.setenv("MAZZIERE_NEXT_HAND_SECONDS", "1")
+        with serve(settings, tmp_path) as room:
+            person = Page(browser, room.address, "en")
+            try:
+                person.page.click(".play-now[data-rules=holdem]")
+                person.page.wait_for_selector(".seat.me")
+                for _ in range(3):
+                    person.play_hand("holdem")
+                tab = person.context.new_page()  # the same browser: the same session
+                errors: list[str] = []
+                tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+                asked: list[str] = []
+                tab.on("request", lambda r: asked.append(r.url) if "/hint" in r.url else None)
+                frames: list[str] = []
+
+                def keep(payload: str) -> None:  # Playwright cannot wrap a builtin
+                    frames.append(payload)
+
+                tab.on("websocket", lambda ws: ws.on("framereceived", keep))
+                tab.goto(room.address)
+                tab.click(".my-tables a.my-table")
+                tab.wait_for_selector(".seat.me")
+                tab.wait_for_timeout(1500)  # the questions the events told again would ask
+                messages = []
+                for frame in frames:
+                    message = json.loads(frame)
+                    messages += message["messages"] if message["type"] == "batch" else [message]
+                told = [m for m in messages if m["type"] == "seats"]
+                assert len(told) >= 6, f"{len(told)} changes of the seats told: a test of nothing"
+                assert 1 <= len(asked) <= 3, (len(asked), len(told))
+                assert errors == []
+                tab.close()
+            finally:
+                person.close()
 
 
 # ------------------------------------------- the phone, the keyboard, the labels

@@ -416,6 +416,7 @@ function tableState(id) {
       held: null, // the room's held message while the table waits for its database
       pre: null, // a pre-action chosen before the turn: { kind, amount }
       hintsOffered: false, hintsOn: false, hint: null, // hints for learners (the room decides)
+      hintAsking: false, hintAgain: false, // a question about them on its way, and one more
     };
     if (!row) describeTable(app.tables[id]);
   }
@@ -1431,16 +1432,35 @@ async function watch(table) {
 
 // Hints for learners: the room says whether they are offered here and, at the player's own
 // decision, works out the odds from their seat's view (GET /api/tables/{id}/hint).
+// Only a player seated here is asked about (a visitor or a spectator never has hints), and
+// one question at a time per table: asked again while one is on its way, it is asked once
+// more after it.  A page opening a table hears its recent events told again, each change
+// of the seats among them: one question each was dozens at once.
 async function askHint(table) {
-  const turn = table.turn;
-  try {
-    const answer = await api("GET", `/api/tables/${table.id}/hint?lang=${words.lang}`);
-    table.hintsOffered = answer.offered;
-    if (!answer.offered) table.hintsOn = false;
-    table.hint = answer.hint && turn ? { actionId: turn.action_id, ...answer.hint } : null;
-  } catch (error) {
+  if (!app.account || !table.seats.some((s) => s.name === app.me)) {
     table.hintsOffered = false;
+    table.hintsOn = false;
     table.hint = null;
+    return;
+  }
+  if (table.hintAsking) { table.hintAgain = true; return; }
+  table.hintAsking = true;
+  try {
+    do {
+      table.hintAgain = false;
+      const turn = table.turn;
+      try {
+        const answer = await api("GET", `/api/tables/${table.id}/hint?lang=${words.lang}`);
+        table.hintsOffered = answer.offered;
+        if (!answer.offered) table.hintsOn = false;
+        table.hint = answer.hint && turn ? { actionId: turn.action_id, ...answer.hint } : null;
+      } catch (error) {
+        table.hintsOffered = false;
+        table.hint = null;
+      }
+    } while (table.hintAgain && app.account);
+  } finally {
+    table.hintAsking = false;
   }
   if (app.current === table.id) render();
 }
