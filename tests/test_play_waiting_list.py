@@ -150,5 +150,14 @@ async def _a_bot_yields(host: Person, waiting: Person) -> None:
     await waiting.send(type="sit", table=where, buy_in=200)
     await until(lambda: _listed(host)["players"] == 2, 30)
     assert _listed(host)["waiting"] == 0
+
+    # One bot gave its seat up for the one person: the other plays on with them.
+    def dealt_with_them() -> list[list[str]]:
+        return [m["names"] for m in host.seen("hand_started", where) if waiting.name in m["names"]]
+
+    await until(dealt_with_them, 60)
+    names = dealt_with_them()[0]
+    assert len(names) == 3 and sum(name.startswith("bot-") for name in names) == 1, names
+    assert _listed(host)["bots"] == 1
     for person in (host, waiting):
         await person.disconnect()

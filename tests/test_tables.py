@@ -843,3 +843,54 @@ def test_a_cash_table_holds_no_ledger_entry_it_has_stored() -> None:
         assert len(second.table.ledger) == 0
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("private", [False, True])
+def test_bots_left_alone_leave_a_lobby_table_and_stay_at_a_private_one(private: bool) -> None:
+    """Bots fill a lobby's tables for people: once the last person has left, they leave
+    between hands (their chips back to the room's grants) and nothing more is dealt, where
+    they would have dealt to each other for ever, each hand stored.  A private table's bots
+    are its host's: they stay and play on."""
+
+    async def scenario() -> None:
+        store = MemoryStore({1: 10_000})
+        bus = LocalBus()
+        settings = config("holdem", host_id=1) if private else config("holdem")
+        task = TableTask(settings, store, bus, bot_seconds=0.0)
+        await task.rebuild()
+        task.start()
+        anna = Inbox("anna")
+        bus.connect(anna)
+        await task.submit(ANNA, p.Sit(table="1", buy_in=1000, seat=1), anna)
+        await task.submit(ANNA, p.AddBots(table="1", count=2), anna)
+
+        async def play_until(done: Any, kind: str | None = None) -> None:
+            """Anna answers her turns (passively, or ``kind``) until ``done()``."""
+            for _ in range(2000):
+                if done():
+                    return
+                turn = my_turn(anna, "anna")
+                if turn is not None:
+                    chosen = kind or passive(turn["legal"])
+                    act = p.Act(table="1", action_id=turn["action_id"], kind=chosen)  # type: ignore[arg-type]
+                    await task.submit(ANNA, act, anna)
+                await asyncio.sleep(0.01)
+            raise AssertionError("the table never got there")
+
+        await play_until(lambda: len(anna.of_type("hand_ended")) >= 1)
+        await task.submit(ANNA, p.Leave(table="1"), anna)
+        # She leaves at the end of the hand being played, if any.
+        await play_until(lambda: not task.table.is_seated("anna"), "fold")
+        hands = task.table.hand_number
+        if private:
+            await until(lambda: task.table.hand_number > hands + 2)
+            assert len(task.table) == 2
+        else:
+            await until(lambda: len(task.table) == 0)
+            gone = [c.data["name"] for c in store.commands[1] if c.kind == "leave"]
+            assert gone[0] == "anna" and sorted(gone[1:]) == ["bot-2", "bot-3"], gone
+            await asyncio.sleep(0.3)  # hands followed each other at once here
+            assert task.table.hand_number <= hands + 1  # the one being played, if any
+        await task.stop()
+
+    asyncio.run(scenario())

@@ -763,7 +763,7 @@ class TableTask(RequestLoop):
             await self._tell_seats_kept()
             return
         yielding = self._yielding_bot()
-        if yielding is not None:  # its seat then kept for the first person waiting
+        if yielding is not None:  # a seat kept for a person waiting, or no person sits here
             await self._run(StoredCommand("leave", self.clock.now(), {"name": yielding}))
             return
         table = self.table
@@ -823,19 +823,21 @@ class TableTask(RequestLoop):
         self._seats_check_at = min(told.values()) if told else None
 
     def _yielding_bot(self) -> str | None:
-        """The bot that gives its seat up now to a person of the waiting list for whom no
-        seat is kept: at a table of the lobby (a private table's bots are its host's), between
-        hands, the bot in the highest seat; ``None`` if none does."""
+        """The bot that leaves now, at a table of the lobby (a private table's bots are its
+        host's), between hands: the bot in the highest seat, when a person of the waiting
+        list has no seat kept, or when no person sits there any more (bots fill tables for
+        people: left alone they would deal to each other for ever, each hand stored);
+        ``None`` if none does."""
         config = self.config
-        if (
-            not self._seats_owed
-            or not isinstance(config, TableConfig)
-            or config.host_id is not None
-            or self.table.in_hand
-        ):
+        if not isinstance(config, TableConfig) or config.host_id is not None:
             return None
-        bots = [seat for seat in self.table if self.seated[seat.name].bot is not None]
-        return bots[-1].name if bots else None
+        if self.table.in_hand:
+            return None
+        seats = list(self.table)
+        bots = [seat for seat in seats if self.seated[seat.name].bot is not None]
+        if not bots or not (self._seats_owed or len(bots) == len(seats)):
+            return None
+        return bots[-1].name
 
     def _bot_action(self, name: str) -> Action:
         table = self.table
