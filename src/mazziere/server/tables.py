@@ -748,11 +748,16 @@ class TableTask(RequestLoop):
         return table.seat_freed_at(seat)
 
     def _dealable(self) -> bool:
-        """Whether a tick could deal: no hand playing and two players who could play."""
+        """Whether a tick could deal: no hand playing, two players who could play, and at a
+        cash table a person among those seated (bots play for people: a private table's
+        bots, left alone by its host, wait for them instead of dealing to each other, each
+        hand stored, for as long as the room runs)."""
         if self.table.in_hand or self.paused:
             return False
         if self.tournament is not None:
             return self.tournament.state is TournamentState.RUNNING
+        if all(self.seated[s.name].bot is not None for s in self.table):
+            return False
         able = [s for s in self.table if s.stack > 0 and s.status is not SeatStatus.SITTING_OUT]
         return len(able) >= 2
 
