@@ -733,6 +733,9 @@ def test_the_host_sends_a_bot_away_and_the_balance_follows_the_chips(
         bot = page.locator("ul.bots li[data-bot]")
         bot.wait_for()
         name = bot.get_attribute("data-bot")
+        # Bots play only with people: alone at the table they deal nothing, and it says so.
+        state = page.locator(".table-state")
+        sync_api.expect(state).to_have_text("aperto · i bot aspettano che si sieda qualcuno")
         send_away = bot.locator("button.remove-bot")
         assert send_away.get_attribute("aria-label") == f"Manda via il bot {name}"
         send_away.click()
@@ -740,6 +743,7 @@ def test_the_host_sends_a_bot_away_and_the_balance_follows_the_chips(
         mine = page.evaluate("fetch('/api/private-tables').then(r => r.json())")["tables"]
         table = next(t for t in mine if t["id"] == table_id)
         assert (table["bots"], table["bot_seats"]) == (0, []), table
+        sync_api.expect(state).to_have_text("aperto")
         # The host sits: the header's balance drops by the buy-in.
         page.click("button.sit-host")
         page.wait_for_selector(".seat.me")

@@ -349,7 +349,9 @@ function privateTablePage(id) {
           // Friends on its waiting list: the host may send a bot away for them.
           table.waiting ? say(` · ${table.waiting} in lista d'attesa`, ` · ${table.waiting} waiting`) : ""),
         h("dt", {}, "Buy-in"), h("dd", {}, `${table.min_buy_in}–${table.max_buy_in}`),
-        h("dt", {}, say("Stato", "State")), h("dd", { class: "table-state" }, table.state === "paused" ? say("in pausa", "paused") : say("aperto", "open")),
+        h("dt", {}, say("Stato", "State")), h("dd", { class: "table-state" }, table.state === "paused" ? say("in pausa", "paused") : say("aperto", "open"),
+          // Bots play only with people: alone there, they deal no hand (the room's rule).
+          table.bots && !table.players ? say(" · i bot aspettano che si sieda qualcuno", " · the bots wait for someone to sit down") : ""),
         h("dt", {}, "Host"), h("dd", {}, table.host)),
       h("h3", {}, say("Invita gli amici", "Invite your friends")),
       inviteField(self, state, inviteAddress(table.invite_code)),
