@@ -184,7 +184,8 @@ def test_each_start_makes_the_lobby_what_the_file_says(room_settings: Settings) 
         await session.commit()
         assert said == [
             f'table "Hold\'em del circolo" (number {holdem.id}) changed in the lobby file: '
-            "players sit there, so it stays as it is until a start finds it empty",
+            "players sit there, so it stays as it is until a start or a reading of the file finds "
+            "it empty",
             f"table 'Classica invito 5' (number {classica.id}) closed: not in the lobby file",
             f"table '32 carte 10/20' opened (number {classica.id + 1})",
             f"sit & go 'Sit & go del giovedì' (number {tournaments['Sit & go del giovedì'].id})"

@@ -17,6 +17,7 @@ import dataclasses
 import datetime as dt
 import json
 import logging
+import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -35,12 +36,15 @@ from mazziere.server.bus import Bus, LocalBus
 from mazziere.server.collector import CollectorPolicy
 from mazziere.server.context import LevelPlayed, RoomContext
 from mazziere.server.errors import first_line
+from mazziere.server.lobby_file import LobbyFileError, read_lobby
 from mazziere.server.storage.accounts import accounts_with_sessions
 from mazziere.server.storage.database import database_unavailable
 from mazziere.server.storage.lobby import (
     DEFAULT_LOBBY,
     open_scheduled,
     start_scheduled,
+    sync_lobby,
+    table_spec,
     tournament_settings,
 )
 from mazziere.server.storage.models import (
@@ -58,6 +62,7 @@ from mazziere.server.tables import (
     TableService,
     TableTask,
     TournamentConfig,
+    Withdraw,
 )
 from mazziere.server.tournaments import MultiTableConfig, TournamentTableTask, TournamentTask
 from mazziere.server.writer_process import WriterProcess
@@ -320,6 +325,61 @@ class TableWatcher:
         for tournament_id in started:
             await self.tournament_changed(tournament_id)
 
+    async def reload_lobby(self) -> None:
+        """Read the operator's lobby file again while the room runs (``SIGHUP``), and make
+        the lobby what it says, as at a start (:func:`sync_lobby`): each change one line of
+        the log.  A table it withdraws is closed by its own task, where that moves no one's
+        chips (:class:`Withdraw`); a table that opens starts dealing at once.  A file the
+        room would refuse changes nothing, and the log says why in one line."""
+        path = self.room.settings.lobby_file
+        if path is None:
+            log.warning("lobby file: none given (mazziere serve --lobby), nothing read again")
+            return
+        try:
+            offered = read_lobby(path)
+        except LobbyFileError as error:
+            log.error("lobby file not read again, the lobby unchanged: %s", error)
+            return
+        wanted = {spec.name: spec for spec in offered.tables}
+        async with self.room.db.reading() as session:
+            rows = list(
+                await session.scalars(
+                    select(RoomTable).where(RoomTable.lobby.is_(True), RoomTable.state != "closed")
+                )
+            )
+            withdrawn = [
+                (row.id, row.name, "not in the lobby file")
+                if row.name not in wanted
+                else (row.id, row.name, "changed in the lobby file")
+                for row in rows
+                if wanted.get(row.name) != table_spec(row)
+            ]
+        for table_id, name, why in withdrawn:
+            running = self.service.tasks.get(str(table_id))
+            if running is None:
+                continue
+            closed: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+            with contextlib.suppress(RuntimeError):  # stopping: the next start reads the file
+                await running.submit(None, Withdraw(closed), None)
+                if await closed:
+                    log.info("lobby file: table %r (number %s) closed: %s", name, table_id, why)
+        async with self.room.db.session() as session:
+            said = await sync_lobby(session, offered, close_tables=False)
+            await session.commit()
+            opened = list(
+                await session.scalars(
+                    select(RoomTable.id).where(
+                        RoomTable.lobby.is_(True), RoomTable.state != "closed"
+                    )
+                )
+            )
+        for line in said:
+            log.info("lobby file: %s", line)
+        self.room.lobby = offered
+        for table_id in opened:
+            if str(table_id) not in self.service.tasks:
+                await self.table_changed(table_id)
+
     async def keep_schedule(self) -> None:
         """Every second: :meth:`start_due`, until the server stops."""
         while True:
@@ -484,6 +544,17 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
         await watcher.tournament_changed(tournament.id)
     room.watcher = watcher
     schedule = asyncio.create_task(watcher.keep_schedule(), name="tournament schedule")
+    loop = asyncio.get_running_loop()
+    reloads: set[asyncio.Task[None]] = set()
+
+    def reload_lobby() -> None:
+        """``SIGHUP`` (``kill -HUP``): the operator's lobby file read again."""
+        task = loop.create_task(watcher.reload_lobby(), name="lobby file read again")
+        reloads.add(task)
+        task.add_done_callback(reloads.discard)
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # (not the main thread)
+        loop.add_signal_handler(signal.SIGHUP, reload_lobby)
     sessions = asyncio.create_task(keep_sessions_checked(room, bus), name="session check")
     limits = Limits(
         per_second=settings.ws_messages_per_second,
@@ -504,7 +575,9 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
         sys.setswitchinterval(switch_interval)
         collector.uninstall()
         app.state.play = None
-        for background in (schedule, sessions):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGHUP)
+        for background in (schedule, sessions, *reloads):
             background.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await background

@@ -512,6 +512,18 @@ class SyncControls:
     type: str = "sync_controls"
 
 
+@dataclass(frozen=True, slots=True)
+class Withdraw:
+    """Not a client's message: the operator's lobby file no longer offers this table (or
+    offers it changed), read again while the room runs.  The table closes if that moves no
+    one's chips (nobody seated, no hand, no carried pot, no seat kept for someone waiting);
+    ``closed`` is told whether it did.  Asked of the table's own task, so that no sit can
+    come between the check and the close."""
+
+    closed: asyncio.Future[bool]
+    type: str = "withdraw"
+
+
 class _RefusedError(Exception):
     def __init__(self, code: p.ErrorCode, message: str) -> None:
         super().__init__(message)
@@ -827,6 +839,20 @@ class TableTask(RequestLoop):
         self._seats_owed = waiting.waiting - len(waiting.kept)
         self._seats_check_at = min(told.values()) if told else None
 
+    def _withdrawable(self) -> bool:
+        """Whether this lobby table may close now without moving anyone's chips."""
+        config = self.config
+        table = self.table
+        return (
+            isinstance(config, TableConfig)
+            and config.host_id is None
+            and isinstance(table, CashTable)
+            and not table.in_hand
+            and len(table) == 0
+            and table.carry.pot == 0
+            and not self._seats_told
+        )
+
     def _yielding_bot(self) -> str | None:
         """The bot that leaves now, at a table of the lobby (a private table's bots are its
         host's), between hands: the bot in the highest seat, when a person of the waiting
@@ -873,6 +899,13 @@ class TableTask(RequestLoop):
 
     async def _handle(self, request: Request) -> None:
         message = request.message
+        if isinstance(message, Withdraw):
+            empty = self._withdrawable()
+            if empty:
+                await self._run(StoredCommand("close", self.clock.now(), {}))
+            if not message.closed.done():
+                message.closed.set_result(empty)
+            return
         if isinstance(message, SyncControls):
             await self._sync_controls()
             self._seats_check_at = self.clock.now()  # (a player joined the waiting list?)
@@ -1185,6 +1218,7 @@ class TableTask(RequestLoop):
         self._apply(command)
         self._idle = command.kind == "tick" and self.table.hand_number == hands
         events = self._changes(batch, command)
+        batch.closed = batch.closed or command.kind == "close"
         return events, batch
 
     def _apply(self, command: StoredCommand) -> None:
@@ -1265,7 +1299,7 @@ class TableTask(RequestLoop):
                 table.rebuy(name, int(data["amount"]))
             else:
                 table.top_up(name, int(data["amount"]))
-        elif kind != "chat":
+        elif kind not in ("chat", "close"):  # a closed table's row says so (Batch.closed)
             raise ValueError(f"unknown command {kind!r}")
 
     def _bot_name(self, seat: int) -> str:

@@ -499,9 +499,13 @@ async def open_scheduled(
     return opened
 
 
-async def sync_lobby(session: AsyncSession, lobby: Lobby) -> list[str]:
-    """Make the lobby offer what ``lobby`` lists (an operator's lobby file, at each start);
-    what was done, one line each, for the server's log.
+async def sync_lobby(
+    session: AsyncSession, lobby: Lobby, *, close_tables: bool = True
+) -> list[str]:
+    """Make the lobby offer what ``lobby`` lists (an operator's lobby file, at each start,
+    or read again while the room runs); what was done, one line each, for the server's log.
+    ``close_tables=False`` (the room running: each table's own task closes it, between its
+    commands, :class:`mazziere.server.tables.Withdraw`) leaves every open table as it is.
 
     What the lobby offers and ``lobby`` does not list, or lists with other settings, is
     withdrawn where that moves no one's chips: a table nobody sits at is closed (bots'
@@ -525,13 +529,13 @@ async def sync_lobby(session: AsyncSession, lobby: Lobby) -> list[str]:
             present.add(table.name)
             continue
         why = "not in the lobby file" if spec is None else "changed in the lobby file"
-        if await _close_if_empty(session, table):
+        if close_tables and await _close_if_empty(session, table):
             said.append(f"table {table.name!r} (number {table.id}) closed: {why}")
         else:
             present.add(table.name)
             said.append(
                 f"table {table.name!r} (number {table.id}) {why}: players sit there, so it "
-                "stays as it is until a start finds it empty"
+                "stays as it is until a start or a reading of the file finds it empty"
             )
     for spec in lobby.tables:
         if spec.name not in present:
@@ -556,6 +560,7 @@ async def _sync_tournaments(
             select(Tournament)
             .where(Tournament.lobby.is_(True), when, Tournament.state == "registering")
             .order_by(Tournament.id)
+            .with_for_update()  # a registration meanwhile waits (the room may be running)
         )
     )
     wanted = {spec.name: spec for spec in specs}
