@@ -143,6 +143,9 @@ class TableWatcher:
         self.room = room
         self.tournaments: dict[int, TournamentTask] = {}
         """The multi-table tournaments running, by id."""
+        self._reading_lobby = asyncio.Lock()
+        """One reading of the lobby file at a time: two at once (two ``SIGHUP`` in a row)
+        could each find a new table missing and both open it."""
 
     @property
     def _pause(self) -> float:
@@ -331,6 +334,10 @@ class TableWatcher:
         the log.  A table it withdraws is closed by its own task, where that moves no one's
         chips (:class:`Withdraw`); a table that opens starts dealing at once.  A file the
         room would refuse changes nothing, and the log says why in one line."""
+        async with self._reading_lobby:
+            await self._reload_lobby()
+
+    async def _reload_lobby(self) -> None:
         path = self.room.settings.lobby_file
         if path is None:
             log.warning("lobby file: none given (mazziere serve --lobby), nothing read again")
