@@ -41,10 +41,10 @@ from mazziere.server.storage.accounts import accounts_with_sessions
 from mazziere.server.storage.database import database_unavailable
 from mazziere.server.storage.lobby import (
     DEFAULT_LOBBY,
+    lobby_tables,
     open_scheduled,
     start_scheduled,
     sync_lobby,
-    table_spec,
     tournament_settings,
 )
 from mazziere.server.storage.models import (
@@ -347,20 +347,9 @@ class TableWatcher:
         except LobbyFileError as error:
             log.error("lobby file not read again, the lobby unchanged: %s", error)
             return
-        wanted = {spec.name: spec for spec in offered.tables}
         async with self.room.db.reading() as session:
-            rows = list(
-                await session.scalars(
-                    select(RoomTable).where(RoomTable.lobby.is_(True), RoomTable.state != "closed")
-                )
-            )
-            withdrawn = [
-                (row.id, row.name, "not in the lobby file")
-                if row.name not in wanted
-                else (row.id, row.name, "changed in the lobby file")
-                for row in rows
-                if wanted.get(row.name) != table_spec(row)
-            ]
+            _, rows = await lobby_tables(session, offered)
+            withdrawn = [(row.id, row.name, why) for row, why in rows]
         for table_id, name, why in withdrawn:
             running = self.service.tasks.get(str(table_id))
             if running is None:
@@ -560,8 +549,11 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
         reloads.add(task)
         task.add_done_callback(reloads.discard)
 
-    with contextlib.suppress(NotImplementedError, RuntimeError):  # (not the main thread)
+    try:
         loop.add_signal_handler(signal.SIGHUP, reload_lobby)
+        hangup = True
+    except (NotImplementedError, RuntimeError):
+        hangup = False  # no Unix signals here, or a loop outside the main thread (tests)
     sessions = asyncio.create_task(keep_sessions_checked(room, bus), name="session check")
     limits = Limits(
         per_second=settings.ws_messages_per_second,
@@ -582,7 +574,7 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
         sys.setswitchinterval(switch_interval)
         collector.uninstall()
         app.state.play = None
-        with contextlib.suppress(NotImplementedError, RuntimeError):
+        if hangup:
             loop.remove_signal_handler(signal.SIGHUP)
         for background in (schedule, sessions, *reloads):
             background.cancel()

@@ -51,6 +51,7 @@ __all__ = [
     "create_tournament",
     "home_game",
     "home_game_stakes",
+    "lobby_tables",
     "new_invite_code",
     "open_default_lobby",
     "open_scheduled",
@@ -499,6 +500,28 @@ async def open_scheduled(
     return opened
 
 
+async def lobby_tables(
+    session: AsyncSession, lobby: Lobby
+) -> tuple[list[RoomTable], list[tuple[RoomTable, str]]]:
+    """The lobby's open tables, and those of them that ``lobby`` withdraws (no longer
+    listed, or listed with other settings), each with why."""
+    offered = list(
+        await session.scalars(
+            select(RoomTable).where(RoomTable.lobby.is_(True), RoomTable.state != "closed")
+        )
+    )
+    wanted = {spec.name: spec for spec in lobby.tables}
+    withdrawn = [
+        (
+            table,
+            "not in the lobby file" if table.name not in wanted else "changed in the lobby file",
+        )
+        for table in offered
+        if wanted.get(table.name) != table_spec(table)
+    ]
+    return offered, withdrawn
+
+
 async def sync_lobby(
     session: AsyncSession, lobby: Lobby, *, close_tables: bool = True
 ) -> list[str]:
@@ -516,19 +539,9 @@ async def sync_lobby(
     keeps the start of the one it replaces.
     """
     said: list[str] = []
-    offered = list(
-        await session.scalars(
-            select(RoomTable).where(RoomTable.lobby.is_(True), RoomTable.state != "closed")
-        )
-    )
-    wanted = {spec.name: spec for spec in lobby.tables}
-    present: set[str] = set()
-    for table in offered:
-        spec = wanted.get(table.name)
-        if spec is not None and table_spec(table) == spec:
-            present.add(table.name)
-            continue
-        why = "not in the lobby file" if spec is None else "changed in the lobby file"
+    offered, withdrawn = await lobby_tables(session, lobby)
+    present = {table.name for table in offered} - {table.name for table, _ in withdrawn}
+    for table, why in withdrawn:
         if close_tables and await _close_if_empty(session, table):
             said.append(f"table {table.name!r} (number {table.id}) closed: {why}")
         else:
