@@ -96,6 +96,13 @@ def test_a_private_tables_routes_answer_only_its_host(app_client: TestClient) ->
     # Nobody's list shows a table they neither host nor asked to sit at.
     assert people[GUEST].get("/api/private-tables").json()["tables"] == []
     assert [t["id"] for t in people[OTHER].get("/api/private-tables").json()["tables"]] == [tid]
+    # Closing it for good: its host's alone (nobody sits there).
+    path = f"/api/private-tables/{tid}/close"
+    found = statuses({r: b for r, b in people.items() if r != OWNER}, "POST", path)
+    assert found[STRANGER] == 401, found
+    assert found[OTHER] in (403, 404) and found[GUEST] in (403, 404), found
+    closed = people[OWNER].post(path)
+    assert closed.status_code == 200 and closed.json()["state"] == "closed", closed.text
 
 
 def test_a_private_tables_waiting_list_is_not_for_strangers(app_client: TestClient) -> None:

@@ -77,6 +77,9 @@ async def _read_twice(room: Room, anna: Person, bruno: Person) -> None:
     await anna.connect()
     await anna.send(type="sit", table=holdem, buy_in=100)
     await until(lambda: listed(room)["Hold'em del circolo"]["players"] == 1, 30)
+    await bruno.connect()
+    await bruno.send(type="watch", table=classica)  # a spectator of the table withdrawn
+    await until(lambda: bool(bruno.seen("snapshot", classica)), 30)
 
     read_again(room, SECOND, "lobby file: table '32 carte 10/20' opened")
     log = room.log()
@@ -90,9 +93,10 @@ async def _read_twice(room: Room, anna: Person, bruno: Person) -> None:
     assert registering == {"Torneo del circolo"}  # the sit & go, with nobody in, cancelled
     assert "tournament 'Torneo del circolo' (number 2) cancelled: changed in the" in log
     assert "lobby file: tournament 'Torneo del circolo' opened (number 3)" in log
+    await until(lambda: bool(bruno.seen("closed", classica)), 30)  # he is told
+    assert bruno.seen("closed", classica)[-1]["tournament"] is None
     # The new table deals: Bruno sits and calls a bot, and a hand starts.
     new = str(now["32 carte 10/20"]["id"])
-    await bruno.connect()
     bruno.plays.add(new)
     await bruno.send(type="sit", table=new, buy_in=400)
     await bruno.send(type="add_bots", table=new, count=1, kind="basic")

@@ -284,15 +284,100 @@ async def send_away(host: Person, friend: Person, path: str, table: str) -> str:
     raise AssertionError("no bot stayed long enough to be sent away")
 
 
-def test_the_host_controls_a_running_private_table(room_settings: Settings, tmp_path: Path) -> None:
+def play_balanced(room_settings: Settings, tmp_path: Path, scenario: Any) -> None:
+    """Run ``scenario(room)`` against a real room, whose ledger is at zero after it."""
     room = Room(room_settings.database_url, tmp_path, room_settings.database_schema)
     room.start()
     try:
-        asyncio.run(host_controls(room))
+        asyncio.run(scenario(room))
         audit = room.audit()
         assert audit["total"] == 0 and not audit["drifted"], audit
     finally:
         room.stop()
+
+
+def test_the_host_controls_a_running_private_table(room_settings: Settings, tmp_path: Path) -> None:
+    play_balanced(room_settings, tmp_path, host_controls)
+
+
+async def host_closes(room: Room) -> None:
+    """A home game's last night: the friend plays with the host's bots, then leaves, and the
+    host closes the table; a restart keeps it closed."""
+    host, friend, stranger = Person(room, 51), Person(room, 52), Person(room, 53)
+    created = host.post("/api/private-tables", {**HOME_GAME, "approval_required": False})
+    assert created.status_code == 201, created.text
+    table = created.json()
+    tid, path, code = str(table["id"]), f"/api/private-tables/{table['id']}", table["invite_code"]
+    for person in (host, friend, stranger):
+        await person.connect()
+    await host.send(type="watch", table=tid)  # the host follows the table, not seated
+    asked = friend.post(f"/api/invites/{code}/requests", {"buy_in": 200})
+    assert asked.json()["state"] == "approved", asked.text
+    friend.plays.add(tid)
+    friend.scripted[tid] = passive
+    await friend.send(type="sit", table=tid, buy_in=200, seat=1)
+    called = host.post(f"{path}/bots", {"count": 2, "kind": "basic"})
+    assert called.status_code == 200, called.text
+    await until(lambda: len(ended_hands(host, tid)) >= 2)
+
+    def closing(person: Person) -> tuple[int, str]:
+        answer = person.post(f"{path}/close")
+        return answer.status_code, answer.json()["error"]["code"]
+
+    # Only the host closes it, and not while the friend plays there.
+    assert closing(friend) == (403, "not_the_host")
+    assert closing(stranger) == (403, "not_the_host")
+    assert closing(host) in {(409, "players_seated"), (409, "hand_playing")}
+    await friend.send(type="leave", table=tid)
+    await until(lambda: friend.name not in seated(host, tid))
+    for _ in range(100):  # the hand the bots were playing, if any, ends first
+        answer = host.post(f"{path}/close")
+        if answer.status_code == 200:
+            break
+        assert answer.json()["error"]["code"] == "hand_playing", answer.text
+        await asyncio.sleep(0.1)
+    assert answer.status_code == 200 and answer.json()["state"] == "closed", answer.text
+
+    # Its followers are told; its bots left first, their chips back; the accounts stay.
+    await until(lambda: bool(host.seen("closed", tid)))
+    told = host.seen("closed", tid)[-1]
+    assert (told["tournament"], told["over"], told["tables"]) == (None, True, [])
+    assert seated(host, tid) == set()
+    settle = settle_up(host, path)
+    assert settle["bots"]["stack"] == 0 and settle["in_pot"] == 0
+    dealt = len(host.seen("hand_started", tid))
+
+    # Nothing more happens there: no sit, no bot, no invite, no second close.
+    await friend.send(type="sit", table=tid, buy_in=200, seat=1)
+    await until(lambda: refusals(friend, "sit") == 1)
+    assert "closed" in friend.errors[-1]["message"]
+    again = host.post(f"{path}/bots", {"count": 1, "kind": "basic"})
+    assert again.status_code == 409, again.text
+    assert closing(host) == (409, "table_closed")
+    assert host.http.get(f"/api/invites/{code}").status_code == 404
+    await asyncio.sleep(0.5)
+    assert len(host.seen("hand_started", tid)) == dealt
+
+    # A restart keeps it closed.
+    for person in (host, friend, stranger):
+        await person.disconnect()
+    room.stop()
+    room.start()
+    listed = {t["id"]: t for t in host.http.get("/api/private-tables").json()["tables"]}
+    assert listed[table["id"]]["state"] == "closed"
+    await friend.connect()
+    await friend.send(type="sit", table=tid, buy_in=200, seat=1)
+    await until(lambda: refusals(friend, "sit") == 2)
+    assert settle_up(host, path) == settle
+    await friend.disconnect()
+    for person in (host, friend, stranger):
+        person.close()
+
+
+def test_the_host_closes_the_table_once_nobody_plays_there(
+    room_settings: Settings, tmp_path: Path
+) -> None:
+    play_balanced(room_settings, tmp_path, host_closes)
 
 
 async def private_sit_and_go_across_a_kill(room: Room) -> None:
@@ -365,11 +450,4 @@ async def private_sit_and_go_across_a_kill(room: Room) -> None:
 def test_a_private_sit_and_go_survives_a_kill_still_private(
     room_settings: Settings, tmp_path: Path
 ) -> None:
-    room = Room(room_settings.database_url, tmp_path, room_settings.database_schema)
-    room.start()
-    try:
-        asyncio.run(private_sit_and_go_across_a_kill(room))
-        audit = room.audit()
-        assert audit["total"] == 0 and not audit["drifted"], audit
-    finally:
-        room.stop()
+    play_balanced(room_settings, tmp_path, private_sit_and_go_across_a_kill)

@@ -897,3 +897,90 @@ def test_bots_left_alone_leave_a_lobby_table_and_wait_at_a_private_one(private: 
         await task.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_host_closes_a_private_table_once_nobody_plays_there_and_no_pot_waits() -> None:
+    """The host's close (:class:`Close`) is refused while a person sits there and while a
+    pot is carried to the next hand (its chips are the players' who built
+    it); a lobby's table is not the host's to close, nor a private one the lobby file's.
+    Once it may, its bots leave first and the close is stored: the followers are told, and
+    the table, rebuilt, is closed still and takes nothing more."""
+    from mazziere.server.tables import Close
+
+    async def close(task: TableTask, *, by_host: bool = True) -> str | None:
+        refusal: asyncio.Future[tuple[str, str] | None] = asyncio.get_running_loop().create_future()
+        await task.submit(None, Close(refusal, by_host=by_host), None)
+        said = await refusal
+        return None if said is None else said[0]
+
+    async def scenario() -> None:
+        store = MemoryStore({1: 10_000, 2: 10_000})
+        bus = LocalBus()
+        home = config("italian-classic", host_id=1, next_hand_seconds=0.3)  # between hands
+        task = TableTask(home, store, bus, bot_seconds=0.0)
+        await task.rebuild()
+        task.start()
+        people = {"anna": (ANNA, Inbox("anna")), "bruno": (BRUNO, Inbox("bruno"))}
+        for seat, (player, inbox) in enumerate(people.values(), start=1):
+            bus.connect(inbox)
+            await task.submit(player, p.Sit(table="1", buy_in=1000, seat=seat), inbox)
+        await until(lambda: task.table.in_hand)
+        assert await close(task) == "players_seated"
+
+        async def pass_until(done: Any) -> None:
+            """Each person passes at their turn (at Italian poker nobody opens: the invito's
+            pot is carried)."""
+            for _ in range(2000):
+                if done():
+                    return
+                for name, (player, inbox) in people.items():
+                    turn = my_turn(inbox, name)
+                    if turn is not None:
+                        act = p.Act(
+                            table="1", action_id=turn["action_id"], kind=passive(turn["legal"])
+                        )  # type: ignore[arg-type]
+                        await task.submit(player, act, inbox)
+                await asyncio.sleep(0.01)
+            raise AssertionError("the table never got there")
+
+        await pass_until(lambda: task.table.carry.pot > 0 and not task.table.in_hand)
+        for player, inbox in people.values():
+            await task.submit(player, p.Leave(table="1"), inbox)
+        await pass_until(lambda: len(task.table) == 0)
+        assert task.table.carry.pot > 0
+        assert await close(task) == "pot_carried"
+        assert await close(task, by_host=False) == "refused"  # not a lobby's table
+        await task.stop()
+
+        # A home game of Hold'em: the host's bots and Anna; then the bots alone.
+        store = MemoryStore({1: 10_000})
+        task = TableTask(config("holdem", host_id=1), store, bus, bot_seconds=0.0)
+        await task.rebuild()
+        task.start()
+        anna = Inbox("anna")
+        await task.submit(ANNA, p.Sit(table="1", buy_in=1000, seat=1), anna)
+        await task.submit(ANNA, p.AddBots(table="1", count=2), anna)
+        people = {"anna": (ANNA, anna)}
+        await pass_until(lambda: task.table.hand_number >= 2)
+        await task.submit(ANNA, p.Leave(table="1"), anna)
+        await pass_until(lambda: not task.table.is_seated("anna") and not task.table.in_hand)
+        assert len(task.table) == 2  # the bots wait for people
+        assert await close(task, by_host=False) == "refused"  # a private table
+        assert await close(task) is None
+        assert len(task.table) == 0  # the bots left first, their chips back
+        assert task.table.chips_on_table() == 0
+        told = anna.last("closed")
+        assert (told["tournament"], told["over"], told["tables"]) == (None, True, [])
+        assert await close(task) == "table_closed"
+        for refused in (p.Sit(table="1", buy_in=1000), p.AddBots(table="1", count=1)):
+            await task.submit(ANNA, refused, anna)
+            assert anna.last("error")["message"] == "the table is closed"
+        kinds = [c.kind for c in store.commands[1]]
+        assert kinds[-3:] == ["leave", "leave", "close"] and store.batches[1][-1].closed
+        await task.stop()
+        again = TableTask(config("holdem", host_id=1), store, bus, bot_seconds=0.0)
+        await again.rebuild()
+        assert again.closed and len(again.table) == 0
+        assert again._next_wake() is None  # nothing more is dealt or looked at
+
+    asyncio.run(scenario())

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -848,9 +849,9 @@ def test_the_sit_and_go_lobby_registers_and_unregisters(room: RunningServer, bro
 CLUB_LOBBY = HOLDEM_TABLE + CLASSICA_TABLE + TOURNAMENT
 
 
-def test_a_club_lobby_shows_only_the_games_it_offers(browser: Any, tmp_path: Path) -> None:
-    """A room started with a lobby file (no italian-32 there): the lobby has no section, no
-    'play now' and no filter for a game without tables or tournaments."""
+@contextlib.contextmanager
+def club_room(tmp_path: Path) -> Iterator[RunningServer]:
+    """A room started with a club's lobby file, ``tmp_path / "lobby.toml"`` (no italian-32)."""
     lobby = tmp_path / "lobby.toml"
     lobby.write_text(CLUB_LOBBY, encoding="utf-8")
     settings = Settings(
@@ -859,6 +860,13 @@ def test_a_club_lobby_shows_only_the_games_it_offers(browser: Any, tmp_path: Pat
         lobby_file=lobby,
     )
     with serve(settings, tmp_path) as server:
+        yield server
+
+
+def test_a_club_lobby_shows_only_the_games_it_offers(browser: Any, tmp_path: Path) -> None:
+    """A room started with a lobby file (no italian-32 there): the lobby has no section, no
+    'play now' and no filter for a game without tables or tournaments."""
+    with club_room(tmp_path) as server:
         person = Page(browser, server.address, "en")
         page = person.page
         try:
@@ -878,5 +886,32 @@ def test_a_club_lobby_shows_only_the_games_it_offers(browser: Any, tmp_path: Pat
             page.click(".play-now[data-rules=italian-classic]")
             page.wait_for_selector(".seat.me")
             assert page.inner_text("h2").startswith("Classica invito 5 · ")
+        finally:
+            person.close()
+
+
+def test_a_table_the_lobby_file_withdraws_says_so_to_its_spectator(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The operator's lobby file read again (``kill -HUP``) withdraws the table a visitor
+    watches: the page says the table is closed, and offers no seat there any more."""
+    with club_room(tmp_path) as server:
+        person = Page(browser, server.address, "en")
+        page = person.page
+        try:
+            row = page.locator("tr", has_text="Classica invito 5")
+            row.locator("button.watch").click()
+            page.wait_for_selector(".felt")
+            assert page.inner_text("h2").startswith("Classica invito 5")
+            assert page.locator(".table-closed").count() == 0
+            assert page.locator("button.sit-down").count() == 1  # a free seat, offered
+            lobby = tmp_path / "lobby.toml"
+            lobby.write_text(HOLDEM_TABLE, encoding="utf-8")  # the next season: no Classica
+            server.process.send_signal(signal.SIGHUP)
+            notice = page.locator(".table-closed")
+            notice.wait_for(timeout=30_000)
+            assert notice.inner_text() == "The table is closed: no more hands here."
+            assert page.locator("button.sit-down").count() == 0
+            assert "closed: not in the lobby file" in server.output()
         finally:
             person.close()

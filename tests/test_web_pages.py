@@ -767,6 +767,43 @@ def test_the_host_sends_a_bot_away_and_the_balance_follows_the_chips(
         host.close()
 
 
+def test_the_host_closes_the_table_for_good(room: RunningServer, browser: Any) -> None:
+    """On an Italian page: closing is asked twice (a host may think again); closed, the
+    host's bot has left with its chips, the page says so and keeps the accounts only, and
+    the list of private tables says it is closed."""
+    host = Tab(browser, room.address, "it")
+    page = host.page
+    try:
+        table_id = create_private_table(
+            host, "Ultima sera", "holdem", seats=3, small_blind=1, big_blind=2,
+            min_buy_in=100, max_buy_in=400,
+        )  # fmt: skip
+        page.click("button.add-bot")
+        page.locator("ul.bots li[data-bot]").wait_for()
+        page.click("button.ask-close")
+        sync_api.expect(page.locator("button.close-table")).to_have_text("Sì, chiudi per sempre")
+        page.click("button.keep-open")  # thought again: nothing happened
+        page.locator("button.ask-close").wait_for()
+        sync_api.expect(page.locator(".table-state")).to_contain_text("aperto")
+        page.click("button.ask-close")
+        page.click("button.close-table")
+        sync_api.expect(page.locator(".table-state")).to_have_text("chiuso")
+        assert page.inner_text(".closed-note").startswith("Il tavolo è chiuso")
+        for gone in ("input.invite-link", ".host-controls", "form.change-stakes", "ul.bots"):
+            assert page.locator(gone).count() == 0, gone
+        # The bot bought in and went with its chips: its line of the accounts is at zero.
+        bots = page.locator("table.settle-up tr[data-player=bot] td")
+        sync_api.expect(bots.last).to_have_text("0")
+        mine = page.evaluate("fetch('/api/private-tables').then(r => r.json())")["tables"]
+        table = next(t for t in mine if t["id"] == table_id)
+        assert (table["state"], table["bots"]) == ("closed", 0), table
+        page.click("#pages a[href='#private']")
+        listed = page.locator("ul.private-tables li", has_text="Ultima sera")
+        sync_api.expect(listed.locator(".closed")).to_have_text("chiuso")
+    finally:
+        host.close()
+
+
 def test_reopening_the_site_leads_back_to_the_tables_in_play(
     room: RunningServer, browser: Any
 ) -> None:

@@ -58,6 +58,8 @@ class TableWatcher(Protocol):
         self, table_id: int, player: Player, message: BaseModel
     ) -> dict[str, Any] | None: ...
 
+    async def close_table(self, table_id: int, *, by_host: bool) -> tuple[str, str] | None: ...
+
 
 class _NobodyWatches:
     async def table_changed(self, table_id: int) -> None:
@@ -70,6 +72,9 @@ class _NobodyWatches:
 
     async def tournament_changed(self, tournament_id: int) -> None:
         return None
+
+    async def close_table(self, table_id: int, *, by_host: bool) -> tuple[str, str] | None:
+        return "table_not_running", "the table is not running"
 
     def tournament_level(self, tournament_id: int, table_ids: list[int]) -> LevelPlayed | None:
         return None

@@ -56,13 +56,13 @@ from mazziere.server.storage.models import (
 )
 from mazziere.server.table_store import DatabaseTableStore
 from mazziere.server.tables import (
+    Close,
     Player,
     SyncControls,
     TableConfig,
     TableService,
     TableTask,
     TournamentConfig,
-    Withdraw,
 )
 from mazziere.server.tournaments import MultiTableConfig, TournamentTableTask, TournamentTask
 from mazziere.server.writer_process import WriterProcess
@@ -179,6 +179,17 @@ class TableWatcher:
         except RuntimeError:
             return None
         return reply.answer
+
+    async def close_table(self, table_id: int, *, by_host: bool) -> tuple[str, str] | None:
+        """Have the running table close (:class:`Close`): why it did not (a code and a
+        sentence), or ``None`` once its close is stored.  Raises :class:`RuntimeError` if
+        the room is stopping."""
+        running = self.service.tasks.get(str(table_id))
+        if running is None:
+            return "table_not_running", "the table is not running"
+        refusal: asyncio.Future[tuple[str, str] | None] = asyncio.get_running_loop().create_future()
+        await running.submit(None, Close(refusal, by_host=by_host), None)
+        return await refusal
 
     async def tournament_changed(self, tournament_id: int) -> None:
         """A sit & go that filled, or a scheduled tournament at its time, starts: its
@@ -332,7 +343,7 @@ class TableWatcher:
         """Read the operator's lobby file again while the room runs (``SIGHUP``), and make
         the lobby what it says, as at a start (:func:`sync_lobby`): each change one line of
         the log.  A table it withdraws is closed by its own task, where that moves no one's
-        chips (:class:`Withdraw`); a table that opens starts dealing at once.  A file the
+        chips (:class:`Close`); a table that opens starts dealing at once.  A file the
         room would refuse changes nothing, and the log says why in one line."""
         async with self._reading_lobby:
             await self._reload_lobby()
@@ -354,10 +365,8 @@ class TableWatcher:
             running = self.service.tasks.get(str(table_id))
             if running is None:
                 continue
-            closed: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
             with contextlib.suppress(RuntimeError):  # stopping: the next start reads the file
-                await running.submit(None, Withdraw(closed), None)
-                if await closed:
+                if await self.close_table(table_id, by_host=False) is None:
                     log.info("lobby file: table %r (number %s) closed: %s", name, table_id, why)
         async with self.room.db.session() as session:
             said = await sync_lobby(session, offered, close_tables=False)

@@ -4,9 +4,10 @@ The host creates the table (rules, stakes, seats, time limits, bots or not)
 and shares its invite code or link; friends ask to sit through it and the
 host approves or refuses them (a table can also take everyone who asks).
 The host pauses and resumes the table, changes the stakes (from the next
-hand), calls bots and sends them away, and sees each player's buy-ins,
-cash-outs and result at any time.  Sitting down and buying in happen at the
-table itself (the WebSocket protocol), which asks
+hand), calls bots and sends them away, sees each player's buy-ins,
+cash-outs and result at any time, and closes the table once nobody plays
+there.  Sitting down and buying in happen at the table itself (the
+WebSocket protocol), which asks
 :mod:`mazziere.server.storage.seating` who may sit; the running table task
 takes the host's pause and stakes as commands of its own (stored, replayed
 after a restart), told by the lobby's watcher.
@@ -400,6 +401,31 @@ async def _set_state(
     out = await _private_out(db, request, table, account_id, room)
     await db.commit()
     await room.watcher.table_changed(table.id)
+    return out
+
+
+@router.post("/private-tables/{table_id}/close", summary="Close the table for good (host)")
+async def close(
+    table_id: RowId, request: Request, db: DbSession, room: Room, viewer: LoggedIn
+) -> PrivateTableOut:
+    """Once no player sits there: its bots leave (their chips back to the room's grants),
+    the table closes, and whoever follows it is told (a ``closed`` event).  Its settle-up
+    and hands stay readable; its invite opens nothing more.  Refused (409) while a player
+    sits there (``players_seated``), a hand is played (``hand_playing``) or a pot is
+    carried to the next hand (``pot_carried``), and once closed (``table_closed``)."""
+    table = await _hosted(db, table_id, viewer.account.id)
+    if table.state == "closed":
+        raise ApiError(409, "table_closed", "the table is closed")
+    await db.commit()  # the row lock is not held while the table works
+    try:
+        refusal = await room.watcher.close_table(table.id, by_host=True)
+    except RuntimeError:  # the room is stopping
+        refusal = ("table_not_running", "the room is stopping")
+    if refusal is not None:
+        raise ApiError(409, *refusal)
+    await db.refresh(table)  # closed by the table's own store
+    out = await _private_out(db, request, table, viewer.account.id, room)
+    await db.commit()
     return out
 
 

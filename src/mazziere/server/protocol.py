@@ -510,14 +510,21 @@ class LevelChanged(_Event):
 
 
 class TableClosed(_Event):
-    """A tournament's table closed, its last event: a multi-table tournament's broken up (its
-    players moved to the tournament's other tables, ``tables``; they hear of their own table
-    instead, ``moved``, so its followers then are its spectators and players out of the
-    tournament), or the tournament is over (a sit & go's table too)."""
+    """A table closed, its last event.  A tournament's: a multi-table tournament's broken
+    up (its players moved to the tournament's other tables, ``tables``; they hear of their
+    own table instead, ``moved``, so its followers then are its spectators and players out
+    of the tournament), or the tournament is over (a sit & go's table too).  A cash table's
+    (``tournament`` null, ``over`` true): closed by its host (a private table nobody plays
+    at any more) or withdrawn by the operator's lobby file, with nobody seated."""
 
     type: Literal["closed"] = "closed"
-    tournament: int
-    over: bool = Field(description="The tournament is over; else it goes on at ``tables``.")
+    tournament: int | None = Field(
+        default=None, description="The tournament of the table; null at a cash table."
+    )
+    over: bool = Field(
+        description="The tournament is over (always, at a cash table); else it goes on at "
+        "``tables``."
+    )
     tables: list[str] = Field(
         description="The tournament's tables still playing, to watch instead (none once over)."
     )

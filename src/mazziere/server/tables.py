@@ -513,15 +513,20 @@ class SyncControls:
 
 
 @dataclass(frozen=True, slots=True)
-class Withdraw:
-    """Not a client's message: the operator's lobby file no longer offers this table (or
-    offers it changed), read again while the room runs.  The table closes if that moves no
-    one's chips (nobody seated, no hand, no carried pot, no seat kept for someone waiting);
-    ``closed`` is told whether it did.  Asked of the table's own task, so that no sit can
+class Close:
+    """Not a client's message: close this cash table between hands, moving no one's chips
+    but the bots' (they leave first, their chips back to the room's grants).  ``by_host``:
+    a private table's host closes it, once no person sits there.  Else the operator's lobby
+    file no longer offers this lobby table (or offers it changed), read again while the
+    room runs: it closes only once nobody sits there at all and no seat is kept for someone
+    waiting.  Never with a hand playing or a pot carried to the next hand (its chips are
+    the players' who built it).  ``refusal`` is told why not (a code and a sentence), or
+    ``None`` once the close is stored.  Asked of the table's own task, so that no sit can
     come between the check and the close."""
 
-    closed: asyncio.Future[bool]
-    type: str = "withdraw"
+    refusal: asyncio.Future[tuple[str, str] | None]
+    by_host: bool = False
+    type: str = "close"
 
 
 class _RefusedError(Exception):
@@ -622,6 +627,9 @@ class TableTask(RequestLoop):
         self._placed = 0
         self.paused = False
         """The host paused the table: no new hand is dealt (the one playing goes on)."""
+        self.closed = False
+        """Its row is closed: a cash table by its stored ``close`` (:class:`Close`), a
+        tournament's table broken up or its tournament over.  It takes no command more."""
         self.next_stakes: Stakes | None = None
         """The host's stakes change, taken by the next deal."""
         self._stakes_taken: Stakes | None = None
@@ -709,6 +717,8 @@ class TableTask(RequestLoop):
     # ------------------------------------------------------------ the clock
 
     def _next_wake(self) -> float | None:
+        if self.closed:
+            return None  # nothing more happens here
         if self._yielding_bot() is not None:
             return self.clock.now()
         wake = self._next_wake_of_play()
@@ -839,19 +849,31 @@ class TableTask(RequestLoop):
         self._seats_owed = waiting.waiting - len(waiting.kept)
         self._seats_check_at = min(told.values()) if told else None
 
-    def _withdrawable(self) -> bool:
-        """Whether this lobby table may close now without moving anyone's chips."""
+    def _close_refusal(self, by_host: bool) -> tuple[str, str] | None:
+        """Why this table may not close now (:class:`Close`), or ``None``."""
         config = self.config
         table = self.table
-        return (
-            isinstance(config, TableConfig)
-            and config.host_id is None
-            and isinstance(table, CashTable)
-            and not table.in_hand
-            and len(table) == 0
-            and table.carry.pot == 0
-            and not self._seats_told
-        )
+        private = isinstance(config, TableConfig) and config.host_id is not None
+        if self.closed:
+            return "table_closed", "the table is closed"
+        if not isinstance(config, TableConfig) or not isinstance(table, CashTable):
+            return "refused", "a tournament's table closes with its tournament"
+        if private != by_host:
+            return "refused", "a private table is closed by its host, a lobby's by its operator"
+        people = sum(1 for seat in table if self.seated[seat.name].bot is None)
+        if people or (not by_host and len(table)):
+            return "players_seated", "the table can close once every player has left it"
+        if table.in_hand:  # (bots deal no hand alone: the one a person left, at most)
+            return "hand_playing", "a hand is being played: the table can close once it is over"
+        if table.carry.pot:
+            return (
+                "pot_carried",
+                f"a pot of {table.carry.pot} is carried to the next hand: the table can close "
+                "once it is won",
+            )
+        if not by_host and self._seats_told:
+            return "seat_kept", "a seat is kept for a player waiting"
+        return None
 
     def _yielding_bot(self) -> str | None:
         """The bot that leaves now, at a table of the lobby (a private table's bots are its
@@ -899,12 +921,14 @@ class TableTask(RequestLoop):
 
     async def _handle(self, request: Request) -> None:
         message = request.message
-        if isinstance(message, Withdraw):
-            empty = self._withdrawable()
-            if empty:
+        if isinstance(message, Close):
+            refusal = self._close_refusal(message.by_host)
+            if refusal is None:
+                for seat in list(self.table):  # bots only (a host's: a lobby's have left)
+                    await self._run(StoredCommand("leave", self.clock.now(), {"name": seat.name}))
                 await self._run(StoredCommand("close", self.clock.now(), {}))
-            if not message.closed.done():
-                message.closed.set_result(empty)
+            if not message.refusal.done():
+                message.refusal.set_result(refusal)
             return
         if isinstance(message, SyncControls):
             await self._sync_controls()
@@ -1006,6 +1030,8 @@ class TableTask(RequestLoop):
         now = self.clock.now()
         if player is None:
             raise _RefusedError(p.ErrorCode.UNAUTHENTICATED, "log in to play")
+        if self.closed:
+            raise _RefusedError(p.ErrorCode.REFUSED, "the table is closed")
         name = player.name
         if self.tournament is not None and isinstance(
             message, p.Sit | p.AddBots | p.Leave | p.TopUp | p.AutoPost
@@ -1092,7 +1118,7 @@ class TableTask(RequestLoop):
         """Take what the host set over REST as stored commands: a pause or a resume (the
         hand playing goes on), a stakes change (taken by the next deal)."""
         controls = await self.store.controls(self.table_id)
-        if controls is None or self.tournament is not None:
+        if controls is None or self.tournament is not None or self.closed:
             return
         if controls.paused != self.paused:
             await self._run(
@@ -1299,7 +1325,9 @@ class TableTask(RequestLoop):
                 table.rebuy(name, int(data["amount"]))
             else:
                 table.top_up(name, int(data["amount"]))
-        elif kind not in ("chat", "close"):  # a closed table's row says so (Batch.closed)
+        elif kind == "close":  # the row says so too (Batch.closed)
+            self.closed = True
+        elif kind != "chat":
             raise ValueError(f"unknown command {kind!r}")
 
     def _bot_name(self, seat: int) -> str:
@@ -1507,6 +1535,9 @@ class TableTask(RequestLoop):
             closed = p.TableClosed(
                 table=self.id, seq=self._next_seq(), tournament=self.config.id, over=True, tables=[]
             )
+            events.append(self._event(closed))
+        if command.kind == "close":  # a cash table closed (Close): its followers are told
+            closed = p.TableClosed(table=self.id, seq=self._next_seq(), over=True, tables=[])
             events.append(self._event(closed))
         return events
 

@@ -104,8 +104,6 @@ class TournamentTableTask(TableTask):
             config, owner.store, owner.bus, bot_seconds=0.0, seat_index=owner.seat_index
         )
         self.owner = owner
-        self.closed = False
-        """Its row is closed (the table was broken, or the tournament is over)."""
 
     @property
     def number(self) -> int:

@@ -317,9 +317,14 @@ class RemoteSession:
             self._closed(message)
 
     def _closed(self, message: p.TableClosed) -> None:
-        """A tournament's table closed: its spectator watches the first of the tournament's
-        tables still playing (a player out of it keeps their screen, told the end)."""
+        """A table closed.  A cash table's (by its host, or the operator's lobby file, with
+        nobody seated): said, and nothing more comes.  A tournament's: its spectator
+        watches the first of the tournament's tables still playing (a player out of it
+        keeps their screen, told the end)."""
         words, old = self.words, self.table_id
+        if message.tournament is None:
+            self.note(Text(words.pick("Il tavolo è chiuso.", "The table is closed."), style="bold"))
+            return
         if message.over and self.watching:
             self.winner_due = message.tournament  # said with its winner, once read
             return

@@ -528,7 +528,7 @@ async def sync_lobby(
     """Make the lobby offer what ``lobby`` lists (an operator's lobby file, at each start,
     or read again while the room runs); what was done, one line each, for the server's log.
     ``close_tables=False`` (the room running: each table's own task closes it, between its
-    commands, :class:`mazziere.server.tables.Withdraw`) leaves every open table as it is.
+    commands, :class:`mazziere.server.tables.Close`) leaves every open table as it is.
 
     What the lobby offers and ``lobby`` does not list, or lists with other settings, is
     withdrawn where that moves no one's chips: a table nobody sits at is closed (bots'

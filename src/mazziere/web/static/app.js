@@ -574,13 +574,19 @@ function rematchOffer(own, failed) {
 }
 
 /**
- * A tournament's table closed while watched (its players moved on, or the tournament over),
- * said with the ways on: the tournament's tables still playing, to watch instead, and its
- * page (the lobby is the table's own button below).  A player out of the tournament has their own end said instead (finishNotice).
+ * A table closed while watched.  A cash table's (closed by its host, or withdrawn by the
+ * room, with nobody seated): said, the lobby being the table's own button below.  A
+ * tournament's (its players moved on, or the tournament over): said with the ways on, the
+ * tournament's tables still playing, to watch instead, and its page.  A player out of the
+ * tournament has their own end said instead (finishNotice).
  */
 function closedNotice(table) {
   const closed = table.closed;
   if (!closed || table.over) return null;
+  if (closed.tournament == null) {
+    return h("div", { class: "table-closed", role: "status" },
+      h("p", {}, words.pick("Il tavolo è chiuso: qui non si gioca più.", "The table is closed: no more hands here.")));
+  }
   const away = (then) => () => {
     send({ type: "unwatch", table: table.id });
     app.current = null;
@@ -768,7 +774,7 @@ function handle(table, message) {
     case "level": // a tournament's table: its level, the next stakes, what is left
       setLevel(table, message.level);
       break;
-    case "closed": // a tournament's table broken up, or the tournament over: nothing more here
+    case "closed": // a cash table closed, a tournament's broken up, or the tournament over: nothing more here
       table.closed = { tournament: message.tournament, over: message.over, tables: message.tables };
       break;
   }
@@ -2007,10 +2013,11 @@ function controls(table) {
   return row;
 }
 
-/** A spectator of a lobby's cash table may take a free seat from where they watch. */
+/** A spectator of a lobby's cash table may take a free seat from where they watch (not
+ * once it closed). */
 function spectatorControls(table) {
   const row = app.lobby.find((t) => String(t.id) === table.id && !t.private);
-  if (!row || app.tournamentTables.has(table.id) || table.seats.length >= table.seatCount) return null;
+  if (!row || table.closed || app.tournamentTables.has(table.id) || table.seats.length >= table.seatCount) return null;
   return h("div", { class: "actions controls" },
     h("button", { type: "button", class: "primary sit-down", onclick: () => sitAt(row, { bots: false }) },
       words.pick("Siediti al tavolo", "Sit down")));

@@ -213,6 +213,7 @@ function privateTablesPage() {
       state.tables.length
         ? h("ul", { class: "private-tables" }, state.tables.map((t) => h("li", {},
           h("a", { href: `#private/${t.id}` }, t.name), ` · ${words.t(t.rules)} · ${t.stakes.label} · `,
+          t.state === "closed" ? [h("span", { class: "closed" }, say("chiuso", "closed")), " · "] : null,
           t.you_are_host ? say("sei l'host", "you host it") : `${say("host", "host")} ${t.host}`)))
         : h("p", { class: "note" }, say("Nessuno per ora.", "None yet.")),
       h("h2", { class: "sit-and-go-heading" }, say("Sit & go privati", "Private sit & gos")),
@@ -316,7 +317,7 @@ function sitAndGoForm(self, state) {
 }
 
 function privateTablePage(id) {
-  const state = { table: null, requests: [], settle: null, error: "", copied: false, sentAway: new Set(), buyIn: null, stakesTyped: {} };
+  const state = { table: null, requests: [], settle: null, error: "", copied: false, sentAway: new Set(), buyIn: null, stakesTyped: {}, closing: false };
   const refresh = async () => {
     const found = (await api("GET", "/api/private-tables")).tables.find((t) => t.id === id);
     state.table = found || null;
@@ -349,15 +350,22 @@ function privateTablePage(id) {
           // Friends on its waiting list: the host may send a bot away for them.
           table.waiting ? say(` · ${table.waiting} in lista d'attesa`, ` · ${table.waiting} waiting`) : ""),
         h("dt", {}, "Buy-in"), h("dd", {}, `${table.min_buy_in}–${table.max_buy_in}`),
-        h("dt", {}, say("Stato", "State")), h("dd", { class: "table-state" }, table.state === "paused" ? say("in pausa", "paused") : say("aperto", "open"),
+        h("dt", {}, say("Stato", "State")), h("dd", { class: "table-state" }, tableStateWord(table.state),
           // Bots play only with people: alone there, they deal no hand (the room's rule).
           table.bots && !table.players ? say(" · i bot aspettano che si sieda qualcuno", " · the bots wait for someone to sit down") : ""),
         h("dt", {}, "Host"), h("dd", {}, table.host)),
-      h("h3", {}, say("Invita gli amici", "Invite your friends")),
+    ];
+    if (table.state === "closed") {
+      // Closed for good: nothing more is played or asked here; the accounts stay.
+      parts.push(h("p", { class: "note closed-note" }, say("Il tavolo è chiuso: qui non si gioca più. I conti restano qui sotto.",
+        "The table is closed: no more hands here. Its accounts stay below.")),
+      h("h3", {}, say("Conti", "Settle-up")), settleUp(state.settle));
+      return parts;
+    }
+    parts.push(h("h3", {}, say("Invita gli amici", "Invite your friends")),
       inviteField(self, state, inviteAddress(table.invite_code)),
       h("p", { class: "note" }, `${say("Codice", "Code")}: `, h("code", {}, table.invite_code)),
-      state.error ? problem(state.error) : null,
-    ];
+      state.error ? problem(state.error) : null);
     if (table.you_are_host) {
       parts.push(h("div", { class: "actions host-controls" },
         seated
@@ -368,7 +376,14 @@ function privateTablePage(id) {
           : h("button", { type: "button", class: "pause", onclick: () => hostDoes(self, "pause") }, say("Pausa dopo questa mano", "Pause after this hand")),
         table.bots_allowed && table.players + table.bots < table.seats
           ? h("button", { type: "button", class: "add-bot", onclick: () => hostDoes(self, "bots", { count: 1, kind: "basic" }) }, say("Aggiungi un bot", "Add a bot"))
-          : null));
+          : null,
+        // Closing is for good: asked twice (the room refuses while anyone plays there).
+        state.closing
+          ? [h("button", { type: "button", class: "close-table danger", onclick: async () => { state.closing = false; await hostDoes(self, "close"); } },
+            say("Sì, chiudi per sempre", "Yes, close it for good")),
+          h("button", { type: "button", class: "keep-open", onclick: () => { state.closing = false; self.redraw(); } }, say("No, lascialo aperto", "No, keep it open"))]
+          : h("button", { type: "button", class: "ask-close", onclick: () => { state.closing = true; state.error = ""; self.redraw(); } },
+            say("Chiudi il tavolo", "Close the table"))));
       const bots = botsAt(table);
       if (bots.length) {
         // Each bot with its button to send it away (it leaves between hands).
@@ -459,12 +474,16 @@ function botsAt(table) {
   return seats.filter((s) => table.bot_seats.includes(s.seat)).map((s) => s.name);
 }
 
+function tableStateWord(state) {
+  return { paused: say("in pausa", "paused"), closed: say("chiuso", "closed") }[state] || say("aperto", "open");
+}
+
 function requestState(state) {
   return { pending: say("in attesa", "pending"), approved: say("approvata", "approved"), refused: say("rifiutata", "refused") }[state] || state;
 }
 
 function settleUp(settle) {
-  if (!settle || !settle.players.length) return h("p", { class: "note" }, say("Nessuno ha ancora comprato fiches.", "Nobody has bought chips yet."));
+  if (!settle || (!settle.players.length && !settle.bots)) return h("p", { class: "note" }, say("Nessuno ha ancora comprato fiches.", "Nobody has bought chips yet."));
   const sign = (n) => (n > 0 ? `+${n}` : String(n));
   return h("table", { class: "settle-up" },
     h("thead", {}, h("tr", {}, [say("Giocatore", "Player"), say("Comprato", "Bought in"), say("Incassato", "Cashed out"),
