@@ -315,6 +315,7 @@ class RemotePlayApp(PlayApp):
         self.sit_buy_in = sit_buy_in
         """A spectator's chips to bring on taking a seat (``None``: the room's usual)."""
         self._sitting = False
+        self._quitting = False
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -330,11 +331,12 @@ class RemotePlayApp(PlayApp):
         if self.link.refused is not None:
             self.exit(None, message=f"the room refused the session: {self.link.refused}")
             return
-        if self.remote.left or self.remote.sit_refused is not None:
-            self.exit(None)
-            return
-        if self.remote.watch_refused is not None:
-            self.run_worker(self.action_quit(), exit_on_error=False)  # the link stops too
+        if (
+            self.remote.left
+            or self.remote.sit_refused is not None
+            or self.remote.watch_refused is not None
+        ):
+            self._quit_once()
             return
         self._fetch_histories()
         self._read_standings()
@@ -657,7 +659,7 @@ class RemotePlayApp(PlayApp):
             )
             return
         if not self.remote.connected or not self.remote.seated:
-            self.exit(None)
+            self._quit_once()
             return
         self._leaving = True
         self.remote.leave()
@@ -669,6 +671,14 @@ class RemotePlayApp(PlayApp):
         """Quit at once, keeping the seat (the same command comes back to it)."""
         await self.link.stop()
         self.exit(None)
+
+    def _quit_once(self) -> None:
+        """Quit as :meth:`action_quit` does, the link closed first (left to the app's end, a
+        socket cut in the middle of its closing may stay open until collected), once: the
+        room's messages may still come meanwhile."""
+        if not self._quitting:
+            self._quitting = True
+            self.run_worker(self.action_quit(), exit_on_error=False)
 
     def _status_text(self, snap: Snapshot) -> Text:
         if self.message is not None:
