@@ -384,6 +384,22 @@ def test_a_spectator_of_a_table_broken_up_watches_where_the_tournament_goes_on(
     assert closed == [(first, [session.table_id], False), (session.table_id, [], True)]
 
 
+def test_a_spectator_of_a_cash_table_that_closes_is_told_and_follows_nothing() -> None:
+    """A cash table closed (its host's, or withdrawn by the lobby file): said in the
+    client's language, nothing sent, no tournament's end awaited."""
+    from mazziere.room.structure import Stakes
+    from mazziere.server import protocol as p
+    from mazziere.tui.connect import RoomTable
+
+    table = RoomTable("4", "Classica invito 5", "italian-classic", 5, 0, 0, Stakes(ante=5))
+    sent: list[object] = []
+    session = RemoteSession(table, buy_in=0, send=sent.append, lang="it", watching=True)
+    session.receive(p.Welcome(player="carla", tables=[]))
+    session.receive(p.TableClosed(table="4", seq=9, over=True, tables=[]))
+    assert str(session.transcript[-1]) == "Il tavolo è chiuso."
+    assert sent == [] and session.winner_due is None and session.table_id == "4"
+
+
 def test_a_spectator_session_follows_a_closed_table_and_is_told_the_end() -> None:
     """The session's own rule: a table closed while the tournament goes on is left for the
     first table still playing (unwatched, then watched from its start); the tournament's
