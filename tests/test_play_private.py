@@ -380,6 +380,73 @@ def test_the_host_closes_the_table_once_nobody_plays_there(
     play_balanced(room_settings, tmp_path, host_closes)
 
 
+async def age(room: Room, table_ids: list[int], days: float, *, chips: bool = True) -> None:
+    """Make the tables ``days`` older, and every chip moved at them unless not ``chips``
+    (the room stopped)."""
+    import datetime as dt
+
+    from sqlalchemy import select
+
+    from mazziere.server.storage import Database
+    from mazziere.server.storage.models import LedgerEntry, RoomTable
+
+    database = Database(room.url, schema=room.schema)
+    back = dt.timedelta(days=days)
+    try:
+        async with database.session() as session:
+            rows: list[RoomTable | LedgerEntry] = list(
+                await session.scalars(select(RoomTable).where(RoomTable.id.in_(table_ids)))
+            )
+            if chips:
+                query = select(LedgerEntry).where(LedgerEntry.table_id.in_(table_ids))
+                rows += await session.scalars(query)
+            for row in rows:
+                row.created_at -= back
+            await session.commit()
+    finally:
+        await database.dispose()
+
+
+async def forgotten_tables(room: Room) -> None:
+    """Three home games left for eight days: one with its host's bot, one nobody ever sat at,
+    one where a friend still sits (away), and one older still whose bot bought in today.
+    The room, started again, closes the first two as their hosts would (the bot leaves
+    with its chips), and leaves the other two open."""
+    host, friend = Person(room, 61), Person(room, 62)
+    game = {**HOME_GAME, "approval_required": False}
+    made = [
+        host.post("/api/private-tables", {**game, "name": f"Casa {n}"}).json() for n in range(4)
+    ]
+    with_bot, empty, friends, recent = (str(t["id"]) for t in made)
+    for table in (with_bot, recent):
+        assert host.post(f"/api/private-tables/{table}/bots", {"count": 1}).status_code == 200
+    code = made[2]["invite_code"]
+    assert friend.post(f"/api/invites/{code}/requests", {"buy_in": 200}).status_code == 201
+    await friend.connect()
+    await friend.send(type="sit", table=friends, buy_in=200, seat=1)
+    await until(lambda: any(m["of"] == "sit" for m in friend.seen("ack", friends)))
+    await friend.disconnect()
+    room.stop()
+    await age(room, [int(t) for t in (with_bot, empty, friends)], days=8)
+    await age(room, [int(recent)], days=8, chips=False)  # its bot bought in today
+    room.start()
+    said = "closed: nobody played there for 7 days"
+    await until(lambda: room.log().count(said) == 2, 30)
+    states = {
+        str(t["id"]): t["state"] for t in host.http.get("/api/private-tables").json()["tables"]
+    }
+    assert states == {with_bot: "closed", empty: "closed", friends: "open", recent: "open"}, states
+    assert settle_up(host, f"/api/private-tables/{with_bot}")["bots"]["stack"] == 0
+    for person in (host, friend):
+        person.close()
+
+
+def test_a_private_table_nobody_plays_at_for_a_week_closes(
+    room_settings: Settings, tmp_path: Path
+) -> None:
+    play_balanced(room_settings, tmp_path, forgotten_tables)
+
+
 async def private_sit_and_go_across_a_kill(room: Room) -> None:
     """A host who does not play makes a private sit & go of two; two friends fill it and
     play; the server is killed mid-game and started again: the sit & go goes on, its table

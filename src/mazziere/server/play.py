@@ -19,6 +19,7 @@ import json
 import logging
 import signal
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
@@ -41,6 +42,7 @@ from mazziere.server.storage.accounts import accounts_with_sessions
 from mazziere.server.storage.database import database_unavailable
 from mazziere.server.storage.lobby import (
     DEFAULT_LOBBY,
+    idle_private_tables,
     lobby_tables,
     open_scheduled,
     start_scheduled,
@@ -69,6 +71,9 @@ from mazziere.server.writer_process import WriterProcess
 from mazziere.server.ws import Connection, Limits, Play, end_connections
 
 __all__ = ["LOCK_HANDOVER_SECONDS", "TableWatcher", "router", "table_config", "table_service"]
+
+IDLE_CHECK_SECONDS = 3_600.0
+"""How often the room looks for private tables nobody plays at any more (and at its start)."""
 
 LOCK_HANDOVER_SECONDS = 0.0005
 """How long the thread holding the interpreter's lock may keep it from another that asks
@@ -386,10 +391,15 @@ class TableWatcher:
                 await self.table_changed(table_id)
 
     async def keep_schedule(self) -> None:
-        """Every second: :meth:`start_due`, until the server stops."""
+        """Every second: :meth:`start_due`; at the start and every hour after it:
+        :meth:`close_idle_private_tables`; until the server stops."""
+        idle_check = 0.0
         while True:
             try:
                 await self.start_due()
+                if time.monotonic() >= idle_check:
+                    idle_check = time.monotonic() + IDLE_CHECK_SECONDS
+                    await self.close_idle_private_tables()
             except Exception as error:
                 if not database_unavailable(error):
                     log.exception("the tournament schedule failed; trying again")
@@ -398,6 +408,29 @@ class TableWatcher:
                         "the tournament schedule waits for the database: %s", first_line(error)
                     )
             await asyncio.sleep(1.0)
+
+    async def close_idle_private_tables(self) -> None:
+        """Close each private table where no person has sat and no chip has moved for
+        ``private_table_idle_days``, as its host would (:meth:`close_table`: its bots
+        leave first), one line of the log each: a table its host forgot keeps no bots,
+        no task and no rebuild at each start for ever.  One that may not close (a pot
+        carried to the next hand) stays."""
+        days = self.room.settings.private_table_idle_days
+        if not days:
+            return
+        async with self.room.db.reading() as session:
+            idle = [
+                (t.id, t.name)
+                for t in await idle_private_tables(
+                    session, self.room.now() - dt.timedelta(days=days)
+                )
+            ]
+        for table_id, name in idle:
+            if await self.close_table(table_id, by_host=True) is None:
+                log.info(
+                    "private table %r (number %s) closed: nobody played there for %g days",
+                    name, table_id, days,
+                )  # fmt: skip
 
     async def _tournament_config(
         self, session: object, tournament: Tournament

@@ -103,6 +103,10 @@ class Settings(BaseSettings):
     seat_kept_seconds: float = Field(default=60.0, gt=0)
     """How long a free seat is kept for the first player of a table's waiting list, who is
     told so (they lose their place if they have not sat by then)."""
+    private_table_idle_days: float = Field(default=7.0, ge=0)
+    """A private table where no person sits and no chip has moved for this many days is
+    closed, as its host would (its bots leave): a table its host forgot keeps no bots and
+    no task for ever.  0: never."""
     scheduled_every_seconds: int = Field(default=3_600, ge=0)
     """The lobby's scheduled multi-table tournaments of each rule set start this often
     (the next one opens as one starts); 0: the room opens none."""

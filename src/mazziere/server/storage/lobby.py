@@ -23,6 +23,7 @@ from mazziere.room.structure import Break, Level, Schedule, Stakes
 from mazziere.server.storage import ledger
 from mazziere.server.storage.models import (
     Hand,
+    LedgerEntry,
     RoomTable,
     Seat,
     Tournament,
@@ -51,6 +52,7 @@ __all__ = [
     "create_tournament",
     "home_game",
     "home_game_stakes",
+    "idle_private_tables",
     "lobby_tables",
     "new_invite_code",
     "open_default_lobby",
@@ -498,6 +500,27 @@ async def open_scheduled(
         sized = spec if level_hands is None else replace(spec, level_length=level_hands)
         opened.append(await create_tournament(session, sized, lobby=True, starts_at=starts))
     return opened
+
+
+async def idle_private_tables(session: AsyncSession, since: dt.datetime) -> list[RoomTable]:
+    """The open private tables made before ``since`` where no person sits and no chip has
+    moved since then (its ledger's entries: a buy-in, a hand, a cash-out)."""
+    people = select(Seat.table_id).where(Seat.account_id.is_not(None))
+    moved = select(LedgerEntry.table_id).where(LedgerEntry.created_at >= since)
+    return list(
+        await session.scalars(
+            select(RoomTable)
+            .where(
+                RoomTable.private.is_(True),
+                RoomTable.tournament_id.is_(None),
+                RoomTable.state != "closed",
+                RoomTable.created_at < since,
+                RoomTable.id.not_in(people),
+                RoomTable.id.not_in(moved.where(LedgerEntry.table_id.is_not(None))),
+            )
+            .order_by(RoomTable.id)
+        )
+    )
 
 
 async def lobby_tables(
