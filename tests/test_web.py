@@ -915,3 +915,43 @@ def test_a_table_the_lobby_file_withdraws_says_so_to_its_spectator(
             assert "closed: not in the lobby file" in server.output()
         finally:
             person.close()
+
+
+def test_a_closed_private_tables_page_follows_no_table_after_a_restart(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The host's page of a table closed before the room was started again: it says the
+    table is closed and asks the room to follow nothing (a closed table has no task: the
+    watch it sent was refused, ``no_table``)."""
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", password_profile="CHEAPEST"
+    )
+    port = free_port()
+    with serve(settings, tmp_path, port=port) as server:
+        host = Page(browser, server.address, "en")
+        page = host.page
+        page.click("#pages a[href='#private']")
+        page.click("form.create-private button[type=submit]")
+        page.wait_for_selector("input.invite-link")
+        private_page = page.evaluate("location.hash")
+        page.click("button.ask-close")
+        page.click("button.close-table")
+        page.wait_for_selector(".closed-note")
+        kept = host.context.storage_state()
+        host.context.close()
+    with serve(settings, tmp_path, port=port) as server:
+        context = person_context(browser, storage_state=kept)
+        try:
+            again = context.new_page()
+            received: list[str] = []
+            again.on(
+                "websocket",
+                # (a lambda: Playwright cannot take a builtin method as a listener)
+                lambda ws: ws.on("framereceived", lambda frame: received.append(frame)),  # noqa: PLW0108
+            )
+            again.goto(f"{server.address}/{private_page}")
+            again.wait_for_selector(".closed-note")
+            again.wait_for_timeout(1500)  # a watch would have had its answer
+            assert [f for f in received if '"error"' in str(f)] == []
+        finally:
+            context.close()

@@ -423,8 +423,9 @@ function privateTablePage(id) {
     async load(self) {
       if (!(await self.account())) return;
       await refresh();
-      if (state.table?.you_are_host && !app.tables[String(id)]) {
-        // The host follows the table to know its bots by name, seated or not.
+      if (state.table?.you_are_host && state.table.state !== "closed" && !app.tables[String(id)]) {
+        // The host follows the table to know its bots by name, seated or not (a closed
+        // table has none, and after a restart no task to follow).
         await connect();
         send({ type: "watch", table: String(id) });
       }
