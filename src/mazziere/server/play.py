@@ -367,9 +367,6 @@ class TableWatcher:
             _, rows = await lobby_tables(session, offered)
             withdrawn = [(row.id, row.name, why) for row, why in rows]
         for table_id, name, why in withdrawn:
-            running = self.service.tasks.get(str(table_id))
-            if running is None:
-                continue
             with contextlib.suppress(RuntimeError):  # stopping: the next start reads the file
                 if await self.close_table(table_id, by_host=False) is None:
                     log.info("lobby file: table %r (number %s) closed: %s", name, table_id, why)

@@ -13,7 +13,7 @@ import datetime as dt
 import secrets
 from dataclasses import dataclass, replace
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, exists, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from mazziere.room.cash import CashSettings
@@ -505,8 +505,9 @@ async def open_scheduled(
 async def idle_private_tables(session: AsyncSession, since: dt.datetime) -> list[RoomTable]:
     """The open private tables made before ``since`` where no person sits and no chip has
     moved since then (its ledger's entries: a buy-in, a hand, a cash-out)."""
-    people = select(Seat.table_id).where(Seat.account_id.is_not(None))
-    moved = select(LedgerEntry.table_id).where(LedgerEntry.created_at >= since)
+    # Each table's own rows, by its index: one look each, not the whole ledger's.
+    seated = exists().where(Seat.table_id == RoomTable.id, Seat.account_id.is_not(None))
+    moved = exists().where(LedgerEntry.table_id == RoomTable.id, LedgerEntry.created_at >= since)
     return list(
         await session.scalars(
             select(RoomTable)
@@ -515,8 +516,8 @@ async def idle_private_tables(session: AsyncSession, since: dt.datetime) -> list
                 RoomTable.tournament_id.is_(None),
                 RoomTable.state != "closed",
                 RoomTable.created_at < since,
-                RoomTable.id.not_in(people),
-                RoomTable.id.not_in(moved.where(LedgerEntry.table_id.is_not(None))),
+                ~seated,
+                ~moved,
             )
             .order_by(RoomTable.id)
         )
