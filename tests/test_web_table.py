@@ -688,12 +688,23 @@ def test_a_second_tab_at_the_table_asks_about_hints_once_not_for_each_event_told
                     message = json.loads(frame)
                     messages += message["messages"] if message["type"] == "batch" else [message]
                 told = [m for m in messages if m["type"] == "seats"]
-                assert len(told) >= 6, f"{len(told)} changes of the seats told: a test of nothing"
-                assert 1 <= len(asked) <= 3, (len(asked), len(told))
+                opened_at = next(m["seq"] for m in messages if m["type"] == "snapshot")
+                again = [m for m in told if m["seq"] <= opened_at]  # told again on opening
+                live = len(told) - len(again)  # played meanwhile (a bot acts every 50 ms)
+                # (Without one question at a time: one each, 1 + 4 + live at least.)
+                assert len(again) >= 4, f"{len(again)} changes told again: a test of nothing"
+                # One question on opening the table, one for the changes told again and one
+                # more if they came while it was on its way; at most one more for each change
+                # played live meanwhile.
+                assert 1 <= len(asked) <= 3 + live, (len(asked), len(again), live)
                 assert errors == []
                 tab.close()
             finally:
-                person.close()
+                # No seat to leave for a later test: the room is this test's own, stopped
+                # next (and with bots acting every 50 ms the table is drawn again too often
+                # for Playwright's click on "leave" to find it still: it timed out once).
+                person.context.close()
+            assert person.errors == []
 
 
 # ------------------------------------------- the phone, the keyboard, the labels
