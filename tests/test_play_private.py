@@ -380,6 +380,72 @@ def test_the_host_closes_the_table_once_nobody_plays_there(
     play_balanced(room_settings, tmp_path, host_closes)
 
 
+async def host_closes_with_a_pot_carried(room: Room) -> None:
+    """Poker all'italiana at home: the host and a friend only pass, so every hand is dead
+    and its invitos stay in the middle for the next; the host pauses, both leave, and the
+    host closes the table: the pot carried to a hand never dealt goes back to the two who
+    built it (each their share, in their wallets, as the settle-up says), also after a
+    restart."""
+    host, friend = Person(room, 71), Person(room, 72)
+    game = {**HOME_GAME, "rules": "italian-classic", "approval_required": False}
+    game["min_buy_in"] = 100
+    del game["small_blind"], game["big_blind"]  # the home game's invito
+    created = host.post("/api/private-tables", game)
+    assert created.status_code == 201, created.text
+    table = created.json()
+    tid, path, code = str(table["id"]), f"/api/private-tables/{table['id']}", table["invite_code"]
+    before = {person.name: wallet(person) for person in (host, friend)}
+    assert friend.post(f"/api/invites/{code}/requests", {"buy_in": 200}).status_code == 201
+    for seat, person in enumerate((host, friend), start=1):
+        await person.connect()
+        person.plays.add(tid)
+        person.scripted[tid] = passive  # (they check: nobody opens)
+        await person.send(type="sit", table=tid, buy_in=200, seat=seat)
+
+    def carried() -> int:
+        shown = host.seen("seats", tid)
+        return int(shown[-1]["carried_pot"]) if shown else 0
+
+    await until(lambda: len(ended_hands(host, tid)) >= 2 and carried() > 0)
+    assert host.post(f"{path}/pause").json()["state"] == "paused"
+    await until(lambda: any(m["paused"] for m in friend.seen("table_state", tid)))
+    paused_at = next(m for m in friend.seen("table_state", tid) if m["paused"])["seq"]
+    await paused_and_still([host, friend], tid, paused_at)
+    pot = carried()
+    assert pot > 0
+    for person in (host, friend):
+        await person.send(type="leave", table=tid)
+    await until(lambda: seated(host, tid) == set())
+    assert {p.name: wallet(p) for p in (host, friend)} == {
+        name: amount - pot // 2 for name, amount in before.items()
+    }
+    assert settle_up(host, path)["in_pot"] == pot
+
+    answer = host.post(f"{path}/close")
+    assert answer.status_code == 200 and answer.json()["state"] == "closed", answer.text
+    assert {person.name: wallet(person) for person in (host, friend)} == before
+    settle = settle_up(host, path)
+    assert settle["in_pot"] == 0
+    assert {line["player"]: line["result"] for line in settle["players"]} == {
+        host.name: 0,
+        friend.name: 0,
+    }
+    for person in (host, friend):
+        await person.disconnect()
+    room.stop()
+    room.start()
+    assert settle_up(host, path) == settle
+    assert {person.name: wallet(person) for person in (host, friend)} == before
+    for person in (host, friend):
+        person.close()
+
+
+def test_a_pot_carried_at_the_close_goes_back_to_who_built_it(
+    room_settings: Settings, tmp_path: Path
+) -> None:
+    play_balanced(room_settings, tmp_path, host_closes_with_a_pot_carried)
+
+
 async def age(room: Room, table_ids: list[int], days: float, *, chips: bool = True) -> None:
     """Make the tables ``days`` older, and every chip moved at them unless not ``chips``
     (the room stopped)."""

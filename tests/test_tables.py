@@ -899,10 +899,11 @@ def test_bots_left_alone_leave_a_lobby_table_and_wait_at_a_private_one(private: 
     asyncio.run(scenario())
 
 
-def test_a_host_closes_a_private_table_once_nobody_plays_there_and_no_pot_waits() -> None:
-    """The host's close (:class:`Close`) is refused while a person sits there and while a
-    pot is carried to the next hand (its chips are the players' who built
-    it); a lobby's table is not the host's to close, nor a private one the lobby file's.
+def test_a_host_closes_a_private_table_once_nobody_plays_there() -> None:
+    """The host's close (:class:`Close`) is refused while a person sits there; a pot
+    carried to a next hand that will not come goes back to the players who built it,
+    gone from the table as they are; a lobby's table is not the host's to close, nor a
+    private one the lobby file's.
     Once it may, its bots leave first and the close is stored: the followers are told, and
     the table, rebuilt, is closed still and takes nothing more."""
     from mazziere.server.tables import Close
@@ -947,10 +948,23 @@ def test_a_host_closes_a_private_table_once_nobody_plays_there_and_no_pot_waits(
         for player, inbox in people.values():
             await task.submit(player, p.Leave(table="1"), inbox)
         await pass_until(lambda: len(task.table) == 0)
-        assert task.table.carry.pot > 0
-        assert await close(task) == "pot_carried"
+        carried = task.table.carry
+        assert carried.pot > 0 and set(carried.shares) == {"anna", "bruno"}
+        assert sum(store.wallets.values()) == 20_000 - carried.pot
         assert await close(task, by_host=False) == "refused"  # not a lobby's table
+        assert await close(task) is None  # the carried pot goes back to who built it
+        assert store.wallets == {1: 10_000, 2: 10_000}  # (they only passed)
+        refunds = [m for m in store.batches[1][-1].moves if m.kind == "refund"]
+        assert sorted((m.destination, m.amount) for m in refunds) == [
+            ("wallet:1", carried.shares["anna"]),
+            ("wallet:2", carried.shares["bruno"]),
+        ]
+        assert task.table.carry.pot == 0 and task.table.chips_on_table() == 0
+        assert task.table.ledger.total() == 0
         await task.stop()
+        again = TableTask(home, store, bus, bot_seconds=0.0)
+        await again.rebuild()  # the close replayed: the pot given back once, as stored
+        assert again.closed and again.table.carry.pot == 0 and again.table.chips_on_table() == 0
 
         # A home game of Hold'em: the host's bots and Anna; then the bots alone.
         store = MemoryStore({1: 10_000})

@@ -34,6 +34,7 @@ from mazziere.cards import RandomSource
 from mazziere.game.core import Rake
 from mazziere.room.clock import Clock, TimeSettings
 from mazziere.room.errors import BuyInError, SeatError, SettingsError, TableStateError
+from mazziere.room.games import NO_CARRY
 from mazziere.room.ledger import Account, EntryKind, Ledger
 from mazziere.room.plan import Candidate, Entry
 from mazziere.room.structure import ForcedBets, Stakes, forced_bets
@@ -231,6 +232,52 @@ class CashTable(Table):
             seat.stack = 0
         self._unseat(seat)
         return amount
+
+    def give_back_carried_pot(self) -> dict[str, int]:
+        """Between hands, when the table closes: the pot carried to a next hand that will
+        never be dealt goes back to the players who built it, each their share (seated or
+        gone; ``player:<name>``), by name; the carry is cleared.
+
+        Any chip of the pot beyond the shares (none, as the engine keeps them) goes one
+        at a time to the largest shares first, so the pot always empties.
+
+        >>> import random
+        >>> from mazziere.game.actions import Action
+        >>> from mazziere.room.clock import ManualClock
+        >>> table = CashTable(CashSettings(rules="italian-classic", seats=3,
+        ...     stakes=Stakes(ante=10), min_buy_in=100, max_buy_in=1000),
+        ...     clock=ManualClock(), rng=random.Random(2))
+        >>> for name in ("ann", "bob", "cal"):
+        ...     _ = table.sit_down(name, 500)
+        >>> table.start_hand()
+        True
+        >>> while table.in_hand:  # nobody opens: the invitos stay in the middle
+        ...     _ = table.act(table.decision.name, Action.check())
+        >>> table.leave("bob"), table.carry.pot
+        (490, 30)
+        >>> table.give_back_carried_pot()
+        {'cal': 10, 'ann': 10, 'bob': 10}
+        >>> table.carry.pot, table.chips_on_table(), table.ledger.total()
+        (0, 980, 0)
+        """
+        if self.in_hand:
+            raise TableStateError("a hand is being played: its pot is not carried yet")
+        carry = self.carry
+        pot = self.ledger.balance(self.pot_account)
+        shares = {name: share for name, share in carry.shares.items() if share > 0}
+        if pot and not shares:
+            raise TableStateError(f"the pot of {pot} carried has nobody's share")
+        rest = pot - sum(shares.values())
+        if rest < 0:
+            raise TableStateError(f"the shares ({sum(shares.values())}) exceed the pot ({pot})")
+        given = dict(shares)
+        largest_first = sorted(shares, key=lambda name: (-shares[name], name))
+        for turn in range(rest):
+            given[largest_first[turn % len(largest_first)]] += 1
+        for name, amount in given.items():
+            self.ledger.transfer(EntryKind.REFUND, self.pot_account, Account.player(name), amount)
+        self.carry = NO_CARRY
+        return given
 
     # ------------------------------------------------------- sitting out
 

@@ -409,10 +409,11 @@ async def close(
     table_id: RowId, request: Request, db: DbSession, room: Room, viewer: LoggedIn
 ) -> PrivateTableOut:
     """Once no player sits there: its bots leave (their chips back to the room's grants),
-    the table closes, and whoever follows it is told (a ``closed`` event).  Its settle-up
-    and hands stay readable; its invite opens nothing more.  Refused (409) while a player
-    sits there (``players_seated``), a hand is played (``hand_playing``) or a pot is
-    carried to the next hand (``pot_carried``), and once closed (``table_closed``)."""
+    a pot carried to the next hand goes back to the players who built it (each their
+    share, to their wallets), the table closes, and whoever follows it is told (a
+    ``closed`` event).  Its settle-up and hands stay readable; its invite opens nothing
+    more.  Refused (409) while a player sits there (``players_seated``) or a hand is
+    played (``hand_playing``), and once closed (``table_closed``)."""
     table = await _hosted(db, table_id, viewer.account.id)
     if table.state == "closed":
         raise ApiError(409, "table_closed", "the table is closed")

@@ -608,6 +608,9 @@ class TableTask(RequestLoop):
         self.bots: dict[str, Bot] = {}
         self.action_id = 0
         self.applied: dict[str, int] = {}
+        self.share_holders: dict[str, int | None] = {}
+        """The accounts of players gone from the table who hold a share of its carried pot
+        (a close gives it back to them): by name, ``None`` for a bot."""
         self._turn_key: tuple[int, int, int] | None = None
         self._turn: tuple[p.Turn, p.Turn] | None = None
         self._hand_seed: bytes = b""
@@ -865,12 +868,8 @@ class TableTask(RequestLoop):
             return "players_seated", "the table can close once every player has left it"
         if table.in_hand:  # (bots deal no hand alone: the one a person left, at most)
             return "hand_playing", "a hand is being played: the table can close once it is over"
-        if table.carry.pot:
-            return (
-                "pot_carried",
-                f"a pot of {table.carry.pot} is carried to the next hand: the table can close "
-                "once it is won",
-            )
+        if table.carry.pot and not any(table.carry.shares.values()):  # (the engine keeps them)
+            return "pot_carried", f"the pot of {table.carry.pot} carried has nobody's share"
         if not by_host and self._seats_told:
             return "seat_kept", "a seat is kept for a player waiting"
         return None
@@ -1326,6 +1325,7 @@ class TableTask(RequestLoop):
             else:
                 table.top_up(name, int(data["amount"]))
         elif kind == "close":  # the row says so too (Batch.closed)
+            table.give_back_carried_pot()
             self.closed = True
         elif kind != "chat":
             raise ValueError(f"unknown command {kind!r}")
@@ -1504,10 +1504,15 @@ class TableTask(RequestLoop):
             self._controls_shown = controls
             events.append(self._event(self._state_event()))
         present = {seat.name for seat in table}  # once, not a search of the seats a name
+        shares = table.carry.shares
         for name in [name for name in self.seated if name not in present]:
-            self.seated.pop(name)
+            gone = self.seated.pop(name)
+            if name in shares:
+                self.share_holders[name] = gone.account_id
             self.bots.pop(name, None)
             self.applied.pop(name, None)
+        if self.share_holders and not shares.keys() >= self.share_holders.keys():
+            self.share_holders = {n: a for n, a in self.share_holders.items() if n in shares}
         offers = {(o.name, o.kind.value, o.amount) for o in table.offers.values()}
         for offer in table.offers.values():
             key = (offer.name, offer.kind.value, offer.amount)
@@ -1654,11 +1659,11 @@ class TableTask(RequestLoop):
                     )
                 )
             elif entry.destination.kind is AccountKind.PLAYER:
-                seated = self.seated.get(entry.destination.owner)
-                account = seated.account_id if seated is not None else None
-                batch.moves.append(
-                    Move("cash-out", table_key, wallet_key(account), entry.amount, account)
-                )
+                owner = entry.destination.owner
+                seated = self.seated.get(owner)
+                account = seated.account_id if seated is not None else self.share_holders.get(owner)
+                why = "refund" if entry.kind is EntryKind.REFUND else "cash-out"
+                batch.moves.append(Move(why, table_key, wallet_key(account), entry.amount, account))
             elif entry.kind is EntryKind.RAKE:
                 batch.moves.append(Move("rake", table_key, "house", entry.amount, None))
         self._ledger_seen = ledger.recorded

@@ -90,7 +90,7 @@ const ERRORS_IT = {
   table_not_running: "Il tavolo non è in funzione.",
   players_seated: "Il tavolo si chiude quando tutti i giocatori se ne sono andati.",
   hand_playing: "Si sta giocando una mano: il tavolo si chiude quando è finita.",
-  pot_carried: "Un piatto passa alla mano dopo: il tavolo si chiude quando qualcuno lo vince.",
+  pot_carried: "Il piatto in mezzo non risulta di nessuno: il tavolo resta aperto.",
   not_running: "I tavoli non sono aperti.",
   not_at_the_table: "Solo l'host e chi ha giocato vedono i conti.",
   already_seated: "Sei già seduto a questo tavolo.",
