@@ -354,7 +354,7 @@ async def host_closes(room: Room) -> None:
     again = host.post(f"{path}/bots", {"count": 1, "kind": "basic"})
     assert again.status_code == 409, again.text
     assert closing(host) == (409, "table_closed")
-    assert host.http.get(f"/api/invites/{code}").status_code == 404
+    assert host.http.get(f"/api/invites/{code}").status_code == 410
     await asyncio.sleep(0.5)
     assert len(host.seen("hand_started", tid)) == dealt
 
@@ -385,9 +385,10 @@ async def host_closes_with_a_pot_carried(room: Room) -> None:
     and its invitos stay in the middle for the next; the host pauses, both leave, and the
     host closes the table: the pot carried to a hand never dealt goes back to the two who
     built it (each their share, in their wallets, as the settle-up says), also after a
-    restart."""
-    host, friend = Person(room, 71), Person(room, 72)
-    game = {**HOME_GAME, "rules": "italian-classic", "approval_required": False}
+    restart.  A third friend, on the full table's waiting list, is told by the invite that
+    the table closed, and waits no more."""
+    host, friend, third = Person(room, 71), Person(room, 72), Person(room, 73)
+    game = {**HOME_GAME, "rules": "italian-classic", "approval_required": False, "seats": 2}
     game["min_buy_in"] = 100
     del game["small_blind"], game["big_blind"]  # the home game's invito
     created = host.post("/api/private-tables", game)
@@ -401,6 +402,10 @@ async def host_closes_with_a_pot_carried(room: Room) -> None:
         person.plays.add(tid)
         person.scripted[tid] = passive  # (they check: nobody opens)
         await person.send(type="sit", table=tid, buy_in=200, seat=seat)
+    await until(lambda: seated(host, tid) == {host.name, friend.name})
+    assert third.post(f"/api/invites/{code}/requests", {"buy_in": 200}).status_code == 201
+    waits = third.post(f"/api/tables/{tid}/waiting-list")
+    assert waits.status_code == 201 and waits.json()["you"] == 1, waits.text
 
     def carried() -> int:
         shown = host.seen("seats", tid)
@@ -420,10 +425,14 @@ async def host_closes_with_a_pot_carried(room: Room) -> None:
         name: amount - pot // 2 for name, amount in before.items()
     }
     assert settle_up(host, path)["in_pot"] == pot
+    assert await waiting_rows(room, int(tid)) == 1  # (a seat kept for the third, maybe)
 
     answer = host.post(f"{path}/close")
     assert answer.status_code == 200 and answer.json()["state"] == "closed", answer.text
     assert {person.name: wallet(person) for person in (host, friend)} == before
+    invite = third.http.get(f"/api/invites/{code}")
+    assert (invite.status_code, invite.json()["error"]["code"]) == (410, "table_closed")
+    assert await waiting_rows(room, int(tid)) == 0
     settle = settle_up(host, path)
     assert settle["in_pot"] == 0
     assert {line["player"]: line["result"] for line in settle["players"]} == {
@@ -436,8 +445,24 @@ async def host_closes_with_a_pot_carried(room: Room) -> None:
     room.start()
     assert settle_up(host, path) == settle
     assert {person.name: wallet(person) for person in (host, friend)} == before
-    for person in (host, friend):
+    for person in (host, friend, third):
         person.close()
+
+
+async def waiting_rows(room: Room, table_id: int) -> int:
+    """How many rows of the table's waiting list the database holds."""
+    from sqlalchemy import func, select
+
+    from mazziere.server.storage import Database
+    from mazziere.server.storage.models import WaitingEntry
+
+    database = Database(room.url, schema=room.schema)
+    try:
+        async with database.session() as session:
+            query = select(func.count()).where(WaitingEntry.table_id == table_id)
+            return int(await session.scalar(query) or 0)
+    finally:
+        await database.dispose()
 
 
 def test_a_pot_carried_at_the_close_goes_back_to_who_built_it(

@@ -769,17 +769,25 @@ def test_the_host_sends_a_bot_away_and_the_balance_follows_the_chips(
 
 def test_the_host_closes_the_table_for_good(room: RunningServer, browser: Any) -> None:
     """On an Italian page: closing is asked twice (a host may think again); closed, the
-    host's bot has left with its chips, the page says so and keeps the accounts only, and
-    the list of private tables says it is closed."""
-    host = Tab(browser, room.address, "it")
+    host's bots have left with their chips, the page says so and keeps the accounts only,
+    and the list of private tables says it is closed.  A friend on the full table's waiting
+    list is told on the invite's page that it closed (the page went on waiting)."""
+    host, friend = Tab(browser, room.address, "it"), Tab(browser, room.address, "it")
     page = host.page
     try:
         table_id = create_private_table(
-            host, "Ultima sera", "holdem", seats=3, small_blind=1, big_blind=2,
-            min_buy_in=100, max_buy_in=400,
+            host, "Ultima sera", "holdem", seats=2, small_blind=1, big_blind=2,
+            min_buy_in=100, max_buy_in=400, approval_required=False,
         )  # fmt: skip
-        page.click("button.add-bot")
-        page.locator("ul.bots li[data-bot]").wait_for()
+        link = page.input_value("input.invite-link")
+        for _ in range(2):
+            page.click("button.add-bot")
+        page.wait_for_function("document.querySelectorAll('ul.bots li[data-bot]').length === 2")
+        friend.page.goto(link)
+        friend.page.fill("form.ask-to-sit input[name=buy_in]", "200")
+        friend.page.click("form.ask-to-sit button[type=submit]")
+        friend.page.click("button.wait")
+        sync_api.expect(friend.page.locator(".waiting-place")).to_contain_text("sei 1°")
         page.click("button.ask-close")
         sync_api.expect(page.locator("button.close-table")).to_have_text("Sì, chiudi per sempre")
         page.click("button.keep-open")  # thought again: nothing happened
@@ -800,8 +808,15 @@ def test_the_host_closes_the_table_for_good(room: RunningServer, browser: Any) -
         page.click("#pages a[href='#private']")
         listed = page.locator("ul.private-tables li", has_text="Ultima sera")
         sync_api.expect(listed.locator(".closed")).to_have_text("chiuso")
+        told = friend.page.locator(".page p.error")
+        sync_api.expect(told).to_have_text("Il tavolo è chiuso.")
+        assert friend.page.locator(".waiting-place, button.unwait").count() == 0
+        gone = "Failed to load resource: the server responded with a status of 410 (Gone)"
+        assert friend.errors and set(friend.errors) == {gone}, friend.errors  # (each look)
+        friend.errors.clear()
     finally:
         host.close()
+        friend.close()
 
 
 def test_reopening_the_site_leads_back_to_the_tables_in_play(

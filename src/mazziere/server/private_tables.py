@@ -275,8 +275,10 @@ async def my_private_tables(
 
 async def _by_code(db: AsyncSession, code: str) -> RoomTable:
     table = await db.scalar(select(RoomTable).where(RoomTable.invite_code == code))
-    if table is None or table.state == "closed":
+    if table is None:
         raise ApiError(404, "no_such_invite", "this invite code opens no table")
+    if table.state == "closed":  # (a friend on its waiting list learns it here)
+        raise ApiError(410, "table_closed", f"the table {table.name} is closed")
     return table
 
 
@@ -412,8 +414,9 @@ async def close(
     a pot carried to the next hand goes back to the players who built it (each their
     share, to their wallets), the table closes, and whoever follows it is told (a
     ``closed`` event).  Its settle-up and hands stay readable; its invite opens nothing
-    more.  Refused (409) while a player sits there (``players_seated``) or a hand is
-    played (``hand_playing``), and once closed (``table_closed``)."""
+    more (410 ``table_closed``), its waiting list is emptied.  Refused (409) while a
+    player sits there (``players_seated``) or a hand is played (``hand_playing``), and
+    once closed (``table_closed``)."""
     table = await _hosted(db, table_id, viewer.account.id)
     if table.state == "closed":
         raise ApiError(409, "table_closed", "the table is closed")

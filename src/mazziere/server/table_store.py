@@ -53,6 +53,7 @@ from mazziere.server.storage.models import (
     TableCommand,
     Tournament,
     TournamentStanding,
+    WaitingEntry,
     utc_now,
 )
 from mazziere.server.tables import (
@@ -85,6 +86,7 @@ _SEATS = cast(Table, Seat.__table__)
 _STANDINGS = cast(Table, TournamentStanding.__table__)
 _TOURNAMENTS = cast(Table, Tournament.__table__)
 _TABLES = cast(Table, RoomTable.__table__)
+_WAITING = cast(Table, WaitingEntry.__table__)
 
 
 class RowsInsert:
@@ -452,6 +454,8 @@ class GroupWriter:
                 connection.execute(
                     update(_TABLES).where(_TABLES.c.id == table_id).values(state="closed")
                 )
+                # Its waiting list waits for nothing more (a friend's invite says it closed).
+                connection.execute(delete(_WAITING).where(_WAITING.c.table_id == table_id))
             self._seating(connection, table_id, batch)
         if commands:
             _INSERT_COMMANDS.run(connection, commands)
