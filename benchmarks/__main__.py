@@ -1,4 +1,4 @@
-"""``python -m benchmarks eval|engine|startup|randomness``: the benchmarks' command line.
+"""``python -m benchmarks eval|engine|rebuild|startup|randomness``: the benchmarks' command line.
 
 Bad input is one line on stderr and exit code 2, as for ``mazziere``.
 """
@@ -69,6 +69,22 @@ def bench_engine(
         echo=typer.echo,
         policies=[POLICIES[name] for name in policy or POLICIES],
     )
+
+
+@app.command("rebuild")
+def bench_rebuild(
+    *,
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Rule set.")] = "holdem",
+    hands: Annotated[int, typer.Option(help="Hands the table plays before it is rebuilt.")] = 2000,
+    repeats: Repeats = 5,
+) -> None:
+    """A table's rebuild from its stored commands (a restart): milliseconds a hand."""
+    from benchmarks.rebuild import run_rebuild_benchmark
+
+    find_rules(rules)
+    if hands < 1 or repeats < 1:
+        raise UsageProblem("--hands and --repeats must be at least 1")
+    run_rebuild_benchmark(rules=rules, hands=hands, repeats=repeats, echo=typer.echo)
 
 
 @app.command("startup")

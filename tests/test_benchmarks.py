@@ -74,6 +74,8 @@ def test_rules_without_an_engine_is_one_clear_line(capsys: pytest.CaptureFixture
         ["eval", "--hands", "10"],
         ["startup", "--runs", "0"],
         ["startup", "--against", "/nowhere"],
+        ["rebuild", "--rules", "omaha"],
+        ["rebuild", "--hands", "0"],
     ],
 )
 def test_bad_input_is_one_line(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -110,6 +112,16 @@ def test_phevaluator_calls_prints_each_way_with_its_ratio() -> None:
     assert len(rates) == 5 and lines[0].startswith("phevaluator's calls: 100 random")
     assert lines[1].split()[0] == "mazziere"
     assert all("mazziere is" in line for line in lines[2:]) and len(lines) == 6
+
+
+@pytest.mark.parametrize("rules", ["holdem", "italian-classic"])
+def test_rebuild_times_the_replay_of_the_hands_played(
+    rules: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["rebuild", "--rules", rules, "--hands", "30", "--repeats", "2"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith(f"{rules}: a table of 30 hands (")
+    assert "rebuilds in" in line and "(median of 2)" in line and " ms a hand, " in line
 
 
 def test_startup_times_each_command(capsys: pytest.CaptureFixture[str]) -> None:

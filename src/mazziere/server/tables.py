@@ -1464,11 +1464,13 @@ class TableTask(RequestLoop):
                 self._ended_at = self.clock.now()
                 assert hand.result is not None
                 result = hand.result.to_dict()
-                batch.hand_end = HandEnd(
-                    table.hand_number,
-                    result,
-                    _history(hand, self._hand_seed, self.id, table.hand_number, hand_names),
+                # (a rebuild's batches are stored already: its history is not written again)
+                history = (
+                    ""
+                    if self._replaying
+                    else _history(hand, self._hand_seed, self.id, table.hand_number, hand_names)
                 )
+                batch.hand_end = HandEnd(table.hand_number, result, history)
                 events.append(
                     self._event(
                         p.HandEnded(

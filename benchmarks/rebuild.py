@@ -1,0 +1,116 @@
+"""A table's rebuild: how long the room takes to replay a cash table's stored commands.
+
+A restart (or a table that failed) rebuilds every open table from its stored
+commands, from the first (docs/server.md); so the time a room takes to come
+back grows with its tables' history.  This plays ``hands`` hands at a home
+game of ``rules`` (a player who checks or folds and tops up between hands,
+and four of the host's basic bots, acting at once) through the room's own
+table task, in memory, then times the rebuild of that table from the same
+commands ``repeats`` times: the median CPU time, per hand and per stored
+command.  No peer does this; the figure is the room's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+from typing import Any
+
+from benchmarks.timing import Echo
+from mazziere.room.structure import Stakes
+from mazziere.server import protocol as p
+from mazziere.server.bus import LocalBus
+from mazziere.server.tables import MemoryStore, Player, TableConfig, TableTask
+
+STAKES = {
+    "holdem": Stakes(small_blind=5, big_blind=10),
+    "italian-classic": Stakes(ante=10),
+    "italian-32": Stakes(small_blind=10, big_blind=20),
+}
+HOST = Player(1, "host")
+
+
+class _Seat:
+    """The player's connection: the turn offered to them last, if still theirs."""
+
+    def __init__(self) -> None:
+        self.turn: dict[str, Any] | None = None
+
+    @property
+    def player(self) -> str | None:
+        return HOST.name
+
+    def offer(self, text: str) -> None:
+        message = json.loads(text)
+        if message["type"] == "turn":
+            self.turn = message if message["name"] == HOST.name else None
+        elif message["type"] in ("hand_ended", "snapshot"):
+            self.turn = None
+
+
+def _cautious(legal: dict[str, Any]) -> str:
+    """Check, else fold: the player keeps their chips for a long session."""
+    kinds = legal["kinds"]
+    for kind in ("check", "fold", "draw", "show", "muck", "call"):
+        if kind in kinds:
+            return kind
+    return str(kinds[0])
+
+
+async def _played(rules: str, hands: int) -> tuple[TableConfig, MemoryStore, int]:
+    """A home game's stored commands after ``hands`` hands (fewer if the player went)."""
+    store = MemoryStore({HOST.account_id: 10**9})
+    bus = LocalBus()
+    config = TableConfig(
+        id=1, name="bench", rules=rules, seats=5, stakes=STAKES[rules], min_buy_in=200,
+        max_buy_in=2000, next_hand_seconds=0.0, host_id=HOST.account_id,
+    )  # fmt: skip
+    task = TableTask(config, store, bus, bot_seconds=0.0)
+    await task.rebuild()
+    task.start()
+    seat = _Seat()
+    bus.connect(seat)
+    await task.submit(HOST, p.Sit(table="1", buy_in=2000, seat=1), seat)
+    await task.submit(HOST, p.AddBots(table="1", count=4, kind="basic"), seat)
+    while task.table.hand_number < hands and task.table.is_seated(HOST.name):
+        me = task.table.player(HOST.name)
+        if me.stack < 1000 and not task.table.in_hand:  # (the session goes on)
+            await task.submit(HOST, p.TopUp(table="1", amount=2000 - me.stack), seat)
+        turn = seat.turn
+        if turn is not None:
+            seat.turn = None
+            kind: Any = _cautious(turn["legal"])
+            await task.submit(HOST, p.Act(table="1", action_id=turn["action_id"], kind=kind), seat)
+        await asyncio.sleep(0)
+    await task.stop()
+    return config, store, task.table.hand_number
+
+
+async def _rebuild_seconds(config: TableConfig, store: MemoryStore) -> float:
+    again = TableTask(config, store, LocalBus(), bot_seconds=0.0)
+    started = time.process_time()
+    await again.rebuild()
+    return time.process_time() - started
+
+
+def run_rebuild_benchmark(*, rules: str, hands: int, repeats: int, echo: Echo) -> float:
+    """Print the median rebuild time of a table that played ``hands`` hands; return the
+    milliseconds a hand."""
+
+    async def measure() -> tuple[int, int, list[float]]:
+        config, store, played = await _played(rules, hands)
+        seconds = [await _rebuild_seconds(config, store) for _ in range(repeats)]
+        return played, len(store.commands[config.id]), seconds
+
+    played, commands, seconds = asyncio.run(measure())
+    median = statistics.median(seconds)
+    per_hand = median / max(played, 1) * 1e3
+    echo(
+        f"{rules}: a table of {played} hands ({commands} stored commands) rebuilds in "
+        f"{median * 1e3:.0f} ms of CPU (median of {repeats}): {per_hand:.3f} ms a hand, "
+        f"{median / max(commands, 1) * 1e6:.0f} us a command; 100,000 hands: about "
+        f"{per_hand * 100:.0f} s"
+    )
+    return per_hand
