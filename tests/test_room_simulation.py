@@ -1,5 +1,6 @@
 """Bots at work: 200 tournaments and 10,000 cash hands per rule set with players coming and
-going; Hypothesis drives a cash table through random operations and checks the ledger."""
+going; Hypothesis drives a cash table through random operations and checks the ledger, and
+the close that gives a carried pot back."""
 
 from __future__ import annotations
 
@@ -120,6 +121,18 @@ def test_random_table_operations_never_lose_a_chip(
     for seat in list(table):
         table.leave(seat.name)
     assert len(table) == 0
+    _check_ledger(table)
+    # The table closes: a pot carried to the next hand goes back, each player their share
+    # (the shares are the whole pot, whoever built it and left).
+    carried = table.carry
+    event(f"a pot carried at the close: {carried.pot > 0}")
+    outside = {n: table.ledger.balance(Account.player(n)) for n in names}
+    given = table.give_back_carried_pot()
+    assert given == {name: share for name, share in carried.shares.items() if share}
+    assert sum(given.values()) == carried.pot
+    for name in names:
+        assert table.ledger.balance(Account.player(name)) == outside[name] + given.get(name, 0)
+    assert table.carry.pot == 0 and table.chips_on_table() == 0
     _check_ledger(table)
 
 
