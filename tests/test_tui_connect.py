@@ -347,7 +347,8 @@ def _in_a_terminal(
             wrote, first = b"", None  # (``until`` is looked for in what comes after)
             continue
         if first is None and not pressed and re.search(until, shown):
-            os.write(fd, b"\x11")  # Ctrl+Q
+            with contextlib.suppress(OSError):  # (the command may have ended by itself)
+                os.write(fd, b"\x11")  # Ctrl+Q
             pressed = True
     else:  # still running at the deadline (a key it never read)
         os.kill(pid, 9)
@@ -380,6 +381,56 @@ def test_a_host_in_a_terminal_is_told_how_to_come_back_to_the_seat(
     table = host.expect("GET", f"/api/invites/{code}", what="the table")
     assert (table["id"], table["you_are_host"]) == (int(found[1]), True)
     assert table["players"] == 1, table  # one seat, the host's, taken once
+
+
+def test_a_host_in_a_terminal_leaves_and_closes_the_table_for_good(
+    room: Room, tmp_path: Path
+) -> None:
+    """A host who leaves the table they opened from a terminal (``q``) is told the command
+    that closes it for good; that command, run where they hosted from (the guest's session),
+    closes it and prints its settle-up.  Refused, one line and exit code 2 each, while the
+    host still sits there, where the room has no session of theirs, and once closed."""
+    import os
+    import subprocess
+    import sys
+
+    def close(code: str, data: Path) -> subprocess.CompletedProcess[str]:
+        command = ["play", "--connect", room.address, "--invite", code, "--close"]
+        return subprocess.run(
+            [sys.executable, "-m", "mazziere.cli", *command],
+            capture_output=True, text=True, check=False, timeout=30,
+            stdin=subprocess.DEVNULL, env={**os.environ, "XDG_DATA_HOME": str(data)},
+        )  # fmt: skip
+
+    def one_line(done: subprocess.CompletedProcess[str]) -> str:
+        assert done.returncode == 2 and done.stdout == "", done
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+        return done.stderr.strip()
+
+    seated = r"guest-\d+ 400 waiting"
+    shown = _in_a_terminal(room, tmp_path, "--host", "Da Nino", "--rules", "holdem", until=seated)
+    found = re.search(r"Created Da Nino \(table (\d+)\)", shown)
+    assert found is not None, shown[:500]
+    (back,) = re.findall(r"Your seat at Da Nino is kept: `([^`]+)` brings you back to it\.", shown)
+    code = back.rsplit(" ", 1)[1]
+    hosted_here = tmp_path / "data"
+    assert one_line(close(code, hosted_here)).endswith(
+        "cannot close Da Nino: the table can close once every player has left it"
+    )
+    assert "no session with" in one_line(close(code, tmp_path / "elsewhere"))
+    left = _in_a_terminal(
+        room, tmp_path, "--invite", code, first=(seated, b"q"), until=r"for good\."
+    )
+    assert "You left the table Da Nino." in left
+    (closes,) = re.findall(r"stays open for your friends: `([^`]+)` closes it for good\.", left)
+    assert closes == f"mazziere play --connect {room.address} --invite {code} --close"
+    done = close(code, hosted_here)
+    assert done.returncode == 0, done
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"Da Nino (table {found[1]}) is closed for good. Its settle-up:", lines
+    assert re.fullmatch(r"  guest-\d+: bought in 400, cashed out 400, result \+0", lines[1])
+    assert len(lines) == 2, lines
+    assert one_line(close(code, hosted_here)).endswith("the table Da Nino is closed")
 
 
 def test_a_lost_connection_resumes_at_the_same_decision(room: Room, tmp_path: Path) -> None:
@@ -600,6 +651,14 @@ def test_bad_connections_are_one_line_and_exit_code_2(
             "cannot save the hand histories in /proc/no/x"
         ),
         ("--table", "3"): "--table, --invite, --name and --buy-in need --connect URL",
+        ("--close",): "--close needs --connect URL and --invite CODE, nothing else",
+        ("--connect", room.address, "--close"): "--close needs --connect URL and --invite CODE",
+        ("--connect", room.address, "--invite", "x", "--close", "--buy-in", "5"): (
+            "--close needs --connect URL and --invite CODE, not --buy-in"
+        ),
+        ("--connect", room.address, "--invite", "nosuchcode", "--close"): (
+            "no private table has the invite nosuchcode"
+        ),
     }
     for args, expected in cases.items():
         code, lines = run_play(*args, capsys=capsys)

@@ -1177,9 +1177,34 @@ def play(
             "shows it."
         ),
     ] = None,
+    close: Annotated[
+        bool,
+        typer.Option(
+            "--close",
+            help="--connect --invite: as its host, close that private table for good (once "
+            "nobody plays there) and print its settle-up, instead of sitting down.",
+        ),
+    ] = False,
 ) -> None:
     """Play against bots in the terminal (each hand saved as a PHH file as it ends), or
     with --connect at a table of a running room, against the people sitting there."""
+    if close:
+        given = {
+            "--table": table is not None,
+            "--host": host is not None,
+            "--watch": watch is not None,
+            "--tournament": tournament,
+            "--tournament-id": tournament_id is not None,
+            "--buy-in": buy_in is not None,
+            "--hints": hints,
+            "--seed": seed is not None,
+        }
+        used = [option for option, on in given.items() if on]
+        if connect is None or invite is None or used:
+            why = f"not {used[0]}" if used else "nothing else"
+            raise UsageProblem(f"--close needs --connect URL and --invite CODE, {why}")
+        _close_connected(connect, invite, name=name, password=password, lang=lang)
+        return
     if connect is not None and watch is not None:
         given = {
             "--table": table is not None,
@@ -1373,6 +1398,7 @@ def _play_connected(
     event: RoomTournament | None = None
     invite_lines: tuple[str, ...] = ()
     back: str | None = None  # how to come back to the seat, when not the same command
+    closes: str | None = None  # how the host closes their table for good
     if tournament is not False:
         if table is not None or (buy_in is not None and host is None):
             raise UsageProblem("a tournament is played at its own table: no --table or --buy-in")
@@ -1420,7 +1446,7 @@ def _play_connected(
             host=new_table,
         )
         room_table, socket, http, chips_in = joined.table, joined.socket, joined.http, joined.buy_in
-        invite_lines, back = joined.invite, joined.back
+        invite_lines, back, closes = joined.invite, joined.back, joined.close
     # The terminal table is loaded once the room said yes (a refusal is told at once).
     from rich.text import Text
 
@@ -1443,7 +1469,22 @@ def _play_connected(
         session, socket=socket, cookie=http.cookie_header(), http=http, muted_file=muted
     )
     app.run()
-    _after_the_table(session, app, folder, where=room_table.name, url=url, event=event, back=back)
+    _after_the_table(
+        session, app, folder, where=room_table.name, url=url, event=event, back=back, closes=closes
+    )
+
+
+def _close_connected(
+    url: str, invite: str, *, name: str | None, password: str | None, lang: str
+) -> None:
+    """``play --connect URL --invite CODE --close``: the host closes their private table
+    (a refusal is one line and exit code 2, as a join's)."""
+    from mazziere.tui.connect import close_private_table, default_sessions_folder
+
+    password = _client_password(lang, name, password)
+    sessions = default_sessions_folder()
+    for line in close_private_table(url, invite, name=name, password=password, sessions=sessions):
+        typer.echo(line)
 
 
 def _after_the_table(
@@ -1455,10 +1496,12 @@ def _after_the_table(
     url: str,
     event: RoomTournament | None,
     back: str | None,
+    closes: str | None = None,
 ) -> None:
     """What the terminal says once a player's table screen is gone: the hands it could not
     save, where the others are, the room's refusal, and where the player stands (``back``:
-    the command that comes back to the seat, when not the same one)."""
+    the command that comes back to the seat, when not the same one; ``closes``: the one that
+    closes the table for good, for its host who left it)."""
     words = session.words
     unsaved: dict[str, list[str]] = {}
     for number, reason in app.fetch_missing():
@@ -1500,6 +1543,13 @@ def _after_the_table(
         return
     if session.left:
         typer.echo(words.pick(f"Hai lasciato il tavolo {where}.", f"You left the table {where}."))
+        if closes is not None:  # (a home game has no end of its own)
+            typer.echo(
+                words.pick(
+                    f"Il tavolo resta aperto per i tuoi amici: `{closes}` lo chiude per sempre.",
+                    f"The table stays open for your friends: `{closes}` closes it for good.",
+                )
+            )
     elif session.seated:
         again = words.pick("lo stesso comando", "the same command") if back is None else f"`{back}`"
         typer.echo(

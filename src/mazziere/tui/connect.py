@@ -52,6 +52,7 @@ __all__ = [
     "RoomTable",
     "RoomTournament",
     "buy_in_for",
+    "close_private_table",
     "default_sessions_folder",
     "download_hand",
     "invite_code",
@@ -220,6 +221,8 @@ class Joined:
     back: str | None = None
     """The command that brings the player back to this seat when it is not the same one
     (a table created now: its invite, not another table)."""
+    close: str | None = None
+    """The command that closes the table for good, for its host (a private table's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +269,7 @@ def join_table(
         raise ConnectError("give one of --table, --invite and --host")
     room, socket, account = _log_in(url, rules, name, password, sessions)
     told: tuple[str, ...] = ()
-    back = None
+    back = close = None
     if host is not None:
         invite, told = _hosted_table(room, host)
         for line in told:
@@ -274,14 +277,17 @@ def join_table(
         back = f"mazziere play --connect {room.base} --invite {invite}"
     if invite is not None:
         code = invite_code(invite)
-        chosen, buy_in = _invited(room, code, buy_in, wait_seconds, say)
+        chosen, buy_in, hosts = _invited(room, code, buy_in, wait_seconds, say)
         _wait_for_a_seat(room, chosen, wait_seconds, say, read=f"/api/invites/{code}")
+        if hosts:
+            close = f"mazziere play --connect {room.base} --invite {code} --close"
     elif table is not None:
         chosen = _lobby_table(room, table)
         _wait_for_a_seat(room, chosen, wait_seconds, say)
     else:
         chosen = _free_table(room, rules or "italian-classic", choose, wait_seconds, say)
-    return Joined(room, socket, chosen, buy_in_for(chosen, buy_in, account), account, told, back)
+    amount = buy_in_for(chosen, buy_in, account)
+    return Joined(room, socket, chosen, amount, account, told, back, close)
 
 
 def watch_table(
@@ -296,6 +302,46 @@ def watch_table(
     watch, a table of the lobby or of a running tournament (not a private table)."""
     room, socket, account = _log_in(url, None, name, password, sessions)
     return Joined(room, socket, _room_table(room, table), 0, account)
+
+
+def close_private_table(
+    url: str,
+    invite: str,
+    *,
+    name: str | None = None,
+    password: str | None = None,
+    sessions: Path | None = None,
+) -> list[str]:
+    """As its host (logged in as ``name``, or the last session with the room: a guest host
+    goes on from where they hosted), close the private table ``invite`` opens for good, once
+    nobody plays there (the room's rule: ``POST /api/private-tables/<id>/close``); the lines
+    that say it, with the table's settle-up.  Raise :class:`ConnectError` if not."""
+    room, _, _ = _log_in(url, None, name, password, sessions, guest=False)
+    code = invite_code(invite)
+    status, data = room.call("GET", f"/api/invites/{code}")
+    if status == 404:
+        raise ConnectError(f"no private table has the invite {code}")
+    if status != 200 or not isinstance(data, dict):
+        raise ConnectError(f"cannot open the invite {code}: {_reason(status, data)}")
+    table = _table_of(data)
+    if not data.get("you_are_host"):
+        raise ConnectError(f"only the host of {table.name} closes it")
+    status, answer = room.call("POST", f"/api/private-tables/{table.id}/close")
+    if status != 200:
+        raise ConnectError(f"cannot close {table.name}: {_reason(status, answer)}")
+    settle = room.expect(
+        "GET", f"/api/private-tables/{table.id}/settle-up", what="cannot read the settle-up"
+    )
+    lines = [f"{table.name} (table {table.id}) is closed for good. Its settle-up:"]
+    bots = [{**settle["bots"], "player": "bots"}] if settle.get("bots") else []
+    for line in [*(settle.get("players") or ()), *bots]:
+        lines.append(
+            f"  {line['player']}: bought in {line['bought_in']}, cashed out "
+            f"{line['cashed_out']}, result {int(line['result']):+d}"
+        )
+    if settle.get("rake"):
+        lines.append(f"  rake: {settle['rake']}")
+    return lines
 
 
 def _hosted_table(room: RoomHttp, new: NewPrivateTable) -> tuple[str, tuple[str, ...]]:
@@ -319,10 +365,16 @@ def _hosted_table(room: RoomHttp, new: NewPrivateTable) -> tuple[str, tuple[str,
 
 
 def _log_in(
-    url: str, rules: str | None, name: str | None, password: str | None, sessions: Path | None
+    url: str,
+    rules: str | None,
+    name: str | None,
+    password: str | None,
+    sessions: Path | None,
+    *,
+    guest: bool = True,
 ) -> tuple[RoomHttp, str, dict[str, Any]]:
     """The room's REST API with a session (logged in as ``name``, the last session with the
-    room, or a new guest), its WebSocket's address and the account."""
+    room, or a new guest unless not ``guest``), its WebSocket's address and the account."""
     if rules is not None:
         try:
             find_rules(rules)
@@ -339,6 +391,10 @@ def _log_in(
         status, data = room.call("POST", "/api/login", {"name": name, "password": password})
         if status != 200:
             raise ConnectError(f"cannot log in as {name}: {_reason(status, data)}")
+    elif session.get("account") is None and not guest:
+        raise ConnectError(
+            f"no session with {base} here: log in with --name (a guest goes on where it played)"
+        )
     elif session.get("account") is None:  # else: the last sitting's session goes on
         room.expect("POST", "/api/guest", what="cannot start as a guest")
     room.keep()
@@ -854,7 +910,9 @@ def _invited(
     buy_in: int | None,
     wait_seconds: float,
     say: Callable[[str], None],
-) -> tuple[RoomTable, int | None]:
+) -> tuple[RoomTable, int | None, bool]:
+    """The private table the invite ``code`` opens, the buy-in, and whether the player hosts
+    it; the player asked to sit there (and let in) unless they host it."""
     path = f"/api/invites/{code}"
     status, data = room.call("GET", path)
     if status == 404:
@@ -865,7 +923,7 @@ def _invited(
         raise ConnectError(f"cannot open the invite {code}: {_reason(status, data)}")
     table = _table_of(data)
     if data.get("you_are_host"):
-        return table, buy_in
+        return table, buy_in, True
     request = data.get("your_request")
     if request is None or request.get("state") not in ("pending", "approved"):
         amount = buy_in_for(table, buy_in, room.expect("GET", "/api/account", what="account"))
@@ -885,7 +943,7 @@ def _invited(
         request = data.get("your_request") or {}
     if request.get("state") != "approved":
         raise ConnectError(f"the host of {table.name} did not let you sit")
-    return table, buy_in if buy_in is not None else int(request.get("buy_in") or 0) or None
+    return table, buy_in if buy_in is not None else int(request.get("buy_in") or 0) or None, False
 
 
 def buy_in_for(table: RoomTable, asked: int | None, account: dict[str, Any]) -> int:
