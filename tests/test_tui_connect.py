@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -189,12 +190,19 @@ async def play(
             await asyncio.sleep(0.05)
         done.set()
 
+    # Each app sends print() to its own log while it runs, and puts back what it found when
+    # it ends: apps that end in another order than they began would leave one of them in
+    # place (a later capsys read nothing, the CLI's line going to the dead app's capture).
+    streams = sys.stdout, sys.stderr
     runs = [asyncio.create_task(run(t)) for t in terminals]
     try:
         await watch()
     finally:
         done.set()
-        await asyncio.gather(*runs)
+        try:
+            await asyncio.gather(*runs)
+        finally:
+            sys.stdout, sys.stderr = streams
 
 
 def cards_by_hand(messages: list[dict[str, Any]]) -> dict[int, set[str]]:
@@ -392,7 +400,6 @@ def test_a_host_in_a_terminal_leaves_and_closes_the_table_for_good(
     host still sits there, where the room has no session of theirs, and once closed."""
     import os
     import subprocess
-    import sys
 
     def close(code: str, data: Path) -> subprocess.CompletedProcess[str]:
         command = ["play", "--connect", room.address, "--invite", code, "--close"]
