@@ -116,16 +116,37 @@ def test_a_bot_gives_its_seat_up_to_a_person_waiting(backend: str, tmp_path: Pat
     the seat of a bot, which leaves at the end of the hand it plays (its chips back to the
     room's grants, as a bot leaving does); the ledger adds up."""
     env = _three_seats(tmp_path)
-    for settings in backend_settings(backend, tmp_path):
-        with running_room(settings.database_url, tmp_path, settings.database_schema, env) as room:
-            host, waiting = Person(room, 1), Person(room, 2)
-            try:
-                asyncio.run(_a_bot_yields(host, waiting))
-            finally:
-                host.close()
-                waiting.close()
-            audit = room.audit()
-            assert audit["total"] == 0 and not audit["drifted"], audit
+    # The two bots play each other too: one may go broke (and leave at once) before the one
+    # that gives its seat up is seen doing it; the room is then tried afresh.
+    for attempt in range(3):
+        folder = tmp_path / f"try-{attempt}"
+        folder.mkdir()
+        for settings in backend_settings(backend, folder):
+            url, schema = settings.database_url, settings.database_schema
+            with running_room(url, folder, schema, env) as room:
+                host, waiting = Person(room, 1), Person(room, 2)
+                try:
+                    asyncio.run(_a_bot_yields(host, waiting))
+                except AssertionError:
+                    if not _a_bot_went_broke(host):
+                        raise
+                    continue
+                finally:
+                    host.close()
+                    waiting.close()
+                audit = room.audit()
+                assert audit["total"] == 0 and not audit["drifted"], audit
+                return
+    raise AssertionError("a bot went broke in each of three tries")
+
+
+def _a_bot_went_broke(person: Person) -> bool:
+    """Whether ``person`` was shown a bot without chips (it leaves at once)."""
+    return any(
+        seat["name"].startswith("bot-") and (seat["stack"] == 0 or seat["status"] == "busted")
+        for shown in person.seen("seats")
+        for seat in shown["seats"]
+    )
 
 
 async def _a_bot_yields(host: Person, waiting: Person) -> None:
@@ -134,10 +155,15 @@ async def _a_bot_yields(host: Person, waiting: Person) -> None:
         await person.connect()
         person.plays.add(where)
     host.scripted[where] = lambda person, turn: {"kind": safe(turn["legal"])}  # no all-in
+
+    def bots_seated() -> int:
+        shown = host.seen("seats", where)
+        return sum(s["name"].startswith("bot-") for s in shown[-1]["seats"]) if shown else 0
+
     await host.send(type="sit", table=where, buy_in=200)
     await host.send(type="add_bots", table=where, count=2, kind="basic")
-    await until(lambda: _listed(host)["bots"] == 2, 30)
-    assert _listed(waiting)["open_seats"] == 0
+    await until(lambda: bots_seated() == 2 or _a_bot_went_broke(host), 30)
+    assert bots_seated() == 2 and _listed(waiting)["open_seats"] == 0
     joined = waiting.post(f"/api/tables/{where}/waiting-list")
     assert joined.status_code == 201 and joined.json()["you"] == 1, joined.text
     await until(lambda: waiting.seen("seat_kept"), 60)
