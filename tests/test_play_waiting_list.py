@@ -183,7 +183,8 @@ async def _a_bot_yields(host: Person, waiting: Person) -> None:
 
     await until(dealt_with_them, 60)
     names = dealt_with_them()[0]
-    assert len(names) == 3 and sum(name.startswith("bot-") for name in names) == 1, names
+    # (the host may be out of that hand: broke, their rebuy offered)
+    assert sum(name.startswith("bot-") for name in names) == 1, names
     assert _listed(host)["bots"] == 1
     for person in (host, waiting):
         await person.disconnect()
