@@ -581,6 +581,20 @@ def create_private_table(host: Tab, name: str, rules: str, **fields: int | bool)
     return tournament_id(page)
 
 
+def full_of_bots(host: Tab, name: str, **fields: int | bool) -> tuple[int, str]:
+    """A private table of two seats that takes whoever has its invite, both seats the host's
+    bots: its id and its invite link."""
+    page = host.page
+    table_id = create_private_table(
+        host, name, "holdem", seats=2, approval_required=False, **fields
+    )
+    link = page.input_value("input.invite-link")
+    for _ in range(2):
+        page.click("button.add-bot")
+    page.wait_for_function("document.querySelectorAll('ul.bots li[data-bot]').length === 2")
+    return table_id, link
+
+
 def test_the_private_table_form_starts_from_the_home_game_and_keeps_what_was_typed(
     room: RunningServer, browser: Any
 ) -> None:
@@ -775,14 +789,9 @@ def test_the_host_closes_the_table_for_good(room: RunningServer, browser: Any) -
     host, friend = Tab(browser, room.address, "it"), Tab(browser, room.address, "it")
     page = host.page
     try:
-        table_id = create_private_table(
-            host, "Ultima sera", "holdem", seats=2, small_blind=1, big_blind=2,
-            min_buy_in=100, max_buy_in=400, approval_required=False,
-        )  # fmt: skip
-        link = page.input_value("input.invite-link")
-        for _ in range(2):
-            page.click("button.add-bot")
-        page.wait_for_function("document.querySelectorAll('ul.bots li[data-bot]').length === 2")
+        table_id, link = full_of_bots(
+            host, "Ultima sera", small_blind=1, big_blind=2, min_buy_in=100, max_buy_in=400
+        )
         friend.page.goto(link)
         friend.page.fill("form.ask-to-sit input[name=buy_in]", "200")
         friend.page.click("form.ask-to-sit button[type=submit]")
@@ -1953,14 +1962,7 @@ def test_a_friend_waits_at_a_full_private_table_and_sits_at_the_seat_kept(
     host, friend = Tab(browser, room.address, "en"), Tab(browser, room.address, "en")
     try:
         page = host.page
-        create_private_table(
-            host, "Full house", "holdem", seats=2, min_buy_in=100, max_buy_in=1000,
-            approval_required=False,
-        )  # fmt: skip
-        link = page.input_value("input.invite-link")
-        for _ in range(2):
-            page.click("button.add-bot")
-        page.wait_for_function("document.querySelectorAll('ul.bots li[data-bot]').length === 2")
+        _, link = full_of_bots(host, "Full house", min_buy_in=100, max_buy_in=1000)
         friend.page.goto(link)
         friend.page.wait_for_selector("form.ask-to-sit")
         friend.page.fill("form.ask-to-sit input[name=buy_in]", "300")
