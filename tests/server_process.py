@@ -54,6 +54,15 @@ class RunningServer:
     def output(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")
 
+    def wait_for_output(self, text: str, timeout: float = 20.0) -> str:
+        """What the server printed, once it holds ``text``: a line logged after the events
+        a client already saw (the room tells its clients first, then writes its log)."""
+        deadline = time.monotonic() + timeout
+        while text not in (output := self.output()):
+            assert time.monotonic() < deadline, f"no {text!r} in {timeout} s:\n{output}"
+            time.sleep(0.05)
+        return output
+
 
 @contextmanager
 def serve(

@@ -210,10 +210,7 @@ def test_ctrl_c_twice_stops_the_room_at_once_in_one_line_and_it_starts_again(
             # ready first): it waits for the body.
             assert guest.get("/api/account") == account
             server.process.send_signal(signal.SIGINT)
-            deadline = time.monotonic() + 20
-            while "Waiting for connections to close" not in server.output():
-                assert time.monotonic() < deadline, server.output()
-                time.sleep(0.05)
+            server.wait_for_output("Waiting for connections to close")
             server.process.send_signal(signal.SIGINT)
             assert server.process.wait(timeout=30) == 0
         output = server.output()

@@ -912,7 +912,7 @@ def test_a_table_the_lobby_file_withdraws_says_so_to_its_spectator(
             notice.wait_for(timeout=30_000)
             assert notice.inner_text() == "The table is closed: no more hands here."
             assert page.locator("button.sit-down").count() == 0
-            assert "closed: not in the lobby file" in server.output()
+            server.wait_for_output("closed: not in the lobby file")
         finally:
             person.close()
 
