@@ -12,6 +12,7 @@ import typer
 
 from mazziere.cli import UsageProblem, run_app
 from mazziere.rules import find_rules
+from mazziere.server.checkpoints import CHECKPOINT_EVERY_HANDS
 
 app = typer.Typer(
     add_completion=False,
@@ -77,14 +78,24 @@ def bench_rebuild(
     rules: Annotated[str, typer.Option("--rules", "-r", help="Rule set.")] = "holdem",
     hands: Annotated[int, typer.Option(help="Hands the table plays before it is rebuilt.")] = 2000,
     repeats: Repeats = 5,
+    checkpoint_hands: Annotated[
+        int, typer.Option(help="Hands between two checkpoints of the table.")
+    ] = CHECKPOINT_EVERY_HANDS,
 ) -> None:
-    """A table's rebuild from its stored commands (a restart): milliseconds a hand."""
+    """A table's rebuild from its stored commands (a restart): milliseconds a hand; and
+    from its latest checkpoint."""
     from benchmarks.rebuild import run_rebuild_benchmark
 
     find_rules(rules)
-    if hands < 1 or repeats < 1:
-        raise UsageProblem("--hands and --repeats must be at least 1")
-    run_rebuild_benchmark(rules=rules, hands=hands, repeats=repeats, echo=typer.echo)
+    if hands < 1 or repeats < 1 or checkpoint_hands < 1:
+        raise UsageProblem("--hands, --repeats and --checkpoint-hands must be at least 1")
+    run_rebuild_benchmark(
+        rules=rules,
+        hands=hands,
+        repeats=repeats,
+        echo=typer.echo,
+        checkpoint_hands=checkpoint_hands,
+    )
 
 
 @app.command("startup")

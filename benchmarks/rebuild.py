@@ -1,13 +1,17 @@
 """A table's rebuild: how long the room takes to replay a cash table's stored commands.
 
 A restart (or a table that failed) rebuilds every open table from its stored
-commands, from the first (docs/server.md); so the time a room takes to come
-back grows with its tables' history.  This plays ``hands`` hands at a home
+commands (docs/server.md); from the first, the time a room takes to come back
+grows with its tables' history.  This plays ``hands`` hands at a home
 game of ``rules`` (a player who checks or folds and tops up between hands,
 and four of the host's basic bots, acting at once) through the room's own
 table task, in memory, then times the rebuild of that table from the same
 commands ``repeats`` times: the median CPU time, per hand and per stored
 command.  No peer does this; the figure is the room's own.
+
+Then the same table from its latest checkpoint, as a restart rebuilds it (a checkpoint
+every ``checkpoint_hands`` hands, :mod:`mazziere.server.checkpoints`): the median CPU of
+that rebuild, the checkpoint's size and the CPU of writing one (the running table's cost).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from benchmarks.timing import Echo
 from mazziere.room.structure import Stakes
 from mazziere.server import protocol as p
 from mazziere.server.bus import LocalBus
-from mazziere.server.tables import MemoryStore, Player, TableConfig, TableTask
+from mazziere.server.tables import MemoryStore, Player, StoredCommand, TableConfig, TableTask
 
 STAKES = {
     "holdem": Stakes(small_blind=5, big_blind=10),
@@ -59,7 +63,9 @@ def _cautious(legal: dict[str, Any]) -> str:
     return str(kinds[0])
 
 
-async def _played(rules: str, hands: int) -> tuple[TableConfig, MemoryStore, int]:
+async def _played(
+    rules: str, hands: int, checkpoint_hands: int
+) -> tuple[TableConfig, MemoryStore, int]:
     """A home game's stored commands after ``hands`` hands (fewer if the player went)."""
     store = MemoryStore({HOST.account_id: 10**9})
     bus = LocalBus()
@@ -67,7 +73,7 @@ async def _played(rules: str, hands: int) -> tuple[TableConfig, MemoryStore, int
         id=1, name="bench", rules=rules, seats=5, stakes=STAKES[rules], min_buy_in=200,
         max_buy_in=2000, next_hand_seconds=0.0, host_id=HOST.account_id,
     )  # fmt: skip
-    task = TableTask(config, store, bus, bot_seconds=0.0)
+    task = TableTask(config, store, bus, bot_seconds=0.0, checkpoint_hands=checkpoint_hands)
     await task.rebuild()
     task.start()
     seat = _Seat()
@@ -88,29 +94,60 @@ async def _played(rules: str, hands: int) -> tuple[TableConfig, MemoryStore, int
     return config, store, task.table.hand_number
 
 
-async def _rebuild_seconds(config: TableConfig, store: MemoryStore) -> float:
-    again = TableTask(config, store, LocalBus(), bot_seconds=0.0)
+async def _rebuild_seconds(
+    config: TableConfig, store: MemoryStore, *, checkpoint: bool
+) -> tuple[float, TableTask]:
+    """The CPU of one rebuild (from the latest checkpoint, or from the first command)."""
+    reads = 1 if checkpoint else 0  # (a table that writes checkpoints reads its latest)
+    again = TableTask(config, store, LocalBus(), bot_seconds=0.0, checkpoint_hands=reads)
     started = time.process_time()
     await again.rebuild()
-    return time.process_time() - started
+    return time.process_time() - started, again
 
 
-def run_rebuild_benchmark(*, rules: str, hands: int, repeats: int, echo: Echo) -> float:
-    """Print the median rebuild time of a table that played ``hands`` hands; return the
-    milliseconds a hand."""
+def _writing_seconds(task: TableTask, command: StoredCommand, repeats: int) -> float:
+    """The median CPU of writing ``task``'s checkpoint (as the running table does)."""
+    seconds = []
+    for _ in range(repeats):
+        started = time.process_time()
+        task._checkpoint(command)
+        seconds.append(time.process_time() - started)
+    return statistics.median(seconds)
 
-    async def measure() -> tuple[int, int, list[float]]:
-        config, store, played = await _played(rules, hands)
-        seconds = [await _rebuild_seconds(config, store) for _ in range(repeats)]
-        return played, len(store.commands[config.id]), seconds
 
-    played, commands, seconds = asyncio.run(measure())
-    median = statistics.median(seconds)
+def run_rebuild_benchmark(
+    *, rules: str, hands: int, repeats: int, echo: Echo, checkpoint_hands: int = 500
+) -> float:
+    """Print the median rebuild time of a table that played ``hands`` hands, from its first
+    command and from its latest checkpoint; return the milliseconds a hand of the first."""
+
+    async def measure() -> tuple[int, int, int, list[float], list[float], int, float]:
+        config, store, played = await _played(rules, hands, checkpoint_hands)
+        commands = store.commands[config.id]
+        whole = [
+            (await _rebuild_seconds(config, store, checkpoint=False))[0] for _ in range(repeats)
+        ]
+        quick = [await _rebuild_seconds(config, store, checkpoint=True) for _ in range(repeats)]
+        latest = store.checkpoints.get(config.id)
+        after = len(commands) - (latest.seq if latest is not None else 0)
+        size = len(latest.state) if latest is not None else 0
+        writing = _writing_seconds(quick[0][1], commands[-1], repeats)
+        quick_seconds = [seconds for seconds, _ in quick]
+        return played, len(commands), after, whole, quick_seconds, size, writing
+
+    played, commands, after, whole, quick, size, writing = asyncio.run(measure())
+    median = statistics.median(whole)
     per_hand = median / max(played, 1) * 1e3
     echo(
         f"{rules}: a table of {played} hands ({commands} stored commands) rebuilds in "
         f"{median * 1e3:.0f} ms of CPU (median of {repeats}): {per_hand:.3f} ms a hand, "
         f"{median / max(commands, 1) * 1e6:.0f} us a command; 100,000 hands: about "
         f"{per_hand * 100:.0f} s"
+    )
+    echo(
+        f"{rules}: from its latest checkpoint (one every {checkpoint_hands} hands; "
+        f"{after} commands after it) in {statistics.median(quick) * 1e3:.0f} ms of CPU "
+        f"(median of {repeats}); a checkpoint is {size / 1000:.0f} kB, written in "
+        f"{writing * 1e3:.1f} ms of CPU"
     )
     return per_hand

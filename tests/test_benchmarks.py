@@ -76,6 +76,7 @@ def test_rules_without_an_engine_is_one_clear_line(capsys: pytest.CaptureFixture
         ["startup", "--against", "/nowhere"],
         ["rebuild", "--rules", "omaha"],
         ["rebuild", "--hands", "0"],
+        ["rebuild", "--checkpoint-hands", "0"],
     ],
 )
 def test_bad_input_is_one_line(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -118,10 +119,13 @@ def test_phevaluator_calls_prints_each_way_with_its_ratio() -> None:
 def test_rebuild_times_the_replay_of_the_hands_played(
     rules: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["rebuild", "--rules", rules, "--hands", "30", "--repeats", "2"]) == 0
-    (line,) = capsys.readouterr().out.splitlines()
+    command = ["rebuild", "--rules", rules, "--hands", "30", "--repeats", "2"]
+    assert main([*command, "--checkpoint-hands", "20"]) == 0
+    line, quick = capsys.readouterr().out.splitlines()
     assert line.startswith(f"{rules}: a table of 30 hands (")
     assert "rebuilds in" in line and "(median of 2)" in line and " ms a hand, " in line
+    assert quick.startswith(f"{rules}: from its latest checkpoint (one every 20 hands; ")
+    assert "commands after it) in " in quick and "kB, written in " in quick
 
 
 def test_startup_times_each_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -60,7 +60,7 @@ from mazziere.server.storage.models import (
     TournamentStanding,
 )
 from mazziere.server.table_store import DatabaseTableStore
-from mazziere.server.tables import StoredCommand, TableTask, TournamentConfig
+from mazziere.server.tables import StoredCommand, TableConfig, TableTask, TournamentConfig
 from mazziere.server.tournaments import MultiTableConfig, TournamentTask
 from tests.play_room import Person, Room, until
 from tests.server_db import backend_settings
@@ -87,13 +87,16 @@ ROOM_SETTINGS = {
     "MAZZIERE_SCHEDULED_EVERY_SECONDS": "10",
     "MAZZIERE_SCHEDULED_LEVEL_HANDS": "2",
     "MAZZIERE_STARTING_GRANT": "1000000",
+    "MAZZIERE_CHECKPOINT_HANDS": "1",
 }
 """The lobby's scheduled multi-table tournaments start every 10 s, levels of two hands; and
 each new account's wallet holds a million chips.  The italian-32 table's three people play
 as fast as they can and its losers top up again and again while the winners' stacks grow:
 a loser spent 5,400 chips in a minute, and on a loaded machine (a slower chain) a wallet of
 the usual 10,000 ran dry, two of three stayed broke and the table dealt no more (the
-mid-draw point was never reached).  A room with a grant of 2,000 showed it at once."""
+mid-draw point was never reached).  A room with a grant of 2,000 showed it at once.  A cash
+table writes a checkpoint at every hand's end, so each start after a kill rebuilds it from
+its latest checkpoint (:mod:`mazziere.server.checkpoints`)."""
 MTT_PLAYERS = 7
 """Two tables of six seats; the first one out leaves six, who are moved to the final table
 (both tables broken)."""
@@ -256,6 +259,29 @@ def chips_at(task: TableTask) -> int:
     return sum(v for a, v in balances.items() if a.kind in (AccountKind.STACK, AccountKind.POT))
 
 
+async def same_from_the_checkpoint(
+    whole: TableTask, config: TableConfig, store: DatabaseTableStore
+) -> None:
+    """The cash table rebuilt as the server does, from its latest checkpoint, is the table
+    rebuilt from its first command (but for its clocks: the checkpoint's timers are the
+    running table's own, started a few microseconds after their commands' times, so the
+    time banks are compared to the hundredth of a second)."""
+    quick = TableTask(config, store, LocalBus(), bot_seconds=0)
+    commands = len(await store.load(whole.table_id))
+    assert await quick.rebuild() == commands, f"table {whole.id}: commands"
+    assert chips_at(quick) == chips_at(whole), f"table {whole.id}: chips"
+    for attribute in ("seq", "action_id", "applied", "paused", "share_holders"):
+        assert getattr(quick, attribute) == getattr(whole, attribute), (whole.id, attribute)
+    assert list(quick.seated.values()) == list(whole.seated.values()), f"table {whole.id}"
+    for name in [None, *whole.seated]:
+        views = [task.table.view(name) for task in (quick, whole)]
+        for view in views:
+            view.pop("decision")  # its clock started again
+            for seat in view["seats"]:
+                seat["time_bank"] = round(seat["time_bank"], 2)
+        assert views[0] == views[1], f"table {whole.id}: {name}'s view"
+
+
 async def check_storage(settings: Settings) -> dict[str, Any]:
     """The checks of a dead room's database; what was found (hands playing, tables)."""
     db = Database(settings.database_url, schema=settings.database_schema)
@@ -309,6 +335,7 @@ async def check_storage(settings: Settings) -> dict[str, Any]:
             assert len(acts) == len(set(acts)), "an action stored twice"
         store = DatabaseTableStore(db)
         replayed_keys: set[tuple[int, int, int]] = set()
+        checkpointed = 0
         for config in configs:
             if isinstance(config, MultiTableConfig):
                 tournament_task = ReplayedTournament(config, store, LocalBus())
@@ -318,10 +345,14 @@ async def check_storage(settings: Settings) -> dict[str, Any]:
                     replayed_keys.add(key)
                     assert stored.get(key) == record, f"tournament {config.id}: record {key}"
                 continue
-            task = Replayed(config, store, LocalBus(), bot_seconds=0)
+            # From the first command, whatever checkpoint there is: every record made again.
+            task = Replayed(config, store, LocalBus(), bot_seconds=0, checkpoint_hands=0)
             if not await store.load(task.table_id):
                 continue
             await task.rebuild()
+            if isinstance(config, TableConfig) and await store.checkpoint(task.table_id):
+                checkpointed += 1
+                await same_from_the_checkpoint(task, config, store)
             assert not task.twice, f"table {task.id}: records made twice {task.twice}"
             for (hand, index), record in task.replayed.items():
                 key = (task.table_id, hand, index)
@@ -335,7 +366,7 @@ async def check_storage(settings: Settings) -> dict[str, Any]:
                 held = balances.get(f"table:{task.table_id}", 0)
                 assert chips == held, f"table {task.id}: {chips} chips, the ledger says {held}"
         assert set(stored) == replayed_keys, "hand records stored that no replay makes"
-        return {"playing": playing}
+        return {"playing": playing, "checkpointed": checkpointed}
     finally:
         await db.dispose()
 
@@ -508,7 +539,8 @@ async def run_chain(settings: Settings, folder: Path, chain: tuple[str, ...]) ->
         for person in people:
             await person.disconnect()
         room.stop(signal.SIGINT)
-        await check_storage(settings)
+        found = await check_storage(settings)
+        assert found["checkpointed"] == 2, "the two cash tables rebuilt from checkpoints"
         log = room.log()
         assert "refused on replay" not in log, log
         differences = [d for person in people for d in person.differences]

@@ -34,6 +34,7 @@ from mazziere.room.seating import tables_needed
 from mazziere.room.structure import Stakes
 from mazziere.server.accounts import account_from_cookies
 from mazziere.server.bus import Bus, LocalBus
+from mazziere.server.checkpoints import CHECKPOINT_EVERY_HANDS
 from mazziere.server.collector import CollectorPolicy
 from mazziere.server.context import LevelPlayed, RoomContext
 from mazziere.server.errors import first_line
@@ -555,7 +556,12 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
     if settings.table_writer == "process" and not room.db.in_memory:
         writer = await WriterProcess.start(settings)
     store = DatabaseTableStore(room.db, writer, seat_kept_seconds=settings.seat_kept_seconds)
-    service = TableService(store, bus, bot_seconds=float(getattr(settings, "bot_seconds", 0.8)))
+    service = TableService(
+        store,
+        bus,
+        bot_seconds=float(getattr(settings, "bot_seconds", 0.8)),
+        checkpoint_hands=int(getattr(settings, "checkpoint_hands", CHECKPOINT_EVERY_HANDS)),
+    )
     watcher = TableWatcher(service, room)
 
     async def authenticate(websocket: WebSocket) -> Player | None:

@@ -19,6 +19,8 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from mazziere.server.checkpoints import CHECKPOINT_EVERY_HANDS
+
 __all__ = ["Settings", "default_database_url", "user_data_folder"]
 
 
@@ -98,6 +100,9 @@ class Settings(BaseSettings):
     warm_up_bots: bool = True
     """Build the strong bot's tables in the background at start (``mazziere serve``), so its
     first decision at each deck does not hold the tables up (server/warm.py)."""
+    checkpoint_hands: int = Field(default=CHECKPOINT_EVERY_HANDS, ge=0)
+    """A cash table writes its state down every this many hands, so that a restart replays
+    at most that many of its hands (0: never; server/checkpoints.py)."""
     next_hand_seconds: float = Field(default=2.0, ge=0)
     """The pause between the end of a hand and the next deal."""
     seat_kept_seconds: float = Field(default=60.0, gt=0)

@@ -50,6 +50,7 @@ from mazziere.server.storage.models import (
     LedgerAccount,
     RoomTable,
     Seat,
+    TableCheckpoint,
     TableCommand,
     Tournament,
     TournamentStanding,
@@ -60,6 +61,7 @@ from mazziere.server.tables import (
     Batch,
     HostControls,
     KeptSeat,
+    StoredCheckpoint,
     StoredCommand,
     StoreUnavailableError,
     TableStore,
@@ -78,6 +80,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 _COMMANDS = cast(Table, TableCommand.__table__)
+_CHECKPOINTS = cast(Table, TableCheckpoint.__table__)
 _HANDS = cast(Table, Hand.__table__)
 _HAND_SEATS = cast(Table, HandSeat.__table__)
 _HAND_ACTIONS = cast(Table, HandAction.__table__)
@@ -195,15 +198,27 @@ class DatabaseTableStore(TableStore):
         self._queue: list[_Queued] = []
         self._writing: asyncio.Task[None] | None = None
 
-    async def load(self, table_id: int) -> list[StoredCommand]:
-        """Every command of the table, in the order it was applied."""
+    async def load(self, table_id: int, *, after: int = 0) -> list[StoredCommand]:
+        """The table's commands after its first ``after``, in the order they were applied."""
         async with self.db.reader.connect() as connection:
             rows = await connection.execute(
                 select(_COMMANDS.c.kind, _COMMANDS.c.at, _COMMANDS.c.data)
-                .where(_COMMANDS.c.table_id == table_id)
+                .where(_COMMANDS.c.table_id == table_id, _COMMANDS.c.seq > after)
                 .order_by(_COMMANDS.c.seq)
             )
             return [StoredCommand(kind, at, dict(data)) for kind, at, data in rows]
+
+    async def checkpoint(self, table_id: int) -> StoredCheckpoint | None:
+        """The table's latest checkpoint, if it has one."""
+        async with self.db.reader.connect() as connection:
+            row = (
+                await connection.execute(
+                    select(_CHECKPOINTS.c.seq, _CHECKPOINTS.c.version, _CHECKPOINTS.c.state).where(
+                        _CHECKPOINTS.c.table_id == table_id
+                    )
+                )
+            ).first()
+        return None if row is None else StoredCheckpoint(row.seq, row.version, bytes(row.state))
 
     async def wallet(self, account_id: int) -> int:
         """The balance of the player's wallet."""
@@ -398,6 +413,7 @@ class GroupWriter:
         hand_seats: list[dict[str, Any]] = []
         actions: list[dict[str, Any]] = []
         seats: dict[int, list[dict[str, Any]]] = {}
+        checkpoints: dict[int, dict[str, Any]] = {}
         now = utc_now()
         for table_id, batch in _parts(group):
             if batch.logged:
@@ -413,6 +429,11 @@ class GroupWriter:
                      "at": command.at, "data": command.data}
                 )  # fmt: skip
                 learnt.next_seq[table_id] = seq + 1
+                if batch.checkpoint is not None:  # the latest replaces the one before
+                    checkpoints[table_id] = {
+                        "table_id": table_id, "seq": seq, "version": batch.checkpoint.version,
+                        "state": batch.checkpoint.state, "created_at": now,
+                    }  # fmt: skip
             hand_id: int | None = None
             if batch.hand_start is not None:
                 hand_id = self._start_hand(connection, table_id, batch, learnt, now)
@@ -463,6 +484,11 @@ class GroupWriter:
             _INSERT_HAND_SEATS.run(connection, hand_seats)
         if actions:
             _INSERT_ACTIONS.run(connection, actions)
+        if checkpoints:
+            connection.execute(
+                delete(_CHECKPOINTS).where(_CHECKPOINTS.c.table_id.in_(list(checkpoints)))
+            )
+            connection.execute(insert(_CHECKPOINTS), list(checkpoints.values()))
         if seats:
             connection.execute(delete(_SEATS).where(_SEATS.c.table_id.in_(list(seats))))
             rows = [row for table_rows in seats.values() for row in table_rows]

@@ -59,7 +59,7 @@ from mazziere.room.tournament import (
     TournamentTable,
 )
 from mazziere.rules import find_rules
-from mazziere.server import crash
+from mazziere.server import checkpoints, crash
 from mazziere.server import protocol as p
 from mazziere.server.bus import Bus, Outbox, TableEvent
 from mazziere.server.requests import Request, RequestLoop
@@ -222,6 +222,19 @@ class Batch:
     """Whether ``command`` is stored in the table's log (a part's is the tournament's)."""
     closed: bool = False
     """The table closed with this command (a tournament's table broken or finished)."""
+    checkpoint: StoredCheckpoint | None = None
+    """The table's state once the command is applied (:mod:`~mazziere.server.checkpoints`),
+    stored as its latest: its ``seq`` is the command's (0 here)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCheckpoint:
+    """A cash table's state after its command number ``seq`` (:mod:`mazziere.server.checkpoints`),
+    written by the room's code of ``version``."""
+
+    seq: int
+    version: str
+    state: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,8 +278,12 @@ class TableStore(abc.ABC):
     server (:mod:`mazziere.server.storage.tables`)."""
 
     @abc.abstractmethod
-    async def load(self, table_id: int) -> list[StoredCommand]:
-        """Every stored command of the table, in order."""
+    async def load(self, table_id: int, *, after: int = 0) -> list[StoredCommand]:
+        """The table's stored commands after its first ``after``, in order."""
+
+    async def checkpoint(self, table_id: int) -> StoredCheckpoint | None:
+        """The table's latest checkpoint (``None``: replay from the first command)."""
+        return None
 
     @abc.abstractmethod
     async def commit(self, table_id: int, batch: Batch) -> None:
@@ -306,6 +323,7 @@ class MemoryStore(TableStore):
         self.host_controls: dict[int, HostControls] = {}
         self.approved: dict[int, set[int]] = {}
         """Private tables (by id): the accounts that may sit (absent: anyone may)."""
+        self.checkpoints: dict[int, StoredCheckpoint] = {}
 
     async def sit_refusal(self, table_id: int, account_id: int) -> tuple[str, str] | None:
         """Refused where the table has a list of approved players without this one."""
@@ -322,9 +340,13 @@ class MemoryStore(TableStore):
         """What a test set as the host."""
         return self.host_controls.get(table_id)
 
-    async def load(self, table_id: int) -> list[StoredCommand]:
-        """The commands stored so far."""
-        return list(self.commands.get(table_id, ()))
+    async def load(self, table_id: int, *, after: int = 0) -> list[StoredCommand]:
+        """The commands stored so far (after the first ``after``)."""
+        return list(self.commands.get(table_id, ())[after:])
+
+    async def checkpoint(self, table_id: int) -> StoredCheckpoint | None:
+        """The latest checkpoint committed."""
+        return self.checkpoints.get(table_id)
 
     async def commit(self, table_id: int, batch: Batch) -> None:
         """Append the command; move the wallets."""
@@ -337,8 +359,11 @@ class MemoryStore(TableStore):
                 self.wallets[move.account_id] -= move.amount
             elif move.destination == f"wallet:{move.account_id}":
                 self.wallets[move.account_id] = self.wallets.get(move.account_id, 0) + move.amount
-        self.commands.setdefault(table_id, []).append(batch.command)
+        commands = self.commands.setdefault(table_id, [])
+        commands.append(batch.command)
         self.batches.setdefault(table_id, []).append(batch)
+        if batch.checkpoint is not None:
+            self.checkpoints[table_id] = replace(batch.checkpoint, seq=len(commands))
 
     async def wallet(self, account_id: int) -> int:
         """The wallet's balance."""
@@ -544,6 +569,14 @@ def wallet_key(account_id: int | None) -> str:
     return "grants" if account_id is None else f"wallet:{account_id}"
 
 
+_LIVE_ONLY = frozenset(
+    {"clock", "held", "_replaying", "_seats_told", "_seats_owed", "_seats_check_at", "bots"}
+)
+"""A table task's attributes that no replay changes, not in a checkpoint; and its bots, made
+again from the seats (what a bot remembers of the hands it played there, a replay, which
+asks no bot to decide, does not give it)."""
+
+
 class TableTask(RequestLoop):
     """One table: its room table, its queue, its sequence of events, its bots.
 
@@ -559,6 +592,7 @@ class TableTask(RequestLoop):
         bot_seconds: float = 0.8,
         bot_rng: Any = None,
         seat_index: SeatIndex | None = None,
+        checkpoint_hands: int = checkpoints.CHECKPOINT_EVERY_HANDS,
     ) -> None:
         self.config = config
         self.table_id = config.table_id if isinstance(config, TournamentConfig) else config.id
@@ -573,7 +607,14 @@ class TableTask(RequestLoop):
         self.bot_rng = bot_rng if bot_rng is not None else random.Random(secrets.randbits(256))
         super().__init__(f"table {self.id}")
         self.seated = Seating(self.id, {} if seat_index is None else seat_index)
+        self.checkpoint_hands = checkpoint_hands if isinstance(config, TableConfig) else 0
+        """A cash table writes its state down every this many hands (0: never)."""
+        given = set(vars(self))
         self._fresh(bytes(32))
+        # What a fresh table starts, the replay of its commands builds: that is what a
+        # checkpoint keeps, but for what only a running table changes (a rebuild starts it
+        # afresh too) and its clock (the reader's own).
+        self._replayed = frozenset(vars(self).keys() - given - _LIVE_ONLY)
 
     def _fresh(self, start_seed: bytes) -> None:
         """A new, empty table (before the stored commands are replayed on it).
@@ -656,18 +697,27 @@ class TableTask(RequestLoop):
     # ------------------------------------------------------------- lifecycle
 
     async def rebuild(self) -> int:
-        """Replay the stored commands on a fresh table; return how many there were."""
-        commands = await self.store.load(self.table_id)
-        start_seed = bytes(32)
-        if isinstance(self.config, TournamentConfig):
-            if not commands or commands[0].kind != "start":
-                raise ValueError(f"tournament table {self.id} has no start stored")
-            start_seed = bytes.fromhex(str(commands[0].data["seed"]))
-        changed = next((c for c in commands if c.kind == "stakes"), None)
-        if changed is not None and isinstance(self.config, TableConfig):
-            # The row has the stakes now; the table began with those of before the change.
-            self.config = replace(self.config, stakes=Stakes(**changed.data["from"]))
-        self._fresh(start_seed)
+        """Replay the stored commands on a fresh table, from its latest checkpoint if it
+        has one this code can read; return how many commands the table has stored."""
+        version = checkpoints.code_version()  # known from the start (docs: code_version)
+        stored = await self.store.checkpoint(self.table_id) if self.checkpoint_hands else None
+        self._fresh(bytes(32))
+        if stored is not None and stored.version != version:
+            log.info("table %s: checkpoint %s not used (other code wrote it)", self.id, stored.seq)
+        restored = stored is not None and stored.version == version and self._restore(stored)
+        after = stored.seq if stored is not None and restored else 0
+        commands = await self.store.load(self.table_id, after=after)
+        if not restored:
+            start_seed = bytes(32)
+            if isinstance(self.config, TournamentConfig):
+                if not commands or commands[0].kind != "start":
+                    raise ValueError(f"tournament table {self.id} has no start stored")
+                start_seed = bytes.fromhex(str(commands[0].data["seed"]))
+            changed = next((c for c in commands if c.kind == "stakes"), None)
+            if changed is not None and isinstance(self.config, TableConfig):
+                # The row has the stakes now; the table began with those of before the change.
+                self.config = replace(self.config, stakes=Stakes(**changed.data["from"]))
+            self._fresh(start_seed)
         self._replaying = True
         try:
             for command in commands:
@@ -688,7 +738,51 @@ class TableTask(RequestLoop):
         decision = self.table.decision
         start = decision.timer.started if decision is not None else self.clock.now()
         self.clock.run(start)  # the decision waited for gets its whole time again
-        return len(commands)
+        return after + len(commands)
+
+    def _checkpoint(self, command: StoredCommand) -> StoredCheckpoint | None:
+        """The table's state once ``command`` is applied (:mod:`~mazziere.server.checkpoints`);
+        ``None`` if it cannot be written (the table goes on: a rebuild replays more)."""
+        state = {name: getattr(self, name) for name in self._replayed}
+        state["seated"] = list(self.seated.values())
+        try:
+            data = checkpoints.dump(
+                state, at=command.at, owner=self, externals=self._checkpoint_externals()
+            )
+        except Exception:
+            log.exception("table %s: no checkpoint at its command of %s", self.id, command.kind)
+            return None
+        return StoredCheckpoint(0, checkpoints.code_version(), data)
+
+    def _restore(self, stored: StoredCheckpoint) -> bool:
+        """The fresh table made what ``stored`` keeps; ``False`` (and nothing changed) if it
+        cannot be read."""
+        try:
+            at, state = checkpoints.load(
+                stored.state, owner=self, externals=self._checkpoint_externals()
+            )
+        except checkpoints.CheckpointError as error:
+            log.warning("table %s: checkpoint %s not used (%s)", self.id, stored.seq, error)
+            return False
+        if state.keys() != self._replayed | {"seated"}:
+            log.warning("table %s: checkpoint %s not used (not this table's state)", *(
+                self.id, stored.seq))  # fmt: skip
+            return False
+        for seated in state.pop("seated"):
+            self.seated[seated.name] = seated
+            if seated.bot is not None:
+                self.bots[seated.name] = make_bot(seated.bot, self.bot_rng)
+        for name, value in state.items():
+            setattr(self, name, value)
+        for seat in self.table:
+            # Its connections are the running room's (not commands): a rebuild counts every
+            # player connected until their socket says otherwise, as the replay does.
+            self.table.reconnect(seat.name)
+        self.clock.replay_to(at)
+        return True
+
+    def _checkpoint_externals(self) -> dict[str, object]:
+        return {"clock": self.clock, "bot_rng": self.bot_rng}
 
     async def begin(self) -> None:
         """A tournament opened for the first time: store its start (the seating seed)."""
@@ -1160,6 +1254,9 @@ class TableTask(RequestLoop):
         level = self.tournament.level() if crash.ARMED.point and self.tournament is not None else 0
         occupied = len(self.table)
         events, batch = self._execute(command)
+        end = batch.hand_end
+        if self.checkpoint_hands and end is not None and end.number % self.checkpoint_hands == 0:
+            batch.checkpoint = self._checkpoint(command)
         if crash.ARMED.point:
             self._crash_points(command, batch, stored=False, level=level)
         await self._store(batch)
@@ -1900,17 +1997,30 @@ def _history(hand: Any, seed: bytes, table: str, number: int, names: list[str]) 
 class TableService:
     """Every table task of the server: opens them, finds them, stops them."""
 
-    def __init__(self, store: TableStore, bus: Bus, *, bot_seconds: float = 0.8) -> None:
+    def __init__(
+        self,
+        store: TableStore,
+        bus: Bus,
+        *,
+        bot_seconds: float = 0.8,
+        checkpoint_hands: int = checkpoints.CHECKPOINT_EVERY_HANDS,
+    ) -> None:
         self.store = store
         self.bus = bus
         self.bot_seconds = bot_seconds
+        self.checkpoint_hands = checkpoint_hands
         self.tasks: dict[str, TableTask] = {}
         self.seat_index: SeatIndex = {}
 
     async def open(self, config: TableConfig | TournamentConfig) -> TableTask:
         """Rebuild a table from its stored commands and start its task."""
         task = TableTask(
-            config, self.store, self.bus, bot_seconds=self.bot_seconds, seat_index=self.seat_index
+            config,
+            self.store,
+            self.bus,
+            bot_seconds=self.bot_seconds,
+            seat_index=self.seat_index,
+            checkpoint_hands=self.checkpoint_hands,
         )
         await task.begin()
         await task.rebuild()

@@ -27,6 +27,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -51,6 +52,7 @@ __all__ = [
     "Seat",
     "SeatRequest",
     "Session",
+    "TableCheckpoint",
     "TableCommand",
     "Tournament",
     "TournamentLevel",
@@ -357,6 +359,25 @@ class TableCommand(Base):
     at: Mapped[float] = mapped_column(Float)
     """The table's clock when the command was applied (seconds)."""
     data: Mapped[dict[str, Any]]
+
+
+class TableCheckpoint(Base):
+    """A cash table's state after one of its commands (its ``seq``), so that a rebuild
+    replays only the commands after it: one row a table, the latest
+    (:mod:`mazziere.server.checkpoints`).  A cache: without it, or with one another version
+    of the room's code wrote, the table is rebuilt from its first command."""
+
+    __tablename__ = "table_checkpoints"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int]
+    """The last command the state has applied (``table_commands.seq``)."""
+    version: Mapped[str] = mapped_column(String(64))
+    """The room's code that wrote it (:func:`mazziere.server.checkpoints.code_version`)."""
+    state: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[dt.datetime]
 
 
 # --- tournaments -------------------------------------------------------------------------
