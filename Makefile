@@ -100,6 +100,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python -m benchmarks engine --rules italian-32 --hands 3000 --peer-hands 3000 --repeats 9
 	$(BIN)/python -m benchmarks startup
 	for rules in holdem italian-classic italian-32; do $(BIN)/python -m benchmarks rebuild --rules $$rules; done
+	$(BIN)/python -m benchmarks restart
 	$(BIN)/python -m benchmarks.odds
 	$(BIN)/python -m benchmarks randomness
 

@@ -1,4 +1,4 @@
-"""``python -m benchmarks eval|engine|rebuild|startup|randomness``: the benchmarks' command line.
+"""``python -m benchmarks eval|engine|rebuild|restart|startup|randomness``: the command line.
 
 Bad input is one line on stderr and exit code 2, as for ``mazziere``.
 """
@@ -96,6 +96,22 @@ def bench_rebuild(
         echo=typer.echo,
         checkpoint_hands=checkpoint_hands,
     )
+
+
+@app.command("restart")
+def bench_restart(
+    *,
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Rule set.")] = "holdem",
+    hands: Annotated[int, typer.Option(help="Hands the table deals before the starts.")] = 5000,
+    repeats: Annotated[int, typer.Option(help="Starts of each kind (the median is kept).")] = 3,
+) -> None:
+    """A room's start over a table that dealt many hands: from its checkpoint, from the first."""
+    from benchmarks.restart import run_restart_benchmark
+
+    find_rules(rules)
+    if hands < 1 or repeats < 1:
+        raise UsageProblem("--hands and --repeats must be at least 1")
+    run_restart_benchmark(rules=rules, hands=hands, repeats=repeats, echo=typer.echo)
 
 
 @app.command("startup")

@@ -39,17 +39,18 @@ HOST = Player(1, "host")
 class _Seat:
     """The player's connection: the turn offered to them last, if still theirs."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str) -> None:
+        self.name = name
         self.turn: dict[str, Any] | None = None
 
     @property
     def player(self) -> str | None:
-        return HOST.name
+        return self.name
 
     def offer(self, text: str) -> None:
         message = json.loads(text)
         if message["type"] == "turn":
-            self.turn = message if message["name"] == HOST.name else None
+            self.turn = message if message["name"] == self.name else None
         elif message["type"] in ("hand_ended", "snapshot"):
             self.turn = None
 
@@ -74,24 +75,33 @@ async def _played(
         max_buy_in=2000, next_hand_seconds=0.0, host_id=HOST.account_id,
     )  # fmt: skip
     task = TableTask(config, store, bus, bot_seconds=0.0, checkpoint_hands=checkpoint_hands)
+    return config, store, await play_at(task, HOST, hands)
+
+
+async def play_at(task: TableTask, host: Player, hands: int) -> int:
+    """``host`` (who checks or folds, and tops up between hands) and four of their basic
+    bots play ``hands`` hands at ``task``'s table (fewer if the host went); the hands dealt."""
     await task.rebuild()
     task.start()
-    seat = _Seat()
-    bus.connect(seat)
-    await task.submit(HOST, p.Sit(table="1", buy_in=2000, seat=1), seat)
-    await task.submit(HOST, p.AddBots(table="1", count=4, kind="basic"), seat)
-    while task.table.hand_number < hands and task.table.is_seated(HOST.name):
-        me = task.table.player(HOST.name)
+    seat = _Seat(host.name)
+    task.bus.connect(seat)
+    table = task.id
+    await task.submit(host, p.Sit(table=table, buy_in=2000, seat=1), seat)
+    await task.submit(host, p.AddBots(table=table, count=4, kind="basic"), seat)
+    while task.table.hand_number < hands and task.table.is_seated(host.name):
+        me = task.table.player(host.name)
         if me.stack < 1000 and not task.table.in_hand:  # (the session goes on)
-            await task.submit(HOST, p.TopUp(table="1", amount=2000 - me.stack), seat)
+            await task.submit(host, p.TopUp(table=table, amount=2000 - me.stack), seat)
         turn = seat.turn
         if turn is not None:
             seat.turn = None
             kind: Any = _cautious(turn["legal"])
-            await task.submit(HOST, p.Act(table="1", action_id=turn["action_id"], kind=kind), seat)
+            await task.submit(
+                host, p.Act(table=table, action_id=turn["action_id"], kind=kind), seat
+            )
         await asyncio.sleep(0)
     await task.stop()
-    return config, store, task.table.hand_number
+    return task.table.hand_number
 
 
 async def _rebuild_seconds(

@@ -77,6 +77,8 @@ def test_rules_without_an_engine_is_one_clear_line(capsys: pytest.CaptureFixture
         ["rebuild", "--rules", "omaha"],
         ["rebuild", "--hands", "0"],
         ["rebuild", "--checkpoint-hands", "0"],
+        ["restart", "--hands", "0"],
+        ["restart", "--rules", "omaha"],
     ],
 )
 def test_bad_input_is_one_line(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -126,6 +128,16 @@ def test_rebuild_times_the_replay_of_the_hands_played(
     assert "rebuilds in" in line and "(median of 2)" in line and " ms a hand, " in line
     assert quick.startswith(f"{rules}: from its latest checkpoint (one every 20 hands; ")
     assert "commands after it) in " in quick and "kB, written in " in quick
+
+
+def test_restart_times_a_room_coming_back_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["restart", "--hands", "12", "--repeats", "1"]) == 0
+    quick, whole = capsys.readouterr().out.splitlines()
+    for line in (quick, whole):
+        assert line.startswith("holdem: a room over a table of 12 hands (")
+        assert "s after its launch" in line and "; median of 1)" in line
+    assert "with no checkpoint yet (from the first)" in quick  # 12 hands: none written
+    assert "reading no checkpoint (from the first)" in whole
 
 
 def test_startup_times_each_command(capsys: pytest.CaptureFixture[str]) -> None:
