@@ -38,6 +38,7 @@ from mazziere.server.storage.accounts import create_account
 from mazziere.server.storage.models import RoomTable
 from mazziere.server.table_store import DatabaseTableStore
 from mazziere.server.tables import (
+    Batch,
     HostControls,
     MemoryStore,
     Player,
@@ -440,5 +441,9 @@ async def _stored_and_rebuilt(settings: Settings, time: SimpleNamespace) -> None
         assert not differences(quick, whole)
         after = await store.load(table_id, after=stored.seq)
         assert after == commands[stored.seq :]
+        # A table closed is rebuilt no more: its checkpoint goes with the close.
+        close = StoredCommand("close", time.now, {"by_host": True})
+        await store.commit(table_id, Batch(close, closed=True))
+        assert await store.checkpoint(table_id) is None
     finally:
         await db.dispose()

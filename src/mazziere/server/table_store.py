@@ -477,6 +477,9 @@ class GroupWriter:
                 )
                 # Its waiting list waits for nothing more (a friend's invite says it closed).
                 connection.execute(delete(_WAITING).where(_WAITING.c.table_id == table_id))
+                # Nothing rebuilds it again: its checkpoint would be kept for nothing.
+                connection.execute(delete(_CHECKPOINTS).where(_CHECKPOINTS.c.table_id == table_id))
+                checkpoints.pop(table_id, None)
             self._seating(connection, table_id, batch)
         if commands:
             _INSERT_COMMANDS.run(connection, commands)

@@ -364,6 +364,8 @@ class MemoryStore(TableStore):
         self.batches.setdefault(table_id, []).append(batch)
         if batch.checkpoint is not None:
             self.checkpoints[table_id] = replace(batch.checkpoint, seq=len(commands))
+        if batch.closed:  # nothing rebuilds it again
+            self.checkpoints.pop(table_id, None)
 
     async def wallet(self, account_id: int) -> int:
         """The wallet's balance."""
