@@ -767,8 +767,8 @@ class TableTask(RequestLoop):
             log.warning("table %s: checkpoint %s not used (%s)", self.id, stored.seq, error)
             return False
         if state.keys() != self._replayed | {"seated"}:
-            log.warning("table %s: checkpoint %s not used (not this table's state)", *(
-                self.id, stored.seq))  # fmt: skip
+            why = "not this table's state"
+            log.warning("table %s: checkpoint %s not used (%s)", self.id, stored.seq, why)
             return False
         for seated in state.pop("seated"):
             self.seated[seated.name] = seated
