@@ -664,6 +664,52 @@ def test_the_pause_between_hands_counts_from_when_the_end_was_announced() -> Non
         assert min(gaps) >= pause - 0.05, gaps
 
 
+def test_a_broke_seat_is_freed_at_its_time_at_a_paused_table_whose_clock_rests() -> None:
+    from mazziere.server.tables import HostControls, SyncControls
+
+    async def scenario() -> None:
+        store = MemoryStore({1: 10_000, 2: 10_000})
+        home = config("holdem", host_id=1, rebuy_seconds=1.0)
+        task = TableTask(home, store, LocalBus(), bot_seconds=0.0)
+        await task.rebuild()
+        task.start()
+        anna, bruno = Inbox("anna"), Inbox("bruno")
+        inboxes = {"anna": anna, "bruno": bruno}
+        await task.submit(ANNA, p.Sit(table="1", buy_in=200, seat=1), anna)
+        await task.submit(BRUNO, p.Sit(table="1", buy_in=200, seat=3), bruno)
+        # All in, called, until one of them is left without chips.
+        while not (busted(anna, "anna") or busted(anna, "bruno")):
+            await until(lambda: bool(my_turn(anna, "anna") or my_turn(bruno, "bruno")))
+            turn = my_turn(anna, "anna") or my_turn(bruno, "bruno")
+            assert turn is not None
+            legal, name = turn["legal"], turn["name"]
+            shove = next((k for k in ("raise", "bet") if k in legal["kinds"]), None)
+            act = (
+                p.Act(table="1", action_id=turn["action_id"], kind=shove, amount=legal["max_to"])  # type: ignore[arg-type]
+                if shove
+                else p.Act(table="1", action_id=turn["action_id"], kind=passive(legal))  # type: ignore[arg-type]
+            )
+            await task.submit(ANNA if name == "anna" else BRUNO, act, inboxes[name])
+        broke = "anna" if busted(anna, "anna") else "bruno"
+        # The host pauses the table: nothing is dealt, and no deal frees the broke seat.
+        store.host_controls[1] = HostControls(paused=True, stakes=home.stakes)
+        await task.submit(None, SyncControls(), None)
+        paused_at = len(store.commands[1])
+        await asyncio.sleep(1.6)  # the rebuy offer (1 s) runs out during the pause
+        assert not task.table.is_seated(broke)
+        since = store.commands[1][paused_at:]
+        assert [(c.kind, c.data.get("name")) for c in since] == [("leave", broke)], [
+            c.kind for c in since[:10]
+        ]  # the clock woke once for it; it did not wake again and again for nothing
+        assert task._next_wake() is None
+        await task.stop()
+        again = TableTask(home, store, LocalBus())
+        await again.rebuild()
+        assert not again.table.is_seated(broke) and again.paused
+
+    asyncio.run(scenario())
+
+
 def test_a_hosts_controls_are_commands_of_the_table_and_rebuild() -> None:
     from dataclasses import replace
 

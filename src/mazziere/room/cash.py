@@ -41,7 +41,7 @@ from mazziere.room.structure import ForcedBets, Stakes, forced_bets
 from mazziere.room.table import HandSummary, Seat, SeatStatus, Table
 from mazziere.rules import Game, RuleSet, find_rules
 
-__all__ = ["SIT_OUT_SECONDS", "CashSettings", "CashTable", "rule_set_rake"]
+__all__ = ["REBUY_SECONDS", "SIT_OUT_SECONDS", "CashSettings", "CashTable", "rule_set_rake"]
 
 
 def rule_set_rake(rules: RuleSet) -> Rake | None:
@@ -63,6 +63,9 @@ def rule_set_rake(rules: RuleSet) -> Rake | None:
 
 SIT_OUT_SECONDS = 600.0
 """How long a player may sit out at a cash table before the seat is freed (by default)."""
+
+REBUY_SECONDS = 60.0
+"""How long a player left without chips may rebuy before the seat is freed (by default)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -89,7 +92,7 @@ class CashSettings:
     max_buy_in: int
     rake: Rake | None = None
     time: TimeSettings | None = None
-    rebuy_seconds: float = 60.0
+    rebuy_seconds: float = REBUY_SECONDS
     sit_out_seconds: float = SIT_OUT_SECONDS
     ask_show: bool = False
     name: str = ""
@@ -331,6 +334,27 @@ class CashTable(Table):
             and seat.busted_at is not None
             and self.clock.now() - seat.busted_at >= self.settings.rebuy_seconds
         )
+
+    def rebuy_ends_at(self, seat: Seat) -> float | None:
+        """When ``seat``'s rebuy offer runs out and the seat is to be freed (``None``: it has
+        chips).  A deal frees it (:meth:`start_hand`); a table that deals no more, paused or
+        short of players, has the room store that leave as a command of its own.
+
+        >>> import random
+        >>> from mazziere.room.clock import ManualClock
+        >>> table = CashTable(CashSettings(rules="holdem", seats=2,
+        ...     stakes=Stakes(small_blind=1, big_blind=2), min_buy_in=100, max_buy_in=100),
+        ...     clock=ManualClock(), rng=random.Random(1))
+        >>> seat = table.sit_down("anna", 100)
+        >>> table.rebuy_ends_at(seat) is None
+        True
+        >>> seat.status, seat.busted_at = SeatStatus.BUSTED, 30.0
+        >>> table.rebuy_ends_at(seat)
+        90.0
+        """
+        if seat.status is not SeatStatus.BUSTED or seat.busted_at is None:
+            return None
+        return seat.busted_at + self.settings.rebuy_seconds
 
     def seat_freed_at(self, seat: Seat) -> float | None:
         """When ``seat``, sitting out, is to be freed (``None``: it is not sitting out, is

@@ -44,7 +44,7 @@ from mazziere.bots.base import Bot, Situation, check_or_fold, make_bot
 from mazziere.cards import Card, parse_cards
 from mazziere.fair import BUTTON_LABEL, FairRandom, commitment, deck_order, new_seed
 from mazziere.game.core import Action, ActionKind, IllegalActionError
-from mazziere.room.cash import SIT_OUT_SECONDS, CashSettings, CashTable
+from mazziere.room.cash import REBUY_SECONDS, SIT_OUT_SECONDS, CashSettings, CashTable
 from mazziere.room.clock import TimeSettings
 from mazziere.room.errors import RoomError
 from mazziere.room.ledger import AccountKind, EntryKind
@@ -399,6 +399,8 @@ class TableConfig:
     sit_out_seconds: float = SIT_OUT_SECONDS
     """How long a player may sit out (or be away) before their seat is freed and their
     chips go back to their wallet: a seat nobody comes back to is not held for ever."""
+    rebuy_seconds: float = REBUY_SECONDS
+    """How long a player left without chips may rebuy before their seat is freed."""
 
     def settings(self) -> CashSettings:
         """The room's settings for this table."""
@@ -421,6 +423,7 @@ class TableConfig:
             max_buy_in=self.max_buy_in,
             time=time_settings,
             sit_out_seconds=self.sit_out_seconds,
+            rebuy_seconds=self.rebuy_seconds,
             name=str(self.id),
             # Every hand's history is stored (and read) in the database: twenty summaries a
             # table held in memory had no reader.
@@ -839,10 +842,8 @@ class TableTask(RequestLoop):
             times.append(self.clock.now())
         if isinstance(table, CashTable):
             for seat in table:
-                if seat.busted_at is not None:
-                    times.append(seat.busted_at + table.settings.rebuy_seconds)
-                    if self.seated[seat.name].bot is not None:
-                        times.append(self.clock.now())  # a broke bot leaves
+                if seat.busted_at is not None and self.seated[seat.name].bot is not None:
+                    times.append(self.clock.now())  # a broke bot leaves
                 freed = self._seat_freed_at(seat)
                 if freed is not None:
                     times.append(freed)
@@ -861,12 +862,16 @@ class TableTask(RequestLoop):
         return min(times) if times else None
 
     def _seat_freed_at(self, seat: Seat) -> float | None:
-        """When a person's seat, sat out, is freed (``None``: never; bots sit out and come
-        back as the table's pool needs them)."""
+        """When a person's seat, sat out or left without chips, is freed (``None``: never;
+        bots sit out and come back as the table's pool needs them, and leave when broke).
+        The room stores that leave as a command when its time comes, whether the table
+        deals or not: a paused table whose clock waited on a deal to free a broke seat would
+        wake for it again at once, and again, for as long as the pause lasted."""
         table = self.table
         if not isinstance(table, CashTable) or self.seated[seat.name].bot is not None:
             return None
-        return table.seat_freed_at(seat)
+        rebuy_ends = table.rebuy_ends_at(seat)
+        return rebuy_ends if rebuy_ends is not None else table.seat_freed_at(seat)
 
     def _dealable(self) -> bool:
         """Whether a tick could deal: no hand playing, two players who could play, and at a
@@ -915,8 +920,9 @@ class TableTask(RequestLoop):
                 return
             freed = self._seat_freed_at(seat)
             if freed is not None and freed <= self.clock.now():
-                # Gone too long: the seat is freed as if they had left (their chips back to
-                # their wallet), a command stored like any other.
+                # Gone too long, or broke past the rebuy offer: the seat is freed as if
+                # they had left (their chips back to their wallet), a command stored like
+                # any other.
                 await self._run(StoredCommand("leave", self.clock.now(), {"name": seat.name}))
                 return
         await self._run(StoredCommand("tick", self.clock.now(), {"seed": new_seed().hex()}))
