@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from mazziere.fair import verify
 from mazziere.room.structure import Stakes
+from mazziere.room.table import SeatStatus
 from mazziere.server import protocol as p
 from mazziere.server.bus import LocalBus
 from mazziere.server.tables import MemoryStore, Player, TableConfig, TableTask
@@ -710,9 +712,47 @@ def test_a_broke_seat_is_freed_at_its_time_at_a_paused_table_whose_clock_rests()
     asyncio.run(scenario())
 
 
-def test_a_hosts_controls_are_commands_of_the_table_and_rebuild() -> None:
-    from dataclasses import replace
+@pytest.mark.parametrize("answered", [True, False])
+def test_an_invito_asked_before_the_host_paused_waits_for_the_resumed_deal(
+    answered: bool,
+) -> None:
+    from mazziere.server.tables import HostControls, SyncControls
 
+    async def scenario() -> None:
+        store = MemoryStore({1: 10_000, 2: 10_000})
+        home = config("italian-classic", host_id=1, decision_seconds=0.5)
+        task = TableTask(home, store, LocalBus(), bot_seconds=0.0)
+        await task.rebuild()
+        task.start()
+        anna, bruno = Inbox("anna"), Inbox("bruno")
+        await task.submit(ANNA, p.Sit(table="1", buy_in=500, seat=1), anna)
+        await task.submit(ANNA, p.AutoPost(table="1", on=False), anna)  # she is asked
+        await task.submit(BRUNO, p.Sit(table="1", buy_in=500, seat=3), bruno)
+        await until(lambda: "anna" in task.table.offers)
+        controls = HostControls(paused=True, stakes=home.stakes)
+        store.host_controls[1] = controls
+        await task.submit(None, SyncControls(), None)
+        paused_at = len(store.commands[1])
+        await asyncio.sleep(1.0)  # her offer's time (0.5 s) runs out during the pause
+        stored = len(store.commands[1]) - paused_at
+        assert stored == 0, f"{stored} commands stored while paused"  # the clock rested
+        assert "anna" in task.table.offers and not task.table.in_hand
+        if answered:
+            await task.submit(ANNA, p.Answer(table="1", accept=True), anna)
+        store.host_controls[1] = replace(controls, paused=False)
+        await task.submit(None, SyncControls(), None)
+        # The resumed deal reads the offer: her yes deals her in; no answer sits her out.
+        await until(
+            lambda: task.table.in_hand or task.table.player("anna").status is SeatStatus.SITTING_OUT
+        )
+        assert [c.kind for c in store.commands[1][paused_at:]][-2:] == ["resume", "tick"]
+        assert task.table.in_hand is answered
+        await task.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_hosts_controls_are_commands_of_the_table_and_rebuild() -> None:
     from mazziere.server.tables import HostControls, SyncControls
 
     async def scenario() -> None:

@@ -837,7 +837,12 @@ class TableTask(RequestLoop):
             if seated is not None and seated.bot is not None:
                 return decision.timer.started + self.bot_seconds
             return decision.timer.deadline
-        times: list[float] = [o.timer.deadline for o in table.offers.values()]
+        times: list[float] = []
+        if not self.paused:
+            # An offer is asked by a deal and its time ends at the next tick's deal, which a
+            # paused table does not try: waking for it would wake again at once, a tick
+            # stored each time, until the pause ended.  It is read at the resumed deal.
+            times.extend(o.timer.deadline for o in table.offers.values())
         if any(self.seated[o.name].bot for o in table.offers.values() if o.name in self.seated):
             times.append(self.clock.now())
         if isinstance(table, CashTable):
