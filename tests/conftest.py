@@ -1,14 +1,28 @@
 """Shared test settings."""
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+from mazziere.server.requests import WOKE_FOR_NOTHING
+
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=200
 )
 settings.load_profile("default")
+
+
+@pytest.fixture(autouse=True)
+def _no_clock_wakes_for_nothing(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Every test fails if a task of the room logged that its clock woke for nothing again and
+    again (a wake no turn acts on: a tick stored at every turn of the loop), which the
+    room survives by resting, so that no test would see it otherwise."""
+    yield
+    said = [record.getMessage() for record in caplog.get_records("call")]
+    assert not [line for line in said if WOKE_FOR_NOTHING in line]
+
 
 # tests/data holds data files and the script that made them, not tests.
 collect_ignore_glob = ["data/*"]

@@ -30,6 +30,7 @@ import httpx2 as httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from mazziere.server.protocol import unbatch
+from mazziere.server.requests import WOKE_FOR_NOTHING
 from mazziere.server.security import CSRF_COOKIE
 from mazziere.server.ws import Limits, RateLimit
 from tests.server_process import free_port, person_address
@@ -137,6 +138,7 @@ def running_room(
         yield room
     finally:
         room.stop()
+    assert WOKE_FOR_NOTHING not in room.log()  # (the room rests and goes on: said only there)
 
 
 TERMINALS_ON_ONE_MACHINE = {"MAZZIERE_NEW_ACCOUNTS_PER_ADDRESS": "0"}

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import httpx2 as httpx
 
+from mazziere.server.requests import WOKE_FOR_NOTHING
 from mazziere.server.settings import Settings
 
 
@@ -117,3 +118,4 @@ def serve(
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(timeout=5)
+    assert WOKE_FOR_NOTHING not in server.output()  # (the room rests and goes on: said only there)

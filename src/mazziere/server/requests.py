@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -23,7 +24,25 @@ if TYPE_CHECKING:
     from mazziere.server.bus import Outbox
     from mazziere.server.tables import Player, TableClock, TableTask
 
-__all__ = ["Request", "RequestLoop", "next_request", "refuse_queued"]
+__all__ = [
+    "IDLE_TURNS_BEFORE_REST",
+    "WOKE_FOR_NOTHING",
+    "Request",
+    "RequestLoop",
+    "next_request",
+    "refuse_queued",
+]
+
+log = logging.getLogger(__name__)
+
+IDLE_TURNS_BEFORE_REST = 100
+"""Turns in a row of a task's clock after which its wake is still the same and due: each
+turn stores a command, so a wake no turn acts on (a bug) would store one at every turn of
+the event loop; after this many the task logs an error and rests a second.  (A real wake
+repeats only while several things are due at one time, one per turn: a few seats' worth.)"""
+
+WOKE_FOR_NOTHING = "woke its clock for nothing"
+"""The words of that error (the tests fail on any log or server output that holds them)."""
 
 
 @dataclass(slots=True)
@@ -104,14 +123,26 @@ class RequestLoop(abc.ABC):
         await done  # the loop ends it, or refuses it if the task stops first
 
     async def _loop(self) -> None:
+        idle_turns = 0
         try:
             while True:
-                if not await next_request(self.inbox, self._next_wake(), self.clock.now()):
+                wake = self._next_wake()
+                if not await next_request(self.inbox, wake, self.clock.now()):
                     try:
                         await self._on_time()
                     except Exception:
                         await self._failed("its clock")
+                    idle_turns = idle_turns + 1 if self._next_wake() == wake else 0
+                    if idle_turns >= IDLE_TURNS_BEFORE_REST:
+                        log.error(
+                            "%s %s %d times in a row (its wake at %s stays due); "
+                            "resting a second",
+                            self.what, WOKE_FOR_NOTHING, idle_turns, wake,
+                        )  # fmt: skip
+                        idle_turns = 0
+                        await asyncio.sleep(1.0)
                     continue
+                idle_turns = 0
                 request = self.inbox.take()
                 try:
                     await self._handle(request)
