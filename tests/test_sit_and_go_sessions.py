@@ -1,0 +1,136 @@
+"""Sit & go's played at random on a clock the test moves (its standing still between moves is
+what a real clock never shows): people acting, timing out, sitting out and in, losing their
+connection and coming back, chatting, answering offers, over levels by hands and by
+minutes with a break.  At every moment the table's clock wakes it only for something it
+acts on (a wake it does not act on comes back at once: a tick stored at each turn of the
+loop), the chips are all there, and the table rebuilt from its stored commands is the table
+that played them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from mazziere.room.structure import Schedule
+from mazziere.room.tournament import TournamentSettings
+from mazziere.server import protocol as p
+from mazziere.server.bus import LocalBus
+from mazziere.server.tables import Player, TableTask, TournamentConfig
+from tests.test_checkpoints import Seat, Yielding, differences, my_cards
+from tests.test_checkpoints import table_time as _standing_clock
+
+table_time = _standing_clock  # the fixture, used here too
+
+PEOPLE = (Player(1, "anna"), Player(2, "bruno"), Player(3, "carla"), Player(4, "dario"))
+STACKS = {"holdem": 300, "italian-classic": 400, "italian-32": 400}
+
+
+def sit_and_go(rules: str, unit: str) -> TournamentConfig:
+    """Four people; levels of two hands (or two minutes), a minute's break every two levels."""
+    schedule = Schedule.standard(
+        rules, starting_stack=STACKS[rules], unit=unit, length=2, break_every=2, break_minutes=1
+    )
+    settings = TournamentSettings(
+        rules=rules, buy_in=100, starting_stack=STACKS[rules], seats=4, max_players=4,
+        schedule=schedule,
+    )  # fmt: skip
+    players = tuple((person.account_id, person.name) for person in PEOPLE)
+    # A pause between hands, as in the room: where everyone is away the hands play
+    # themselves, and on a clock that stands still they would all be played at one moment.
+    return TournamentConfig(
+        id=7, table_id=7, settings=settings, players=players, next_hand_seconds=0.5
+    )
+
+
+async def random_sit_and_go(
+    config: TournamentConfig, seed: int, time: SimpleNamespace
+) -> tuple[TableTask, Yielding]:
+    """Play ``config`` at random until it ends (or 3,000 moves): the task and its store."""
+    chance = random.Random(seed)
+    store = Yielding({person.account_id: 0 for person in PEOPLE}, hands=10**6)
+    task = TableTask(config, store, LocalBus(), bot_seconds=1.0)
+    await task.begin()
+    await task.rebuild()
+    seats = {person.name: Seat(person.name) for person in PEOPLE}
+    for seat in seats.values():
+        task.bus.connect(seat)
+        task.bus.follow("7", seat)
+    task.start()
+    people = {person.name: person for person in PEOPLE}
+
+    async def send(name: str, message: object) -> None:
+        await task.submit(people[name], message, seats[name])
+
+    async def play() -> None:
+        for _ in range(3000):
+            tournament = task.tournament
+            if tournament is None or tournament.state.value != "running":
+                break
+            time.now += chance.choice((0.0, 0.5, 2.0, 2.0, 31.0))  # a timeout now and then
+            name = chance.choice(list(seats))
+            roll = chance.random()
+            turn = seats[name].turn()
+            if turn is not None and roll < 0.85:
+                legal = turn["legal"]
+                kind = chance.choice([k for k in legal["kinds"] if k != "timeout"])
+                amount = None
+                if kind in ("bet", "raise") and legal.get("min_to") is not None:
+                    amount = chance.randint(legal["min_to"], legal["max_to"])
+                cards: list[str] = []
+                if kind == "draw":
+                    hand = my_cards(task, name)
+                    cards = chance.sample(hand, chance.randint(0, min(len(hand), 3)))
+                act = p.Act(
+                    table="7", action_id=turn["action_id"], kind=kind, amount=amount, cards=cards
+                )
+                await send(name, act)
+            elif roll < 0.88:
+                await send(name, p.Chat(table="7", text=f"mano {task.table.hand_number}"))
+            elif roll < 0.91:
+                await send(name, p.SitOut(table="7"))
+            elif roll < 0.95:
+                await send(name, p.SitIn(table="7"))
+            elif roll < 0.98 and task.table.is_seated(name):  # a socket closes, or opens again
+                (task.disconnected if chance.random() < 0.5 else task.reconnected)(name)
+            elif task.table.offers.get(name) is not None:
+                await send(name, p.Answer(table="7", accept=chance.random() < 0.7))
+            await asyncio.sleep(0)
+
+    playing = asyncio.ensure_future(play())
+    spinning = asyncio.ensure_future(store.enough.wait())
+    await asyncio.wait({playing, spinning}, return_when=asyncio.FIRST_COMPLETED)
+    for pending in (playing, spinning):
+        pending.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await pending
+    await task.stop()
+    return task, store
+
+
+@pytest.mark.parametrize("unit", ["hands", "minutes"])
+@pytest.mark.parametrize("rules", ["holdem", "italian-classic", "italian-32"])
+def test_a_random_sit_and_go_wakes_only_to_act_and_rebuilds_as_it_played(
+    rules: str, unit: str, table_time: SimpleNamespace
+) -> None:
+    config = sit_and_go(rules, unit)
+
+    async def scenario() -> None:
+        task, store = await random_sit_and_go(config, seed=len(rules) + len(unit), time=table_time)
+        assert store.spun_at is None, f"the table's clock spun at {store.spun_at}"
+        tournament = task.tournament
+        assert tournament is not None and task.table.hand_number >= 3
+        tournament.chips.check()
+        if tournament.state.value != "running":  # over: the prize pool paid to the last chip
+            assert sum(store.wallets.values()) == 100 * len(PEOPLE)
+        again = TableTask(config, store, LocalBus(), bot_seconds=1.0)
+        await again.rebuild()
+        for seat in task.table:  # sockets are not commands: a rebuilt seat is connected
+            task.reconnected(seat.name)
+        assert (again.seq, again.table.hand_number) == (task.seq, task.table.hand_number)
+        assert not differences(again, task)
+
+    asyncio.run(scenario())
