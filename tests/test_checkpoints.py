@@ -19,7 +19,7 @@ import os
 import pickle
 import random
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import replace
 from pathlib import Path
 from types import BuiltinFunctionType, FunctionType, MethodType, SimpleNamespace
@@ -205,6 +205,18 @@ class Yielding(MemoryStore):
             self.enough.set()
 
 
+async def play_until_enough(play: Coroutine[Any, Any, None], store: Yielding) -> None:
+    """Run ``play`` until it ends, or the store has had enough (its hands, or a clock that
+    spins): then it stops where it is."""
+    playing = asyncio.ensure_future(play)
+    waiting = asyncio.ensure_future(store.enough.wait())
+    await asyncio.wait({playing, waiting}, return_when=asyncio.FIRST_COMPLETED)
+    for pending in (playing, waiting):
+        pending.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await pending
+
+
 class Recorded(MemoryStore):
     """A store that says from which command each load began."""
 
@@ -328,13 +340,7 @@ async def random_session(rules: str, seed: int, time: SimpleNamespace, hands: in
                 await send(name, p.Answer(table="1", accept=chance.random() < 0.7))
             await asyncio.sleep(0)
 
-    playing = asyncio.ensure_future(play())
-    waiting = asyncio.ensure_future(store.enough.wait())
-    await asyncio.wait({playing, waiting}, return_when=asyncio.FIRST_COMPLETED)
-    for pending in (playing, waiting):
-        pending.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await pending
+    await play_until_enough(play(), store)
     await task.stop()
     assert store.spun_at is None, f"the table's clock spun at {store.spun_at}"
     return store
@@ -465,6 +471,7 @@ async def _stored_and_rebuilt(settings: Settings, time: SimpleNamespace) -> None
             time.now += 1.0
             await asyncio.sleep(0.001)
         await task.stop()
+        await store.settled()  # a commit on its way when the task stopped is written
         stored = await store.checkpoint(table_id)
         assert stored is not None and stored.version == checkpoints.code_version()
         commands = await store.load(table_id)

@@ -9,7 +9,6 @@ that played them."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 from types import SimpleNamespace
 
@@ -20,7 +19,7 @@ from mazziere.room.tournament import TournamentSettings
 from mazziere.server import protocol as p
 from mazziere.server.bus import LocalBus
 from mazziere.server.tables import Player, TableTask, TournamentConfig
-from tests.test_checkpoints import Seat, Yielding, differences, my_cards
+from tests.test_checkpoints import Seat, Yielding, differences, my_cards, play_until_enough
 from tests.test_checkpoints import table_time as _standing_clock
 
 table_time = _standing_clock  # the fixture, used here too
@@ -100,13 +99,7 @@ async def random_sit_and_go(
                 await send(name, p.Answer(table="7", accept=chance.random() < 0.7))
             await asyncio.sleep(0)
 
-    playing = asyncio.ensure_future(play())
-    spinning = asyncio.ensure_future(store.enough.wait())
-    await asyncio.wait({playing, spinning}, return_when=asyncio.FIRST_COMPLETED)
-    for pending in (playing, spinning):
-        pending.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await pending
+    await play_until_enough(play(), store)
     await task.stop()
     return task, store
 

@@ -628,6 +628,7 @@ async def table_service(app: FastAPI, room: RoomContext) -> AsyncIterator[None]:
         for task in watcher.tournaments.values():
             await task.stop()
         await service.stop()
+        await store.settled()
         await store.writer.close()
 
 

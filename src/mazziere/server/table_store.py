@@ -284,6 +284,13 @@ class DatabaseTableStore(TableStore):
             self._writing = asyncio.create_task(self._write_groups(), name="table store writer")
         await done
 
+    async def settled(self) -> None:
+        """Wait until every batch queued has been written, or has failed: a table's task
+        stopped while its commit was on its way leaves that commit to the writer, which
+        finishes it (the room's stop waits for it before the database closes)."""
+        while self._writing is not None and not self._writing.done():
+            await asyncio.wait({self._writing})
+
     async def _write_groups(self) -> None:
         """Hand what is queued to the writer, a group at a time, until nothing is left;
         then wake each table (with the reason, where its batch was not stored)."""

@@ -882,11 +882,15 @@ class TableTask(RequestLoop):
         """Whether a tick could deal: no hand playing, two players who could play, and at a
         cash table a person among those seated (bots play for people: a private table's
         bots, left alone by its host, wait for them instead of dealing to each other, each
-        hand stored, for as long as the room runs)."""
+        hand stored, for as long as the room runs), and at a tournament's table no break
+        (its end is a wake of its own: a tick tried during it, after each chat line or
+        sitting in, would deal nothing and store a tick all the same)."""
         if self.table.in_hand or self.paused:
             return False
-        if self.tournament is not None:
-            return self.tournament.state is TournamentState.RUNNING
+        tournament = self.tournament
+        if tournament is not None:
+            on_break = tournament.level_clock(self.table, self.clock.now()).on_break  # type: ignore[arg-type]
+            return tournament.state is TournamentState.RUNNING and not on_break
         if all(self.seated[s.name].bot is not None for s in self.table):
             return False
         able = [s for s in self.table if s.stack > 0 and s.status is not SeatStatus.SITTING_OUT]

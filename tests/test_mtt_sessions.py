@@ -1,0 +1,108 @@
+"""Multi-table tournaments played at random on a clock the test moves (standing still between
+its moves, as a real clock never does): people acting, timing out, sitting out and in,
+losing their connection and coming back, chatting, over three tables that break into the
+final one.  The tournament's clock wakes its task only for something it acts on (a wake
+it does not act on comes back at once: a tick stored at each turn of the loop), and the
+tournament rebuilt from its log is the tournament that played it."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from mazziere.room.tournament import TournamentState
+from mazziere.server import protocol as p
+from mazziere.server.bus import LocalBus
+from mazziere.server.tables import Player
+from mazziere.server.tournaments import MultiTableConfig, TournamentTask
+from tests.test_checkpoints import Seat, Yielding, play_until_enough
+from tests.test_checkpoints import table_time as _standing_clock
+from tests.test_play_mtt_task import config, started, state
+
+table_time = _standing_clock  # the fixture, used here too
+
+
+async def random_tournament(
+    setup: MultiTableConfig, seed: int, time: SimpleNamespace
+) -> tuple[TournamentTask, Yielding]:
+    """Play ``setup`` at random until it ends (or 4,000 moves): its task and its store."""
+    chance = random.Random(seed)
+    store = Yielding({}, hands=10**6)
+    task, _ = await started(setup, store, LocalBus())
+    seats = {name: Seat(name) for _, name in setup.players}
+    for name, number in task.where().items():
+        task.bus.connect(seats[name])
+        task.bus.follow(task.tables[number].id, seats[name])
+
+    def lane_of(name: str) -> Any:
+        number = task.where().get(name)
+        return None if number is None else task.tables[number]
+
+    async def send(name: str, message: Any) -> None:
+        lane = lane_of(name)
+        if lane is not None:
+            await lane.submit(Player(task.accounts[name], name), message, seats[name])
+
+    async def play() -> None:
+        for _ in range(4000):
+            if task.tournament.state is not TournamentState.RUNNING:
+                break
+            time.now += chance.choice((0.0, 0.0, 0.5, 2.0, 31.0))  # a timeout now and then
+            lanes = [lane for lane in task.tables.values() if lane.live and lane.table.decision]
+            roll = chance.random()
+            if lanes and roll < 0.85:
+                lane = chance.choice(lanes)
+                decision = lane.table.decision
+                legal = decision.legal.to_dict()
+                kind = chance.choice([k for k in legal["kinds"] if k != "timeout"])
+                amount = None
+                if kind in ("bet", "raise") and legal.get("min_to") is not None:
+                    amount = chance.randint(legal["min_to"], legal["max_to"])
+                act = p.Act(table=lane.id, action_id=lane.action_id, kind=kind, amount=amount)
+                await send(decision.name, act)
+            else:
+                name = chance.choice(list(seats))
+                lane = lane_of(name)
+                if lane is None:
+                    pass
+                elif roll < 0.88:
+                    await send(name, p.Chat(table=lane.id, text="ciao"))
+                elif roll < 0.92:
+                    await send(name, p.SitOut(table=lane.id))
+                elif roll < 0.96:
+                    await send(name, p.SitIn(table=lane.id))
+                elif lane.table.is_seated(name):  # a socket closes, or opens again
+                    (lane.disconnected if chance.random() < 0.5 else lane.reconnected)(name)
+            await asyncio.sleep(0)
+
+    await play_until_enough(play(), store)
+    await task.stop()
+    return task, store
+
+
+@pytest.mark.parametrize("rules", ["holdem", "italian-classic", "italian-32"])
+def test_a_random_tournament_wakes_only_to_act_and_rebuilds_as_it_played(
+    rules: str, table_time: SimpleNamespace
+) -> None:
+    # A pause between hands, as in the room: where everyone is away the hands play
+    # themselves, and on a clock that stands still they would all be played at one moment.
+    setup = replace(config(rules, 14), next_hand_seconds=0.5)
+
+    async def scenario() -> None:
+        task, store = await random_tournament(setup, seed=len(rules), time=table_time)
+        assert store.spun_at is None, f"the tournament's clock spun at {store.spun_at}"
+        hands = sum(lane.table.hand_number for lane in task.tables.values())
+        assert hands >= 10
+        again = TournamentTask(setup, store, LocalBus())
+        await again.rebuild()
+        for lane in task.tables.values():  # sockets are not commands: rebuilt, all connected
+            for seat in list(lane.table):
+                lane.reconnected(seat.name)
+        assert state(again) == state(task)
+
+    asyncio.run(scenario())
