@@ -258,13 +258,22 @@ def my_cards(task: TableTask, name: str) -> list[str]:
     return [str(card) for card in hole[viewer]]
 
 
-async def random_session(rules: str, seed: int, time: SimpleNamespace, hands: int) -> MemoryStore:
-    """Two people and the host's bots play ``hands`` hands at random, a checkpoint at every
-    hand's end; the store holds every batch (and so every checkpoint)."""
+def lobby_table(rules: str) -> TableConfig:
+    """A table of the lobby: no host (anyone seated calls bots; they leave a table no person
+    sits at)."""
+    return replace(home_game(rules), host_id=None)
+
+
+async def random_session(
+    rules: str, seed: int, time: SimpleNamespace, hands: int, *, lobby: bool = False
+) -> MemoryStore:
+    """Two people and bots play ``hands`` hands at random at anna's private table (or at a
+    table of the lobby), a checkpoint at every hand's end; the store holds every batch (and
+    so every checkpoint)."""
     chance = random.Random(seed)
     store = Yielding({HOST.account_id: 10**7, GUEST.account_id: 10**7}, hands)
     task = TableTask(
-        home_game(rules),
+        lobby_table(rules) if lobby else home_game(rules),
         store,
         LocalBus(),
         bot_seconds=1.0,  # a bot acts when the test's clock has moved: its play is bounded
@@ -324,12 +333,13 @@ async def random_session(rules: str, seed: int, time: SimpleNamespace, hands: in
                     await send(name, p.Sit(table="1", buy_in=chance.randint(200, 2000)))
             elif roll < 0.93:
                 bots = [b for b in task.seated if b.startswith("bot-")]
+                caller = name if lobby else HOST.name  # at the lobby, whoever sits
                 if bots and chance.random() < 0.5:
-                    await send(HOST.name, p.RemoveBot(table="1", name=chance.choice(bots)))
+                    await send(caller, p.RemoveBot(table="1", name=chance.choice(bots)))
                 else:
                     kind = chance.choice(("basic", "random", "strong"))
-                    await send(HOST.name, p.AddBots(table="1", count=1, kind=kind))
-            elif roll < 0.94:
+                    await send(caller, p.AddBots(table="1", count=1, kind=kind))
+            elif roll < 0.94 and not lobby:
                 stakes = chance.choice((CONFIGS[rules]["stakes"], OTHER_STAKES[rules]))
                 paused = chance.random() < 0.3
                 store.host_controls[1] = HostControls(paused=paused, stakes=stakes)  # type: ignore[arg-type]
@@ -346,13 +356,19 @@ async def random_session(rules: str, seed: int, time: SimpleNamespace, hands: in
     return store
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize(("seed", "lobby"), [(1, False), (2, False), (3, True)])
 @pytest.mark.parametrize("rules", ["holdem", "italian-classic", "italian-32"])
 def test_every_checkpoint_is_what_the_replay_of_its_commands_gives(
-    rules: str, seed: int, table_time: SimpleNamespace, caplog: pytest.LogCaptureFixture
+    rules: str,
+    seed: int,
+    lobby: bool,
+    table_time: SimpleNamespace,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    config = lobby_table(rules) if lobby else home_game(rules)
+
     async def scenario() -> None:
-        store = await random_session(rules, seed, table_time, hands=14)
+        store = await random_session(rules, seed, table_time, hands=14, lobby=lobby)
         commands = store.commands[1]
         taken = [
             replace(batch.checkpoint, seq=index + 1)
@@ -364,16 +380,16 @@ def test_every_checkpoint_is_what_the_replay_of_its_commands_gives(
         assert len(kinds - {"act", "tick"}) >= 3, kinds  # more than bets and deals
         for checkpoint in taken:
             assert checkpoint.version == checkpoints.code_version()
-            replayed = await rebuilt(rules, store_of(commands[: checkpoint.seq]))
+            replayed = await rebuilt_at(config, store_of(commands[: checkpoint.seq]))
             resumed_store = store_of(commands[: checkpoint.seq], checkpoint)
-            resumed = await rebuilt(rules, resumed_store)
+            resumed = await rebuilt_at(config, resumed_store)
             assert resumed_store.loaded_after == [checkpoint.seq]  # nothing replayed
             assert not differences(resumed, replayed), checkpoint.seq
         # The last rebuild: from the latest checkpoint, the commands after it replayed.
         latest = taken[-1]
-        whole = await rebuilt(rules, store_of(commands))
+        whole = await rebuilt_at(config, store_of(commands))
         quick_store = store_of(commands, latest)
-        quick = await rebuilt(rules, quick_store)
+        quick = await rebuilt_at(config, quick_store)
         assert quick_store.loaded_after == [latest.seq]
         assert not differences(quick, whole)
         assert (quick.seq, quick.table.hand_number) == (whole.seq, whole.table.hand_number)
