@@ -1,9 +1,10 @@
 """Multi-table tournaments played at random on a clock the test moves (standing still between
 its moves, as a real clock never does): people acting, timing out, sitting out and in,
 losing their connection and coming back, chatting, over three tables that break into the
-final one.  The tournament's clock wakes its task only for something it acts on (a wake
-it does not act on comes back at once: a tick stored at each turn of the loop), and the
-tournament rebuilt from its log is the tournament that played it."""
+final one, levels by hands and by minutes with breaks.  The tournament's clock wakes its
+task only for something it acts on (a wake it does not act on comes back at once: a tick
+stored at each turn of the loop), and the tournament rebuilt from its log is the
+tournament that played it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from mazziere.room.structure import Schedule
 from mazziere.room.tournament import TournamentState
 from mazziere.server import protocol as p
 from mazziere.server.bus import LocalBus
@@ -85,16 +87,22 @@ async def random_tournament(
     return task, store
 
 
+@pytest.mark.parametrize("unit", ["hands", "minutes"])
 @pytest.mark.parametrize("rules", ["holdem", "italian-classic", "italian-32"])
 def test_a_random_tournament_wakes_only_to_act_and_rebuilds_as_it_played(
-    rules: str, table_time: SimpleNamespace
+    rules: str, unit: str, table_time: SimpleNamespace
 ) -> None:
+    base = config(rules, 14)  # levels of two hands, or of two minutes and a break
+    schedule = Schedule.standard(
+        rules, starting_stack=base.settings.starting_stack, unit=unit, length=2,
+        break_every=2, break_minutes=1,
+    )  # fmt: skip
     # A pause between hands, as in the room: where everyone is away the hands play
     # themselves, and on a clock that stands still they would all be played at one moment.
-    setup = replace(config(rules, 14), next_hand_seconds=0.5)
+    setup = replace(base, next_hand_seconds=0.5, settings=replace(base.settings, schedule=schedule))
 
     async def scenario() -> None:
-        task, store = await random_tournament(setup, seed=len(rules), time=table_time)
+        task, store = await random_tournament(setup, seed=len(rules + unit), time=table_time)
         assert store.spun_at is None, f"the tournament's clock spun at {store.spun_at}"
         hands = sum(lane.table.hand_number for lane in task.tables.values())
         assert hands >= 10
