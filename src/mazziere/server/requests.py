@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "IDLE_TURNS_BEFORE_REST",
+    "LONGEST_REST",
     "WOKE_FOR_NOTHING",
     "Request",
     "RequestLoop",
@@ -38,8 +39,12 @@ log = logging.getLogger(__name__)
 IDLE_TURNS_BEFORE_REST = 100
 """Turns in a row of a task's clock after which its wake is still the same and due: each
 turn stores a command, so a wake no turn acts on (a bug) would store one at every turn of
-the event loop; after this many the task logs an error and rests a second.  (A real wake
-repeats only while several things are due at one time, one per turn: a few seats' worth.)"""
+the event loop; after this many the task logs an error and rests a second, then twice as
+long each time it comes back to the same wake, up to :data:`LONGEST_REST` (a real wake
+repeats only while several things are due at one time, one per turn: a few seats' worth)."""
+
+LONGEST_REST = 60.0
+"""The longest rest of a task whose clock wakes it for nothing (seconds)."""
 
 WOKE_FOR_NOTHING = "woke its clock for nothing"
 """The words of that error (the tests fail on any log or server output that holds them)."""
@@ -124,6 +129,7 @@ class RequestLoop(abc.ABC):
 
     async def _loop(self) -> None:
         idle_turns = 0
+        rest = 1.0
         try:
             while True:
                 wake = self._next_wake()
@@ -132,15 +138,19 @@ class RequestLoop(abc.ABC):
                         await self._on_time()
                     except Exception:
                         await self._failed("its clock")
-                    idle_turns = idle_turns + 1 if self._next_wake() == wake else 0
+                    if self._next_wake() != wake:
+                        idle_turns, rest = 0, 1.0
+                        continue
+                    idle_turns += 1
                     if idle_turns >= IDLE_TURNS_BEFORE_REST:
                         log.error(
                             "%s %s %d times in a row (its wake at %s stays due); "
-                            "resting a second",
-                            self.what, WOKE_FOR_NOTHING, idle_turns, wake,
+                            "resting for %g s",
+                            self.what, WOKE_FOR_NOTHING, idle_turns, wake, rest,
                         )  # fmt: skip
                         idle_turns = 0
-                        await asyncio.sleep(1.0)
+                        await asyncio.sleep(rest)
+                        rest = min(2 * rest, LONGEST_REST)
                     continue
                 idle_turns = 0
                 request = self.inbox.take()
