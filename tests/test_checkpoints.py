@@ -259,6 +259,26 @@ def my_cards(task: TableTask, name: str) -> list[str]:
     return [str(card) for card in hole[viewer]]
 
 
+def random_act(
+    chance: random.Random,
+    table: str,
+    action_id: int,
+    legal: dict[str, Any],
+    held: list[str] | None = None,
+) -> p.Act:
+    """One of the ``legal`` actions at random (not the timeout, which is the clock's): a bet
+    or raise to an amount within its limits, a draw of up to three of the cards ``held``
+    (``None``: standing pat)."""
+    kind = chance.choice([k for k in legal["kinds"] if k != "timeout"])
+    amount = None
+    if kind in ("bet", "raise") and legal.get("min_to") is not None:
+        amount = chance.randint(legal["min_to"], legal["max_to"])
+    cards: list[str] = []
+    if kind == "draw" and held is not None:
+        cards = chance.sample(held, chance.randint(0, min(len(held), 3)))
+    return p.Act(table=table, action_id=action_id, kind=kind, amount=amount, cards=cards)  # type: ignore[arg-type]
+
+
 def lobby_table(rules: str) -> TableConfig:
     """A table of the lobby: no host (anyone seated calls bots; they leave a table no person
     sits at)."""
@@ -304,19 +324,8 @@ async def random_session(
             roll = chance.random()
             turn = seats[name].turn()
             if turn is not None and roll < 0.8:
-                legal = turn["legal"]
-                kind = chance.choice([k for k in legal["kinds"] if k != "timeout"])
-                amount = None
-                if kind in ("bet", "raise") and legal.get("min_to") is not None:
-                    amount = chance.randint(legal["min_to"], legal["max_to"])
-                cards: list[str] = []
-                if kind == "draw":
-                    hand = my_cards(task, name)
-                    cards = chance.sample(hand, chance.randint(0, min(len(hand), 3)))
-                message = p.Act(
-                    table="1", action_id=turn["action_id"], kind=kind, amount=amount, cards=cards
-                )
-                await send(name, message)
+                held = my_cards(task, name)
+                await send(name, random_act(chance, "1", turn["action_id"], turn["legal"], held))
             elif roll < 0.83:
                 await send(name, p.Chat(table="1", text=f"mano {table.hand_number}"))
             elif roll < 0.86:

@@ -23,7 +23,7 @@ from mazziere.server.bus import LocalBus
 from mazziere.server.tables import Player
 from mazziere.server.tournaments import MultiTableConfig, TournamentTask
 from tests.random_sessions import FIRST_MORE_SEED, more_seeds
-from tests.test_checkpoints import Seat, Yielding, play_until_enough
+from tests.test_checkpoints import Seat, Yielding, play_until_enough, random_act
 from tests.test_checkpoints import table_time as _standing_clock
 from tests.test_play_mtt_task import config, started, state
 
@@ -62,12 +62,7 @@ async def random_tournament(
                 lane = chance.choice(lanes)
                 decision = lane.table.decision
                 legal = decision.legal.to_dict()
-                kind = chance.choice([k for k in legal["kinds"] if k != "timeout"])
-                amount = None
-                if kind in ("bet", "raise") and legal.get("min_to") is not None:
-                    amount = chance.randint(legal["min_to"], legal["max_to"])
-                act = p.Act(table=lane.id, action_id=lane.action_id, kind=kind, amount=amount)
-                await send(decision.name, act)
+                await send(decision.name, random_act(chance, lane.id, lane.action_id, legal))
             else:
                 name = chance.choice(list(seats))
                 lane = lane_of(name)

@@ -20,7 +20,14 @@ from mazziere.server import protocol as p
 from mazziere.server.bus import LocalBus
 from mazziere.server.tables import Player, TableTask, TournamentConfig
 from tests.random_sessions import more_seeds
-from tests.test_checkpoints import Seat, Yielding, differences, my_cards, play_until_enough
+from tests.test_checkpoints import (
+    Seat,
+    Yielding,
+    differences,
+    my_cards,
+    play_until_enough,
+    random_act,
+)
 from tests.test_checkpoints import table_time as _standing_clock
 
 table_time = _standing_clock  # the fixture, used here too
@@ -75,19 +82,8 @@ async def random_sit_and_go(
             roll = chance.random()
             turn = seats[name].turn()
             if turn is not None and roll < 0.85:
-                legal = turn["legal"]
-                kind = chance.choice([k for k in legal["kinds"] if k != "timeout"])
-                amount = None
-                if kind in ("bet", "raise") and legal.get("min_to") is not None:
-                    amount = chance.randint(legal["min_to"], legal["max_to"])
-                cards: list[str] = []
-                if kind == "draw":
-                    hand = my_cards(task, name)
-                    cards = chance.sample(hand, chance.randint(0, min(len(hand), 3)))
-                act = p.Act(
-                    table="7", action_id=turn["action_id"], kind=kind, amount=amount, cards=cards
-                )
-                await send(name, act)
+                held = my_cards(task, name)
+                await send(name, random_act(chance, "7", turn["action_id"], turn["legal"], held))
             elif roll < 0.88:
                 await send(name, p.Chat(table="7", text=f"mano {task.table.hand_number}"))
             elif roll < 0.91:
