@@ -329,11 +329,8 @@ class CashTable(Table):
 
     def _rebuy_ran_out(self, seat: Seat) -> bool:
         """Whether ``seat``'s rebuy offer is over: it lasts ``rebuy_seconds``, not a moment more."""
-        return (
-            seat.status is SeatStatus.BUSTED
-            and seat.busted_at is not None
-            and self.clock.now() - seat.busted_at >= self.settings.rebuy_seconds
-        )
+        ends = self.rebuy_ends_at(seat)
+        return ends is not None and self.clock.now() >= ends
 
     def rebuy_ends_at(self, seat: Seat) -> float | None:
         """When ``seat``'s rebuy offer runs out and the seat is to be freed (``None``: it has
