@@ -432,8 +432,21 @@ def test_a_checkpoint_of_other_code_or_unreadable_is_not_used(
             again = await rebuilt("holdem", bad_store)
             assert bad_store.loaded_after == [0], kind  # from the first command
             assert not differences(again, whole), kind
+        # Settings a replay takes from the table's row, changed since: not used either; the
+        # stakes (the replay's own) and the pause before a deal (the running table's) may.
+        config = home_game("holdem")
+        for changed, used in (
+            (replace(config, decision_seconds=config.decision_seconds + 5), False),
+            (replace(config, rebuy_seconds=config.rebuy_seconds + 60), False),
+            (replace(config, stakes=OTHER_STAKES["holdem"]), True),
+            (replace(config, next_hand_seconds=config.next_hand_seconds + 1), True),
+        ):
+            changed_store = store_of(commands, latest)
+            await rebuilt_at(changed, changed_store)
+            assert changed_store.loaded_after == [latest.seq if used else 0], changed
         said = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
-        assert sum("checkpoint" in line and "not used" in line for line in said) == 3, said
+        assert sum("checkpoint" in line and "not used" in line for line in said) == 5, said
+        assert sum("(other settings)" in line for line in said) == 2, said
 
     with caplog.at_level(logging.INFO, logger="mazziere.server.tables"):
         asyncio.run(scenario())
@@ -456,6 +469,17 @@ def test_a_checkpoint_finds_no_class_but_the_rooms(tmp_path: Path) -> None:
     with pytest.raises(checkpoints.CheckpointError, match="not part of a table's state"):
         checkpoints.load(forged, owner=object(), externals={})
     assert not ran.exists()
+    # Nor a class of the room whose code a replay does not run (so not in the code's digest).
+    from mazziere.server.lobby_file import LobbyFileError
+
+    assert "mazziere.server.lobby_file" not in checkpoints.replay_modules()
+    outside = checkpoints.dump(
+        {"why": LobbyFileError("a table?")}, at=0.0, owner=object(), externals={}
+    )
+    with pytest.raises(
+        checkpoints.CheckpointError, match=r"lobby_file\.LobbyFileError is not part"
+    ):
+        checkpoints.load(outside, owner=object(), externals={})
     clock = object()  # the writer's clock, written by name; the reader has none to give
     written = checkpoints.dump({"clock": clock}, at=0.0, owner=object(), externals={"clock": clock})
     with pytest.raises(checkpoints.CheckpointError, match="nothing called 'clock'"):
@@ -525,3 +549,64 @@ async def _stored_and_rebuilt(settings: Settings, time: SimpleNamespace) -> None
         assert await store.checkpoint(table_id) is None
     finally:
         await db.dispose()
+
+
+def test_the_codes_version_is_the_code_a_replay_runs(tmp_path: Path) -> None:
+    """An upgrade of code a replay does not run keeps the checkpoints; one of code it runs,
+    however imported (at the top, in a function, relatively, by a name in a string), does
+    not."""
+    package = tmp_path / "pkg"
+    sources = {
+        "__init__.py": "",
+        "task.py": (
+            "import importlib\n"
+            "from pkg import top\n"
+            "from pkg.brackets import (\n    one,\n    two as three,\n)\n"
+            "from .relative import thing\n\n\n"
+            "def later():\n    import pkg.inner.late\n"
+            "    return importlib.import_module('pkg.by_name')\n"
+        ),
+        "top.py": "from pkg.deep import x  # imported by what the task imports\n",
+        "deep.py": "x = 1\n",
+        "brackets.py": "one = two = 2\n",
+        "relative.py": "thing = 3\n",
+        "inner/__init__.py": "",
+        "inner/late.py": "",
+        "by_name.py": "",
+        "lobby.py": "from pkg import task  # imports the task; the task does not import it\n",
+        "web/__init__.py": "",
+    }
+    for name, text in sources.items():
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text(text)
+    found = checkpoints.modules_imported(package, "pkg.task")
+    assert found == {
+        "pkg",
+        "pkg.task",
+        "pkg.top",
+        "pkg.deep",
+        "pkg.brackets",
+        "pkg.relative",
+        "pkg.inner",
+        "pkg.inner.late",
+        "pkg.by_name",
+    }
+    version = checkpoints.version_of(package, found)
+    (package / "lobby.py").write_text("# a fix of the lobby\n")
+    (package / "web" / "__init__.py").write_text("# a new page\n")
+    assert (
+        checkpoints.version_of(package, checkpoints.modules_imported(package, "pkg.task"))
+        == version
+    )
+    for changed in ("deep.py", "inner/late.py", "by_name.py", "relative.py"):
+        before = (package / changed).read_text()
+        (package / changed).write_text(before + "# changed\n")
+        again = checkpoints.modules_imported(package, "pkg.task")
+        assert again == found and checkpoints.version_of(package, again) != version, changed
+        (package / changed).write_text(before)
+    # The room's own: the engine, the room and the table task are in it, the rest is not.
+    room = checkpoints.replay_modules()
+    assert {"mazziere.server.tables", "mazziere.room.cash", "mazziere.game.hand"} <= room
+    assert {"mazziere.bots.strong", "mazziere.history.writers"} <= room  # in functions
+    assert not room & {"mazziere.server.lobby", "mazziere.server.play", "mazziere.cli"}
+    assert not any(name.startswith(("mazziere.web", "mazziere.tui")) for name in room)

@@ -14,9 +14,11 @@ connections, the seats kept for the waiting list, the pause after a showdown, wh
 rebuild starts afresh in any case).
 
 A checkpoint is a cache, never the record: the commands are.  One is used only by the
-code that wrote it (:func:`code_version`, a digest of the room's source and of the
-interpreter's version); one written by other code (an upgrade), or one that cannot be
-read, is ignored, and the table is rebuilt from its first command, as it always was.
+code that wrote it (:func:`code_version`, a digest of the interpreter's version and of the
+source of every module a replay can run, :func:`replay_modules`); one written by other
+code (an upgrade that changed the engine, the room or the table task), or one that cannot
+be read, is ignored, and the table is rebuilt from its first command, as it always was.
+An upgrade of the rest (the lobby, the accounts, the web client) keeps the checkpoints.
 
 It is a pickle of the task's own objects (the room table, the engine's hand, the bots,
 the events kept for a returning client), the one form that keeps every object of the
@@ -25,7 +27,8 @@ running room, not to the table (its clock, the bots' random source, the task its
 is written as a name and found again in the task that reads it.  The database is the
 room's own, and whoever can write to it can move chips already; still, the reader finds
 only the room's own classes and a few of the standard library's, so a row written there
-cannot make the room run other code.
+cannot make the room run other code, and only classes of the modules in the digest, so a
+checkpoint holds nothing whose code could have changed unseen.
 
 >>> class Owner:
 ...     def deal(self) -> str:
@@ -47,6 +50,7 @@ import functools
 import hashlib
 import io
 import pickle
+import re
 import sys
 from pathlib import Path
 from types import MappingProxyType, MethodType
@@ -54,7 +58,14 @@ from typing import Any
 
 import mazziere
 
-__all__ = ["CHECKPOINT_EVERY_HANDS", "CheckpointError", "code_version", "dump", "load"]
+__all__ = [
+    "CHECKPOINT_EVERY_HANDS",
+    "CheckpointError",
+    "code_version",
+    "dump",
+    "load",
+    "replay_modules",
+]
 
 CHECKPOINT_EVERY_HANDS = 500
 """A table's replay after a restart is at most this many hands (about a quarter of a
@@ -76,10 +87,112 @@ class CheckpointError(Exception):
     """A checkpoint that cannot be read back (the table is rebuilt from its first command)."""
 
 
+REPLAY_ROOT = "mazziere.server.tables"
+"""The table task's module: a replay runs its code and the code of what it imports."""
+
+
+def _source(root: Path, module: str) -> Path | None:
+    """The file of ``module``, a module of the package at ``root`` (``None``: not one)."""
+    path = root.parent.joinpath(*module.split("."))
+    for candidate in (path / "__init__.py", path.with_suffix(".py")):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def modules_imported(root: Path, start: str) -> frozenset[str]:
+    """The modules of the package at ``root`` that module ``start`` imports, directly or
+    not, at their top or inside a function, with their packages (read from the source, so
+    a module imported only when a function runs counts as much as one imported at once, and
+    one a string names, as ``importlib`` imports it).
+
+    >>> found = modules_imported(Path(mazziere.__file__).parent, REPLAY_ROOT)
+    >>> sorted(name for name in found if name.startswith(f"{mazziere.__name__}.room.c"))
+    ['mazziere.room.cash', 'mazziere.room.clock']
+    >>> {name.rsplit(".", 1)[-1] for name in found} & {"lobby", "accounts", "web", "cli"}
+    set()
+    """
+    package = root.name
+
+    def with_packages(module: str) -> set[str]:
+        parts = module.split(".")
+        dotted = (".".join(parts[:end]) for end in range(1, len(parts) + 1))
+        return {name for name in dotted if _source(root, name) is not None}
+
+    found: set[str] = set()
+    waiting = [start]
+    while waiting:
+        module = waiting.pop()
+        path = _source(root, module)
+        if module in found or path is None:
+            continue
+        found.add(module)
+        source = path.read_text(encoding="utf-8")
+        # A module imported by its name at run time (``importlib``) is named in a string.
+        for name in re.findall(rf"[\"']({re.escape(package)}(?:\.\w+)+)", source):
+            waiting.extend(with_packages(name) - found)
+        for statement in _IMPORT.finditer(source):
+            imported, names, plain = statement.groups()
+            if imported is not None and imported.startswith("."):
+                imported = _absolute(module, imported, is_package=path.name == "__init__.py")
+            if plain is not None:
+                named = [_first_word(part) for part in plain.split(",")]
+            else:
+                # ``from a.b import c``: c may be a module of a.b as well as a name in it.
+                parts = names.strip("()").replace("\n", ",").split(",")
+                words = (_first_word(part) for part in parts)
+                named = [imported, *(f"{imported}.{word}" for word in words if word)]
+            for name in named:
+                if name.split(".", 1)[0] == package:
+                    waiting.extend(with_packages(name) - found)
+    return frozenset(found)
+
+
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)|import[ \t]+([^\n#]*))",
+    re.MULTILINE,
+)
+"""An import statement at the start of a line: ``from a import b, c`` (with its names in
+brackets over several lines, or not) or ``import a.b``.  A line of a docstring that reads
+like one counts as well: the set of modules found can only grow by it, never miss one."""
+
+
+def _absolute(module: str, relative: str, *, is_package: bool) -> str:
+    """``from .x import y`` in ``module``: the module ``.x`` names."""
+    dots = len(relative) - len(relative.lstrip("."))
+    parts = module.split(".") if is_package else module.split(".")[:-1]
+    base = parts[: len(parts) - (dots - 1)]
+    return ".".join([*base, relative[dots:]] if relative[dots:] else base)
+
+
+def _first_word(text: str) -> str:
+    words = text.split()
+    return words[0] if words else ""
+
+
+@functools.cache
+def replay_modules() -> frozenset[str]:
+    """The room's modules whose code a table's replay can run: the table task's module and
+    every module of the package it imports (:func:`modules_imported`)."""
+    return modules_imported(Path(mazziere.__file__).parent, REPLAY_ROOT)
+
+
+def version_of(root: Path, modules: frozenset[str]) -> str:
+    """A digest of the interpreter's version and of the source of ``modules`` (of the package
+    at ``root``)."""
+    digest = hashlib.sha256(sys.version.encode())
+    for module in sorted(modules):
+        path = _source(root, module)
+        digest.update(module.encode() + b"\0")
+        digest.update(b"" if path is None else path.read_bytes())
+    return digest.hexdigest()
+
+
 @functools.cache
 def code_version() -> str:
-    """A digest of the room's source (every module of the package) and of the
-    interpreter's version: a checkpoint is read only by the code that wrote it.
+    """A digest of the code a replay runs (:func:`replay_modules`) and of the interpreter's
+    version: a checkpoint is read only by the code that wrote it.  Code a replay does not
+    run (the lobby, the accounts, the web client, the storage) may change without it.
 
     The server asks for it as it starts (its first rebuild), so code changed on disk while
     it runs is not taken for the code that runs.
@@ -87,12 +200,7 @@ def code_version() -> str:
     >>> len(code_version())
     64
     """
-    root = Path(mazziere.__file__).parent
-    digest = hashlib.sha256(sys.version.encode())
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+    return version_of(Path(mazziere.__file__).parent, replay_modules())
 
 
 def _read_only(mapping: dict[Any, Any]) -> MappingProxyType[Any, Any]:
@@ -141,7 +249,7 @@ class _Unpickler(pickle.Unpickler):
         raise CheckpointError(f"nothing called {name!r} to give the checkpoint")
 
     def find_class(self, module: str, name: str) -> Any:
-        if module.split(".", 1)[0] == "mazziere" or (module, name) in _STANDARD:
+        if module in replay_modules() or (module, name) in _STANDARD:
             return super().find_class(module, name)
         raise CheckpointError(f"{module}.{name} is not part of a table's state")
 

@@ -35,7 +35,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel
@@ -750,6 +750,7 @@ class TableTask(RequestLoop):
         ``None`` if it cannot be written (the table goes on: a rebuild replays more)."""
         state = {name: getattr(self, name) for name in self._replayed}
         state["seated"] = list(self.seated.values())
+        state["settings"] = self._settings_replayed()
         try:
             data = checkpoints.dump(
                 state, at=command.at, owner=self, externals=self._checkpoint_externals()
@@ -769,9 +770,14 @@ class TableTask(RequestLoop):
         except checkpoints.CheckpointError as error:
             log.warning("table %s: checkpoint %s not used (%s)", self.id, stored.seq, error)
             return False
-        if state.keys() != self._replayed | {"seated"}:
+        if state.keys() != self._replayed | {"seated", "settings"}:
             why = "not this table's state"
             log.warning("table %s: checkpoint %s not used (%s)", self.id, stored.seq, why)
+            return False
+        if state.pop("settings") != self._settings_replayed():
+            # Made from the table's row by code a replay does not run (the lobby's): a
+            # replay from the first command plays the table as its settings are now.
+            log.info("table %s: checkpoint %s not used (other settings)", self.id, stored.seq)
             return False
         for seated in state.pop("seated"):
             self.seated[seated.name] = seated
@@ -785,6 +791,14 @@ class TableTask(RequestLoop):
             self.table.reconnect(seat.name)
         self.clock.replay_to(at)
         return True
+
+    def _settings_replayed(self) -> dict[str, object]:
+        """What a replay takes from the table's config: all of it but its stakes (the
+        replay's own, changed by the host's commands) and the pause before a deal (the
+        running table's)."""
+        kept = asdict(self.config)
+        del kept["stakes"], kept["next_hand_seconds"]
+        return kept
 
     def _checkpoint_externals(self) -> dict[str, object]:
         return {"clock": self.clock, "bot_rng": self.bot_rng}
