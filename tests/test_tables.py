@@ -1086,3 +1086,74 @@ def test_a_host_closes_a_private_table_once_nobody_plays_there() -> None:
         assert again._next_wake() is None  # nothing more is dealt or looked at
 
     asyncio.run(scenario())
+
+
+def test_a_player_sitting_out_from_the_next_hand_is_told_so_alone_and_may_take_it_back() -> None:
+    """Asked during a hand, sitting out waits for its end: the player's own seat says so at
+    once, to them and in their snapshot only, and sitting in before the end takes it back."""
+
+    async def scenario() -> None:
+        store = MemoryStore({1: 10_000, 2: 10_000})
+        bus = LocalBus()
+        task = TableTask(config("holdem"), store, bus, bot_seconds=0.0)
+        await task.rebuild()
+        task.start()
+        anna, bruno, spectator = Inbox("anna"), Inbox("bruno"), Inbox(None)
+        for inbox in (anna, bruno, spectator):
+            bus.connect(inbox)
+        await task.submit(ANNA, p.Sit(table="1", buy_in=1000, seat=1), anna)
+        await task.submit(BRUNO, p.Sit(table="1", buy_in=1000, seat=2), bruno)
+        await task.submit(None, p.Watch(table="1"), spectator)
+
+        def pending(inbox: Inbox, name: str) -> bool | None:
+            seats = inbox.of_type("seats")
+            mine = [s for s in seats[-1]["seats"] if s["name"] == name] if seats else []
+            return mine[0].get("sit_out_next") if mine else None
+
+        def status(inbox: Inbox, name: str) -> str:
+            seats = inbox.last("seats")["seats"]
+            return str(next(s["status"] for s in seats if s["name"] == name))
+
+        await until(
+            lambda: my_turn(anna, "anna") is not None or my_turn(bruno, "bruno") is not None
+        )
+        await task.submit(ANNA, p.SitOut(table="1"), anna)
+        assert pending(anna, "anna") is True and status(anna, "anna") == "playing"
+        snapshot = task.snapshot("anna").state["seats"]
+        assert next(s for s in snapshot if s["name"] == "anna")["sit_out_next"] is True
+        # Nobody else hears of it: not bruno, not a spectator, not in their snapshots.
+        for inbox in (bruno, spectator):
+            assert not any("sit_out_next" in s for m in inbox.of_type("seats") for s in m["seats"])
+        for viewer in ("bruno", None):
+            assert all(
+                s.get("sit_out_next") is not True for s in task.snapshot(viewer).state["seats"]
+            )
+
+        async def play_until(done: Any) -> None:
+            """Both play passively until ``done()``."""
+            while not done():
+                await until(
+                    lambda: bool(my_turn(anna, "anna") or my_turn(bruno, "bruno") or done())
+                )
+                for inbox, player in ((anna, ANNA), (bruno, BRUNO)):
+                    turn = my_turn(inbox, player.name)
+                    if turn is not None:
+                        act = p.Act(
+                            table="1", action_id=turn["action_id"], kind=passive(turn["legal"])
+                        )  # type: ignore[arg-type]
+                        await task.submit(player, act, inbox)
+
+        # Taken back before the hand ends: she is dealt the next one.
+        await task.submit(ANNA, p.SitIn(table="1"), anna)
+        assert pending(anna, "anna") is None and task.table.player("anna").sit_out_next is False
+        await play_until(lambda: len(anna.of_type("hand_started")) >= 2)
+        assert "anna" in anna.last("hand_started")["names"]
+        assert status(bruno, "anna") == "playing"
+        # Asked again and kept: she sits out once the hand is over, and everyone sees it.
+        await task.submit(ANNA, p.SitOut(table="1"), anna)
+        assert pending(anna, "anna") is True
+        await play_until(lambda: status(bruno, "anna") == "sitting-out")
+        assert pending(anna, "anna") is None and status(anna, "anna") == "sitting-out"
+        await task.stop()
+
+    asyncio.run(scenario())

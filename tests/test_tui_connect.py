@@ -28,6 +28,7 @@ from rich.text import Text
 from mazziere.cli import main as cli_main
 from mazziere.game.core import Action, ActionKind, LegalActions
 from mazziere.history.phh import loads
+from mazziere.room.table import SeatStatus
 from mazziere.server import protocol as p
 from mazziere.tui.connect import (
     ConnectError,
@@ -594,6 +595,47 @@ def test_a_player_mutes_another_players_chat_and_hears_it_again_and_reports_them
     # Nothing was sent for the commands: the friend's terminal heard only the three lines.
     chat = [m["text"] for m in friend.messages() if m["type"] == "chat"]
     assert chat == lines
+
+
+def test_a_terminal_sitting_out_during_a_hand_is_told_it_waits_and_may_undo_it(
+    room: Room, tmp_path: Path
+) -> None:
+    """``o`` during a hand: the status line says the player sits out after it, ``i`` takes it
+    back, ``o`` again keeps it, and once the hand is over the player sits out."""
+    invite = private_table(room, tmp_path / "host", "holdem")
+    host = Terminal(room, invite, tmp_path / "host", 500)
+    friend = Terminal(room, invite, tmp_path / "friend", 500)
+    seen: dict[str, str] = {}
+
+    async def until_pending(pilot: Any, pending: bool) -> None:
+        for _ in range(500):
+            if host.session.sits_out_next() is pending:
+                return
+            await pilot.pause(0.02)
+        raise AssertionError(f"sits_out_next never became {pending}")
+
+    async def step(terminal: Terminal, pilot: Any) -> None:
+        if terminal is not host or "again" in seen or not host.session.in_hand:
+            return
+        await pilot.press("o")
+        await until_pending(pilot, True)
+        seen["asked"] = table_text(host.app)
+        await pilot.press("i")
+        await until_pending(pilot, False)
+        seen["undone"] = table_text(host.app)
+        await pilot.press("o")
+        await until_pending(pilot, True)
+        seen["again"] = table_text(host.app)
+
+    def done() -> bool:
+        return host.session.my_status() is SeatStatus.SITTING_OUT
+
+    asyncio.run(play([host, friend], done, step=step, seconds=90))
+    assert "Sitting out after this hand · [i] undo" in seen["asked"]
+    assert "Sitting out after this hand" not in seen["undone"]
+    assert "Sitting out after this hand · [i] undo" in seen["again"]
+    # The friend was never told: the pending sit-out is the host's own to know.
+    assert not any("sit_out_next" in text for text in friend.texts)
 
 
 def test_the_muted_players_are_kept_between_sittings(tmp_path: Path) -> None:

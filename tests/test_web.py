@@ -286,6 +286,34 @@ def test_a_reload_mid_hand_goes_on_at_the_same_decision(room: RunningServer, bro
         person.close()
 
 
+def test_sitting_out_asked_during_a_hand_shows_until_it_happens_and_can_be_undone(
+    room: RunningServer, browser: Any
+) -> None:
+    """The button said "Salto le prossime mani" still after a click during a hand (the room
+    waits for the hand's end, and told nobody): now it says what will happen, a reload keeps
+    it, a click takes it back, and once the hand is over the player sits out."""
+    person = Page(browser, room.address, "it")
+    page = person.page
+    pending = "button.sit-out.pending >> text=Salterai le prossime mani · annulla"
+    try:
+        page.click(".play-now[data-rules=holdem]")
+        wait_for_my_turn(person)
+        page.click("button.sit-out")
+        page.wait_for_selector(pending)
+        assert page.get_attribute("button.sit-out", "aria-pressed") == "true"
+        page.reload()
+        page.wait_for_selector(pending)  # the player's own seat, in the snapshot
+        page.click("button.sit-out")
+        page.wait_for_selector("button.sit-out:not(.pending) >> text=Salto le prossime mani")
+        page.click("button.sit-out")
+        page.wait_for_selector(pending)
+        person.play_hand("holdem")
+        page.wait_for_selector("button.sit-out:not(.pending) >> text=Torno al gioco")
+        assert page.inner_text(".seat.me .status") == "salta le mani"
+    finally:
+        person.close()
+
+
 # Counts the notes the page plays (each chime is two), through the browser's own audio.
 COUNT_NOTES = """
 window.notesPlayed = 0;

@@ -79,9 +79,11 @@ class Seat:
     sat_out_at: float | None = None
     """When the player last began sitting out (a cash table frees a seat left so too long)."""
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON."""
-        return {
+    def to_dict(self, *, own: bool = False) -> dict[str, Any]:
+        """Plain data for JSON; ``own``: for the seat's player, who sees as well whether
+        they sit out from the next hand (asked for during this one, or timed out too often),
+        which is theirs to know, and to take back, before it shows."""
+        data = {
             "name": self.name,
             "seat": self.seat,
             "stack": self.stack,
@@ -90,6 +92,9 @@ class Seat:
             "connected": self.connected,
             "time_bank": self.bank.seconds,
         }
+        if own:
+            data["sit_out_next"] = self.sit_out_next
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +308,7 @@ class Table(abc.ABC):
             "hand": self.hand_number,
             "button": self.button,
             "stakes": self._stakes.describe(self.rules),
-            "seats": [s.to_dict() for s in self],
+            "seats": [s.to_dict(own=s.name == name) for s in self],
             "positions": list(self.plan.seats) if self.plan is not None else [],
             "game": hand_view,
             "decision": None if decision is None else decision.to_dict(),

@@ -437,7 +437,12 @@ class SeatsChanged(_Event):
     """Who sits where, with stacks and status."""
 
     type: Literal["seats"] = "seats"
-    seats: list[dict[str, Any]]
+    seats: list[dict[str, Any]] = Field(
+        description="Each seat: name, seat, stack, status, away, time_bank.  A player who "
+        "sits out once the hand being played is over (asked for during it, or timed out too "
+        "often) finds `sit_out_next: true` on their own seat, in their copy alone (and in "
+        "their snapshot's seats); a `sit_in` before the hand's end takes it back."
+    )
     carried_pot: int = 0
     parol_pot: bool = Field(
         default=False,

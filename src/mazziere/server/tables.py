@@ -1614,21 +1614,31 @@ class TableTask(RequestLoop):
         seats = [s.to_dict() for s in table]
         for seat in seats:
             seat.pop("connected", None)
-        shown = (seats, table.carry.pot, table.carry.parol_pot)
+        # Who sits out from the next hand is told to that player alone (the room table's
+        # view of their own seat): the others see it when it happens.
+        out_next = tuple(seat.name for seat in table if seat.sit_out_next)
+        shown = (seats, table.carry.pot, table.carry.parol_pot, out_next)
         if shown != self._seats_shown:
             self._seats_shown = shown
             batch.seats = [{**s, **self._owner(s["name"])} for s in seats]
-            events.append(
-                self._event(
-                    p.SeatsChanged(
-                        table=self.id,
-                        seq=self._next_seq(),
-                        seats=seats,
-                        carried_pot=table.carry.pot,
-                        parol_pot=table.carry.parol_pot,
-                    )
-                )
+            seats_public = p.SeatsChanged(
+                table=self.id,
+                seq=self._next_seq(),
+                seats=seats,
+                carried_pot=table.carry.pot,
+                parol_pot=table.carry.parol_pot,
             )
+            private = {
+                name: seats_public.model_copy(
+                    update={
+                        "seats": [
+                            {**s, "sit_out_next": True} if s["name"] == name else s for s in seats
+                        ]
+                    }
+                )
+                for name in out_next
+            }
+            events.append(self._event(seats_public, private))
         controls = self._controls()
         if controls != self._controls_shown and self.tournament is None:
             self._controls_shown = controls

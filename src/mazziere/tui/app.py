@@ -1099,10 +1099,11 @@ class PlayApp(App[Path | None]):
             )
 
     def action_sit_in(self) -> None:
-        """Back in after sitting out."""
-        if self.session.my_status() is SeatStatus.SITTING_OUT:
+        """Back in after sitting out, or not sitting out after this hand after all."""
+        session = self.session
+        if session.my_status() is SeatStatus.SITTING_OUT or session.sits_out_next():
             try:
-                self.session.sit_in()
+                session.sit_in()
             except (RoomError, PlayError) as error:
                 self._say_error(str(error))
 

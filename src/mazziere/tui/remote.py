@@ -639,6 +639,12 @@ class RemoteSession:
         """The player's seat as the room listed it."""
         return next((s for s in self.seats if s.get("name") == self.me), None)
 
+    def sits_out_next(self) -> bool:
+        """The player sits out once this hand is over (the room tells them alone; sitting in
+        before then takes it back)."""
+        seat = self.my_seat()
+        return seat is not None and seat.get("sit_out_next") is True
+
     def my_status(self) -> SeatStatus | None:
         """Where the player stands at the table (``None``: not seated)."""
         seat = self.my_seat()

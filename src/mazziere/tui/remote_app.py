@@ -612,16 +612,13 @@ class RemotePlayApp(PlayApp):
         return not (isinstance(line, ChatLine) and line.who in self.muted)
 
     def action_sit_out(self) -> None:
-        """Sit out from the next hand (``i`` comes back)."""
+        """Sit out from the next hand (``i`` comes back, or takes it back before then).  The
+        status line says what the room made of it: sitting out at once between hands, after
+        this one during a hand (a message of its own here would outlive the room's answer)."""
         if self.remote.my_status() is SeatStatus.SITTING_OUT:
             return
         self.remote.sit_out()
-        self.message = Text(
-            self.words.pick(
-                "Salti le prossime mani · [i] per rientrare", "Sitting out · [i] to come back"
-            ),
-            style="yellow",
-        )
+        self.message = None
 
     def action_next_hand(self) -> None:
         """The room deals by itself."""
@@ -725,6 +722,13 @@ class RemotePlayApp(PlayApp):
             text.append(words.pick("Senza fiches · [r] ricompra · ", "No chips · [r] buy in · "))
         elif status is SeatStatus.SITTING_OUT:
             text.append(words.pick("In sit-out · [i] rientra · ", "Sitting out · [i] sit in · "))
+        elif session.sits_out_next():
+            text.append(
+                words.pick(
+                    "Salterai le prossime mani · [i] annulla · ",
+                    "Sitting out after this hand · [i] undo · ",
+                )
+            )
         elif not session.in_hand:
             text.append(words.pick("[o] salta le prossime mani · ", "[o] sit out · "))
         text.append(

@@ -412,6 +412,11 @@ class PlaySession:
         decision = self.table.decision
         return decision if decision is not None and decision.name != self.me else None
 
+    def sits_out_next(self) -> bool:
+        """The player sits out once this hand is over (sitting in before then takes it back)."""
+        seat = self.my_seat()
+        return seat is not None and seat.sit_out_next
+
     def my_status(self) -> SeatStatus | None:
         """Where the player stands at the table (``None``: eliminated)."""
         seat = self.my_seat()

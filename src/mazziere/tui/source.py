@@ -105,6 +105,10 @@ class TableSession(Protocol):
     def my_status(self) -> SeatStatus | None:
         """Where the player stands at the table."""
 
+    def sits_out_next(self) -> bool:
+        """The player sits out once this hand is over (asked for during it, or after too
+        many timeouts): sitting in before then takes it back."""
+
     def bot_decision(self) -> object | None:
         """A decision a bot of this process must make (``None``: none)."""
 

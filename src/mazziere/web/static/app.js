@@ -1960,9 +1960,15 @@ function controls(table) {
   const me = table.seats.find((s) => s.name === app.me);
   if (!me) return spectatorControls(table);
   const out = me.status === "sitting-out";
+  // Asked during a hand, sitting out waits for its end: the room tells the player alone,
+  // and the same button takes it back (a sit_in before the end clears it).
+  const outNext = !out && me.sit_out_next === true;
+  const label = out ? words.pick("Torno al gioco", "Sit back in")
+    : outNext ? words.pick("Salterai le prossime mani · annulla", "Sitting out after this hand · undo")
+    : words.pick("Salto le prossime mani", "Sit out");
   const row = h("div", { class: "actions controls" },
-    h("button", { type: "button", class: "sit-out", onclick: () => send({ type: out ? "sit_in" : "sit_out", table: table.id }) },
-      out ? words.pick("Torno al gioco", "Sit back in") : words.pick("Salto le prossime mani", "Sit out")));
+    h("button", { type: "button", class: outNext ? "sit-out pending" : "sit-out", "aria-pressed": String(outNext),
+      onclick: () => send({ type: out || outNext ? "sit_in" : "sit_out", table: table.id }) }, label));
   if (table.rules === "italian-classic" && !app.tournamentTables.has(table.id)) {
     // (A tournament posts the invito for everyone: nothing to choose there.)
     const box = h("input", { type: "checkbox", checked: table.autoPost });
