@@ -631,9 +631,9 @@ def test_a_terminal_sitting_out_during_a_hand_is_told_it_waits_and_may_undo_it(
         return host.session.my_status() is SeatStatus.SITTING_OUT
 
     asyncio.run(play([host, friend], done, step=step, seconds=90))
-    assert "Sitting out after this hand · [i] undo" in seen["asked"]
-    assert "Sitting out after this hand" not in seen["undone"]
-    assert "Sitting out after this hand · [i] undo" in seen["again"]
+    assert "Sitting out from the next hand · [i] undo" in seen["asked"]
+    assert "Sitting out from the next hand" not in seen["undone"]
+    assert "Sitting out from the next hand · [i] undo" in seen["again"]
     # The friend was never told: the pending sit-out is the host's own to know.
     assert not any("sit_out_next" in text for text in friend.texts)
 

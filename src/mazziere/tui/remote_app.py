@@ -726,7 +726,7 @@ class RemotePlayApp(PlayApp):
             text.append(
                 words.pick(
                     "Salterai le prossime mani · [i] annulla · ",
-                    "Sitting out after this hand · [i] undo · ",
+                    "Sitting out from the next hand · [i] undo · ",
                 )
             )
         elif not session.in_hand:

@@ -1964,7 +1964,7 @@ function controls(table) {
   // and the same button takes it back (a sit_in before the end clears it).
   const outNext = !out && me.sit_out_next === true;
   const label = out ? words.pick("Torno al gioco", "Sit back in")
-    : outNext ? words.pick("Salterai le prossime mani · annulla", "Sitting out after this hand · undo")
+    : outNext ? words.pick("Salterai le prossime mani · annulla", "Sitting out from the next hand · undo")
     : words.pick("Salto le prossime mani", "Sit out");
   const row = h("div", { class: "actions controls" },
     h("button", { type: "button", class: outNext ? "sit-out pending" : "sit-out", "aria-pressed": String(outNext),
