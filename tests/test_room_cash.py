@@ -169,7 +169,7 @@ def test_sitting_out_misses_blinds_then_posts_them() -> None:
     assert dan.missed == frozenset() and dan.status is SeatStatus.PLAYING
 
 
-def test_sit_out_during_a_hand_takes_effect_next_hand() -> None:
+def test_sit_out_during_a_hand_takes_effect_at_its_end() -> None:
     table = holdem_table()
     for name in ("ann", "bob", "cal"):
         table.sit_down(name, 500)
@@ -177,6 +177,10 @@ def test_sit_out_during_a_hand_takes_effect_next_hand() -> None:
     table.sit_out("ann")
     assert table.player("ann").sit_out_next and table.dealt_in("ann")
     play_hand(table, folder)
+    # Out from the hand's end, not from the next deal (which may never come).
+    ann = table.player("ann")
+    assert ann.status is SeatStatus.SITTING_OUT and not ann.sit_out_next
+    assert table.seat_freed_at(ann) == table.clock.now() + table.settings.sit_out_seconds
     table.start_hand()
     assert not table.dealt_in("ann")
     assert table.player("ann").status is SeatStatus.SITTING_OUT
@@ -332,8 +336,8 @@ def test_timeout_checks_or_folds_then_sits_out() -> None:
                 table.advance()
             else:
                 table.act(decision.name, folder(table, decision))
-        if table.player(first.name).sit_out_next:
-            break
+        if table.player(first.name).status is SeatStatus.SITTING_OUT:
+            break  # from the end of the hand of the second timeout
     table.start_hand()
     assert table.player(first.name).status is SeatStatus.SITTING_OUT
     assert not table.dealt_in(first.name)

@@ -285,7 +285,7 @@ class CashTable(Table):
     # ------------------------------------------------------- sitting out
 
     def sit_out(self, name: str) -> None:
-        """Stop being dealt in (from the next hand if ``name`` is playing this one)."""
+        """Stop being dealt in: at once, or at the end of the hand ``name`` is playing."""
         seat = self.player(name)
         if self.dealt_in(name):
             seat.sit_out_next = True
@@ -388,10 +388,6 @@ class CashTable(Table):
     def _candidates(self) -> dict[int, Candidate]:
         candidates: dict[int, Candidate] = {}
         for seat in self.seats.values():
-            if seat.sit_out_next:
-                seat.sit_out_next = False
-                if seat.status is not SeatStatus.BUSTED:
-                    self._sit_out(seat)
             if seat.stack <= 0 or seat.status in (SeatStatus.SITTING_OUT, SeatStatus.BUSTED):
                 continue
             if seat.status is SeatStatus.WAITING and seat.entry is not None:
@@ -414,3 +410,8 @@ class CashTable(Table):
                 seat.status = SeatStatus.BUSTED
                 seat.busted_at = now
                 seat.sit_out_next = False
+            elif seat.sit_out_next:
+                # Out from the hand's end (asked during it, or timed out too often), not from
+                # the next deal: a table whose other players sit out too may deal no more.
+                seat.sit_out_next = False
+                self._sit_out(seat)
