@@ -113,17 +113,23 @@ def modules_imported(root: Path, start: str) -> frozenset[str]:
     set()
     """
     package = root.name
+    sources: dict[str, Path | None] = {}  # each name looked for on disk once
+
+    def source_of(module: str) -> Path | None:
+        if module not in sources:
+            sources[module] = _source(root, module)
+        return sources[module]
 
     def with_packages(module: str) -> set[str]:
         parts = module.split(".")
         dotted = (".".join(parts[:end]) for end in range(1, len(parts) + 1))
-        return {name for name in dotted if _source(root, name) is not None}
+        return {name for name in dotted if source_of(name) is not None}
 
     found: set[str] = set()
     waiting = [start]
     while waiting:
         module = waiting.pop()
-        path = _source(root, module)
+        path = source_of(module)
         if module in found or path is None:
             continue
         found.add(module)
