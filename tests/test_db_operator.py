@@ -274,7 +274,8 @@ def _chat_read_then_suspended(room: Room, capsys: Any, monkeypatch: Any) -> None
             return await said_and_suspended()
         finally:
             # Closed by the room, the socket is closed here too before the loop ends: left to
-            # the collector, its transport said "unclosed" in a later test once (in CI).
+            # the collector, a transport is "unclosed" (this test reported two sockets to its
+            # room so once in CI; which ones was not found, this one could be).
             await person.disconnect()
 
     async def said_and_suspended() -> list[dict[str, Any]]:
