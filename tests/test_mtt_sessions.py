@@ -91,6 +91,25 @@ async def random_tournament(
 def test_a_random_tournament_wakes_only_to_act_and_rebuilds_as_it_played(
     rules: str, unit: str, seed: int, table_time: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    play_checked(rules, unit, seed, table_time, monkeypatch)
+
+
+def test_an_offer_past_its_time_wakes_no_tournament_on_a_break(
+    table_time: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session of a hunt that found it (seed 1122): at an italian-classic table, players
+    asked to pay back into a parol pot had not answered when the tournament's break by the
+    clock began.  An offer ends at a deal, and no table deals during a break; the offers'
+    time, past, woke the tournament's clock again and again at one moment, a tick stored
+    each time (on a real clock: for the whole break, as fast as the database took them)."""
+    play_checked("italian-classic", "minutes", 1122, table_time, monkeypatch)
+
+
+def play_checked(
+    rules: str, unit: str, seed: int, table_time: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A random tournament of ``rules``, levels by ``unit``, played from ``seed``: its clock
+    never spins, it plays enough, and it rebuilds from its log as it played."""
     base = config(rules, 14)  # levels of two hands, or of two minutes and a break
     schedule = Schedule.standard(
         rules, starting_stack=base.settings.starting_stack, unit=unit, length=2,

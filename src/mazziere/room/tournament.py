@@ -457,6 +457,12 @@ class Tournament:
 
     # -------------------------------------------------------------- playing
 
+    @property
+    def final_table_forming(self) -> bool:
+        """Down to one table: it is drawn afresh once every hand is over, and no table deals
+        until then."""
+        return self._final_table_pending
+
     def may_deal(self, table: TournamentTable) -> bool:
         """Whether ``table`` may start a hand now (not during a break or while the final
         table is being formed)."""

@@ -852,10 +852,17 @@ class TableTask(RequestLoop):
                 return decision.timer.started + self.bot_seconds
             return decision.timer.deadline
         times: list[float] = []
-        if not self.paused:
+        deals = not self.paused
+        if isinstance(table, TournamentTable) and not table.in_hand and self.tournament:
+            tournament = self.tournament
+            on_break = tournament.level_clock(table, self.clock.now()).on_break
+            deals = deals and not on_break and not tournament.final_table_forming
+        if deals:
             # An offer is asked by a deal and its time ends at the next tick's deal, which a
-            # paused table does not try: waking for it would wake again at once, a tick
-            # stored each time, until the pause ended.  It is read at the resumed deal.
+            # table does not try while its host paused it, while its tournament is on a
+            # break or forms its final table: waking for it then would wake again at once, a
+            # tick stored each time, for as long as that lasted.  It is read at the next
+            # deal, whose own time wakes the table.
             times.extend(o.timer.deadline for o in table.offers.values())
         if any(self.seated[o.name].bot for o in table.offers.values() if o.name in self.seated):
             times.append(self.clock.now())
