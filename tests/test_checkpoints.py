@@ -50,7 +50,7 @@ from mazziere.server.tables import (
     TableStore,
     TableTask,
 )
-from tests.random_sessions import FIRST_MORE_SEED, more_seeds
+from tests.random_sessions import FIRST_MORE_SEED, more_seeds, same_session_for
 
 CONFIGS = {
     "holdem": dict(rules="holdem", seats=6, stakes=Stakes(small_blind=5, big_blind=10)),
@@ -409,7 +409,11 @@ def test_every_checkpoint_is_what_the_replay_of_its_commands_gives(
         assert not differences(quick, whole)
         assert (quick.seq, quick.table.hand_number) == (whole.seq, whole.table.hand_number)
 
-    with caplog.at_level(logging.WARNING, logger="mazziere.server.tables"):
+    with (
+        caplog.at_level(logging.WARNING, logger="mazziere.server.tables"),
+        pytest.MonkeyPatch.context() as patch,
+    ):
+        same_session_for(seed, patch)  # a seed plays the same session every time
         asyncio.run(scenario())
     # Not a command applied twice (refused, so logged) nor a checkpoint left unused.
     assert not caplog.records, [r.getMessage() for r in caplog.records]

@@ -19,12 +19,10 @@ import pytest
 from mazziere.room.structure import Schedule
 from mazziere.room.tournament import TournamentState
 from mazziere.server import protocol as p
-from mazziere.server import tables as tables_module
-from mazziere.server import tournaments as tournaments_module
 from mazziere.server.bus import LocalBus
 from mazziere.server.tables import Player
 from mazziere.server.tournaments import MultiTableConfig, TournamentTask
-from tests.random_sessions import FIRST_MORE_SEED, more_seeds
+from tests.random_sessions import FIRST_MORE_SEED, more_seeds, same_session_for
 from tests.test_checkpoints import Seat, Yielding, play_until_enough, random_act
 from tests.test_checkpoints import table_time as _standing_clock
 from tests.test_play_mtt_task import config, started, state
@@ -119,12 +117,9 @@ def play_checked(
     # themselves, and on a clock that stands still they would all be played at one moment.
     setup = replace(base, next_hand_seconds=0.5, settings=replace(base.settings, schedule=schedule))
 
-    # The decks from the seed too: a session played again is the same session (a hunt's
-    # failure is replayed by its seed), and the suite's own always play as many hands (with
-    # the room's own seeds, holdem's by hands ended after nine hands in one run of 25).
-    decks = random.Random(f"decks {seed}")
-    for module in (tables_module, tournaments_module):
-        monkeypatch.setattr(module, "new_seed", lambda: decks.randbytes(32))
+    # The decks from the seed too (with the room's own seeds, holdem's by hands ended after
+    # nine hands in one run of 25, under the ten asked of the suite's own).
+    same_session_for(seed, monkeypatch)
 
     async def scenario() -> None:
         task, store = await random_tournament(

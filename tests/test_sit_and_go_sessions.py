@@ -19,7 +19,7 @@ from mazziere.room.tournament import TournamentSettings
 from mazziere.server import protocol as p
 from mazziere.server.bus import LocalBus
 from mazziere.server.tables import Player, TableTask, TournamentConfig
-from tests.random_sessions import more_seeds
+from tests.random_sessions import more_seeds, same_session_for
 from tests.test_checkpoints import (
     Seat,
     Yielding,
@@ -105,9 +105,10 @@ async def random_sit_and_go(
 @pytest.mark.parametrize("unit", ["hands", "minutes"])
 @pytest.mark.parametrize("rules", ["holdem", "italian-classic", "italian-32"])
 def test_a_random_sit_and_go_wakes_only_to_act_and_rebuilds_as_it_played(
-    rules: str, unit: str, seed: int, table_time: SimpleNamespace
+    rules: str, unit: str, seed: int, table_time: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = sit_and_go(rules, unit)
+    same_session_for(seed, monkeypatch)  # a seed plays the same session every time
 
     async def scenario() -> None:
         task, store = await random_sit_and_go(
