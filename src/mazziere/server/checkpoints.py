@@ -113,12 +113,7 @@ def modules_imported(root: Path, start: str) -> frozenset[str]:
     set()
     """
     package = root.name
-    sources: dict[str, Path | None] = {}  # each name looked for on disk once
-
-    def source_of(module: str) -> Path | None:
-        if module not in sources:
-            sources[module] = _source(root, module)
-        return sources[module]
+    source_of = functools.cache(functools.partial(_source, root))  # each name looked up once
 
     def with_packages(module: str) -> set[str]:
         parts = module.split(".")

@@ -1618,9 +1618,7 @@ class TableTask(RequestLoop):
                         )
                     )
                 )
-        seats = [s.to_dict() for s in table]
-        for seat in seats:
-            seat.pop("connected", None)
+        seats = [_seat_shown(s.to_dict()) for s in table]
         # Who sits out from the next hand is told to that player alone (the room table's
         # view of their own seat): the others see it when it happens.
         out_next = tuple(seat.name for seat in table if seat.sit_out_next)
@@ -1639,7 +1637,8 @@ class TableTask(RequestLoop):
                 name: seats_public.model_copy(
                     update={
                         "seats": [
-                            {**s, "sit_out_next": True} if s["name"] == name else s for s in seats
+                            _seat_shown(seat.to_dict(own=True)) if seat.name == name else shown
+                            for seat, shown in zip(table, seats, strict=True)
                         ]
                     }
                 )
@@ -1999,6 +1998,13 @@ async def commit_or_hold(
     clock.run(held_at)  # the table's time stood still while it was held
     log.warning("%s goes on: the database stores again", what)
     await hold(None, None)
+
+
+def _seat_shown(seat: dict[str, Any]) -> dict[str, Any]:
+    """A seat as the seats event shows it: without its ``connected`` (which the event has
+    never carried)."""
+    seat.pop("connected", None)
+    return seat
 
 
 def _opening_of(hand: Any) -> str | None:
