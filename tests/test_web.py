@@ -957,6 +957,55 @@ def test_a_table_the_lobby_file_withdraws_says_so_to_its_spectator(
             person.close()
 
 
+def test_a_room_killed_mid_hand_is_said_and_its_page_goes_on_at_the_same_decision(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The room is killed (SIGKILL) while a player's page waits on their decision: the page
+    says at once that the room is not heard (its table is the last one the room told, not
+    the room's), and once the room is started again on the same address the page comes back
+    by itself to the same decision and cards, the chips where they were, and the hand plays
+    on. Only the browser's own lines for each refused try are in its console."""
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", password_profile="CHEAPEST"
+    )
+    port = free_port()
+
+    def chips(person: Page) -> int:
+        """The player's wallet and stack at the table (less what they bet in this hand)."""
+        wallet = person.page.evaluate("fetch('/api/wallet').then(r => r.json())")["balance"]
+        stack = person.page.inner_text(".seat.me .stack")
+        return int(wallet) + int(stack)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MAZZIERE_BOT_SECONDS", "0.5")
+        patch.setenv("MAZZIERE_NEXT_HAND_SECONDS", "2")
+        with serve(settings, tmp_path, port=port) as server:
+            person = Page(browser, server.address, "en")
+            page = person.page
+            page.click(".play-now[data-rules=holdem]")
+            before = wait_for_my_turn(person)
+            cards = person.cards()
+            assert page.locator("#offline").is_hidden()
+            held = chips(person)
+            server.process.kill()
+            server.process.wait(timeout=10)
+            page.wait_for_selector("#offline", state="visible", timeout=5000)
+            assert page.inner_text("#offline") == "Connection lost: reconnecting…"
+            page.click("#lang")  # said in the page's language
+            assert page.inner_text("#offline") == "Connessione persa: mi ricollego…"
+            page.click("#lang")
+        with serve(settings, tmp_path, port=port):
+            page.wait_for_selector("#offline", state="hidden", timeout=30_000)
+            assert wait_for_my_turn(person) == before
+            assert person.cards() == cards
+            assert chips(person) == held
+            assert person.play_hand("holdem")
+            refused = [e for e in person.errors if "ERR_CONNECTION_REFUSED" in e]
+            assert refused, "the page never tried the room while it was down"
+            person.errors = [e for e in person.errors if e not in refused]
+            person.close()
+
+
 def test_a_closed_private_tables_page_follows_no_table_after_a_restart(
     browser: Any, tmp_path: Path
 ) -> None:

@@ -54,6 +54,7 @@ const app = {
   tournamentTables: new Map(), // a tournament's table -> its id (null: not known yet): its players stay to the end
   tournamentNames: new Map(),  // a tournament's id -> its name (its tables are named by it)
   unsent: [],        // messages written between two sockets: sent once the next one is welcomed
+  retries: 0,        // tries to open the socket again since the last welcome (each waits longer)
   lobbyProblem: null, // what went wrong in the lobby (a refused registration): its words, read when drawn
   lobbyNote: null,   // what the lobby did for the player ("play now" put them on a waiting list): its words, or none once over
   kept: {},          // a full table's id -> when the seat the room keeps for the player stops being kept
@@ -363,6 +364,8 @@ function connect() {
           tableState(table);
           send({ type: "resume", table, last_seq: app.tables[table].seq });
         }
+        app.retries = 0;
+        document.getElementById("offline").hidden = true;
         for (const text of app.unsent.splice(0)) ws.send(text);
         // A seat kept for the player while no socket was open (a restart of the room) was
         // told to nobody: the lobby has it.
@@ -379,11 +382,27 @@ function connect() {
       app.ws = null;
       app.wsReady = null;
       // Back after a gap: the welcome's resume asks for what was missed (a player on a
-      // waiting list is told over the socket when a seat is kept for them).
-      if (Object.keys(app.tables).length || app.unsent.length || onAWaitingList()) setTimeout(() => connect(), 1000);
+      // waiting list is told over the socket when a seat is kept for them).  Until then the
+      // page says so: the table on screen is as it was when the room was last heard, and
+      // the player should not take it for the room's.
+      if (Object.keys(app.tables).length || app.unsent.length || onAWaitingList()) {
+        document.getElementById("offline").hidden = false;
+        setTimeout(() => connect(), reconnectDelay());
+      }
     };
   });
   return app.wsReady;
+}
+
+/**
+ * How long to wait before the next try: one second, then longer, up to eight, each with a
+ * random part: a room started again is not met by every page of its players in the same
+ * instant, nor tried every second for as long as it is down.
+ */
+function reconnectDelay() {
+  const delay = 1000 * 2 ** Math.min(app.retries, 3);
+  app.retries += 1;
+  return delay * (0.75 + Math.random() / 2);
 }
 
 // Several messages queued at once arrive as one batch, in order: each is handled as if alone.
