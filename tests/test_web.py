@@ -19,8 +19,10 @@ import contextlib
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -1004,6 +1006,82 @@ def test_a_room_killed_mid_hand_is_said_and_its_page_goes_on_at_the_same_decisio
             assert refused, "the page never tried the room while it was down"
             person.errors = [e for e in person.errors if e not in refused]
             person.close()
+
+
+class FreezingProxy:
+    """A TCP relay to the room on 127.0.0.1 whose connections can go silent at once, open
+    but carrying nothing either way: a phone that changed networks, a Wi-Fi gone (no
+    close ever reaches either end). Connections made after :meth:`freeze` carry on."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.address = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.frozen: set[socket.socket] = set()
+        self.live: set[socket.socket] = set()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def freeze(self) -> None:
+        with self.lock:
+            self.frozen |= self.live
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.target_port))
+            with self.lock:
+                self.live |= {client, server}
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                if source in self.frozen:
+                    continue  # read and lost: the other end never hears of it
+                sink.sendall(data)
+        if source not in self.frozen:
+            with contextlib.suppress(OSError):
+                sink.shutdown(socket.SHUT_WR)
+
+    def close(self) -> None:
+        self.listener.close()
+        with self.lock:
+            for connection in self.live:
+                connection.close()
+
+
+def test_a_connection_gone_silent_is_found_said_and_opened_again(
+    room: RunningServer, browser: Any
+) -> None:
+    """The page's connection stops carrying anything, with no close at either end (the
+    network changed under a phone): the page notices within about twenty seconds (a quiet
+    socket asks the room whether it is there), says so, and comes back over a new
+    connection to the same decision and cards."""
+    proxy = FreezingProxy(int(room.address.rsplit(":", 1)[1]))
+    person = Page(browser, proxy.address, "en")
+    try:
+        page = person.page
+        page.click(".play-now[data-rules=holdem]")
+        before = wait_for_my_turn(person)
+        cards = person.cards()
+        proxy.freeze()
+        frozen_at = time.monotonic()
+        page.wait_for_selector("#offline", state="visible", timeout=30_000)
+        noticed = time.monotonic() - frozen_at
+        assert noticed < 25, noticed
+        page.wait_for_selector("#offline", state="hidden", timeout=30_000)
+        # Back before the room's clock ran out (30 s and the time bank): the same decision.
+        assert wait_for_my_turn(person) == before
+        assert person.cards() == cards
+        assert person.play_hand("holdem")
+    finally:
+        person.close()
+        proxy.close()
 
 
 def test_a_closed_private_tables_page_follows_no_table_after_a_restart(

@@ -55,6 +55,8 @@ const app = {
   tournamentNames: new Map(),  // a tournament's id -> its name (its tables are named by it)
   unsent: [],        // messages written between two sockets: sent once the next one is welcomed
   retries: 0,        // tries to open the socket again since the last welcome (each waits longer)
+  heardAt: 0,        // when the socket last brought anything (performance.now())
+  pingedAt: 0,       // when the page last asked a quiet socket whether the room is there
   lobbyProblem: null, // what went wrong in the lobby (a refused registration): its words, read when drawn
   lobbyNote: null,   // what the lobby did for the player ("play now" put them on a waiting list): its words, or none once over
   kept: {},          // a full table's id -> when the seat the room keeps for the player stops being kept
@@ -375,23 +377,61 @@ function connect() {
       }
       receive(message);
     };
+    ws.onopen = () => { app.heardAt = performance.now(); };
     ws.onmessage = (event) => {
+      app.heardAt = performance.now();
       for (const message of messagesOf(JSON.parse(event.data))) handle(message);
     };
-    ws.onclose = () => {
-      app.ws = null;
-      app.wsReady = null;
-      // Back after a gap: the welcome's resume asks for what was missed (a player on a
-      // waiting list is told over the socket when a seat is kept for them).  Until then the
-      // page says so: the table on screen is as it was when the room was last heard, and
-      // the player should not take it for the room's.
-      if (Object.keys(app.tables).length || app.unsent.length || onAWaitingList()) {
-        document.getElementById("offline").hidden = false;
-        setTimeout(() => connect(), reconnectDelay());
-      }
-    };
+    ws.onclose = socketLost;
   });
   return app.wsReady;
+}
+
+/** Whether the page needs the room's word: it follows tables, waits on a list, or has
+ * messages to send. */
+function needsSocket() {
+  return Object.keys(app.tables).length > 0 || app.unsent.length > 0 || onAWaitingList();
+}
+
+/** The socket closed, or was found dead (checkSocket). */
+function socketLost() {
+  app.ws = null;
+  app.wsReady = null;
+  // Back after a gap: the welcome's resume asks for what was missed (a player on a
+  // waiting list is told over the socket when a seat is kept for them).  Until then the
+  // page says so: the table on screen is as it was when the room was last heard, and
+  // the player should not take it for the room's.
+  if (needsSocket()) {
+    document.getElementById("offline").hidden = false;
+    setTimeout(() => connect(), reconnectDelay());
+  }
+}
+
+const QUIET_MS = 15_000;
+const ANSWER_MS = 5_000;
+
+/**
+ * A connection that died without a word (a phone that changed networks, a Wi-Fi gone) leaves
+ * the browser's socket open for minutes, the table frozen on screen while the player's clock
+ * runs at the room.  A socket that has heard nothing for QUIET_MS (a table in play speaks
+ * every few seconds) asks the room whether it is there; with no word back in ANSWER_MS it is
+ * taken for lost: said, and opened again.
+ */
+function checkSocket() {
+  const ws = app.ws;
+  // (a page in the lobby alone reads it over HTTP: its socket is not asked)
+  if (!ws || ws.readyState !== WebSocket.OPEN || !needsSocket()) return;
+  const now = performance.now();
+  if (app.pingedAt > app.heardAt) {
+    if (now - app.pingedAt < ANSWER_MS) return;
+    ws.onclose = null;
+    ws.onmessage = null;
+    ws.close();
+    socketLost();
+  } else if (now - app.heardAt > QUIET_MS) {
+    app.pingedAt = now;
+    ws.send(JSON.stringify({ v: 1, type: "ping" }));
+  }
 }
 
 /**
@@ -1372,6 +1412,7 @@ async function refreshShownLobby() {
   if (!app.current && !app.page && JSON.stringify([app.lobby, app.tournaments]) !== before) render();
 }
 setInterval(refreshShownLobby, LOBBY_SECONDS * 1000);
+setInterval(checkSocket, 1000);
 document.addEventListener("visibilitychange", refreshShownLobby); // back to a tab left behind
 
 /** The lobby read again, then the page drawn; a read that fails (a network blip) is only
