@@ -355,7 +355,7 @@ async def random_session(
                 store.host_controls[1] = HostControls(paused=paused, stakes=stakes)  # type: ignore[arg-type]
                 await task.submit(None, SyncControls(), None)
             elif roll < 0.97 and table.is_seated(name):  # a socket closes, or opens again
-                (task.disconnected if chance.random() < 0.5 else task.reconnected)(name)
+                await (task.disconnected if chance.random() < 0.5 else task.reconnected)(name)
             elif roll < 0.99 and task.table.offers.get(name) is not None:
                 await send(name, p.Answer(table="1", accept=chance.random() < 0.7))
             await asyncio.sleep(0)

@@ -75,7 +75,7 @@ async def random_tournament(
                 elif roll < 0.96:
                     await send(name, p.SitIn(table=lane.id))
                 elif lane.table.is_seated(name):  # a socket closes, or opens again
-                    (lane.disconnected if chance.random() < 0.5 else lane.reconnected)(name)
+                    await (lane.disconnected if chance.random() < 0.5 else lane.reconnected)(name)
             await asyncio.sleep(0)
 
     await play_until_enough(play(), store)
@@ -130,9 +130,6 @@ def play_checked(
         assert hands >= (10 if seed < FIRST_MORE_SEED else 1)  # (a hunt's may end at once)
         again = TournamentTask(setup, store, LocalBus())
         await again.rebuild()
-        for lane in task.tables.values():  # sockets are not commands: rebuilt, all connected
-            for seat in list(lane.table):
-                lane.reconnected(seat.name)
         assert state(again) == state(task)
 
     asyncio.run(scenario())

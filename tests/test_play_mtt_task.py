@@ -53,8 +53,11 @@ def config(rules: str, players: int) -> MultiTableConfig:
 
 def view(lane: Any) -> dict[str, Any]:
     """A table as a spectator sees it, but the clock of its decision (a command is stored
-    with the time it was asked for, and applied a few microseconds later)."""
+    with the time it was asked for, and applied a few microseconds later) and who has a
+    connection open (the room's sockets, not commands: a rebuild knows nothing of them)."""
     seen: dict[str, Any] = lane.snapshot(None).state
+    for seat in seen["seats"]:
+        del seat["connected"]
     if seen.get("decision"):
         seen["decision"] = {
             k: v for k, v in seen["decision"].items() if k not in ("started", "deadline")

@@ -91,7 +91,7 @@ async def random_sit_and_go(
             elif roll < 0.95:
                 await send(name, p.SitIn(table="7"))
             elif roll < 0.98 and task.table.is_seated(name):  # a socket closes, or opens again
-                (task.disconnected if chance.random() < 0.5 else task.reconnected)(name)
+                await (task.disconnected if chance.random() < 0.5 else task.reconnected)(name)
             elif task.table.offers.get(name) is not None:
                 await send(name, p.Answer(table="7", accept=chance.random() < 0.7))
             await asyncio.sleep(0)
@@ -125,7 +125,7 @@ def test_a_random_sit_and_go_wakes_only_to_act_and_rebuilds_as_it_played(
         again = TableTask(config, store, LocalBus(), bot_seconds=1.0)
         await again.rebuild()
         for seat in task.table:  # sockets are not commands: a rebuilt seat is connected
-            task.reconnected(seat.name)
+            await task.reconnected(seat.name)
         assert (again.seq, again.table.hand_number) == (task.seq, task.table.hand_number)
         assert not differences(again, task)
 

@@ -843,6 +843,48 @@ def test_a_snapshot_gives_the_turn_the_time_it_has_left() -> None:
     asyncio.run(scenario())
 
 
+def test_a_players_connection_gone_and_back_is_told_at_the_table_once() -> None:
+    """Bruno's last connection closes: every follower of the table hears it (``presence``,
+    no ``seq``: not an event of the table) and a snapshot says it of his seat; a second
+    connection of his, opening or closing, tells nothing; his first one back is told."""
+
+    async def scenario() -> None:
+        task, anna, bruno = await two_seated("holdem")
+        bus, spectator, second = task.bus, Inbox(None), Inbox("bruno")
+        for box in (anna, bruno, second):
+            bus.connect(box)
+        bus.follow("1", spectator)
+        await task.reconnected("bruno")  # his second connection opened
+        bus.disconnect(second)  # (and closed: one is left, disconnected is not called)
+        assert anna.of_type("presence") == []
+        bus.disconnect(bruno)
+        await task.disconnected("bruno")  # his last one closed
+        gone = {"v": 1, "type": "presence", "table": "1", "name": "bruno", "connected": False}
+        assert anna.of_type("presence") == [gone]
+        assert spectator.of_type("presence") == [gone]
+        looking = Inbox("anna")
+        await task.submit(ANNA, p.Resume(table="1", last_seq=task.seq), looking)
+        seats = looking.last("snapshot")["state"]["seats"]
+        assert {s["name"]: s["connected"] for s in seats} == {"anna": True, "bruno": False}
+        bus.connect(bruno)
+        await task.reconnected("bruno")
+        assert anna.of_type("presence") == [gone, {**gone, "connected": True}]
+        await task.stop()
+        # Started again (a restart): the rebuilt table knows nothing of connections; its
+        # snapshot says who has one open now.
+        again = TableTask(task.config, task.store, LocalBus(), bot_seconds=0.0)
+        await again.rebuild()
+        again.start()
+        looking = Inbox("anna")
+        again.bus.connect(looking)
+        await again.submit(ANNA, p.Resume(table="1", last_seq=0), looking)
+        seats = looking.last("snapshot")["state"]["seats"]
+        assert {s["name"]: s["connected"] for s in seats} == {"anna": True, "bruno": False}
+        await again.stop()
+
+    asyncio.run(scenario())
+
+
 def test_a_snapshot_offers_the_raise_no_more_once_its_window_has_shut() -> None:
     async def scenario() -> None:
         task, anna, bruno = await two_seated("italian-32")

@@ -277,3 +277,30 @@ def test_a_sit_and_go_break_is_told_once_in_the_log() -> None:
     told = [line.plain for line in session.transcript if line.plain.startswith("Break")]
     assert told == ["Break: play resumes in 5 minutes, level 2 (blinds 10/20)"]
     assert session.level == on_break
+
+
+def test_a_player_whose_connection_is_gone_is_said_disconnected_at_their_seat() -> None:
+    """The room's ``presence``: a seated player whose connections all closed is said
+    *disconnected* at their seat, between hands and during one, until they are back; the
+    snapshot's seats say it too."""
+    from mazziere.server import protocol as p
+
+    def gone(session: Any, name: str) -> bool:
+        """Whether the seat says so (after what else it says: "all-in · disconnected")."""
+        note = next(line.note for line in session.snapshot().seats if line.name == name)
+        return note.endswith("disconnected")
+
+    session = _dealt_in("holdem")
+    seats = [
+        {"name": "ann", "seat": 1, "stack": 200, "status": "playing", "connected": True},
+        {"name": "bob", "seat": 2, "stack": 200, "status": "playing", "connected": False},
+    ]
+    session.receive(p.Snapshot(table="4", seq=1, state={"seats": seats, "hand": 1}))
+    assert gone(session, "bob")
+    assert not gone(session, "ann")
+    session.receive(p.Presence(table="4", name="bob", connected=True))
+    assert not gone(session, "bob")
+    session.receive(p.Presence(table="4", name="bob", connected=False))
+    assert gone(session, "bob")
+    session.receive(p.Presence(table="5", name="bob", connected=True))  # another table's
+    assert gone(session, "bob")

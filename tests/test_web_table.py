@@ -645,6 +645,29 @@ def test_a_spectator_watches_a_cash_table_from_the_lobby_and_sits_down(
         close_all([spectator, *people])
 
 
+def test_a_player_whose_connection_is_gone_is_said_disconnected_at_their_seat(
+    room: RunningServer, browser: Any
+) -> None:
+    """The second player's tab closes: the first sees them *disconnected* at their seat (they
+    may not answer, and their clock runs), and no more once they are back."""
+    table = table_named(room, "Hold'em 5/10")
+    anna, bruno = seat_people(room, browser, table, 2)
+    try:
+        name = bruno.page.get_attribute(".seat.me", "data-name")
+        said = f'.seat[data-name="{name}"] .status:has-text("disconnected")'
+        assert anna.page.locator(said).count() == 0
+        bruno.page.close()
+        bruno.page = bruno.context.new_page()  # (blank until he comes back)
+        bruno.sent = SentFrames(bruno.page)  # (his leave at the end goes from this tab)
+        anna.page.wait_for_selector(said, timeout=10_000)
+        anna.screenshot("table-disconnected")
+        bruno.page.goto(f"{room.address}/#table/{table}")
+        bruno.page.wait_for_selector(".seat.me")
+        anna.page.wait_for_selector(said, state="detached", timeout=10_000)
+    finally:
+        close_all([anna, bruno])
+
+
 def test_a_second_tab_at_the_table_asks_about_hints_once_not_for_each_event_told_again(
     browser: Any, tmp_path: Path
 ) -> None:

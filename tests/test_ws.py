@@ -131,6 +131,37 @@ def test_bad_messages_are_refused_and_change_nothing(
         assert len(store.commands[7]) == count
 
 
+def test_a_seated_players_socket_closed_and_opened_again_is_told_to_the_table(
+    room: tuple[TestClient, MemoryStore],
+) -> None:
+    """Bruno's socket closes: anna, at his table, is told, and her snapshot says it; his
+    socket opened again is told too."""
+    client, _ = room
+
+    def sit(ws: Any, seat: int) -> Iterator[dict[str, Any]]:
+        messages = inbox(ws)
+        next(messages)  # the welcome
+        ws.send_text(json.dumps({"type": "sit", "v": 1, "table": "7", "buy_in": 1000,
+                                 "seat": seat}))  # fmt: skip
+        assert until_type(messages, "ack")["of"] == "sit"
+        return messages
+
+    bruno_token = {"x-test-token": "bruno-token"}
+    with client.websocket_connect("/ws", headers={"x-test-token": "anna-token"}) as anna:
+        anna_in = sit(anna, 1)
+        with client.websocket_connect("/ws", headers=bruno_token) as bruno:
+            sit(bruno, 2)
+        gone = until_type(anna_in, "presence")
+        assert gone == {"v": 1, "type": "presence", "table": "7", "name": "bruno",
+                        "connected": False}  # fmt: skip
+        anna.send_text(json.dumps({"type": "resume", "v": 1, "table": "7", "last_seq": 0}))
+        seats = until_type(anna_in, "snapshot")["state"]["seats"]
+        assert {s["name"]: s["connected"] for s in seats} == {"anna": True, "bruno": False}
+        with client.websocket_connect("/ws", headers=bruno_token) as bruno:
+            assert next(inbox(bruno))["tables"] == ["7"]
+            assert until_type(anna_in, "presence") == {**gone, "connected": True}
+
+
 def frames_after(texts: list[str]) -> list[str]:
     """The frames a socket gets when ``texts`` were queued for it, then its close, all before
     its writer ran (as a table's burst is queued before the writer wakes)."""

@@ -560,6 +560,18 @@ class Held(_Message):
     )
 
 
+class Presence(_Message):
+    """A seated player's last connection closed (``connected`` false), or one opened again:
+    the table's followers see it at the seat (a snapshot says it of every seat).  Not a
+    table event (no ``seq``): it changes nothing at the table, whose clock runs for a player
+    who is gone as for anyone."""
+
+    type: Literal["presence"] = "presence"
+    table: str
+    name: str
+    connected: bool
+
+
 _Alone = (
     Welcome
     | Ack
@@ -579,6 +591,7 @@ _Alone = (
     | TableClosed
     | ChatSaid
     | Held
+    | Presence
 )
 """A message the room sends as it is (every one but :class:`Batch`)."""
 

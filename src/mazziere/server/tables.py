@@ -1861,6 +1861,10 @@ class TableTask(RequestLoop):
     def snapshot(self, player: str | None) -> p.Snapshot:
         """The table as ``player`` (``None``: a spectator) may see it now."""
         state = self.table.view(player)
+        for seat in state["seats"]:
+            # Who has a connection open is the room's word now, not the room table's (a
+            # rebuilt table knows nothing of connections).
+            seat["connected"] = seat["name"] in self.bots or self.bus.connected(seat["name"])
         now = self.clock.now()
         for offer in state["offers"]:  # its time left, as an offer's event says it
             offer["seconds"] = max(0.0, offer["deadline"] - now)
@@ -1903,15 +1907,25 @@ class TableTask(RequestLoop):
             return False
         return any(seat.name == name for seat in self.table)
 
-    def disconnected(self, name: str) -> None:
-        """The player's last connection closed (the clock runs for them as for anyone)."""
+    async def disconnected(self, name: str) -> None:
+        """The player's last connection closed (the clock runs for them as for anyone): the
+        table's followers are told."""
         if self.table.is_seated(name):
             self.table.disconnect(name)
+            await self._tell_presence(name, connected=False)
 
-    def reconnected(self, name: str) -> None:
-        """The player is back."""
+    async def reconnected(self, name: str) -> None:
+        """A connection of the player opened: the followers are told they are back, if it
+        is their only one."""
         if self.table.is_seated(name):
             self.table.reconnect(name)
+            if self.bus.connections(name) == 1:
+                await self._tell_presence(name, connected=True)
+
+    async def _tell_presence(self, name: str, *, connected: bool) -> None:
+        # (as a hold: not an event of the table, no sequence number, a replay never makes it)
+        message = p.Presence(table=self.id, name=name, connected=connected)
+        await self.bus.publish(TableEvent(self.id, self.seq, p.dump(message)))
 
 
 def mirror_tournament_money(

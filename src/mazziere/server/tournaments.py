@@ -442,7 +442,7 @@ class TournamentTask(RequestLoop):
             await self.bus.deliver(name, p.dump(moved))
             await self.bus.deliver(name, p.dump(destination.snapshot(name)))
             if not self.bus.connected(name):
-                destination.disconnected(name)
+                await destination.disconnected(name)
 
 
 def _wrote(batch: Batch) -> bool:

@@ -226,7 +226,7 @@ async def serve_connection(websocket: WebSocket, running: Play) -> None:
     bus.connect(connection)
     tables = service.tables_of(player.name)
     for table in tables:
-        service.tasks[table].reconnected(player.name)
+        await service.tasks[table].reconnected(player.name)
         bus.follow(table, connection)
     connection.offer(p.dump(p.Welcome(player=player.name, tables=tables)))
     writer = asyncio.create_task(_write(websocket, connection))
@@ -237,7 +237,7 @@ async def serve_connection(websocket: WebSocket, running: Play) -> None:
         bus.disconnect(connection)
         if not bus.connected(player.name):
             for table in service.tables_of(player.name):
-                service.tasks[table].disconnected(player.name)
+                await service.tasks[table].disconnected(player.name)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer

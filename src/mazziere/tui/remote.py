@@ -35,7 +35,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -192,6 +192,8 @@ class RemoteSession:
         self.seq = 0
         """The last sequence number of the table received (sent back on reconnecting)."""
         self.seats: list[dict[str, Any]] = []
+        self.gone: set[str] = set()
+        """The seated players whose connections are all closed (the room's ``presence``)."""
         self.carried_pot = 0
         self.hand: SeenHand | None = None
         self.turn: p.Turn | None = None
@@ -315,6 +317,11 @@ class RemoteSession:
             self.transcript.append(ChatLine(message.name, message.text))
         elif isinstance(message, p.TableClosed):
             self._closed(message)
+        elif isinstance(message, p.Presence):
+            if message.connected:
+                self.gone.discard(message.name)
+            else:
+                self.gone.add(message.name)
 
     def _closed(self, message: p.TableClosed) -> None:
         """A table closed.  A cash table's (by its host, or the operator's lobby file, with
@@ -466,6 +473,7 @@ class RemoteSession:
         state = message.state
         self.level = message.level
         self.seats = list(state.get("seats") or [])
+        self.gone = {str(s.get("name")) for s in self.seats if s.get("connected") is False}
         self.carried_pot = int(state.get("carried_pot") or 0)
         if any(s.get("name") == self.me for s in self.seats):
             self.seated = True
@@ -818,7 +826,7 @@ class RemoteSession:
             title += words.pick(" · connessione persa, riprovo…", " · connection lost, retrying…")
         seats = sorted(self.seats, key=lambda s: int(s.get("seat", 0)))
         if hand is None:
-            return Snapshot(title=title, seats=tuple(self._idle_seat(s) for s in seats))
+            return Snapshot(title=title, seats=self._gone_said(self._idle_seat(s) for s in seats))
         won: dict[int, int] = {}
         for pot in (hand.result or {}).get("pots") or ():
             for winner, share in zip(pot["winners"], pot["shares"], strict=True):
@@ -858,7 +866,7 @@ class RemoteSession:
         cards, my_bet = my_cards(hand, hand.me)
         return Snapshot(
             title=title,
-            seats=tuple(lines),
+            seats=self._gone_said(lines),
             pots=hand.pots,
             total_pot=hand.total_pot,
             bets=sum(hand.bets),
@@ -875,6 +883,16 @@ class RemoteSession:
             legal=decision.legal if decision is not None else None,
             context=hand_context(self.rules, hand) if decision is not None else None,
             my_bet=my_bet,
+        )
+
+    def _gone_said(self, lines: Iterable[SeatLine]) -> tuple[SeatLine, ...]:
+        """The seat lines, a player whose connection is gone said so (they may not answer)."""
+        gone = self.words.pick("disconnesso", "disconnected")
+        return tuple(
+            replace(line, note=f"{line.note} · {gone}" if line.note else gone)
+            if line.name in self.gone and not line.me
+            else line
+            for line in lines
         )
 
     def _idle_seat(self, seat: Mapping[str, Any]) -> SeatLine:

@@ -473,6 +473,7 @@ function tableState(id) {
       seq: 0, seats: [], carried: 0, parolPot: false, hand: null, turn: null, turnAt: 0, log: [],
       marked: new Set(), confirmingFold: false, error: null, // the room's last refusal here
       held: null, // the room's held message while the table waits for its database
+      gone: new Set(), // the seated players whose connections are all closed (the room's word)
       pre: null, // a pre-action chosen before the turn: { kind, amount }
       hintsOffered: false, hintsOn: false, hint: null, // hints for learners (the room decides)
       hintAsking: false, hintAgain: false, // a question about them on its way, and one more
@@ -718,6 +719,16 @@ function receive(message) {
     if (message.held && !held.held) held.heldAt = now;
     if (!message.held && held.held) held.turnAt += now - held.heldAt; // the clock stood still
     held.held = message.held ? message : null;
+    render();
+    return;
+  }
+  if (message.type === "presence") {
+    // A seated player's connection closed, the last of theirs, or one opened again: said at
+    // their seat (the others may wait on a player who cannot answer).
+    const at = app.tables[id];
+    if (!at) return;
+    if (message.connected) at.gone.delete(message.name);
+    else at.gone.add(message.name);
     render();
     return;
   }
@@ -1010,6 +1021,7 @@ function applySnapshot(table, message) {
   const state = message.state;
   table.rules = state.rules;
   table.seats = state.seats;
+  table.gone = new Set(state.seats.filter((s) => s.connected === false).map((s) => s.name));
   table.carried = state.carried_pot || 0;
   table.parolPot = Boolean(state.parol_pot);
   table.paused = Boolean(message.paused);
@@ -1599,7 +1611,7 @@ function renderTable(table) {
     const stack = inHand && !hand.ended ? hand.stacks[position] : sitter.stack;
     const cards = inHand ? hand.hole[position] : [];
     const best = inHand && hand.ended ? hand.best[position] : null;
-    const note = seatNote(sitter);
+    const note = seatNote(sitter, table.gone.has(sitter.name) && !me);
     const described = [me ? `${sitter.name} (${words.t("you")})` : sitter.name, `${words.pick("fiches", "chips")} ${stack}`,
       note, acting && words.pick("di turno", "to act"), inHand && hand.folded[position] && words.pick("ha passato", "folded"),
       inHand && hand.ended && hand.winners.has(position) && words.pick("vince", "wins")].filter(Boolean).join(", ");
@@ -1644,14 +1656,17 @@ function renderTable(table) {
 }
 
 /** Why a seated player is not dealt in, when they are not: sitting out, away from a
- * tournament's table, waiting to come in, out of chips ("" when they play). */
-function seatNote(sitter) {
+ * tournament's table, waiting to come in, out of chips; or that their connection is gone
+ * (``gone``: they may not answer, and their clock runs) ("" when they play). */
+function seatNote(sitter, gone) {
   if (sitter.away) return words.pick("assente", "away");
-  return {
+  const note = {
     "sitting-out": words.pick("salta le mani", "sitting out"),
     waiting: words.pick("in attesa", "waiting"),
     busted: words.pick("senza fiches", "no chips"),
   }[sitter.status] ?? "";
+  const disconnected = words.pick("disconnesso", "disconnected");
+  return gone ? (note ? `${note} · ${disconnected}` : disconnected) : note;
 }
 
 /** The button beside another player's chat line that hides their chat in this browser. */
