@@ -304,3 +304,7 @@ def test_a_player_whose_connection_is_gone_is_said_disconnected_at_their_seat() 
     assert gone(session, "bob")
     session.receive(p.Presence(table="5", name="bob", connected=True))  # another table's
     assert gone(session, "bob")
+    # He leaves the table, comes back and sits again: he sat with a connection open.
+    session.receive(p.SeatsChanged(table="4", seq=2, seats=seats[:1]))
+    session.receive(p.SeatsChanged(table="4", seq=3, seats=seats))
+    assert not gone(session, "bob")

@@ -291,6 +291,8 @@ class RemoteSession:
     def _event(self, message: BaseModel) -> None:
         if isinstance(message, p.SeatsChanged):
             self.seats = list(message.seats)
+            # A player who left is no longer said gone (seated again, they have a connection).
+            self.gone &= {str(s.get("name")) for s in self.seats}
             self.carried_pot = message.carried_pot
             if not self.seated and any(s.get("name") == self.me for s in self.seats):
                 self.seated = True

@@ -802,6 +802,9 @@ function handle(table, message) {
       const before = sittersKey(table.seats);
       const wasThere = table.seats.some((s) => s.name === app.me);
       table.seats = message.seats;
+      // A player who left is no longer said gone: back and seated again, they sat with a
+      // connection open (and no presence says so: their connections did not change).
+      for (const name of table.gone) if (!table.seats.some((s) => s.name === name)) table.gone.delete(name);
       if (wasThere && !table.seats.some((s) => s.name === app.me)) tellFinish(table); // out of a tournament?
       if (sittersKey(table.seats) !== before && (wasThere || table.seats.some((s) => s.name === app.me))) refreshBalance();
       table.carried = message.carried_pot;
