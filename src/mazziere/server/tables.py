@@ -785,10 +785,6 @@ class TableTask(RequestLoop):
                 self.bots[seated.name] = make_bot(seated.bot, self.bot_rng)
         for name, value in state.items():
             setattr(self, name, value)
-        for seat in self.table:
-            # Its connections are the running room's (not commands): a rebuild counts every
-            # player connected until their socket says otherwise, as the replay does.
-            self.table.reconnect(seat.name)
         self.clock.replay_to(at)
         return True
 
@@ -1862,8 +1858,8 @@ class TableTask(RequestLoop):
         """The table as ``player`` (``None``: a spectator) may see it now."""
         state = self.table.view(player)
         for seat in state["seats"]:
-            # Who has a connection open is the room's word now, not the room table's (a
-            # rebuilt table knows nothing of connections).
+            # Who has a connection open is the bus's word, the only one the service keeps
+            # (connections are not commands: a rebuilt room table knows nothing of them).
             seat["connected"] = seat["name"] in self.bots or self.bus.connected(seat["name"])
         now = self.clock.now()
         for offer in state["offers"]:  # its time left, as an offer's event says it
@@ -1911,16 +1907,13 @@ class TableTask(RequestLoop):
         """The player's last connection closed (the clock runs for them as for anyone): the
         table's followers are told."""
         if self.table.is_seated(name):
-            self.table.disconnect(name)
             await self._tell_presence(name, connected=False)
 
     async def reconnected(self, name: str) -> None:
         """A connection of the player opened: the followers are told they are back, if it
         is their only one."""
-        if self.table.is_seated(name):
-            self.table.reconnect(name)
-            if self.bus.connections(name) == 1:
-                await self._tell_presence(name, connected=True)
+        if self.table.is_seated(name) and self.bus.connections(name) == 1:
+            await self._tell_presence(name, connected=True)
 
     async def _tell_presence(self, name: str, *, connected: bool) -> None:
         # (as a hold: not an event of the table, no sequence number, a replay never makes it)
