@@ -1048,6 +1048,13 @@ class FreezingProxy:
             with contextlib.suppress(OSError):
                 sink.shutdown(socket.SHUT_WR)
 
+    def cut(self) -> None:
+        """Close every connection made so far at both ends, as a router that went down."""
+        with self.lock:
+            for connection in self.live:
+                with contextlib.suppress(OSError):
+                    connection.shutdown(socket.SHUT_RDWR)
+
     def close(self) -> None:
         self.listener.close()
         with self.lock:
@@ -1082,6 +1089,77 @@ def test_a_connection_gone_silent_is_found_said_and_opened_again(
     finally:
         person.close()
         proxy.close()
+
+
+def test_a_session_gone_while_the_connection_was_down_is_said_not_tried_forever(
+    room: RunningServer, browser: Any
+) -> None:
+    """The page's connection drops while its session cookie is gone (expired, or cleared):
+    the socket it opens again is refused for want of a session (close code 4401).  The page
+    says the session ended and shows the log-in, once, instead of "reconnecting" for ever
+    against a room that will go on refusing it."""
+    proxy = FreezingProxy(int(room.address.rsplit(":", 1)[1]))
+    person = Page(browser, proxy.address, "en")
+    page = person.page
+    opened: list[str] = []
+    page.on("websocket", lambda socket: opened.append(socket.url))
+    try:
+        page.click(".play-now[data-rules=holdem]")
+        page.wait_for_selector(".seat.me")
+        person.context.clear_cookies()
+        proxy.cut()
+        page.wait_for_selector(".session-ended", timeout=15_000)
+        assert page.inner_text(".session-ended").startswith("your session ended")
+        assert page.locator("#offline").is_hidden()
+        assert page.locator(".felt").count() == 0  # the lobby, as after a log-out
+        assert page.locator("#who button.account").count() == 1  # "Log in or sign up"
+        tries = len(opened)
+        page.wait_for_timeout(10_000)  # longer than the page's longest wait between tries
+        assert len(opened) == tries, opened
+    finally:
+        person.context.close()
+        proxy.close()
+    # Without its cookie, a request the page made meanwhile (a hint at its turn) was refused:
+    # the browser's own line for that answer is the one line expected.
+    unexpected = [e for e in person.errors if "status of 401 (Unauthorized)" not in e]
+    assert unexpected == [], unexpected
+
+
+def test_a_tab_over_the_accounts_connections_says_so_and_comes_in_when_one_closes(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The room takes so many sockets of one account at once (here one): the tab over the
+    limit says to close another tab of the room, not that the connection is lost, and keeps
+    trying; once the first tab is closed it comes in by itself, at the player's table."""
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", password_profile="CHEAPEST"
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MAZZIERE_BOT_SECONDS", "0.5")
+        patch.setenv("MAZZIERE_WS_CONNECTIONS_PER_ACCOUNT", "1")
+        with serve(settings, tmp_path) as server:
+            person = Page(browser, server.address, "en")
+            first = person.page
+            first.click(".play-now[data-rules=holdem]")
+            first.wait_for_selector(".seat.me")
+            second = person.context.new_page()
+            second.on("console", person._console)
+            second.goto(server.address)
+            second.wait_for_selector("#offline", state="visible", timeout=15_000)
+            assert second.inner_text("#offline") == (
+                "Too many connections open for this account: close another tab of the room."
+                " Reconnecting…"
+            )
+            second.click("#lang")  # said in the page's language
+            assert second.inner_text("#offline").startswith("Troppe connessioni aperte")
+            second.click("#lang")
+            first.close()
+            second.wait_for_selector("#offline", state="hidden", timeout=30_000)
+            second.wait_for_selector("a.my-table", timeout=15_000)
+            second.click("a.my-table")
+            second.wait_for_selector(".seat.me .card", timeout=30_000)
+            person.context.close()
+            assert person.errors == [], person.errors
 
 
 def test_a_closed_private_tables_page_follows_no_table_after_a_restart(

@@ -47,6 +47,8 @@ const app = {
   filter: null,      // a rule set, or null for all
   ws: null,
   wsReady: null,
+  welcomed: null,    // the next welcome awaited, while none came: { promise, resolve }
+  refusedOnce: false, // the socket was refused for want of a session since the last welcome
   tables: {},        // table id -> its state
   current: null,     // the table on screen
   page: null,        // another page on screen (pages.js): private tables, hands, rules...
@@ -348,43 +350,95 @@ async function reopenSocket() {
 
 function connect() {
   if (app.wsReady) return app.wsReady;
-  app.wsReady = new Promise((resolve) => {
-    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
-    const ws = new WebSocket(url);
-    app.ws = ws;
-    const handle = (message) => {
-      if (message.type === "error" && message.code === "session_ended") {
-        // This browser's own change: its socket closes and opens again with the new session.
-        if (app.changingPassword) app.changingPassword = false;
-        else { ws.onclose = null; app.ws = null; app.wsReady = null; sessionEnded(message); }
-        return;
+  // A socket lost before its welcome (a room starting again, one connection too many) is
+  // opened again under the same promise: whoever waits for the welcome gets the next one.
+  if (!app.welcomed) {
+    let resolve;
+    app.welcomed = { promise: new Promise((r) => { resolve = r; }), resolve: null };
+    app.welcomed.resolve = resolve;
+  }
+  const welcomed = app.welcomed;
+  app.wsReady = welcomed.promise;
+  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+  const ws = new WebSocket(url);
+  app.ws = ws;
+  const handle = (message) => {
+    if (message.type === "error" && message.code === "session_ended") {
+      // This browser's own change: its socket closes and opens again with the new session.
+      if (app.changingPassword) app.changingPassword = false;
+      else { ws.onclose = null; app.ws = null; app.wsReady = null; sessionEnded(message); }
+      return;
+    }
+    if (message.type === "welcome") {
+      app.me = message.player;
+      showWho();
+      for (const table of message.tables) {
+        tableState(table);
+        send({ type: "resume", table, last_seq: app.tables[table].seq });
       }
-      if (message.type === "welcome") {
-        app.me = message.player;
-        showWho();
-        for (const table of message.tables) {
-          tableState(table);
-          send({ type: "resume", table, last_seq: app.tables[table].seq });
-        }
-        app.retries = 0;
-        document.getElementById("offline").hidden = true;
-        for (const text of app.unsent.splice(0)) ws.send(text);
-        // A seat kept for the player while no socket was open (a restart of the room) was
-        // told to nobody: the lobby has it.
-        if (onAWaitingList()) redrawFreshLobby();
-        resolve(message);
-        return;
-      }
-      receive(message);
-    };
-    ws.onopen = () => { app.heardAt = performance.now(); };
-    ws.onmessage = (event) => {
-      app.heardAt = performance.now();
-      for (const message of messagesOf(JSON.parse(event.data))) handle(message);
-    };
-    ws.onclose = socketLost;
-  });
+      app.retries = 0;
+      app.refusedOnce = false;
+      document.getElementById("offline").hidden = true;
+      for (const text of app.unsent.splice(0)) ws.send(text);
+      // A seat kept for the player while no socket was open (a restart of the room) was
+      // told to nobody: the lobby has it.
+      if (onAWaitingList()) redrawFreshLobby();
+      if (app.welcomed === welcomed) app.welcomed = null;
+      welcomed.resolve(message);
+      return;
+    }
+    receive(message);
+  };
+  ws.onopen = () => { app.heardAt = performance.now(); };
+  ws.onmessage = (event) => {
+    app.heardAt = performance.now();
+    for (const message of messagesOf(JSON.parse(event.data))) handle(message);
+  };
+  ws.onclose = (event) => closedByRoom(ws, event.code);
   return app.wsReady;
+}
+
+// The room's close codes that are not a dropped connection (server/ws.py).
+const CLOSE_UNAUTHENTICATED = 4401;
+const CLOSE_ORIGIN_REFUSED = 4403;
+const CLOSE_TOO_MANY = 4429;
+
+/**
+ * The room closed this socket, or the connection dropped.  Most closes are tried again; two
+ * are not a connection's fault and are said for what they are: a session the room no longer
+ * knows (an expired or cleared cookie) ends here like a log-out elsewhere, instead of being
+ * tried again forever; a socket over the account's limit of open connections says to close
+ * another tab, and is tried again until one is closed.
+ */
+function closedByRoom(ws, code) {
+  if (app.ws !== ws) return; // a socket this page already let go
+  if (code === CLOSE_UNAUTHENTICATED && !app.refusedOnce) {
+    // Once: a session read again over HTTP that the socket still refuses is not tried in a loop.
+    app.refusedOnce = true;
+    app.ws = null;
+    app.wsReady = null;
+    document.getElementById("offline").hidden = true;
+    sessionEnded({ code: "session_ended", message: SESSION_ENDED });
+    return;
+  }
+  if (code === CLOSE_ORIGIN_REFUSED || code === CLOSE_UNAUTHENTICATED) {
+    // Trying again would be refused again: said, and left to the player (a reload).
+    app.ws = null;
+    app.wsReady = null;
+    sayOffline("refused");
+    return;
+  }
+  socketLost(code === CLOSE_TOO_MANY ? "tooManyConnections" : "offline");
+}
+
+const SESSION_ENDED = "your session ended (a new password, the account suspended, or it expired): log in again";
+
+/** The line under the header while the room is not heard, and why (a key of the page's words). */
+function sayOffline(why) {
+  const line = document.getElementById("offline");
+  line.firstElementChild.dataset.i18n = why;
+  line.firstElementChild.textContent = words.t(why);
+  line.hidden = false;
 }
 
 /** Whether the page needs the room's word: it follows tables, waits on a list, or has
@@ -393,16 +447,16 @@ function needsSocket() {
   return Object.keys(app.tables).length > 0 || app.unsent.length > 0 || onAWaitingList();
 }
 
-/** The socket closed, or was found dead (checkSocket). */
-function socketLost() {
+/** The socket closed, or was found dead (checkSocket); `why` is said meanwhile. */
+function socketLost(why = "offline") {
   app.ws = null;
   app.wsReady = null;
   // Back after a gap: the welcome's resume asks for what was missed (a player on a
   // waiting list is told over the socket when a seat is kept for them).  Until then the
   // page says so: the table on screen is as it was when the room was last heard, and
   // the player should not take it for the room's.
-  if (needsSocket()) {
-    document.getElementById("offline").hidden = false;
+  if (needsSocket() || app.welcomed) {
+    sayOffline(why);
     setTimeout(() => connect(), reconnectDelay());
   }
 }
