@@ -959,6 +959,12 @@ def test_a_table_the_lobby_file_withdraws_says_so_to_its_spectator(
             person.close()
 
 
+def room_was_down(console_error: str) -> bool:
+    """Whether a line of the browser's console is its own for a request the room could not
+    answer: refused while it was down, or cut when it was killed with the request on its way."""
+    return "ERR_CONNECTION_REFUSED" in console_error or "ERR_CONNECTION_RESET" in console_error
+
+
 def test_a_room_killed_mid_hand_is_said_and_its_page_goes_on_at_the_same_decision(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -1002,10 +1008,40 @@ def test_a_room_killed_mid_hand_is_said_and_its_page_goes_on_at_the_same_decisio
             assert person.cards() == cards
             assert chips(person) == held
             assert person.play_hand("holdem")
-            refused = [e for e in person.errors if "ERR_CONNECTION_REFUSED" in e]
+            refused = [e for e in person.errors if room_was_down(e)]
             assert refused, "the page never tried the room while it was down"
             person.errors = [e for e in person.errors if e not in refused]
             person.close()
+
+
+def test_a_click_while_the_room_is_down_is_said_and_works_once_it_is_back(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The room goes down while a visitor reads the lobby: their "play now" finds no room.
+    The page says the room is not heard (not a silent click, nor an error of the page's),
+    asks again by itself until the room is back, then says nothing more, and the same
+    click seats them."""
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", password_profile="CHEAPEST"
+    )
+    port = free_port()
+    with serve(settings, tmp_path, port=port) as server:
+        person = Page(browser, server.address, "it")
+        page = person.page
+        server.process.kill()
+        server.process.wait(timeout=10)
+    page.click(".play-now[data-rules=holdem]")
+    page.wait_for_selector("#offline", state="visible", timeout=5000)
+    assert page.inner_text("#offline") == "Connessione persa: mi ricollego…"
+    assert page.locator(".felt").count() == 0
+    with serve(settings, tmp_path, port=port):
+        page.wait_for_selector("#offline", state="hidden", timeout=30_000)
+        page.click(".play-now[data-rules=holdem]")
+        page.wait_for_selector(".seat.me .card", timeout=30_000)
+        refused = [e for e in person.errors if room_was_down(e)]
+        assert refused, "the page never asked the room while it was down"
+        person.errors = [e for e in person.errors if e not in refused]
+        person.close()
 
 
 class FreezingProxy:

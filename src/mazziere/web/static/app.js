@@ -48,6 +48,7 @@ const app = {
   ws: null,
   wsReady: null,
   welcomed: null,    // the next welcome awaited, while none came: { promise, resolve }
+  unreachable: false, // a request found no room: it is asked again until it answers
   refusedOnce: false, // the socket was refused for want of a session since the last welcome
   tables: {},        // table id -> its state
   current: null,     // the table on screen
@@ -75,11 +76,42 @@ async function api(method, path, body) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const answer = await fetch(path, options);
+  let answer;
+  try {
+    answer = await fetch(path, options);
+  } catch {
+    roomUnreachable();
+    throw new RoomError("unreachable", UNREACHABLE);
+  }
   const data = await answer.json().catch(() => ({}));
   if (!answer.ok) throw new RoomError(data.error?.code || "", data.error?.message || answer.statusText);
   return data;
 }
+
+const UNREACHABLE = "the room is not answering: try again in a moment";
+
+/**
+ * A request found no room (it restarts, the network is down): the line under the header
+ * says the room is not heard until a request gets through again; the request's own refusal
+ * (`unreachable`) goes to whoever asked, and one nobody catches (a click's) is not an error
+ * of the page's: the line said it.
+ */
+function roomUnreachable() {
+  sayOffline("offline");
+  if (app.unreachable) return;
+  app.unreachable = true;
+  const probe = () => fetch("/api/session", { credentials: "same-origin" }).then(() => {
+    app.unreachable = false;
+    // The socket, if it is still being opened again, hides the line at its welcome.
+    const socketLost = !app.ws && (needsSocket() || app.welcomed);
+    if (!socketLost) document.getElementById("offline").hidden = true;
+  }, () => setTimeout(probe, reconnectDelay()));
+  setTimeout(probe, reconnectDelay());
+}
+
+window.addEventListener("unhandledrejection", (event) => {
+  if (event.reason instanceof RoomError && event.reason.code === "unreachable") event.preventDefault();
+});
 
 /** A refusal of the room over REST: its code, and its message in the page's language (read
  * when shown, so that a page drawn again after the language switch says it in the other). */

@@ -62,6 +62,7 @@ const ERRORS_IT = {
   csrf: "La sessione è cambiata: ricarica la pagina.",
   not_logged_in: "Accedi, o entra come ospite.",
   unauthenticated: "Accedi, o entra come ospite.",
+  unreachable: "La sala non risponde: riprova tra un momento.",
   session_ended: "La sessione è finita (una nuova password, l'account sospeso o scaduta): accedi di nuovo.",
   no_password: "Un ospite non ha ancora una password: registrati prima.",
   bad_name: "Un nome ha da 3 a 20 lettere, cifre, _ . o -, comincia con una lettera e non con guest-.",
