@@ -63,6 +63,13 @@ def web_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
     )
 
 
+def own_room(folder: Path) -> Settings:
+    """The settings of a test's room of its own: a SQLite database in ``folder``."""
+    return Settings(
+        database_url=f"sqlite+aiosqlite:///{folder / 'room.db'}", password_profile="CHEAPEST"
+    )
+
+
 @pytest.fixture(scope="module")
 def room(web_settings: Settings) -> Iterator[RunningServer]:
     with pytest.MonkeyPatch.context() as patch:
@@ -973,9 +980,7 @@ def test_a_room_killed_mid_hand_is_said_and_its_page_goes_on_at_the_same_decisio
     the room's), and once the room is started again on the same address the page comes back
     by itself to the same decision and cards, the chips where they were, and the hand plays
     on. Only the browser's own lines for each refused try are in its console."""
-    settings = Settings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", password_profile="CHEAPEST"
-    )
+    settings = own_room(tmp_path)
     port = free_port()
 
     def chips(person: Page) -> int:
@@ -1021,9 +1026,7 @@ def test_a_click_while_the_room_is_down_is_said_and_works_once_it_is_back(
     The page says the room is not heard (not a silent click, nor an error of the page's),
     asks again by itself until the room is back, then says nothing more, and the same
     click seats them."""
-    settings = Settings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", password_profile="CHEAPEST"
-    )
+    settings = own_room(tmp_path)
     port = free_port()
     with serve(settings, tmp_path, port=port) as server:
         person = Page(browser, server.address, "it")
@@ -1167,9 +1170,7 @@ def test_a_tab_over_the_accounts_connections_says_so_and_comes_in_when_one_close
     """The room takes so many sockets of one account at once (here one): the tab over the
     limit says to close another tab of the room, not that the connection is lost, and keeps
     trying; once the first tab is closed it comes in by itself, at the player's table."""
-    settings = Settings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", password_profile="CHEAPEST"
-    )
+    settings = own_room(tmp_path)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MAZZIERE_BOT_SECONDS", "0.5")
         patch.setenv("MAZZIERE_WS_CONNECTIONS_PER_ACCOUNT", "1")
@@ -1204,9 +1205,7 @@ def test_a_closed_private_tables_page_follows_no_table_after_a_restart(
     """The host's page of a table closed before the room was started again: it says the
     table is closed and asks the room to follow nothing (a closed table has no task: the
     watch it sent was refused, ``no_table``)."""
-    settings = Settings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", password_profile="CHEAPEST"
-    )
+    settings = own_room(tmp_path)
     port = free_port()
     with serve(settings, tmp_path, port=port) as server:
         host = Page(browser, server.address, "en")

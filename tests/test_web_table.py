@@ -19,10 +19,9 @@ from typing import Any
 
 import pytest
 
-from mazziere.server.settings import Settings
 from tests import test_web
 from tests.server_process import RunningServer, serve
-from tests.test_web import Page, SentFrames, person_context, sync_api
+from tests.test_web import Page, SentFrames, own_room, person_context, sync_api
 
 # The same server and browser fixtures as the other browser tests (one of each per module).
 room = test_web.room
@@ -678,9 +677,7 @@ def test_a_second_tab_at_the_table_asks_about_hints_once_not_for_each_event_told
     is still kept, so all of them are told again (the module's room has played for long)."""
     import json
 
-    settings = Settings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", password_profile="CHEAPEST"
-    )
+    settings = own_room(tmp_path)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MAZZIERE_BOT_SECONDS", "0.05")
         patch.setenv("MAZZIERE_NEXT_HAND_SECONDS", "1")
