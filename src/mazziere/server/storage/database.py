@@ -24,8 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
@@ -431,16 +429,18 @@ class Database:
             self._writer_thread.shutdown()
 
 
-def alembic_config(connection: Connection | None = None) -> Config:
-    """The Alembic configuration of the shipped migrations (no ``alembic.ini`` needed)."""
+def _run_upgrade(connection: Connection, revision: str) -> None:
+    """Alembic's upgrade with the shipped migrations (no ``alembic.ini`` needed)."""
+    # Imported here: of the processes that open the database, only the one that migrates
+    # needs Alembic (a tenth of a second of CPU to import; the table store's writer child
+    # and the commands that only read start without it).
+    from alembic import command
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
-    return config
-
-
-def _run_upgrade(connection: Connection, revision: str) -> None:
-    command.upgrade(alembic_config(connection), revision)
+    command.upgrade(config, revision)
 
 
 def open_database(settings: Settings) -> Database:
