@@ -26,9 +26,14 @@ from tests.server_db import BACKENDS, POSTGRES_URL, postgres_problem
 from tests.server_process import serve
 
 
-def loadtest(*args: str, timeout: float = 240.0) -> subprocess.CompletedProcess[str]:
+def loadtest(
+    *args: str, timeout: float = 240.0, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "mazziere.cli", "loadtest", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    return subprocess.run(
+        command, capture_output=True, text=True, timeout=timeout, check=False,
+        env=None if env is None else {**os.environ, **env},
+    )  # fmt: skip
 
 
 def test_a_room_that_limits_new_accounts_is_told_to_lift_it(tmp_path: Path) -> None:
@@ -51,8 +56,11 @@ def test_a_room_that_limits_new_accounts_is_told_to_lift_it(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_twenty_players_for_ten_seconds_print_the_figures_and_one_json_line(backend: str) -> None:
+def test_twenty_players_for_ten_seconds_print_the_figures_and_one_json_line(
+    backend: str, tmp_path: Path
+) -> None:
     database: list[str] = []
+    operators_room = f"sqlite+aiosqlite:///{tmp_path / 'own.db'}"
     if backend == "postgresql":
         problem = postgres_problem()
         if problem is not None:
@@ -60,8 +68,12 @@ def test_twenty_players_for_ten_seconds_print_the_figures_and_one_json_line(back
         database = ["--database-url", POSTGRES_URL]  # a schema of its own, dropped after
     done = loadtest("--players", "20", "--tables", "4", "--minutes", "0.17", "--think",
                     "0.2-0.6", "--next-hand", "0.5", "--drops", "3", "--generator-nice", "3",
-                    *database, "--json")  # fmt: skip
+                    *database, "--json",
+                    env={"XDG_DATA_HOME": str(tmp_path / "data"),  # the operator's own room's
+                         "MAZZIERE_DATABASE_URL": operators_room})  # fmt: skip
     assert done.returncode == 0, done.stderr
+    # Its room was one of its own: nothing of it in the operator's room or data folder.
+    assert sorted(tmp_path.iterdir()) == []
     lines = done.stdout.strip().splitlines()
     report = json.loads(lines[-1])
     for key in ("players", "p50_ms", "p99_ms", "max_ms", "errors", "hands_per_s"):

@@ -2394,7 +2394,16 @@ def loadtest(
     server_pid: Annotated[
         int | None, typer.Option(help="With --url: its process, to read CPU and memory.")
     ] = None,
-    database_url: DatabaseUrlOption = None,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            "--database-url",
+            # Not the room's own database by default: a load test's bots sign up by thousands.
+            help="The database of the room it starts: sqlite+aiosqlite:///path/room.db or "
+            "postgresql+asyncpg://... (in a schema of its own, dropped at the end).  "
+            "Default: a temporary SQLite file, deleted at the end.",
+        ),
+    ] = None,
     workers: Annotated[int, typer.Option(help="Load generator processes.", min=1)] = 2,
     generator_nice: Annotated[
         int,
