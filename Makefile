@@ -81,8 +81,12 @@ lint: $(STAMP)
 # and the room's clock (one test, minutes), so a third process keeps the two cores of a
 # small machine busy while another waits (docs/testing.md, "The suite's time").
 # `make test TEST_WORKERS=0` runs in one. The 20 slowest tests are listed at the end.
+# The room's modules are compiled first: where bytecode is not written (PYTHONDONTWRITEBYTECODE),
+# each of the suite's two hundred processes (servers, their writer children, commands) would
+# compile them again: a server's start took about 0.5 s of CPU more (docs/testing.md).
 TEST_WORKERS ?= 3
 test: lint
+	$(BIN)/python -m compileall -q src
 	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=20
 
 # A comma in $(call ...) would split the argument: the extras go through a variable.
