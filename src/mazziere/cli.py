@@ -161,7 +161,7 @@ def compare(
 def demo(
     seed: Annotated[int | None, seed_option("Seed for a repeatable deal.")] = None,
 ) -> None:
-    """Deal one hand of each rule set and rank it (the main job until the room exists)."""
+    """Deal one hand of each rule set and rank it: a first look at the three games."""
     import random
     import secrets
 
