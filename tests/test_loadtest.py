@@ -159,6 +159,16 @@ def test_bad_options_are_one_line_and_exit_code_2(args: list[str], says: str) ->
     assert "Traceback" not in done.stderr
 
 
+def test_a_sqlite_file_that_exists_is_not_taken_for_the_load_tests_room(tmp_path: Path) -> None:
+    """Perhaps the room's own database: the bots would sign up there by thousands."""
+    room = tmp_path / "room.db"
+    room.write_bytes(b"the room's own")
+    done = loadtest("--database-url", f"sqlite+aiosqlite:///{room}", timeout=60)
+    assert done.returncode == 2
+    assert f"{room} exists" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert room.read_bytes() == b"the room's own" and sorted(tmp_path.iterdir()) == [room]
+
+
 def test_a_bot_back_from_a_long_gap_takes_its_hand_from_the_snapshot() -> None:
     """A resume after more than the table keeps gets only a snapshot: the bot's hole cards
     and position come from it, not from the hand it heard of before it dropped."""

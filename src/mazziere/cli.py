@@ -5,6 +5,7 @@ Every command reports bad input as one line on stderr and exits with code 2.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -2399,9 +2400,9 @@ def loadtest(
         typer.Option(
             "--database-url",
             # Not the room's own database by default: a load test's bots sign up by thousands.
-            help="The database of the room it starts: sqlite+aiosqlite:///path/room.db or "
-            "postgresql+asyncpg://... (in a schema of its own, dropped at the end).  "
-            "Default: a temporary SQLite file, deleted at the end.",
+            help="The database of the room it starts: sqlite+aiosqlite:///path/new.db (a file "
+            "that does not exist yet) or postgresql+asyncpg://... (in a schema of its own, "
+            "dropped at the end).  Default: a temporary SQLite file, deleted at the end.",
         ),
     ] = None,
     workers: Annotated[int, typer.Option(help="Load generator processes.", min=1)] = 2,
@@ -2438,12 +2439,20 @@ def loadtest(
     if database_url is not None:
         if url is not None:
             raise UsageProblem("--database-url: only for the room the load test starts, not --url")
+        from mazziere.server.storage.backup import BackupError, sqlite_file
         from mazziere.server.storage.database import room_database_url
 
         try:
             database_url = room_database_url(database_url)
         except ValueError as error:
             raise UsageProblem(f"--database-url: {error}") from None
+        with contextlib.suppress(BackupError):  # (in memory: nobody else's)
+            existing = sqlite_file(database_url)
+            if existing is not None and existing.exists():
+                # Perhaps the room's own: its bots would sign up there by thousands.
+                raise UsageProblem(
+                    f"--database-url: {existing} exists: the load test's room takes a new file"
+                )
     load = LoadRun(
         players=players,
         tables=tables if tables is not None else max(1, -(-players // 5)),
