@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,22 +67,29 @@ class RunningServer:
 
 @contextmanager
 def serve(
-    settings: Settings, folder: Path, *, timeout: float = 60.0, port: int | None = None
+    settings: Settings,
+    folder: Path,
+    *,
+    timeout: float = 60.0,
+    port: int | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> Iterator[RunningServer]:
     """Run ``mazziere serve`` with ``settings``' database until the block ends (on ``port``,
-    or a free one: a room started again where its pages reconnect)."""
+    or a free one: a room started again where its pages reconnect), with ``env``'s settings
+    (``MAZZIERE_...``) on top of the test process's environment."""
     port = free_port() if port is None else port
-    env = {
+    child_env = {
         **os.environ,
+        **(env or {}),
         "MAZZIERE_PASSWORD_PROFILE": settings.password_profile,
         "MAZZIERE_WARM_UP_BOTS": "false",  # seconds of CPU for each of the suite's servers
         "MAZZIERE_NEW_ACCOUNTS_PER_ADDRESS": str(settings.new_accounts_per_address),
         "XDG_DATA_HOME": str(folder / "data"),
     }
     if settings.database_schema is not None:
-        env["MAZZIERE_DATABASE_SCHEMA"] = settings.database_schema
+        child_env["MAZZIERE_DATABASE_SCHEMA"] = settings.database_schema
     if settings.lobby_file is not None:
-        env["MAZZIERE_LOBBY_FILE"] = str(settings.lobby_file)
+        child_env["MAZZIERE_LOBBY_FILE"] = str(settings.lobby_file)
     command = [
         sys.executable, "-m", "mazziere.cli", "serve",
         "--host", "127.0.0.1", "--port", str(port), "--database-url", settings.database_url,
@@ -90,7 +97,7 @@ def serve(
     log = folder / f"serve-{port}.log"
     with log.open("w", encoding="utf-8") as sink:
         process = subprocess.Popen(
-            command, stdout=sink, stderr=subprocess.STDOUT, text=True, env=env
+            command, stdout=sink, stderr=subprocess.STDOUT, text=True, env=child_env
         )
     address = f"http://127.0.0.1:{port}"
     server = RunningServer(process=process, address=address, log=log)

@@ -12,8 +12,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests import test_web
 from tests.server_process import RunningServer, free_port, serve
 from tests.test_web import Page, own_room, wait_for_my_turn
@@ -47,34 +45,35 @@ def test_a_room_killed_mid_hand_is_said_and_its_page_goes_on_at_the_same_decisio
         stack = person.page.inner_text(".seat.me .stack")
         return int(wallet) + int(stack)
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MAZZIERE_BOT_SECONDS", "0.5")
-        patch.setenv("MAZZIERE_NEXT_HAND_SECONDS", "2")
-        with serve(settings, tmp_path, port=port) as server:
-            person = Page(browser, server.address, "en")
-            page = person.page
-            page.click(".play-now[data-rules=holdem]")
-            before = wait_for_my_turn(person)
-            cards = person.cards()
-            assert page.locator("#offline").is_hidden()
-            held = chips(person)
-            server.process.kill()
-            server.process.wait(timeout=10)
-            page.wait_for_selector("#offline", state="visible", timeout=5000)
-            assert page.inner_text("#offline") == "Connection lost: reconnecting…"
-            page.click("#lang")  # said in the page's language
-            assert page.inner_text("#offline") == "Connessione persa: mi ricollego…"
-            page.click("#lang")
-        with serve(settings, tmp_path, port=port):
-            page.wait_for_selector("#offline", state="hidden", timeout=30_000)
-            assert wait_for_my_turn(person) == before
-            assert person.cards() == cards
-            assert chips(person) == held
-            assert person.play_hand("holdem")
-            refused = [e for e in person.errors if room_was_down(e)]
-            assert refused, "the page never tried the room while it was down"
-            person.errors = [e for e in person.errors if e not in refused]
-            person.close()
+    environment = {
+        "MAZZIERE_BOT_SECONDS": "0.5",
+        "MAZZIERE_NEXT_HAND_SECONDS": "2",
+    }
+    with serve(settings, tmp_path, port=port, env=environment) as server:
+        person = Page(browser, server.address, "en")
+        page = person.page
+        page.click(".play-now[data-rules=holdem]")
+        before = wait_for_my_turn(person)
+        cards = person.cards()
+        assert page.locator("#offline").is_hidden()
+        held = chips(person)
+        server.process.kill()
+        server.process.wait(timeout=10)
+        page.wait_for_selector("#offline", state="visible", timeout=5000)
+        assert page.inner_text("#offline") == "Connection lost: reconnecting…"
+        page.click("#lang")  # said in the page's language
+        assert page.inner_text("#offline") == "Connessione persa: mi ricollego…"
+        page.click("#lang")
+    with serve(settings, tmp_path, port=port, env=environment):
+        page.wait_for_selector("#offline", state="hidden", timeout=30_000)
+        assert wait_for_my_turn(person) == before
+        assert person.cards() == cards
+        assert chips(person) == held
+        assert person.play_hand("holdem")
+        refused = [e for e in person.errors if room_was_down(e)]
+        assert refused, "the page never tried the room while it was down"
+        person.errors = [e for e in person.errors if e not in refused]
+        person.close()
 
 
 def test_a_click_while_the_room_is_down_is_said_and_works_once_it_is_back(
@@ -231,29 +230,30 @@ def test_a_tab_over_the_accounts_connections_says_so_and_comes_in_when_one_close
     limit says to close another tab of the room, not that the connection is lost, and keeps
     trying; once the first tab is closed it comes in by itself, at the player's table."""
     settings = own_room(tmp_path)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MAZZIERE_BOT_SECONDS", "0.5")
-        patch.setenv("MAZZIERE_WS_CONNECTIONS_PER_ACCOUNT", "1")
-        with serve(settings, tmp_path) as server:
-            person = Page(browser, server.address, "en")
-            first = person.page
-            first.click(".play-now[data-rules=holdem]")
-            first.wait_for_selector(".seat.me")
-            second = person.context.new_page()
-            second.on("console", person._console)
-            second.goto(server.address)
-            second.wait_for_selector("#offline", state="visible", timeout=15_000)
-            assert second.inner_text("#offline") == (
-                "Too many connections open for this account: close another tab of the room."
-                " Reconnecting…"
-            )
-            second.click("#lang")  # said in the page's language
-            assert second.inner_text("#offline").startswith("Troppe connessioni aperte")
-            second.click("#lang")
-            first.close()
-            second.wait_for_selector("#offline", state="hidden", timeout=30_000)
-            second.wait_for_selector("a.my-table", timeout=15_000)
-            second.click("a.my-table")
-            second.wait_for_selector(".seat.me .card", timeout=30_000)
-            person.context.close()
-            assert person.errors == [], person.errors
+    environment = {
+        "MAZZIERE_BOT_SECONDS": "0.5",
+        "MAZZIERE_WS_CONNECTIONS_PER_ACCOUNT": "1",
+    }
+    with serve(settings, tmp_path, env=environment) as server:
+        person = Page(browser, server.address, "en")
+        first = person.page
+        first.click(".play-now[data-rules=holdem]")
+        first.wait_for_selector(".seat.me")
+        second = person.context.new_page()
+        second.on("console", person._console)
+        second.goto(server.address)
+        second.wait_for_selector("#offline", state="visible", timeout=15_000)
+        assert second.inner_text("#offline") == (
+            "Too many connections open for this account: close another tab of the room."
+            " Reconnecting…"
+        )
+        second.click("#lang")  # said in the page's language
+        assert second.inner_text("#offline").startswith("Troppe connessioni aperte")
+        second.click("#lang")
+        first.close()
+        second.wait_for_selector("#offline", state="hidden", timeout=30_000)
+        second.wait_for_selector("a.my-table", timeout=15_000)
+        second.click("a.my-table")
+        second.wait_for_selector(".seat.me .card", timeout=30_000)
+        person.context.close()
+        assert person.errors == [], person.errors

@@ -678,53 +678,54 @@ def test_a_second_tab_at_the_table_asks_about_hints_once_not_for_each_event_told
     import json
 
     settings = own_room(tmp_path)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MAZZIERE_BOT_SECONDS", "0.05")
-        patch.setenv("MAZZIERE_NEXT_HAND_SECONDS", "1")
-        with serve(settings, tmp_path) as room:
-            person = Page(browser, room.address, "en")
-            try:
-                person.page.click(".play-now[data-rules=holdem]")
-                person.page.wait_for_selector(".seat.me")
-                for _ in range(3):
-                    person.play_hand("holdem")
-                tab = person.context.new_page()  # the same browser: the same session
-                errors: list[str] = []
-                tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-                asked: list[str] = []
-                tab.on("request", lambda r: asked.append(r.url) if "/hint" in r.url else None)
-                frames: list[str] = []
+    environment = {
+        "MAZZIERE_BOT_SECONDS": "0.05",
+        "MAZZIERE_NEXT_HAND_SECONDS": "1",
+    }
+    with serve(settings, tmp_path, env=environment) as room:
+        person = Page(browser, room.address, "en")
+        try:
+            person.page.click(".play-now[data-rules=holdem]")
+            person.page.wait_for_selector(".seat.me")
+            for _ in range(3):
+                person.play_hand("holdem")
+            tab = person.context.new_page()  # the same browser: the same session
+            errors: list[str] = []
+            tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            asked: list[str] = []
+            tab.on("request", lambda r: asked.append(r.url) if "/hint" in r.url else None)
+            frames: list[str] = []
 
-                def keep(payload: str) -> None:  # Playwright cannot wrap a builtin
-                    frames.append(payload)
+            def keep(payload: str) -> None:  # Playwright cannot wrap a builtin
+                frames.append(payload)
 
-                tab.on("websocket", lambda ws: ws.on("framereceived", keep))
-                tab.goto(room.address)
-                tab.click(".my-tables a.my-table")
-                tab.wait_for_selector(".seat.me")
-                tab.wait_for_timeout(1500)  # the questions the events told again would ask
-                messages = []
-                for frame in frames:
-                    message = json.loads(frame)
-                    messages += message["messages"] if message["type"] == "batch" else [message]
-                told = [m for m in messages if m["type"] == "seats"]
-                opened_at = next(m["seq"] for m in messages if m["type"] == "snapshot")
-                again = [m for m in told if m["seq"] <= opened_at]  # told again on opening
-                live = len(told) - len(again)  # played meanwhile (a bot acts every 50 ms)
-                # (Without one question at a time: one each, 1 + 4 + live at least.)
-                assert len(again) >= 4, f"{len(again)} changes told again: a test of nothing"
-                # One question on opening the table, one for the changes told again and one
-                # more if they came while it was on its way; at most one more for each change
-                # played live meanwhile.
-                assert 1 <= len(asked) <= 3 + live, (len(asked), len(again), live)
-                assert errors == []
-                tab.close()
-            finally:
-                # No seat to leave for a later test: the room is this test's own, stopped
-                # next (and with bots acting every 50 ms the table is drawn again too often
-                # for Playwright's click on "leave" to find it still: it timed out once).
-                person.context.close()
-            assert person.errors == []
+            tab.on("websocket", lambda ws: ws.on("framereceived", keep))
+            tab.goto(room.address)
+            tab.click(".my-tables a.my-table")
+            tab.wait_for_selector(".seat.me")
+            tab.wait_for_timeout(1500)  # the questions the events told again would ask
+            messages = []
+            for frame in frames:
+                message = json.loads(frame)
+                messages += message["messages"] if message["type"] == "batch" else [message]
+            told = [m for m in messages if m["type"] == "seats"]
+            opened_at = next(m["seq"] for m in messages if m["type"] == "snapshot")
+            again = [m for m in told if m["seq"] <= opened_at]  # told again on opening
+            live = len(told) - len(again)  # played meanwhile (a bot acts every 50 ms)
+            # (Without one question at a time: one each, 1 + 4 + live at least.)
+            assert len(again) >= 4, f"{len(again)} changes told again: a test of nothing"
+            # One question on opening the table, one for the changes told again and one
+            # more if they came while it was on its way; at most one more for each change
+            # played live meanwhile.
+            assert 1 <= len(asked) <= 3 + live, (len(asked), len(again), live)
+            assert errors == []
+            tab.close()
+        finally:
+            # No seat to leave for a later test: the room is this test's own, stopped
+            # next (and with bots acting every 50 ms the table is drawn again too often
+            # for Playwright's click on "leave" to find it still: it timed out once).
+            person.context.close()
+        assert person.errors == []
 
 
 # ------------------------------------------- the phone, the keyboard, the labels
